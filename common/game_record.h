@@ -1,0 +1,86 @@
+// The record of one game: who played under which rules and clock, every move, and how it ended.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "common/expected.h"
+#include "common/move.h"
+#include "common/position.h"
+#include "common/time_control.h"
+#include "common/variant.h"
+
+namespace amazons {
+
+enum class EndReason : std::uint8_t {
+  NoMoves,      // the side to move could not move
+  Resign,       // a player resigned
+  Time,         // a player's clock ran out
+  Abandon,      // a player left (or stayed disconnected) and the opponent claimed the game
+  Aborted,      // called off before both sides had moved; no winner
+  IllegalMove,  // a program sent an illegal move (matches, bots)
+};
+std::string_view code(EndReason r);  // "no_moves", "resign", ...
+std::optional<EndReason> end_reason_from_code(std::string_view code);
+
+struct GameResult {
+  std::optional<Color> winner;  // empty only for EndReason::Aborted
+  EndReason reason = EndReason::NoMoves;
+  friend bool operator==(const GameResult&, const GameResult&) = default;
+};
+
+struct PlayerInfo {
+  std::string name;
+  bool bot = false;
+  std::optional<int> rating;
+  friend bool operator==(const PlayerInfo&, const PlayerInfo&) = default;
+};
+
+using Timestamp = std::chrono::sys_time<std::chrono::milliseconds>;
+
+struct RecordedMove {
+  Move move;
+  std::optional<Millis> elapsed;     // thinking time spent on the move
+  std::optional<Millis> clock_left;  // the mover's clock after the move (increment included)
+  friend bool operator==(const RecordedMove&, const RecordedMove&) = default;
+};
+
+struct GameRecord {
+  RuleVariant rules = standard_variant();
+  PlayerInfo white;
+  PlayerInfo black;
+  TimeControl time_control;
+  std::optional<std::string> start_position;  // position text; empty means the variant's start
+  std::vector<RecordedMove> moves;
+  std::optional<GameResult> result;
+  std::optional<Timestamp> started_at;
+  std::optional<Timestamp> ended_at;
+  friend bool operator==(const GameRecord&, const GameRecord&) = default;
+};
+
+// The position before the first move. Fails only on a bad start_position text.
+Expected<Position, std::string> initial_position(const GameRecord& record);
+// Plays every move of the record from its initial position; the first illegal move is reported
+// as "move 12 (d1-d7/g7): the path of the queen is blocked".
+Expected<Position, std::string> replay(const GameRecord& record);
+
+// JSON form (docs/GAME_RECORD.md). Reading checks every field and replays the moves.
+nlohmann::json to_json(const GameRecord& record);
+Expected<GameRecord, std::string> record_from_json(const nlohmann::json& j);
+Expected<GameRecord, std::string> parse_record_json(std::string_view text);
+
+// Plain text form: tag lines, then numbered moves. It keeps everything but per-move times.
+std::string to_text(const GameRecord& record);
+Expected<GameRecord, std::string> parse_record_text(std::string_view text);
+
+// "2026-11-29T14:25:19.123Z" (milliseconds omitted when zero); reading accepts the same forms.
+std::string format_timestamp(Timestamp t);
+std::optional<Timestamp> parse_timestamp(std::string_view text);
+
+}  // namespace amazons

@@ -1,0 +1,44 @@
+// How much thinking time each side gets.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "common/expected.h"
+
+namespace amazons {
+
+using Millis = std::chrono::milliseconds;
+
+struct TimeControl {
+  enum class Kind : std::uint8_t {
+    Unlimited,  // no clock (correspondence)
+    Fischer,    // initial time, plus increment after each own move
+    PerMove,    // a fixed time for every move, nothing carried over
+  };
+  Kind kind = Kind::Unlimited;
+  Millis initial{0};
+  Millis increment{0};
+  Millis per_move{0};
+
+  static TimeControl unlimited() { return {}; }
+  static TimeControl fischer(Millis initial, Millis increment) {
+    return {Kind::Fischer, initial, increment, Millis{0}};
+  }
+  static TimeControl fixed_per_move(Millis t) { return {Kind::PerMove, Millis{0}, Millis{0}, t}; }
+  friend bool operator==(const TimeControl&, const TimeControl&) = default;
+};
+
+// JSON: null (unlimited), {"initial": s, "increment": s} or {"per_move": s}; seconds, fractions
+// allowed down to the millisecond. Limits: 0 < initial, per_move <= 30 days; 0 <= increment.
+nlohmann::json to_json(const TimeControl& tc);
+Expected<TimeControl, std::string> time_control_from_json(const nlohmann::json& j);
+
+// Text: "none", "300+5" (seconds), "30/move".
+std::string to_string(const TimeControl& tc);
+Expected<TimeControl, std::string> parse_time_control(std::string_view text);
+
+}  // namespace amazons

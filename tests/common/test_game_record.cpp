@@ -1,0 +1,168 @@
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "common/game_record.h"
+#include "common/position_text.h"
+#include "test_util.h"
+
+using namespace amazons;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A complete random game on `v` with every optional field filled in.
+GameRecord finished_game(const RuleVariant& v, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  GameRecord r;
+  r.rules = v;
+  r.white = {"alice", false, 1612};
+  r.black = {"deep \"thought\"", true, std::nullopt};
+  r.time_control = TimeControl::fischer(300s, 5s);
+  Position p(v);
+  Millis clock = 300s;
+  for (Move m : test::random_game(p, 200, rng)) {
+    clock -= 700ms;
+    r.moves.push_back({m, 700ms, clock});
+  }
+  r.result = GameResult{~p.side_to_move(), EndReason::NoMoves};
+  r.started_at = *parse_timestamp("2026-11-29T14:25:19Z");
+  r.ended_at = *parse_timestamp("2026-11-29T14:40:00.250Z");
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a game record survives a JSON round trip") {
+  for (const RuleVariant& v : {standard_variant(), botzone8_variant()}) {
+    const GameRecord r = finished_game(v, 3);
+    const auto back = parse_record_json(to_json(r).dump(2));
+    REQUIRE(back);
+    CHECK(*back == r);
+  }
+}
+
+TEST_CASE("the text form keeps everything but per-move times") {
+  GameRecord r = finished_game(botzone8_variant(), 4);
+  const std::string text = to_text(r);
+  CHECK(text.find("[Rules \"botzone8\"]") != std::string::npos);
+  CHECK(text.find("[Black \"deep \\\"thought\\\"\"]") != std::string::npos);
+  CHECK(text.find("\n1. ") != std::string::npos);
+  CHECK(text.find("\n2. ") != std::string::npos);
+  const auto back = parse_record_text(text);
+  REQUIRE(back);
+  for (auto& m : r.moves) m.elapsed = m.clock_left = std::nullopt;
+  CHECK(*back == r);
+}
+
+TEST_CASE("numbered moves: each number covers one move of each side") {
+  GameRecord r;
+  r.white.name = "w";
+  r.black.name = "b";
+  for (const char* m : {"d1-d7/g7", "a7-b7/c7", "g1-g3/g1"})
+    r.moves.push_back({test::mv(m), {}, {}});
+  const std::string text = to_text(r);
+  CHECK(text.find("1. d1-d7/g7 a7-b7/c7\n2. g1-g3/g1\n") != std::string::npos);
+}
+
+TEST_CASE("a record may start from any position") {
+  GameRecord r;
+  r.rules.size = 6;
+  r.rules.name = "six";
+  r.rules.white_queens = {test::sq("a1")};
+  r.rules.black_queens = {test::sq("f6")};
+  r.start_position = "5B/6/6/6/6/W5 w";
+  r.moves.push_back({test::mv("a1-a6/a5"), {}, {}});
+  const auto json_back = parse_record_json(to_json(r).dump());
+  REQUIRE(json_back);
+  CHECK(*json_back == r);
+  const auto text_back = parse_record_text(to_text(r));
+  REQUIRE(text_back);
+  CHECK(*text_back == r);
+  CHECK(to_text(*replay(r)) == "W4B/x5/6/6/6/6 b");
+}
+
+TEST_CASE("a record with an illegal move or an impossible result is refused") {
+  GameRecord r;
+  r.moves.push_back({test::mv("d1-d7/g7"), {}, {}});
+  r.moves.push_back({test::mv("d10-d5/d4"), {}, {}});  // through the queen on d7
+  nlohmann::json j = to_json(r);
+  auto bad = record_from_json(j);
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error() == "move 2 (d10-d5/d4): the path of the queen is blocked");
+  CHECK_FALSE(parse_record_text(to_text(r)));
+
+  r.moves.pop_back();
+  r.result = GameResult{Color::White, EndReason::NoMoves};
+  CHECK(record_from_json(to_json(r)).error().find("can still move") != std::string::npos);
+  r.result = GameResult{std::nullopt, EndReason::Resign};
+  CHECK(record_from_json(to_json(r)).error().find("a winner is required") != std::string::npos);
+  r.result = GameResult{Color::Black, EndReason::Aborted};
+  CHECK(record_from_json(to_json(r)).error().find("no winner") != std::string::npos);
+  r.result = GameResult{std::nullopt, EndReason::Aborted};
+  CHECK(record_from_json(to_json(r)));
+}
+
+TEST_CASE("bad record fields are named") {
+  const nlohmann::json good = to_json(finished_game(standard_variant(), 5));
+  auto refused = [&](void (*edit)(nlohmann::json&), const std::string& prefix) {
+    nlohmann::json j = good;
+    edit(j);
+    const auto r = record_from_json(j);
+    REQUIRE_FALSE(r);
+    CAPTURE(r.error());
+    CHECK(r.error().rfind(prefix, 0) == 0);
+  };
+  refused([](nlohmann::json& j) { j["extra"] = 1; }, "extra: unknown key");
+  refused([](nlohmann::json& j) { j["rules"]["size"] = 20; }, "rules.size");
+  refused([](nlohmann::json& j) { j["white"] = "alice"; }, "white:");
+  refused([](nlohmann::json& j) { j["white"]["elo"] = 3; }, "white.elo: unknown key");
+  refused([](nlohmann::json& j) { j["moves"][0] = "d1-d7"; }, "moves[0]: at character 6");
+  refused([](nlohmann::json& j) { j["moves"][0]["elapsed_ms"] = -5; }, "moves[0].elapsed_ms");
+  refused([](nlohmann::json& j) { j["time_control"] = {{"initial", -1}}; }, "time_control.initial");
+  refused([](nlohmann::json& j) { j["result"]["reason"] = "boredom"; }, "result.reason");
+  refused([](nlohmann::json& j) { j["started_at"] = "yesterday"; }, "started_at");
+  refused([](nlohmann::json& j) { j["format"] = "other/2"; }, "format");
+  CHECK_FALSE(parse_record_json("{not json"));
+}
+
+TEST_CASE("bad record text is refused with the line") {
+  CHECK(parse_record_text("[Rules \"standard\"\n").error().rfind("line 1:", 0) == 0);
+  const std::string tags = to_text(GameRecord{});
+  CHECK(parse_record_text(tags + "2. d1-d7/g7\n").error().find("expected the move number \"1.\"") !=
+        std::string::npos);
+  CHECK(parse_record_text(tags + "1. d1-d7/\n").error().find("move \"d1-d7/\"") !=
+        std::string::npos);
+  CHECK(parse_record_text(tags + "[Foo \"bar\"]\n").error() == "tag Foo: unknown tag");
+  CHECK(parse_record_text("[Board \"x\"]\n").error().find("tag Board") != std::string::npos);
+}
+
+TEST_CASE("timestamps are UTC with optional milliseconds") {
+  const auto t = parse_timestamp("2026-02-28T23:59:59.007Z");
+  REQUIRE(t);
+  CHECK(format_timestamp(*t) == "2026-02-28T23:59:59.007Z");
+  CHECK(format_timestamp(*parse_timestamp("2000-01-01T00:00:00Z")) == "2000-01-01T00:00:00Z");
+  for (const char* bad : {"2026-02-30T00:00:00Z", "2026-02-28 23:59:59Z", "2026-02-28T24:00:00Z",
+                          "2026-02-28T23:59:59", "2026-02-28T23:59:59.1Z", ""})
+    CHECK_FALSE(parse_timestamp(bad));
+}
+
+TEST_CASE("time controls in JSON and text") {
+  CHECK(to_string(TimeControl::fischer(300s, 5s)) == "300+5");
+  CHECK(to_string(TimeControl::fixed_per_move(1500ms)) == "1.5/move");
+  CHECK(to_string(TimeControl::unlimited()) == "none");
+  for (const TimeControl& tc : {TimeControl::fischer(300s, 5s), TimeControl::fixed_per_move(1500ms),
+                                TimeControl::unlimited(), TimeControl::fischer(90s, 0s)}) {
+    CHECK(*parse_time_control(to_string(tc)) == tc);
+    CHECK(*time_control_from_json(to_json(tc)) == tc);
+  }
+  CHECK_FALSE(parse_time_control("300"));
+  CHECK_FALSE(parse_time_control("0+5"));
+  CHECK_FALSE(parse_time_control("abc/move"));
+  CHECK_FALSE(time_control_from_json({{"initial", 300}, {"per_move", 5}}));
+  CHECK_FALSE(time_control_from_json({{"increment", 5}}));
+  CHECK_FALSE(time_control_from_json({{"initial", "300"}}));
+  CHECK_FALSE(time_control_from_json({{"initial", 1e12}}));
+}
