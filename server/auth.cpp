@@ -48,7 +48,8 @@ std::string token_digest(std::string_view token) {
   ensure_sodium();
   std::array<unsigned char, crypto_generichash_BYTES> digest{};
   crypto_generichash(digest.data(), digest.size(),
-                     reinterpret_cast<const unsigned char*>(token.data()), token.size(), nullptr, 0);
+                     reinterpret_cast<const unsigned char*>(token.data()), token.size(), nullptr,
+                     0);
   return hex(digest.data(), digest.size());
 }
 

@@ -134,9 +134,9 @@ RoomOutput GameRoom::claim(Color seat, Instant now) {
   if (!since) return refuse(ErrorCode::NotAllowed, "your opponent is connected");
   const Millis waited = now.mono - *since;
   if (waited < claim_grace_)
-    return refuse(ErrorCode::NotAllowed,
-                  "your opponent may still come back: you can claim in " +
-                      std::to_string((claim_grace_ - waited).count()) + " ms");
+    return refuse(ErrorCode::NotAllowed, "your opponent may still come back: you can claim in " +
+                                             std::to_string((claim_grace_ - waited).count()) +
+                                             " ms");
   return finish({seat, EndReason::Abandon}, now);
 }
 
@@ -153,9 +153,8 @@ RoomOutput GameRoom::finish(GameResult result, Instant now, RoomOutput out) {
   result_ = result;
   ended_at_ = now.wall;
   out.ended = true;
-  out.events.push_back(
-      {Audience::Everyone,
-       protocol::End{id_text(), result.winner, result.reason, std::nullopt, std::nullopt}});
+  out.events.push_back({Audience::Everyone, protocol::End{id_text(), result.winner, result.reason,
+                                                          std::nullopt, std::nullopt}});
   return out;
 }
 

@@ -12,25 +12,42 @@ constexpr int kMaxIterations = 100;  // the Illinois iteration converges in a ha
 // Deviation is kept at most the starting 350, as in Glicko.
 constexpr double kMaxDeviation = 350.0;
 
-double g(double phi) { return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi)); }
+double g(double phi) {
+  return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi));
+}
 double expected(double mu, double mu_j, double phi_j) {
   return 1.0 / (1.0 + std::exp(-g(phi_j) * (mu - mu_j)));
 }
 }  // namespace
 
 Rating glicko2_update(const Rating& player, const Rating& opponent, double score, double tau) {
+  const GameOutcome game{opponent, score};
+  return glicko2_update(player, std::span(&game, 1), tau);
+}
+
+Rating glicko2_update(const Rating& player, std::span<const GameOutcome> games, double tau) {
   // Step 2: convert to the Glicko-2 scale.
   const double mu = (player.rating - 1500.0) / kScale;
   const double phi = player.deviation / kScale;
   const double sigma = player.volatility;
-  const double mu_j = (opponent.rating - 1500.0) / kScale;
-  const double phi_j = opponent.deviation / kScale;
+  if (games.empty()) {
+    const double grown = std::sqrt(phi * phi + sigma * sigma) * kScale;
+    return {player.rating, std::min(grown, kMaxDeviation), sigma};
+  }
 
   // Steps 3 and 4: estimated variance and improvement.
-  const double gj = g(phi_j);
-  const double e = expected(mu, mu_j, phi_j);
-  const double v = 1.0 / (gj * gj * e * (1.0 - e));
-  const double delta = v * gj * (score - e);
+  double inverse_v = 0;
+  double improvement = 0;
+  for (const GameOutcome& game : games) {
+    const double mu_j = (game.opponent.rating - 1500.0) / kScale;
+    const double phi_j = game.opponent.deviation / kScale;
+    const double gj = g(phi_j);
+    const double e = expected(mu, mu_j, phi_j);
+    inverse_v += gj * gj * e * (1.0 - e);
+    improvement += gj * (game.score - e);
+  }
+  const double v = 1.0 / inverse_v;
+  const double delta = v * improvement;
 
   // Step 5: new volatility by the Illinois algorithm.
   const double a = std::log(sigma * sigma);
@@ -67,7 +84,7 @@ Rating glicko2_update(const Rating& player, const Rating& opponent, double score
   // Steps 6 to 8: new deviation and rating, back on the Glicko scale.
   const double phi_star = std::sqrt(phi * phi + sigma_new * sigma_new);
   const double phi_new = 1.0 / std::sqrt(1.0 / (phi_star * phi_star) + 1.0 / v);
-  const double mu_new = mu + phi_new * phi_new * gj * (score - e);
+  const double mu_new = mu + phi_new * phi_new * improvement;
   return {kScale * mu_new + 1500.0, std::min(kScale * phi_new, kMaxDeviation), sigma_new};
 }
 

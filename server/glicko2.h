@@ -2,6 +2,8 @@
 // own rating period, so ratings move after every game.
 #pragma once
 
+#include <span>
+
 namespace amazons::server {
 
 struct Rating {
@@ -14,7 +16,16 @@ struct Rating {
 // The system constant tau: how fast volatility may change. Glickman suggests 0.3..1.2.
 inline constexpr double kGlickoTau = 0.5;
 
-// The player's rating after one game against `opponent` (score 1 win, 0 loss, 0.5 draw).
+struct GameOutcome {
+  Rating opponent;
+  double score = 0;  // 1 win, 0 loss, 0.5 draw
+};
+
+// The player's rating after one rating period with these games (none: only the deviation
+// grows).
+Rating glicko2_update(const Rating& player, std::span<const GameOutcome> games,
+                      double tau = kGlickoTau);
+// One game as its own rating period.
 Rating glicko2_update(const Rating& player, const Rating& opponent, double score,
                       double tau = kGlickoTau);
 

@@ -120,7 +120,9 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
 
 Effects Lobby::connect(SessionId session, Instant) {
   sessions_.emplace(session,
-                    SessionState{std::nullopt, false, {},
+                    SessionState{std::nullopt,
+                                 false,
+                                 {},
                                  RateLimiter(config_.requests_per_second, config_.requests_burst),
                                  RateLimiter(config_.errors_per_second, config_.errors_burst),
                                  RateLimiter(config_.chat_per_second, config_.chat_burst)});
@@ -259,7 +261,8 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
       return ctx.error(ErrorCode::AuthFailed, "the token is not valid for this name");
     return login(ctx, m.name, m.bot, std::nullopt);
   }
-  const bool has_password = existing != players_.end() && !existing->second.row.password_hash.empty();
+  const bool has_password =
+      existing != players_.end() && !existing->second.row.password_hash.empty();
   const bool busy = existing != players_.end() &&
                     (existing->second.session.has_value() || !existing->second.seats.empty());
   if (m.password) {
@@ -267,10 +270,9 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
       return ctx.error(ErrorCode::NameTaken,
                        "that name is in use; its owner can resume with the token");
     sessions_.at(ctx.requester).hello_pending = true;
-    ctx.fx.password_jobs.push_back(
-        PasswordJob{ctx.requester, ctx.id, m.name, *m.password, m.bot,
-                    has_password ? std::optional(existing->second.row.password_hash)
-                                 : std::nullopt});
+    ctx.fx.password_jobs.push_back(PasswordJob{
+        ctx.requester, ctx.id, m.name, *m.password, m.bot,
+        has_password ? std::optional(existing->second.row.password_hash) : std::nullopt});
     return;
   }
   if (has_password) return ctx.error(ErrorCode::AuthFailed, "that name needs its password");
@@ -310,15 +312,15 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
   return std::move(ctx.fx);
 }
 
-void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash) {
+void Lobby::login(Ctx& ctx, const std::string& name, bool bot,
+                  std::optional<std::string> new_hash) {
   PlayerState& p = players_[name];
   p.row.name = name;
   p.row.bot = bot;
   if (new_hash) p.row.password_hash = *new_hash;
   if (p.session && *p.session != ctx.requester) {
     const SessionId old = *p.session;
-    ctx.send(old, protocol::make_error(ErrorCode::Replaced,
-                                       "you logged in on another connection"));
+    ctx.send(old, protocol::make_error(ErrorCode::Replaced, "you logged in on another connection"));
     ctx.fx.close.push_back(old);
     SessionState& old_state = sessions_.at(old);
     old_state.player.reset();
@@ -360,8 +362,8 @@ void Lobby::on_players(Ctx& ctx) {
   protocol::PlayerList list;
   for (const auto& [name, p] : players_)
     if (p.session)
-      list.players.push_back({name, rounded(p.row.rating.rating), p.row.bot,
-                              static_cast<int>(p.seats.size())});
+      list.players.push_back(
+          {name, rounded(p.row.rating.rating), p.row.bot, static_cast<int>(p.seats.size())});
   ctx.reply(list);
 }
 
@@ -395,8 +397,9 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
   GameSettings settings{m.rules, *v, m.time, m.rated, std::nullopt};
   if (m.is_private) settings.invite = random_code(kInviteLength);
   const GameId id = next_game_id_++;
-  Room& room = rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}, std::nullopt})
-                   .first->second;
+  Room& room =
+      rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}, std::nullopt})
+          .first->second;
   const Color color = m.color == protocol::ColorChoice::White   ? Color::White
                       : m.color == protocol::ColorChoice::Black ? Color::Black
                                                                 : random_color();
@@ -426,7 +429,8 @@ void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
   if (room->game.status() != protocol::GameStatus::Open)
     return ctx.error(ErrorCode::GameFull, "both seats are taken", m.game);
   const std::string& me = *sessions_.at(ctx.requester).player;
-  if (room->game.color_of(me)) return ctx.error(ErrorCode::NotAllowed, "you created this game", m.game);
+  if (room->game.color_of(me))
+    return ctx.error(ErrorCode::NotAllowed, "you created this game", m.game);
   const Color empty = room->game.seat(Color::White) ? Color::Black : Color::White;
   room->game.sit(empty, info_of(player(me)));
   start_room(ctx, *room);
@@ -452,9 +456,11 @@ void Lobby::start_room(Ctx& ctx, Room& room) {
 void Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white,
                        const std::string& black, Instant) {
   const GameId id = next_game_id_++;
-  Room& room = rooms_.emplace(id, Room{GameRoom(id, std::move(settings), config_.claim_grace), {},
-                                       std::nullopt})
-                   .first->second;
+  Room& room =
+      rooms_
+          .emplace(id,
+                   Room{GameRoom(id, std::move(settings), config_.claim_grace), {}, std::nullopt})
+          .first->second;
   room.game.sit(Color::White, info_of(player(white)));
   room.game.sit(Color::Black, info_of(player(black)));
   start_room(ctx, room);
@@ -491,8 +497,7 @@ void Lobby::on_leave(Ctx& ctx, const protocol::Leave& m) {
     return ctx.reply(protocol::Ok{});
   }
   if (room->game.color_of(me.row.name) && room->game.status() == protocol::GameStatus::Active)
-    return ctx.error(ErrorCode::NotAllowed, "the game is in progress: resign or abort it",
-                     m.game);
+    return ctx.error(ErrorCode::NotAllowed, "the game is in progress: resign or abort it", m.game);
   ctx.error(ErrorCode::NotAPlayer, "you are neither playing nor watching this game", m.game);
 }
 
@@ -582,8 +587,10 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   challenges_[id] = {me, m.player, m};
   const PlayerState& p = player(me);
   ctx.reply(protocol::ChallengeSent{id, m.player});
-  ctx.send(*target, protocol::ChallengeReceived{
-                        id, {me, rounded(p.row.rating.rating), p.row.bot}, m.rules, m.time, m.color, m.rated});
+  ctx.send(
+      *target,
+      protocol::ChallengeReceived{
+          id, {me, rounded(p.row.rating.rating), p.row.bot}, m.rules, m.time, m.color, m.rated});
 }
 
 void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
@@ -595,9 +602,9 @@ void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
   challenges_.erase(it);
   auto v = variant(c.request.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
-  const bool sender_white = c.request.color == protocol::ColorChoice::White ||
-                            (c.request.color == protocol::ColorChoice::Random &&
-                             random_color() == Color::White);
+  const bool sender_white =
+      c.request.color == protocol::ColorChoice::White ||
+      (c.request.color == protocol::ColorChoice::Random && random_color() == Color::White);
   start_game(ctx, GameSettings{c.request.rules, *v, c.request.time, c.request.rated, std::nullopt},
              sender_white ? c.from : c.to, sender_white ? c.to : c.from, ctx.now);
 }
@@ -736,7 +743,8 @@ void Lobby::on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m) {
   for (const auto& [name, p] : players_)
     if (p.row.rated_games > 0) rated.push_back(&p);
   std::sort(rated.begin(), rated.end(), [](const PlayerState* a, const PlayerState* b) {
-    if (a->row.rating.rating != b->row.rating.rating) return a->row.rating.rating > b->row.rating.rating;
+    if (a->row.rating.rating != b->row.rating.rating)
+      return a->row.rating.rating > b->row.rating.rating;
     return a->row.name < b->row.name;
   });
   protocol::Leaderboard board;
@@ -750,8 +758,9 @@ void Lobby::on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m) {
 }
 
 std::size_t Lobby::online_players() const {
-  return static_cast<std::size_t>(std::count_if(players_.begin(), players_.end(),
-                                                [](const auto& p) { return p.second.session.has_value(); }));
+  return static_cast<std::size_t>(
+      std::count_if(players_.begin(), players_.end(),
+                    [](const auto& p) { return p.second.session.has_value(); }));
 }
 
 std::size_t Lobby::active_games() const {
@@ -773,9 +782,9 @@ Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
   std::string line;
   try {
     if (const auto* h = std::get_if<protocol::HistoryRequest>(&query.request)) {
-      line = protocol::encode(
-          ServerMessage{protocol::History{*h->player, storage.finished_games(*h->player, h->limit)}},
-          query.id);
+      line = protocol::encode(ServerMessage{protocol::History{
+                                  *h->player, storage.finished_games(*h->player, h->limit)}},
+                              query.id);
     } else {
       const auto& r = std::get<protocol::RecordRequest>(query.request);
       const auto id = parse_game_id(r.game);
@@ -785,15 +794,16 @@ Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
             ServerMessage{protocol::make_error(ErrorCode::NoSuchGame, "no game " + r.game, r.game)},
             query.id);
       } else {
-        const nlohmann::json body =
-            r.format == protocol::RecordFormat::Json ? to_json(*record) : nlohmann::json(to_text(*record));
+        const nlohmann::json body = r.format == protocol::RecordFormat::Json
+                                        ? to_json(*record)
+                                        : nlohmann::json(to_text(*record));
         line = protocol::encode(ServerMessage{protocol::Record{r.game, r.format, body}}, query.id);
       }
     }
   } catch (const std::exception& e) {
-    line = protocol::encode(
-        ServerMessage{protocol::make_error(ErrorCode::Internal, std::string("archive: ") + e.what())},
-        query.id);
+    line = protocol::encode(ServerMessage{protocol::make_error(
+                                ErrorCode::Internal, std::string("archive: ") + e.what())},
+                            query.id);
   }
   return {query.session, std::make_shared<const std::string>(std::move(line))};
 }

@@ -93,7 +93,8 @@ class Lobby {
   Effects connect(SessionId session, Instant now);
   Effects disconnect(SessionId session, Instant now);
   // One line from a session, already decoded (or the reason it could not be).
-  Effects handle(SessionId session, const Expected<protocol::ClientEnvelope, protocol::DecodeError>& request,
+  Effects handle(SessionId session,
+                 const Expected<protocol::ClientEnvelope, protocol::DecodeError>& request,
                  Instant now);
   Effects handle_line(SessionId session, std::string_view line, Instant now);
   Effects complete_password(const PasswordOutcome& outcome, Instant now);

@@ -9,7 +9,8 @@ namespace amazons::server {
 
 class RateLimiter {
  public:
-  RateLimiter(double rate_per_second, double burst) : rate_(rate_per_second), burst_(burst), tokens_(burst) {}
+  RateLimiter(double rate_per_second, double burst)
+      : rate_(rate_per_second), burst_(burst), tokens_(burst) {}
 
   // Takes one token if there is one.
   bool allow(Millis now) {
@@ -22,7 +23,8 @@ class RateLimiter {
  private:
   void refill(Millis now) {
     if (now > last_) {
-      tokens_ = std::min(burst_, tokens_ + rate_ * static_cast<double>((now - last_).count()) / 1000.0);
+      tokens_ =
+          std::min(burst_, tokens_ + rate_ * static_cast<double>((now - last_).count()) / 1000.0);
       last_ = now;
     }
   }

@@ -175,7 +175,8 @@ GameRow read_game(const S& q) {
   g.id = q.integer(0);
   g.rules = q.text(1);
   auto variant = variant_from_json(nlohmann::json::parse(q.text(2)));
-  if (!variant) throw StorageError("game " + std::to_string(g.id) + ": variant: " + variant.error());
+  if (!variant)
+    throw StorageError("game " + std::to_string(g.id) + ": variant: " + variant.error());
   g.variant = *variant;
   auto tc = time_control_from_json(nlohmann::json::parse(q.text(3)));
   if (!tc) throw StorageError("game " + std::to_string(g.id) + ": time control: " + tc.error());
@@ -239,7 +240,9 @@ void SqliteStorage::exec(const char* sql) {
   }
 }
 
-SqliteStorage::Statement& SqliteStorage::prepared(int which) { return *statements_[static_cast<std::size_t>(which)]; }
+SqliteStorage::Statement& SqliteStorage::prepared(int which) {
+  return *statements_[static_cast<std::size_t>(which)];
+}
 
 void SqliteStorage::write(const PlayerRow& r) {
   prepared(kUpsertPlayer)

@@ -36,7 +36,7 @@ struct GameRow {
   RuleVariant variant;
   std::string rules;  // the name the game was created with
   TimeControl time;
-  PlayerInfo white;   // rating: at the start of the game
+  PlayerInfo white;  // rating: at the start of the game
   PlayerInfo black;
   bool rated = false;
   std::optional<std::string> invite;  // private games
