@@ -171,7 +171,8 @@ RoomOutput GameRoom::set_online(Color seat, bool online, Instant now) {
     since = now.mono;
   protocol::Presence p{id_text(), seat, seats_[at(seat)]->name, online, std::nullopt};
   if (!online) p.claim_in_ms = claim_grace_.count();
-  out.events.push_back({Audience::Everyone, p});
+  out.events.push_back({seat_audience(~seat), p});
+  out.events.push_back({Audience::Spectators, p});
   return out;
 }
 
