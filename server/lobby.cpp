@@ -114,7 +114,8 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
       if (!players_.contains(name)) players_[name].row.name = name;
       players_[name].seats.insert(room->id());
     }
-    rooms_.emplace(room->id(), Room{std::move(*room), {}, std::nullopt});
+    if (room->deadline()) clocked_.insert(room->id());
+    rooms_.emplace(room->id(), Room{std::move(*room), {}});
   }
 }
 
@@ -398,8 +399,7 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
   if (m.is_private) settings.invite = random_code(kInviteLength);
   const GameId id = next_game_id_++;
   Room& room =
-      rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}, std::nullopt})
-          .first->second;
+      rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}}).first->second;
   const Color color = m.color == protocol::ColorChoice::White   ? Color::White
                       : m.color == protocol::ColorChoice::Black ? Color::Black
                                                                 : random_color();
@@ -438,6 +438,7 @@ void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
 
 void Lobby::start_room(Ctx& ctx, Room& room) {
   RoomOutput out = room.game.start(ctx.now);
+  if (room.game.deadline()) clocked_.insert(room.game.id());
   ctx.fx.writes.writes.emplace_back(room.game.row());
   for (Color c : {Color::White, Color::Black}) {
     PlayerState& p = player(room.game.seat(c)->name);
@@ -456,11 +457,8 @@ void Lobby::start_room(Ctx& ctx, Room& room) {
 void Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white,
                        const std::string& black, Instant) {
   const GameId id = next_game_id_++;
-  Room& room =
-      rooms_
-          .emplace(id,
-                   Room{GameRoom(id, std::move(settings), config_.claim_grace), {}, std::nullopt})
-          .first->second;
+  Room& room = rooms_.emplace(id, Room{GameRoom(id, std::move(settings), config_.claim_grace), {}})
+                   .first->second;
   room.game.sit(Color::White, info_of(player(white)));
   room.game.sit(Color::Black, info_of(player(black)));
   start_room(ctx, room);
@@ -682,30 +680,28 @@ void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
   ctx.fx.writes.writes.emplace_back(room.game.row());
   white.seats.erase(room.game.id());
   black.seats.erase(room.game.id());
-  room.finished_at = ctx.now.mono;
+  clocked_.erase(room.game.id());
+  finished_order_.emplace_back(ctx.now.mono, room.game.id());
 }
 
 Effects Lobby::tick(Instant now) {
   Ctx ctx(0, std::nullopt, now);
-  for (auto it = rooms_.begin(); it != rooms_.end();) {
-    Room& room = it->second;
-    if (room.finished_at && now.mono - *room.finished_at >= config_.finished_retention) {
-      for (SessionId s : room.spectators) sessions_.at(s).watching.erase(it->first);
-      it = rooms_.erase(it);
-      continue;
-    }
-    if (const auto d = room.game.deadline(); d && *d <= now.mono)
-      route(ctx, room, room.game.tick(now));
-    ++it;
+  std::vector<GameId> due;
+  for (GameId id : clocked_)
+    if (const auto d = rooms_.at(id).game.deadline(); d && *d <= now.mono) due.push_back(id);
+  for (GameId id : due) {
+    Room& room = rooms_.at(id);
+    route(ctx, room, room.game.tick(now));
+  }
+  while (!finished_order_.empty() &&
+         now.mono - finished_order_.front().first >= config_.finished_retention) {
+    const auto it = rooms_.find(finished_order_.front().second);
+    finished_order_.pop_front();
+    if (it == rooms_.end()) continue;
+    for (SessionId s : it->second.spectators) sessions_.at(s).watching.erase(it->first);
+    rooms_.erase(it);
   }
   return std::move(ctx.fx);
-}
-
-std::optional<Millis> Lobby::next_deadline() const {
-  std::optional<Millis> best;
-  for (const auto& [id, room] : rooms_)
-    if (const auto d = room.game.deadline(); d && (!best || *d < *best)) best = d;
-  return best;
 }
 
 Effects Lobby::shutdown(const std::string& message) {

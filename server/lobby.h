@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -108,8 +109,6 @@ class Lobby {
   std::size_t session_count() const { return sessions_.size(); }
   std::size_t online_players() const;
   std::size_t active_games() const;
-  // The earliest clock deadline among running games (for the timer).
-  std::optional<Millis> next_deadline() const;
 
  private:
   struct SessionState {
@@ -140,7 +139,6 @@ class Lobby {
   struct Room {
     GameRoom game;
     std::set<SessionId> spectators;
-    std::optional<Millis> finished_at;
   };
   class Ctx;
 
@@ -184,6 +182,8 @@ class Lobby {
   std::map<SessionId, SessionState> sessions_;
   std::map<std::string, PlayerState> players_;
   std::map<GameId, Room> rooms_;
+  std::set<GameId> clocked_;                              // running games with a clock
+  std::deque<std::pair<Millis, GameId>> finished_order_;  // finished games, oldest first
   std::vector<SeekEntry> seeks_;
   std::map<std::string, ChallengeEntry> challenges_;
   std::map<std::string, RuleVariant> variants_;

@@ -539,3 +539,21 @@ TEST_CASE("lobby: every malformed request gets its error code and changes nothin
   h.send(alice, List{});
   CHECK(h.take<Games>(alice).games.empty());
 }
+
+TEST_CASE("lobby: finished games leave memory after the retention time but stay in the archive") {
+  LobbyHarness h;
+  const auto alice = h.login("alice");
+  const auto bob = h.login("bob");
+  const auto game = start_game(h, alice, bob);
+  h.send(alice, Resign{{game}});
+  h.drain(alice);
+  h.drain(bob);
+  h.advance(Millis{299'000});
+  h.send(alice, Watch{game, std::nullopt});
+  CHECK(h.take<State>(alice).result->reason == EndReason::Resign);
+  h.advance(Millis{1'000});
+  h.send(alice, Rematch{{game}});
+  CHECK(h.error(alice) == ErrorCode::NoSuchGame);
+  h.send(alice, RecordRequest{game, RecordFormat::Json});
+  CHECK(record_from_json(h.take<Record>(alice).record)->result->reason == EndReason::Resign);
+}
