@@ -5,7 +5,9 @@
 // floor no server can beat.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -38,6 +40,7 @@ struct Options {
   double think_ms = 0;  // mean pause before each move; 0: answer at once (saturation)
   int echo_round_trips = 2000;
   std::string prefix = "lg";
+  std::string fsync_dir;  // when set: also measure fsync latency there
 };
 
 double percentile(std::vector<double>& v, double p) {
@@ -86,6 +89,25 @@ std::vector<double> echo_round_trips(int count) {
   c.close();
   server.join();
   return rtt;
+}
+
+// ---- the other floor: one durable write on the disk that holds the database ------------------
+
+std::vector<double> fsync_latencies(const std::string& dir, int count) {
+  std::vector<double> out;
+  const std::string path = dir + "/loadgen-fsync.tmp";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return out;
+  const std::string page(4096, 'x');
+  for (int i = 0; i < count; ++i) {
+    if (::write(fd, page.data(), page.size()) != static_cast<ssize_t>(page.size())) break;
+    const auto t = Clock::now();
+    ::fsync(fd);
+    out.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+  }
+  ::close(fd);
+  ::unlink(path.c_str());
+  return out;
 }
 
 // ---- the load ---------------------------------------------------------------------------------
@@ -185,6 +207,18 @@ class Loadgen {
 
   void on_line(int g, Color c, const std::string& line) {
     if (stopping_) return;
+    // The common case read cheaply, so the load generator leaves the CPU to the server: the
+    // server writes "type" first, and a moved line's fields in a fixed order.
+    if (line.starts_with(R"({"type":"moved",)")) {
+      const auto ply_at = line.find(R"("ply":)");
+      const auto move_at = line.find(R"("move":")");
+      if (ply_at != std::string::npos && move_at != std::string::npos) {
+        const int ply = std::atoi(line.c_str() + ply_at + 6);
+        const auto start = move_at + 8;
+        const auto end = line.find('"', start);
+        return on_moved(g, c, ply, line.substr(start, end - start));
+      }
+    }
     auto env = protocol::decode_server(line);
     if (!env) return error(line);
     Game& game = games_[static_cast<std::size_t>(g)];
@@ -211,19 +245,7 @@ class Loadgen {
               schedule_move(game, g);
             }
           } else if constexpr (std::is_same_v<M, protocol::Moved>) {
-            if (m.ply == game.ply + 1) {
-              game.pos->do_move(*parse_move(m.move));
-              ++game.ply;
-            }
-            const Color mover =
-                game.pos->side_to_move() == Color::White ? Color::Black : Color::White;
-            if (c == mover) {
-              if (measuring_)
-                rtt_.push_back(
-                    std::chrono::duration<double, std::milli>(Clock::now() - game.sent_at).count());
-            } else if (!game.pos->is_game_over()) {
-              schedule_move(game, g);
-            }
+            on_moved(g, c, m.ply, m.move);
           } else if constexpr (std::is_same_v<M, protocol::End>) {
             game.ended[me] = true;
             if (game.ended[0] && game.ended[1]) {
@@ -237,6 +259,25 @@ class Loadgen {
         env->message);
   }
 
+  void on_moved(int g, Color c, int ply, const std::string& move) {
+    Game& game = games_[static_cast<std::size_t>(g)];
+    if (ply == game.ply + 1) {
+      const auto parsed = parse_move(move);
+      if (!parsed) return error(move);
+      game.pos->do_move(*parsed);
+      ++game.ply;
+    }
+    // The standard variant: white makes the odd plies.
+    const Color mover = ply % 2 == 1 ? Color::White : Color::Black;
+    if (c == mover) {
+      if (measuring_)
+        rtt_.push_back(
+            std::chrono::duration<double, std::milli>(Clock::now() - game.sent_at).count());
+    } else if (ply == game.ply && !game.pos->is_game_over()) {
+      schedule_move(game, g);
+    }
+  }
+
   void hello(int g, Color c) {
     Game& game = games_[static_cast<std::size_t>(g)];
     protocol::Hello h;
@@ -248,7 +289,7 @@ class Loadgen {
     if (errors_++ < 5) std::fprintf(stderr, "loadgen: unexpected: %s\n", line.c_str());
   }
 
-  void report(const std::vector<double>& echo) {
+  void report(const std::vector<double>& echo, std::vector<double> fsyncs) {
     std::vector<double> rtt = rtt_;
     std::vector<double> e = echo;
     const double secs = measured_seconds_ > 0 ? measured_seconds_ : opt_.seconds;
@@ -262,6 +303,9 @@ class Loadgen {
                 percentile(rtt, 99.9), percentile(rtt, 100));
     std::printf("tcp echo round trip ms (floor): p50 %.3f  p99 %.3f\n", percentile(e, 50),
                 percentile(e, 99));
+    if (!fsyncs.empty())
+      std::printf("fsync of 4 KiB on the database disk ms: p50 %.2f  p99 %.2f  max %.2f\n",
+                  percentile(fsyncs, 50), percentile(fsyncs, 99), percentile(fsyncs, 100));
     if (percentile(e, 50) > 0)
       std::printf("ratio move/echo: p50 %.1fx  p99 %.1fx\n",
                   percentile(rtt, 50) / percentile(e, 50), percentile(rtt, 99) / percentile(e, 99));
@@ -365,6 +409,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 60000.0));
   app.add_option("--echo", o.echo_round_trips, "round trips of the TCP echo floor")
       ->check(CLI::Range(1, 1000000));
+  app.add_option("--fsync-dir", o.fsync_dir,
+                 "also measure fsync latency in this directory (the database's)");
   app.add_option("--prefix", o.prefix,
                  "player name prefix (use a new one per run on the same database)");
   CLI11_PARSE(app, argc, argv);
@@ -375,9 +421,11 @@ int main(int argc, char** argv) {
     setrlimit(RLIMIT_NOFILE, &r);
   }
   const auto echo = echo_round_trips(o.echo_round_trips);
+  const auto fsyncs =
+      o.fsync_dir.empty() ? std::vector<double>{} : fsync_latencies(o.fsync_dir, 200);
   asio::io_context io;
   Loadgen lg(io, o);
   lg.run();
-  lg.report(echo);
+  lg.report(echo, fsyncs);
   return 0;
 }

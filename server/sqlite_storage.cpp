@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+
 #include <nlohmann/json.hpp>
 
 #include "common/notation.h"
@@ -202,7 +204,7 @@ GameRow read_game(const S& q) {
 
 }  // namespace
 
-SqliteStorage::SqliteStorage(const std::filesystem::path& path) {
+SqliteStorage::SqliteStorage(const std::filesystem::path& path) : path_(path) {
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
       SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -214,6 +216,7 @@ SqliteStorage::SqliteStorage(const std::filesystem::path& path) {
     exec("PRAGMA journal_mode = WAL");
     exec("PRAGMA synchronous = FULL");
     exec("PRAGMA foreign_keys = ON");
+    exec("PRAGMA wal_autocheckpoint = 0");
     exec(kSchema);
     exec(("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '" +
           std::to_string(kSchemaVersion) + "')")
@@ -224,11 +227,39 @@ SqliteStorage::SqliteStorage(const std::filesystem::path& path) {
     sqlite3_close(db_);
     throw;
   }
+  checkpointer_ = std::thread([this] { checkpoint_loop(); });
 }
 
 SqliteStorage::~SqliteStorage() {
+  {
+    std::lock_guard lock(checkpoint_mutex_);
+    stopping_ = true;
+  }
+  checkpoint_wake_.notify_one();
+  checkpointer_.join();
   statements_.clear();
   sqlite3_close(db_);
+}
+
+void SqliteStorage::checkpoint_loop() {
+  // How often the WAL is copied back. Passive checkpoints never block the writer; a busy moment
+  // just leaves the rest for the next round.
+  constexpr auto kInterval = std::chrono::milliseconds(500);
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return;
+  }
+  sqlite3_exec(db, "PRAGMA synchronous = FULL", nullptr, nullptr, nullptr);
+  std::unique_lock lock(checkpoint_mutex_);
+  while (!checkpoint_wake_.wait_for(lock, kInterval, [&] { return stopping_; })) {
+    lock.unlock();
+    sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    lock.lock();
+  }
+  lock.unlock();
+  sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  sqlite3_close(db);
 }
 
 void SqliteStorage::exec(const char* sql) {

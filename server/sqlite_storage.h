@@ -1,9 +1,14 @@
 // Storage in one SQLite file, in WAL mode with synchronous=FULL: a transaction that returned
-// from apply() survives a crash of the process or of the machine.
+// from apply() survives a crash of the process or of the machine. Checkpoints (copying the WAL
+// back into the database file, with fsyncs of their own) run on a thread of their own with a
+// second connection, so they never stall a commit.
 #pragma once
 
+#include <condition_variable>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "server/storage.h"
 
@@ -33,8 +38,15 @@ class SqliteStorage final : public Storage {
   void write(const MoveRow& row);
   std::vector<MoveRow> moves_of(GameId id);
 
+  void checkpoint_loop();
+
+  std::filesystem::path path_;
   sqlite3* db_ = nullptr;
   std::vector<std::unique_ptr<Statement>> statements_;
+  std::mutex checkpoint_mutex_;
+  std::condition_variable checkpoint_wake_;
+  bool stopping_ = false;
+  std::thread checkpointer_;
 };
 
 }  // namespace amazons::server
