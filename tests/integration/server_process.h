@@ -15,9 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../server/lobby_harness.h"
 #include "common/protocol.h"
 #include "net/line_client.h"
+#include "tests/server/lobby_harness.h"
 
 namespace amazons::test {
 

@@ -8,6 +8,7 @@
 #include "common/notation.h"
 #include "net/discovery.h"
 #include "server_process.h"
+#include "tests/common/test_util.h"
 
 using namespace amazons;
 using namespace amazons::protocol;
@@ -110,9 +111,7 @@ TEST_CASE("server: games end by no moves, time, abort and claim after a disconne
     std::mt19937_64 rng(3);
     int ply = 0;
     while (!pos.is_game_over()) {
-      MoveList moves;
-      generate_moves(pos, moves);
-      const Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+      const Move m = test::random_move(pos, rng);
       const bool white = pos.side_to_move() == Color::White;
       pos.do_move(m);
       play(white ? alice : bob, white ? bob : alice, game, to_string(m), ++ply);

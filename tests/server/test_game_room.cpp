@@ -5,6 +5,7 @@
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "server/game_room.h"
+#include "tests/common/test_util.h"
 
 using namespace amazons;
 using namespace amazons::server;
@@ -142,9 +143,7 @@ TEST_CASE("room: a game played to the end finishes with no_moves for the player 
   Position pos(v);
   int plies = 0;
   while (!pos.is_game_over()) {
-    MoveList moves;
-    generate_moves(pos, moves);
-    const Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+    const Move m = test::random_move(pos, rng);
     const Color mover = pos.side_to_move();
     pos.do_move(m);
     const auto out = room.handle(mover, move_msg(to_string(m)), at(++plies));

@@ -7,6 +7,7 @@
 #include "common/notation.h"
 #include "common/position_text.h"
 #include "lobby_harness.h"
+#include "tests/common/test_util.h"
 
 using namespace amazons;
 using namespace amazons::protocol;
@@ -43,9 +44,7 @@ int play_out(LobbyHarness& h, const std::string& game, SessionId white, SessionI
   Position pos(v);
   int plies = 0;
   while (!pos.is_game_over()) {
-    MoveList moves;
-    generate_moves(pos, moves);
-    const Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+    const Move m = test::random_move(pos, rng);
     const SessionId s = pos.side_to_move() == Color::White ? white : black;
     pos.do_move(m);
     h.send(s, MoveMsg{game, to_string(m)});
