@@ -316,3 +316,41 @@ TEST_CASE("server: a server password, and LAN discovery answered on loopback") {
   opt.target = "not an address";
   CHECK_FALSE(net::discover_servers(opt).has_value());
 }
+
+TEST_CASE("server: listening on :: serves IPv6 and IPv4 clients") {
+  TempDir dir;
+  ServerProcess server(dir.path(), {{"bind", "::"}, {"discovery_port", -1}});
+  Client v4(server.port());
+  v4.hello("four");
+  auto v6 = net::LineClient::connect("::1", server.port(), Millis{2000});
+  if (!v6) {
+    MESSAGE("no IPv6 loopback here: " << v6.error());
+    return;
+  }
+  CHECK(v6->send_line(R"({"type":"hello","protocol":1,"name":"six"})"));
+  const auto line = v6->read_line(Millis{5000});
+  REQUIRE(line.has_value());
+  CHECK(std::holds_alternative<Welcome>(decode_server(*line)->message));
+}
+
+TEST_CASE("server: a client that does not read is disconnected instead of growing memory") {
+  TempDir dir;
+  ServerProcess server(
+      dir.path(),
+      {{"limits",
+        {{"max_write_queue_kib", 64}, {"requests_per_second", 1e6}, {"requests_burst", 1e6}}}});
+  Client greedy(server.port());
+  greedy.hello("greedy");
+  greedy.send(Create{});
+  const auto game = greedy.expect<Created>().game;
+  // Each answer is a full game state of about 600 bytes: 20,000 of them are more than the
+  // socket buffers on both sides and the server's 64 KiB queue can hold.
+  const std::string watch = protocol::encode(ClientMessage{Watch{game, std::nullopt}}) + "\n";
+  std::string burst;
+  for (int i = 0; i < 1000; ++i) burst += watch;
+  for (int i = 0; i < 20; ++i)
+    if (!greedy.raw().send_raw(burst)) break;
+  CHECK(greedy.closed_by_server(Millis{10000}));
+  Client other(server.port());
+  other.hello("other");
+}
