@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -57,15 +56,12 @@ class ServerProcess {
     close(out[1]);
     stdout_ = fdopen(out[0], "r");
     // The first line says where the server listens.
-    char line[512];
-    const std::regex re(R"(listening on port (\d+)(?: \(LAN discovery on UDP port (\d+)\))?)");
-    while (std::fgets(line, sizeof line, stdout_)) {
-      std::cmatch m;
-      if (std::regex_search(line, m, re)) {
-        port_ = static_cast<unsigned short>(std::stoi(m[1].str()));
-        if (m[2].matched) discovery_port_ = static_cast<unsigned short>(std::stoi(m[2].str()));
-        break;
-      }
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, stdout_)) {
+      const std::string line = buffer;
+      port_ = number_after(line, "listening on port ");
+      discovery_port_ = number_after(line, "discovery on UDP port ");
+      if (port_ != 0) break;
     }
     REQUIRE_MESSAGE(port_ != 0, "the server did not start");
   }
@@ -92,6 +88,13 @@ class ServerProcess {
   }
 
  private:
+  static unsigned short number_after(const std::string& line, const std::string& marker) {
+    const auto at = line.find(marker);
+    return at == std::string::npos
+               ? 0
+               : static_cast<unsigned short>(std::atoi(line.c_str() + at + marker.size()));
+  }
+
   pid_t pid_ = -1;
   std::FILE* stdout_ = nullptr;
   unsigned short port_ = 0;

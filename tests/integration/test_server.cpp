@@ -223,7 +223,7 @@ TEST_CASE("server: a stream of errors, and too many connections from one address
 TEST_CASE("server: idle connections are pinged, and closed when they do not answer") {
   TempDir dir;
   ServerProcess server(dir.path(),
-                       {{"limits", {{"idle_ping_seconds", 0.2}, {"idle_timeout_seconds", 0.6}}}});
+                       {{"limits", {{"idle_ping_seconds", 0.3}, {"idle_timeout_seconds", 1.5}}}});
   Client lively(server.port());
   lively.hello("lively");
   lively.answer_pings(false);
