@@ -15,6 +15,13 @@ namespace amazons::test {
 inline Square sq(const char* name) { return *parse_square(name); }
 inline Move mv(const char* text) { return *parse_move(text); }
 
+// A uniformly random legal move. Precondition: the game is not over.
+inline Move random_move(const Position& pos, std::mt19937_64& rng) {
+  MoveList moves;
+  generate_moves(pos, moves);
+  return moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+}
+
 // Plays up to `plies` uniformly random legal moves (fewer if the game ends first).
 inline std::vector<Move> random_game(Position& pos, int plies, std::mt19937_64& rng) {
   std::vector<Move> played;

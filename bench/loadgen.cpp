@@ -1,0 +1,431 @@
+// amazons-loadgen: N connections playing M concurrent games of random legal moves against a
+// running amazons-server, on loopback. Prints accepted moves per second and the move round trip
+// (move sent -> own "moved" received, which the server sends only after the move is committed)
+// as percentiles, and, in the same run, the round trip of a plain TCP echo on loopback as the
+// floor no server can beat.
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <boost/asio.hpp>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "common/movegen.h"
+#include "common/notation.h"
+#include "common/protocol.h"
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using boost::system::error_code;
+using Clock = std::chrono::steady_clock;
+using namespace amazons;
+
+namespace {
+
+struct Options {
+  std::string host = "127.0.0.1";
+  unsigned short port = 7420;
+  int games = 1000;
+  double seconds = 10;
+  double think_ms = 0;  // mean pause before each move; 0: answer at once (saturation)
+  int echo_round_trips = 2000;
+  std::string prefix = "lg";
+  std::string fsync_dir;  // when set: also measure fsync latency there
+};
+
+double percentile(std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  const auto k = static_cast<std::size_t>(std::min<double>(
+      static_cast<double>(v.size()) - 1, p / 100.0 * static_cast<double>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+// ---- the floor: a plain TCP echo on loopback --------------------------------------------------
+
+std::vector<double> echo_round_trips(int count) {
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  const auto port = acceptor.local_endpoint().port();
+  std::thread server([&] {
+    tcp::socket s = acceptor.accept();
+    s.set_option(tcp::no_delay(true));
+    asio::streambuf buf;
+    error_code ec;
+    for (;;) {
+      const auto n = asio::read_until(s, buf, '\n', ec);
+      if (ec) return;
+      std::string line(asio::buffers_begin(buf.data()),
+                       asio::buffers_begin(buf.data()) + static_cast<std::ptrdiff_t>(n));
+      buf.consume(n);
+      asio::write(s, asio::buffer(line), ec);
+      if (ec) return;
+    }
+  });
+  tcp::socket c(io);
+  c.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  c.set_option(tcp::no_delay(true));
+  const std::string line = R"({"type":"move","game":"123","move":"d1-d7/g7"})"
+                           "\n";
+  std::vector<double> rtt;
+  asio::streambuf buf;
+  for (int i = 0; i < count; ++i) {
+    const auto t = Clock::now();
+    asio::write(c, asio::buffer(line));
+    const auto n = asio::read_until(c, buf, '\n');
+    buf.consume(n);
+    rtt.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+  }
+  c.close();
+  server.join();
+  return rtt;
+}
+
+// ---- the other floor: one durable write on the disk that holds the database ------------------
+
+std::vector<double> fsync_latencies(const std::string& dir, int count) {
+  std::vector<double> out;
+  const std::string path = dir + "/loadgen-fsync.tmp";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return out;
+  const std::string page(4096, 'x');
+  for (int i = 0; i < count; ++i) {
+    if (::write(fd, page.data(), page.size()) != static_cast<ssize_t>(page.size())) break;
+    const auto t = Clock::now();
+    ::fsync(fd);
+    out.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+  }
+  ::close(fd);
+  ::unlink(path.c_str());
+  return out;
+}
+
+// ---- the load ---------------------------------------------------------------------------------
+
+class Loadgen;
+
+class Conn : public std::enable_shared_from_this<Conn> {
+ public:
+  Conn(asio::io_context& io, Loadgen& lg, int game, Color color)
+      : socket_(io), lg_(lg), game_(game), color_(color) {}
+  void start(const tcp::endpoint& ep);
+  void send(std::string line);
+  void close() {
+    error_code ec;
+    socket_.close(ec);
+  }
+
+ private:
+  void read();
+  void write_next();
+  tcp::socket socket_;
+  Loadgen& lg_;
+  int game_;
+  Color color_;
+  protocol::LineFramer framer_;
+  std::array<char, 8192> buf_{};
+  std::deque<std::string> out_;
+  bool writing_ = false;
+};
+
+struct Game {
+  std::shared_ptr<Conn> conn[2];
+  bool welcomed[2] = {false, false};
+  bool ended[2] = {false, false};
+  std::string id;
+  std::optional<Position> pos;
+  int ply = 0;
+  Clock::time_point sent_at;
+  std::unique_ptr<asio::steady_timer> think;
+  bool started = false;
+};
+
+class Loadgen {
+ public:
+  Loadgen(asio::io_context& io, Options o)
+      : io_(io), opt_(std::move(o)), games_(static_cast<std::size_t>(opt_.games)), rng_(12345) {}
+
+  void run() {
+    tcp::resolver resolver(io_);
+    const tcp::endpoint ep = *resolver.resolve(opt_.host, std::to_string(opt_.port)).begin();
+    for (int g = 0; g < opt_.games; ++g) {
+      auto& game = games_[static_cast<std::size_t>(g)];
+      game.think = std::make_unique<asio::steady_timer>(io_);
+      for (Color c : {Color::White, Color::Black}) {
+        game.conn[index_of(c)] = std::make_shared<Conn>(io_, *this, g, c);
+        game.conn[index_of(c)]->start(ep);
+      }
+    }
+    begin_ = Clock::now();
+    asio::steady_timer progress(io_);
+    std::function<void()> every_second = [&] {
+      progress.expires_after(std::chrono::seconds(1));
+      progress.async_wait([&](error_code ec) {
+        if (ec) return;
+        const double t = std::chrono::duration<double>(Clock::now() - begin_).count();
+        if (!measuring_ && started_games_ >= opt_.games) {
+          measuring_ = true;
+          measure_from_ = Clock::now();
+          std::fprintf(stderr, "loadgen: %d games started after %.1f s; measuring for %.0f s\n",
+                       opt_.games, t, opt_.seconds);
+        }
+        if (measuring_) {
+          const double m = std::chrono::duration<double>(Clock::now() - measure_from_).count();
+          std::fprintf(stderr, "loadgen: %.0f s: %zu moves accepted, %llu errors\n", m, rtt_.size(),
+                       static_cast<unsigned long long>(errors_));
+          if (m >= opt_.seconds) {
+            stopping_ = true;
+            measured_seconds_ = m;
+            for (auto& g : games_)
+              for (auto& c : g.conn) c->close();
+            io_.stop();
+            return;
+          }
+        } else if (t > 60) {
+          std::fprintf(stderr, "loadgen: only %d of %d games started after 60 s; giving up\n",
+                       started_games_, opt_.games);
+          stopping_ = true;
+          io_.stop();
+          return;
+        }
+        every_second();
+      });
+    };
+    every_second();
+    io_.run();
+  }
+
+  void on_line(int g, Color c, const std::string& line) {
+    if (stopping_) return;
+    // The common case read cheaply, so the load generator leaves the CPU to the server: the
+    // server writes "type" first, and a moved line's fields in a fixed order.
+    if (line.starts_with(R"({"type":"moved",)")) {
+      const auto ply_at = line.find(R"("ply":)");
+      const auto move_at = line.find(R"("move":")");
+      if (ply_at != std::string::npos && move_at != std::string::npos) {
+        const int ply = std::atoi(line.c_str() + ply_at + 6);
+        const auto start = move_at + 8;
+        const auto end = line.find('"', start);
+        return on_moved(g, c, ply, line.substr(start, end - start));
+      }
+    }
+    auto env = protocol::decode_server(line);
+    if (!env) return error(line);
+    Game& game = games_[static_cast<std::size_t>(g)];
+    const int me = index_of(c);
+    std::visit(
+        [&](const auto& m) {
+          using M = std::decay_t<decltype(m)>;
+          if constexpr (std::is_same_v<M, protocol::Welcome>) {
+            game.welcomed[me] = true;
+            if (game.welcomed[0] && game.welcomed[1]) create(game);
+          } else if constexpr (std::is_same_v<M, protocol::Created>) {
+            game.id = m.game;
+            protocol::Join j{m.game, std::nullopt};
+            game.conn[1]->send(protocol::encode(protocol::ClientMessage{j}));
+          } else if constexpr (std::is_same_v<M, protocol::Start>) {
+            if (c == Color::White) {
+              game.pos.emplace(standard_variant());
+              game.ply = 0;
+              game.ended[0] = game.ended[1] = false;
+              if (!game.started) {
+                game.started = true;
+                ++started_games_;
+              }
+              schedule_move(game, g);
+            }
+          } else if constexpr (std::is_same_v<M, protocol::Moved>) {
+            on_moved(g, c, m.ply, m.move);
+          } else if constexpr (std::is_same_v<M, protocol::End>) {
+            game.ended[me] = true;
+            if (game.ended[0] && game.ended[1]) {
+              ++finished_games_;
+              create(game);
+            }
+          } else if constexpr (std::is_same_v<M, protocol::Error>) {
+            error(line);
+          }
+        },
+        env->message);
+  }
+
+  void on_moved(int g, Color c, int ply, const std::string& move) {
+    Game& game = games_[static_cast<std::size_t>(g)];
+    if (ply == game.ply + 1) {
+      const auto parsed = parse_move(move);
+      if (!parsed) return error(move);
+      game.pos->do_move(*parsed);
+      ++game.ply;
+    }
+    // The standard variant: white makes the odd plies.
+    const Color mover = ply % 2 == 1 ? Color::White : Color::Black;
+    if (c == mover) {
+      if (measuring_)
+        rtt_.push_back(
+            std::chrono::duration<double, std::milli>(Clock::now() - game.sent_at).count());
+    } else if (ply == game.ply && !game.pos->is_game_over()) {
+      schedule_move(game, g);
+    }
+  }
+
+  void hello(int g, Color c) {
+    Game& game = games_[static_cast<std::size_t>(g)];
+    protocol::Hello h;
+    h.name = opt_.prefix + std::to_string(g) + (c == Color::White ? "w" : "b");
+    h.bot = true;
+    game.conn[index_of(c)]->send(protocol::encode(protocol::ClientMessage{h}));
+  }
+  void error(const std::string& line) {
+    if (errors_++ < 5) std::fprintf(stderr, "loadgen: unexpected: %s\n", line.c_str());
+  }
+
+  void report(const std::vector<double>& echo, std::vector<double> fsyncs) {
+    std::vector<double> rtt = rtt_;
+    std::vector<double> e = echo;
+    const double secs = measured_seconds_ > 0 ? measured_seconds_ : opt_.seconds;
+    std::printf("games %d, connections %d, think %.0f ms, measured %.1f s\n", opt_.games,
+                2 * opt_.games, opt_.think_ms, secs);
+    std::printf("accepted moves: %zu (%.0f per second), games finished: %d, errors: %llu\n",
+                rtt.size(), static_cast<double>(rtt.size()) / secs, finished_games_,
+                static_cast<unsigned long long>(errors_));
+    std::printf("move round trip ms: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f\n",
+                percentile(rtt, 50), percentile(rtt, 90), percentile(rtt, 99),
+                percentile(rtt, 99.9), percentile(rtt, 100));
+    std::printf("tcp echo round trip ms (floor): p50 %.3f  p99 %.3f\n", percentile(e, 50),
+                percentile(e, 99));
+    if (!fsyncs.empty())
+      std::printf("fsync of 4 KiB on the database disk ms: p50 %.2f  p99 %.2f  max %.2f\n",
+                  percentile(fsyncs, 50), percentile(fsyncs, 99), percentile(fsyncs, 100));
+    if (percentile(e, 50) > 0)
+      std::printf("ratio move/echo: p50 %.1fx  p99 %.1fx\n",
+                  percentile(rtt, 50) / percentile(e, 50), percentile(rtt, 99) / percentile(e, 99));
+  }
+
+ private:
+  void create(Game& game) {
+    if (stopping_) return;
+    protocol::Create c;
+    c.color = protocol::ColorChoice::White;
+    game.conn[0]->send(protocol::encode(protocol::ClientMessage{c}));
+  }
+
+  void schedule_move(Game& game, int g) {
+    if (opt_.think_ms <= 0) return send_move(game);
+    const double ms = std::uniform_real_distribution<double>(0.5, 1.5)(rng_) * opt_.think_ms;
+    game.think->expires_after(std::chrono::microseconds(static_cast<long long>(ms * 1000)));
+    game.think->async_wait([this, g](error_code ec) {
+      if (!ec && !stopping_) send_move(games_[static_cast<std::size_t>(g)]);
+    });
+  }
+
+  void send_move(Game& game) {
+    MoveList moves;
+    generate_moves(*game.pos, moves);
+    if (moves.empty()) return;
+    const Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng_)];
+    protocol::MoveMsg msg{game.id, to_string(m)};
+    game.sent_at = Clock::now();
+    game.conn[index_of(game.pos->side_to_move())]->send(
+        protocol::encode(protocol::ClientMessage{msg}));
+  }
+
+  asio::io_context& io_;
+  Options opt_;
+  std::vector<Game> games_;
+  std::mt19937_64 rng_;
+  std::vector<double> rtt_;
+  std::uint64_t errors_ = 0;
+  int started_games_ = 0;
+  int finished_games_ = 0;
+  bool measuring_ = false;
+  bool stopping_ = false;
+  double measured_seconds_ = 0;
+  Clock::time_point begin_, measure_from_;
+};
+
+void Conn::start(const tcp::endpoint& ep) {
+  socket_.async_connect(ep, [self = shared_from_this(), this](error_code ec) {
+    if (ec) {
+      lg_.error("connect: " + ec.message());
+      return;
+    }
+    socket_.set_option(tcp::no_delay(true), ec);
+    lg_.hello(game_, color_);
+    read();
+  });
+}
+
+void Conn::send(std::string line) {
+  line += '\n';
+  out_.push_back(std::move(line));
+  if (!writing_) write_next();
+}
+
+void Conn::write_next() {
+  writing_ = true;
+  asio::async_write(socket_, asio::buffer(out_.front()),
+                    [self = shared_from_this(), this](error_code ec, std::size_t) {
+                      writing_ = false;
+                      if (ec) return;
+                      out_.pop_front();
+                      if (!out_.empty()) write_next();
+                    });
+}
+
+void Conn::read() {
+  socket_.async_read_some(asio::buffer(buf_),
+                          [self = shared_from_this(), this](error_code ec, std::size_t n) {
+                            if (ec) return;
+                            framer_.append(std::string_view(buf_.data(), n));
+                            std::string line;
+                            while (framer_.next(line) == protocol::LineFramer::Status::Line)
+                              lg_.on_line(game_, color_, line);
+                            read();
+                          });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"amazons-loadgen: plays many concurrent games against a running amazons-server"};
+  Options o;
+  app.add_option("--host", o.host, "server address (loopback only for measurements)");
+  app.add_option("--port", o.port, "server port")->required();
+  app.add_option("--games", o.games, "concurrent games (two connections each)")
+      ->check(CLI::Range(1, 5000));
+  app.add_option("--seconds", o.seconds, "how long to measure once every game has started")
+      ->check(CLI::Range(1.0, 600.0));
+  app.add_option("--think-ms", o.think_ms, "mean pause before each move (0: saturation)")
+      ->check(CLI::Range(0.0, 60000.0));
+  app.add_option("--echo", o.echo_round_trips, "round trips of the TCP echo floor")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--fsync-dir", o.fsync_dir,
+                 "also measure fsync latency in this directory (the database's)");
+  app.add_option("--prefix", o.prefix,
+                 "player name prefix (use a new one per run on the same database)");
+  CLI11_PARSE(app, argc, argv);
+
+  rlimit r{};
+  if (getrlimit(RLIMIT_NOFILE, &r) == 0) {
+    r.rlim_cur = r.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &r);
+  }
+  const auto echo = echo_round_trips(o.echo_round_trips);
+  const auto fsyncs =
+      o.fsync_dir.empty() ? std::vector<double>{} : fsync_latencies(o.fsync_dir, 200);
+  asio::io_context io;
+  Loadgen lg(io, o);
+  lg.run();
+  lg.report(echo, fsyncs);
+  return 0;
+}

@@ -1,0 +1,562 @@
+#include "common/protocol.h"
+
+#include <limits>
+#include <utility>
+
+namespace amazons::protocol {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+template <class E>
+struct EnumNames;
+
+template <>
+struct EnumNames<Color> {
+  static constexpr std::array<std::pair<Color, std::string_view>, 2> kValues{
+      {{Color::White, "white"}, {Color::Black, "black"}}};
+};
+template <>
+struct EnumNames<ColorChoice> {
+  static constexpr std::array<std::pair<ColorChoice, std::string_view>, 3> kValues{
+      {{ColorChoice::White, "white"},
+       {ColorChoice::Black, "black"},
+       {ColorChoice::Random, "random"}}};
+};
+template <>
+struct EnumNames<GameStatus> {
+  static constexpr std::array<std::pair<GameStatus, std::string_view>, 3> kValues{
+      {{GameStatus::Open, "open"},
+       {GameStatus::Active, "active"},
+       {GameStatus::Finished, "finished"}}};
+};
+template <>
+struct EnumNames<RecordFormat> {
+  static constexpr std::array<std::pair<RecordFormat, std::string_view>, 2> kValues{
+      {{RecordFormat::Json, "json"}, {RecordFormat::Text, "text"}}};
+};
+template <>
+struct EnumNames<EndReason> {
+  static constexpr std::array<std::pair<EndReason, std::string_view>, 6> kValues{
+      {{EndReason::NoMoves, "no_moves"},
+       {EndReason::Resign, "resign"},
+       {EndReason::Time, "time"},
+       {EndReason::Abandon, "abandon"},
+       {EndReason::Aborted, "aborted"},
+       {EndReason::IllegalMove, "illegal_move"}}};
+};
+template <>
+struct EnumNames<ErrorCode> {
+  static constexpr std::array<std::pair<ErrorCode, std::string_view>, 25> kValues{{
+      {ErrorCode::BadJson, "bad_json"},
+      {ErrorCode::UnknownType, "unknown_type"},
+      {ErrorCode::BadField, "bad_field"},
+      {ErrorCode::LineTooLong, "line_too_long"},
+      {ErrorCode::ProtocolVersion, "protocol_version"},
+      {ErrorCode::NotLoggedIn, "not_logged_in"},
+      {ErrorCode::AlreadyLoggedIn, "already_logged_in"},
+      {ErrorCode::AuthFailed, "auth_failed"},
+      {ErrorCode::NameTaken, "name_taken"},
+      {ErrorCode::NoSuchGame, "no_such_game"},
+      {ErrorCode::NoSuchPlayer, "no_such_player"},
+      {ErrorCode::NoSuchChallenge, "no_such_challenge"},
+      {ErrorCode::GameFull, "game_full"},
+      {ErrorCode::NotAPlayer, "not_a_player"},
+      {ErrorCode::NotYourTurn, "not_your_turn"},
+      {ErrorCode::IllegalMove, "illegal_move"},
+      {ErrorCode::GameNotActive, "game_not_active"},
+      {ErrorCode::NotAllowed, "not_allowed"},
+      {ErrorCode::TooLong, "too_long"},
+      {ErrorCode::RateLimited, "rate_limited"},
+      {ErrorCode::TooManyErrors, "too_many_errors"},
+      {ErrorCode::TooManyConnections, "too_many_connections"},
+      {ErrorCode::IdleTimeout, "idle_timeout"},
+      {ErrorCode::Replaced, "replaced"},
+      {ErrorCode::Internal, "internal"},
+  }};
+};
+
+template <class E>
+std::string_view enum_name(E e) {
+  for (const auto& [value, name] : EnumNames<E>::kValues)
+    if (value == e) return name;
+  return "?";
+}
+
+template <class E>
+std::optional<E> enum_from(std::string_view text) {
+  for (const auto& [value, name] : EnumNames<E>::kValues)
+    if (name == text) return value;
+  return std::nullopt;
+}
+
+template <class E>
+std::string enum_choices() {
+  std::string out;
+  for (const auto& [value, name] : EnumNames<E>::kValues) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+// Reads one field value; on failure sets `error` to "path: problem" and leaves `out` alone.
+struct Reader;
+
+template <class T>
+concept HasFields = requires(T& t, Reader& r) {
+  T::fields(t, r);
+};
+
+void read_into(const json& j, std::string& out, const std::string& path, std::string& error);
+void read_into(const json& j, int& out, const std::string& path, std::string& error);
+void read_into(const json& j, std::int64_t& out, const std::string& path, std::string& error);
+void read_into(const json& j, bool& out, const std::string& path, std::string& error);
+void read_into(const json& j, json& out, const std::string& path, std::string& error);
+void read_into(const json& j, TimeControl& out, const std::string& path, std::string& error);
+template <class E>
+requires std::is_enum_v<E>
+void read_into(const json& j, E& out, const std::string& path, std::string& error);
+template <class T>
+void read_into(const json& j, std::vector<T>& out, const std::string& path, std::string& error);
+template <class T>
+void read_into(const json& j, std::optional<T>& out, const std::string& path, std::string& error);
+template <HasFields T>
+void read_into(const json& j, T& out, const std::string& path, std::string& error);
+
+struct Reader {
+  const json& object;
+  const std::string& prefix;
+  std::string& error;
+
+  std::string path(const char* key) const { return prefix.empty() ? key : prefix + "." + key; }
+
+  template <class T>
+  void operator()(const char* key, T& value) {
+    if (!error.empty()) return;
+    const auto it = object.find(key);
+    if (it == object.end()) {
+      error = path(key) + ": missing";
+      return;
+    }
+    read_into(*it, value, path(key), error);
+  }
+  template <class T>
+  void operator()(const char* key, std::optional<T>& value) {
+    if (!error.empty()) return;
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null()) {
+      value.reset();
+      return;
+    }
+    T v{};
+    read_into(*it, v, path(key), error);
+    if (error.empty()) value = std::move(v);
+  }
+  template <class T, class D>
+  void operator()(const char* key, T& value, const D& fallback) {
+    if (!error.empty()) return;
+    const auto it = object.find(key);
+    if (it == object.end()) {
+      value = fallback;
+      return;
+    }
+    read_into(*it, value, path(key), error);
+  }
+};
+
+std::string type_problem(const json& j, const char* expected) {
+  return std::string(": expected ") + expected + ", got " + j.type_name();
+}
+
+void read_into(const json& j, std::string& out, const std::string& path, std::string& error) {
+  if (!j.is_string()) {
+    error = path + type_problem(j, "a string");
+    return;
+  }
+  out = j.get<std::string>();
+}
+
+void read_into(const json& j, std::int64_t& out, const std::string& path, std::string& error) {
+  if (!j.is_number_integer()) {
+    error = path + type_problem(j, "an integer");
+    return;
+  }
+  if (j.is_number_unsigned() &&
+      j.get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    error = path + ": out of range";
+    return;
+  }
+  out = j.get<std::int64_t>();
+}
+
+void read_into(const json& j, int& out, const std::string& path, std::string& error) {
+  std::int64_t wide = 0;
+  read_into(j, wide, path, error);
+  if (!error.empty()) return;
+  if (wide < std::numeric_limits<int>::min() || wide > std::numeric_limits<int>::max()) {
+    error = path + ": out of range";
+    return;
+  }
+  out = static_cast<int>(wide);
+}
+
+void read_into(const json& j, bool& out, const std::string& path, std::string& error) {
+  if (!j.is_boolean()) {
+    error = path + type_problem(j, "true or false");
+    return;
+  }
+  out = j.get<bool>();
+}
+
+void read_into(const json& j, json& out, const std::string&, std::string&) { out = j; }
+
+void read_into(const json& j, TimeControl& out, const std::string& path, std::string& error) {
+  auto tc = time_control_from_json(j);
+  if (!tc) {
+    error = path + ": " + tc.error();
+    return;
+  }
+  out = *tc;
+}
+
+template <class E>
+requires std::is_enum_v<E>
+void read_into(const json& j, E& out, const std::string& path, std::string& error) {
+  if (!j.is_string()) {
+    error = path + type_problem(j, "a string");
+    return;
+  }
+  const auto v = enum_from<E>(j.get_ref<const std::string&>());
+  if (!v) {
+    error =
+        path + ": expected one of " + enum_choices<E>() + ", got \"" + j.get<std::string>() + "\"";
+    return;
+  }
+  out = *v;
+}
+
+template <class T>
+void read_into(const json& j, std::vector<T>& out, const std::string& path, std::string& error) {
+  if (!j.is_array()) {
+    error = path + type_problem(j, "an array");
+    return;
+  }
+  std::vector<T> items;
+  items.reserve(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    T item{};
+    read_into(j[i], item, path + "[" + std::to_string(i) + "]", error);
+    if (!error.empty()) return;
+    items.push_back(std::move(item));
+  }
+  out = std::move(items);
+}
+
+template <class T>
+void read_into(const json& j, std::optional<T>& out, const std::string& path, std::string& error) {
+  if (j.is_null()) {
+    out.reset();
+    return;
+  }
+  T v{};
+  read_into(j, v, path, error);
+  if (error.empty()) out = std::move(v);
+}
+
+template <HasFields T>
+void read_into(const json& j, T& out, const std::string& path, std::string& error) {
+  if (!j.is_object()) {
+    error = (path.empty() ? std::string("message") : path) + type_problem(j, "an object");
+    return;
+  }
+  T v{};
+  Reader reader{j, path, error};
+  T::fields(v, reader);
+  if (error.empty()) out = std::move(v);
+}
+
+// ---- writing ----------------------------------------------------------------------------------
+
+struct Writer;
+template <class T>
+concept HasWriteFields = requires(const T& t, Writer& w) {
+  T::fields(t, w);
+};
+
+ordered_json write_value(const std::string& v) { return v; }
+ordered_json write_value(int v) { return v; }
+ordered_json write_value(std::int64_t v) { return v; }
+ordered_json write_value(bool v) { return v; }
+ordered_json write_value(const json& v) { return ordered_json(v); }
+ordered_json write_value(const TimeControl& v) { return ordered_json(to_json(v)); }
+template <class E>
+requires std::is_enum_v<E> ordered_json write_value(E e) { return std::string(enum_name(e)); }
+template <class T>
+ordered_json write_value(const std::vector<T>& v);
+template <class T>
+ordered_json write_value(const std::optional<T>& v);
+template <HasWriteFields T>
+ordered_json write_value(const T& v);
+
+struct Writer {
+  ordered_json& object;
+  template <class T>
+  void operator()(const char* key, const T& value) {
+    if constexpr (requires {
+                    typename T::value_type;
+                    value.has_value();
+                  }) {
+      if (!value) return;  // absent optional fields are left out
+    }
+    object[key] = write_value(value);
+  }
+  template <class T, class D>
+  void operator()(const char* key, const T& value, const D&) {
+    object[key] = write_value(value);
+  }
+};
+
+template <class T>
+ordered_json write_value(const std::vector<T>& v) {
+  ordered_json out = ordered_json::array();
+  for (const auto& item : v) out.push_back(write_value(item));
+  return out;
+}
+template <class T>
+ordered_json write_value(const std::optional<T>& v) {
+  return v ? write_value(*v) : ordered_json(nullptr);
+}
+template <HasWriteFields T>
+ordered_json write_value(const T& v) {
+  ordered_json out = ordered_json::object();
+  Writer writer{out};
+  T::fields(v, writer);
+  return out;
+}
+
+std::string dump(const ordered_json& j) {
+  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+template <class Message>
+std::string encode_message(const Message& message, const RequestId& id) {
+  ordered_json out = ordered_json::object();
+  out["type"] = std::string(Message::kType);
+  if (id) out["id"] = ordered_json(*id);
+  Writer writer{out};
+  Message::fields(message, writer);
+  return dump(out);
+}
+
+// ---- decoding ---------------------------------------------------------------------------------
+
+// nlohmann's parser is iterative, but deep nesting still costs memory and time for nothing: no
+// message nests deeper than a few levels.
+constexpr int kMaxDepth = 32;
+
+bool nesting_too_deep(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+Expected<json, DecodeError> parse_object(std::string_view line) {
+  if (line.size() > kMaxLineBytes)
+    return Unexpected(DecodeError{ErrorCode::LineTooLong,
+                                  "line longer than " + std::to_string(kMaxLineBytes) + " bytes",
+                                  std::nullopt});
+  if (nesting_too_deep(line))
+    return Unexpected(DecodeError{ErrorCode::BadJson,
+                                  "nested deeper than " + std::to_string(kMaxDepth) + " levels",
+                                  std::nullopt});
+  json j;
+  try {
+    j = json::parse(line);
+  } catch (const json::exception& e) {
+    return Unexpected(DecodeError{ErrorCode::BadJson, e.what(), std::nullopt});
+  }
+  if (!j.is_object())
+    return Unexpected(DecodeError{ErrorCode::BadJson,
+                                  std::string("expected a JSON object, got ") + j.type_name(),
+                                  std::nullopt});
+  return j;
+}
+
+Expected<RequestId, DecodeError> read_id(const json& j) {
+  const auto it = j.find("id");
+  if (it == j.end() || it->is_null()) return RequestId{};
+  if (it->is_number_integer()) return RequestId{*it};
+  if (it->is_string() && it->get_ref<const std::string&>().size() <= 128) return RequestId{*it};
+  return Unexpected(DecodeError{ErrorCode::BadField,
+                                "id: expected a string of at most 128 bytes or an integer",
+                                std::nullopt});
+}
+
+template <class Variant, class Envelope>
+Expected<Envelope, DecodeError> decode_envelope(std::string_view line) {
+  auto parsed = parse_object(line);
+  if (!parsed) return Unexpected(parsed.error());
+  const json& j = *parsed;
+  auto id = read_id(j);
+  if (!id) return Unexpected(id.error());
+  const auto type_it = j.find("type");
+  if (type_it == j.end()) return Unexpected(DecodeError{ErrorCode::BadField, "type: missing", *id});
+  if (!type_it->is_string())
+    return Unexpected(DecodeError{ErrorCode::BadField,
+                                  std::string("type") + type_problem(*type_it, "a string"), *id});
+  const auto& type = type_it->get_ref<const std::string&>();
+
+  std::optional<Variant> message;
+  std::string error;
+  const auto try_one = [&]<class M>(M*) {
+    if (message || M::kType != type) return;
+    M m{};
+    read_into(j, m, std::string(), error);
+    message = std::move(m);
+  };
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (try_one(static_cast<std::variant_alternative_t<I, Variant>*>(nullptr)), ...);
+  }
+  (std::make_index_sequence<std::variant_size_v<Variant>>());
+
+  if (!message)
+    return Unexpected(
+        DecodeError{ErrorCode::UnknownType, "unknown message type \"" + type + "\"", *id});
+  if (!error.empty()) return Unexpected(DecodeError{ErrorCode::BadField, error, *id});
+  return Envelope{*id, std::move(*message)};
+}
+
+template <class M>
+Expected<M, DecodeError> decode_single(std::string_view text) {
+  auto parsed = parse_object(text);
+  if (!parsed) return Unexpected(parsed.error());
+  const auto type_it = parsed->find("type");
+  if (type_it == parsed->end() || !type_it->is_string() ||
+      type_it->get_ref<const std::string&>() != M::kType)
+    return Unexpected(DecodeError{ErrorCode::UnknownType,
+                                  "expected a message of type \"" + std::string(M::kType) + "\"",
+                                  std::nullopt});
+  M m{};
+  std::string error;
+  read_into(*parsed, m, std::string(), error);
+  if (!error.empty()) return Unexpected(DecodeError{ErrorCode::BadField, error, std::nullopt});
+  return m;
+}
+
+}  // namespace
+
+std::string_view code(ErrorCode e) { return enum_name(e); }
+std::optional<ErrorCode> error_code_from(std::string_view text) {
+  return enum_from<ErrorCode>(text);
+}
+std::string_view to_string(ColorChoice c) { return enum_name(c); }
+std::string_view to_string(GameStatus s) { return enum_name(s); }
+std::string_view to_string(RecordFormat f) { return enum_name(f); }
+
+Expected<ClientEnvelope, DecodeError> decode_client(std::string_view line) {
+  return decode_envelope<ClientMessage, ClientEnvelope>(line);
+}
+Expected<ServerEnvelope, DecodeError> decode_server(std::string_view line) {
+  return decode_envelope<ServerMessage, ServerEnvelope>(line);
+}
+
+std::string encode(const ClientMessage& message, const RequestId& id) {
+  return std::visit([&](const auto& m) { return encode_message(m, id); }, message);
+}
+std::string encode(const ServerMessage& message, const RequestId& id) {
+  return std::visit([&](const auto& m) { return encode_message(m, id); }, message);
+}
+
+std::string_view type_of(const ClientMessage& message) {
+  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::kType; }, message);
+}
+std::string_view type_of(const ServerMessage& message) {
+  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::kType; }, message);
+}
+
+Error make_error(ErrorCode code, std::string message, std::optional<std::string> game) {
+  Error e;
+  e.code = code;
+  e.message = std::move(message);
+  e.game = std::move(game);
+  return e;
+}
+
+std::string encode_error(const DecodeError& error) {
+  return encode(ServerMessage{make_error(error.code, error.message)}, error.id);
+}
+
+std::string encode(const DiscoveryQuery& q) { return encode_message(q, std::nullopt); }
+std::string encode(const DiscoveryReply& r) { return encode_message(r, std::nullopt); }
+Expected<DiscoveryQuery, DecodeError> decode_discovery_query(std::string_view datagram) {
+  if (datagram.size() > kMaxDatagramBytes)
+    return Unexpected(DecodeError{ErrorCode::LineTooLong, "datagram too long", std::nullopt});
+  return decode_single<DiscoveryQuery>(datagram);
+}
+Expected<DiscoveryReply, DecodeError> decode_discovery_reply(std::string_view datagram) {
+  if (datagram.size() > kMaxDatagramBytes)
+    return Unexpected(DecodeError{ErrorCode::LineTooLong, "datagram too long", std::nullopt});
+  return decode_single<DiscoveryReply>(datagram);
+}
+
+// ---- framing ----------------------------------------------------------------------------------
+
+LineFramer::Status LineFramer::next(std::string& line) {
+  if (failed_) return Status::TooLong;
+  const std::size_t from = start_ + scanned_;
+  const std::size_t newline = buffer_.find('\n', from);
+  if (newline == std::string::npos) {
+    scanned_ = buffer_.size() - start_;
+    if (scanned_ > max_line_ + 1) {  // + 1: room for a '\r' before the '\n' still to come
+      failed_ = true;
+      return Status::TooLong;
+    }
+    // Keep the buffer from growing with consumed bytes.
+    if (start_ > 0 && start_ >= buffer_.size() / 2) {
+      buffer_.erase(0, start_);
+      start_ = 0;
+    }
+    return Status::NeedMore;
+  }
+  std::size_t end = newline;
+  if (end > start_ && buffer_[end - 1] == '\r') --end;
+  if (end - start_ > max_line_) {
+    failed_ = true;
+    return Status::TooLong;
+  }
+  line.assign(buffer_, start_, end - start_);
+  start_ = newline + 1;
+  scanned_ = 0;
+  if (start_ == buffer_.size()) {
+    buffer_.clear();
+    start_ = 0;
+  }
+  return Status::Line;
+}
+
+}  // namespace amazons::protocol

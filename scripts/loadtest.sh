@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Measures the server under load on loopback: starts a release amazons-server on a free port
+# with a fresh SQLite file (durable commits: WAL, synchronous=FULL), then runs amazons-loadgen
+# twice: paced (every player pauses THINK ms on average before moving) and at saturation (no
+# pause). Each run also prints the plain TCP echo round trip on loopback as the floor.
+# Usage: scripts/loadtest.sh [GAMES] [SECONDS] [THINK_MS]     (defaults: 1000 10 1000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-1000}
+seconds=${2:-10}
+think=${3:-1000}
+./scripts/build.sh release >/dev/null
+
+# On the build directory's disk, not a tmpfs, so commits really reach the disk.
+work=$(mktemp -d -p build)
+trap 'kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+cat >"$work/server.json" <<JSON
+{"bind": "127.0.0.1", "discovery_port": -1, "threads": ${THREADS:-2},
+ "limits": {"connections_per_address": $((2 * games + 100)), "requests_per_second": 1000,
+            "requests_burst": 1000}}
+JSON
+./build/release/server/amazons-server --port 0 --db "$work/load.db" --config "$work/server.json" \
+  --quiet >"$work/out.txt" 2>"$work/err.txt" &
+server_pid=$!
+for _ in $(seq 50); do
+  port=$(grep -o 'listening on port [0-9]*' "$work/out.txt" | grep -o '[0-9]*$' || true)
+  [[ -n $port ]] && break
+  sleep 0.1
+done
+[[ -n $port ]] || { echo "loadtest: the server did not start" >&2; cat "$work/err.txt" >&2; exit 1; }
+
+# The server's own CPU time per stored move: a figure that the other work on a shared machine
+# disturbs much less than the wall-clock rates.
+ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
+stored() { sqlite3 "$work/load.db" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo 0; }
+run() {
+  local name=$1 think_ms=$2 t0 m0 t1 m1
+  t0=$(ticks); m0=$(stored)
+  ./build/release/bench/amazons-loadgen --port "$port" --games "$games" --seconds "$seconds" \
+    --think-ms "$think_ms" --prefix "$name" --fsync-dir "$work" 2> >(grep -v '^loadgen: [0-9]' >&2)
+  t1=$(ticks); m1=$(stored)
+  awk -v t=$((t1 - t0)) -v m=$((m1 - m0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
+    if (m > 0) printf "server CPU: %.2f s for %d stored moves = %.0f us per move (%.0f moves per core-second)\n",
+      t / hz, m, 1e6 * t / hz / m, m / (t / hz) }'
+}
+echo "== paced: $games games, think ${think} ms"
+run paced "$think"
+echo "== saturation: $games games, no think time"
+run sat 0
+kill -TERM "$server_pid"
+wait "$server_pid" && echo "server stopped cleanly"
+echo "database: $(du -h "$work/load.db" | cut -f1), moves stored: $(sqlite3 "$work/load.db" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo '?')"

@@ -1,0 +1,144 @@
+#include "server/config.h"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace amazons::server {
+
+namespace {
+
+using nlohmann::json;
+
+std::optional<std::string> number(const json& j, const std::string& key, double lo, double hi,
+                                  double& out) {
+  if (!j.is_number()) return key + ": expected a number, got " + j.type_name();
+  const double v = j.get<double>();
+  if (!(v >= lo && v <= hi))
+    return key + ": must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+  out = v;
+  return std::nullopt;
+}
+
+std::optional<std::string> integer(const json& j, const std::string& key, long long lo,
+                                   long long hi, long long& out) {
+  if (!j.is_number_integer()) return key + ": expected an integer, got " + j.type_name();
+  const long long v = j.get<long long>();
+  if (v < lo || v > hi)
+    return key + ": must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+  out = v;
+  return std::nullopt;
+}
+
+std::optional<std::string> text(const json& j, const std::string& key, std::string& out) {
+  if (!j.is_string()) return key + ": expected a string, got " + j.type_name();
+  out = j.get<std::string>();
+  return std::nullopt;
+}
+
+Millis seconds(double s) { return Millis{static_cast<long long>(s * 1000)}; }
+
+std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
+  if (!limits.is_object()) return std::string("limits: expected an object");
+  for (const auto& [key, v] : limits.items()) {
+    const std::string k = "limits." + key;
+    long long i = 0;
+    double d = 0;
+    std::optional<std::string> err;
+    if (key == "connections_per_address") {
+      if (!(err = integer(v, k, 1, 100'000, i))) c.connections_per_address = static_cast<int>(i);
+    } else if (key == "requests_per_second") {
+      if (!(err = number(v, k, 0.1, 1e6, d))) c.lobby.requests_per_second = d;
+    } else if (key == "requests_burst") {
+      if (!(err = number(v, k, 1, 1e6, d))) c.lobby.requests_burst = d;
+    } else if (key == "errors_burst") {
+      if (!(err = number(v, k, 1, 1e6, d))) c.lobby.errors_burst = d;
+    } else if (key == "max_write_queue_kib") {
+      if (!(err = integer(v, k, 64, 1 << 20, i)))
+        c.max_write_queue_bytes = static_cast<std::size_t>(i) * 1024;
+    } else if (key == "idle_ping_seconds") {
+      if (!(err = number(v, k, 0.05, 86'400, d))) c.idle_ping = seconds(d);
+    } else if (key == "idle_timeout_seconds") {
+      if (!(err = number(v, k, 0.1, 86'400, d))) c.idle_timeout = seconds(d);
+    } else if (key == "claim_grace_seconds") {
+      if (!(err = number(v, k, 0, 86'400 * 30, d))) c.lobby.claim_grace = seconds(d);
+    } else if (key == "chat_max_bytes") {
+      if (!(err = integer(v, k, 1, 10'000, i)))
+        c.lobby.max_chat_bytes = static_cast<std::size_t>(i);
+    } else if (key == "chat_per_second") {
+      if (!(err = number(v, k, 0.01, 1000, d))) c.lobby.chat_per_second = d;
+    } else if (key == "open_games_per_player") {
+      if (!(err = integer(v, k, 1, 10'000, i)))
+        c.lobby.max_open_games_per_player = static_cast<std::size_t>(i);
+    } else {
+      err = k + ": unknown key";
+    }
+    if (err) return err;
+  }
+  if (c.idle_timeout <= c.idle_ping)
+    return std::string("limits.idle_timeout_seconds: must be longer than idle_ping_seconds");
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<ServerConfig, std::string> apply_config_json(ServerConfig c, const json& j) {
+  if (!j.is_object()) return Unexpected(std::string("expected a JSON object"));
+  for (const auto& [key, v] : j.items()) {
+    long long i = 0;
+    std::string s;
+    std::optional<std::string> err;
+    if (key == "name") {
+      if (!(err = text(v, key, s))) c.name = s;
+    } else if (key == "port") {
+      if (!(err = integer(v, key, 0, 65535, i))) c.port = static_cast<int>(i);
+    } else if (key == "bind") {
+      if (!(err = text(v, key, s))) c.bind = s;
+    } else if (key == "db") {
+      if (!(err = text(v, key, s))) c.db = s;
+    } else if (key == "password") {
+      if (v.is_null())
+        c.password.reset();
+      else if (!(err = text(v, key, s)))
+        c.password = s;
+    } else if (key == "discovery_port") {
+      if (!(err = integer(v, key, -1, 65535, i))) c.discovery_port = static_cast<int>(i);
+    } else if (key == "threads") {
+      if (!(err = integer(v, key, 1, 64, i))) c.threads = static_cast<int>(i);
+    } else if (key == "rules_dir") {
+      if (!(err = text(v, key, s))) c.rules_dir = s;
+    } else if (key == "password_hashing") {
+      if (!(err = text(v, key, s))) {
+        if (s == "interactive")
+          c.password_hashing = HashStrength::Interactive;
+        else if (s == "minimal")
+          c.password_hashing = HashStrength::Minimal;
+        else
+          err = "password_hashing: expected \"interactive\" or \"minimal\"";
+      }
+    } else if (key == "limits") {
+      err = apply_limits(c, v);
+    } else {
+      err = key + ": unknown key";
+    }
+    if (err) return Unexpected(*err);
+  }
+  return c;
+}
+
+Expected<ServerConfig, std::string> load_config_file(ServerConfig config,
+                                                     const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return Unexpected("cannot read " + path.string());
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
+    return Unexpected(path.string() + ": " + e.what());
+  }
+  auto c = apply_config_json(std::move(config), j);
+  if (!c) return Unexpected(path.string() + ": " + c.error());
+  return c;
+}
+
+}  // namespace amazons::server

@@ -1,0 +1,44 @@
+// The server's settings: config/server.json, then command-line flags on top.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "common/expected.h"
+#include "server/auth.h"
+#include "server/lobby.h"
+
+namespace amazons::server {
+
+inline constexpr int kDefaultPort = 7420;
+inline constexpr int kDefaultDiscoveryPort = 7421;
+
+struct ServerConfig {
+  std::string name = "amazons";
+  int port = kDefaultPort;  // 0: any free port
+  std::string bind = "::";  // "::" listens on IPv6 and IPv4
+  std::filesystem::path db = "amazons.db";
+  std::optional<std::string> password;         // server password for a private server
+  int discovery_port = kDefaultDiscoveryPort;  // 0: any free port; -1: no LAN discovery
+  int threads = 2;                             // network threads
+  std::filesystem::path rules_dir;
+  HashStrength password_hashing = HashStrength::Interactive;
+  // Limits.
+  int connections_per_address = 16;
+  std::size_t max_write_queue_bytes = 1 << 20;
+  Millis idle_ping{30'000};     // silent this long: the server sends a ping
+  Millis idle_timeout{60'000};  // silent this long: the connection is closed
+  LobbyConfig lobby;
+};
+
+// Applies the keys of a config file's JSON onto `config`. Unknown keys and bad values are
+// refused with "key: problem".
+Expected<ServerConfig, std::string> apply_config_json(ServerConfig config, const nlohmann::json& j);
+Expected<ServerConfig, std::string> load_config_file(ServerConfig config,
+                                                     const std::filesystem::path& path);
+
+}  // namespace amazons::server

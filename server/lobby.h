@@ -1,0 +1,196 @@
+// Everything the server knows and decides, as pure code: who is connected, players and their
+// ratings, open and running games, seeks, challenges, spectators, chat. The Asio layer feeds it
+// decoded lines, disconnects and timer ticks, and carries out the Effects it returns: it stores
+// `writes`, and only once they are committed delivers `messages` (so nobody is told of a move
+// that is not on disk), runs the slow password hashes and the archive queries off this thread.
+//
+// Not thread-safe: one thread (or strand) at a time. Every call takes the time as an argument.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/protocol.h"
+#include "server/game_room.h"
+#include "server/rate_limiter.h"
+#include "server/storage.h"
+
+namespace amazons::server {
+
+using SessionId = std::uint64_t;
+
+struct LobbyConfig {
+  std::string server_name = "amazons";
+  std::optional<std::string> server_password;  // a private server: hello must carry it
+  std::filesystem::path rules_dir;             // rule variants by name
+  Millis claim_grace{60'000};                  // disconnected this long, the opponent may claim
+  Millis finished_retention{300'000};          // finished games stay in memory for rematches
+  std::size_t max_chat_bytes = 500;
+  double chat_per_second = 1.0;  // chat lines, with bursts of chat_burst
+  double chat_burst = 5.0;
+  double requests_per_second = 50.0;  // every request, with bursts of requests_burst
+  double requests_burst = 100.0;
+  double errors_per_second = 0.5;  // refused requests; past the burst the connection is closed
+  double errors_burst = 20.0;
+  std::size_t max_open_games_per_player = 10;
+  std::size_t max_list = 200;  // games in one list reply
+};
+
+struct Outbound {
+  SessionId to = 0;
+  std::shared_ptr<const std::string> line;  // without '\n'; shared by every recipient
+};
+
+// A password to check or hash, off the game thread; its outcome goes back through
+// Lobby::complete_password.
+struct PasswordJob {
+  SessionId session = 0;
+  protocol::RequestId id;
+  std::string name;
+  std::string password;
+  bool bot = false;
+  std::optional<std::string> stored_hash;  // verify against it; when empty, hash anew
+};
+struct PasswordOutcome {
+  PasswordJob job;
+  bool verified = false;                // stored_hash matched
+  std::optional<std::string> new_hash;  // the fresh hash when there was none
+};
+
+// A question for the archive, answered by answer_query() from storage after every write made
+// before it.
+struct ArchiveQuery {
+  SessionId session = 0;
+  protocol::RequestId id;
+  std::variant<protocol::HistoryRequest, protocol::RecordRequest> request;  // player filled in
+};
+
+struct Effects {
+  std::vector<Outbound> messages;  // in order, per recipient
+  WriteBatch writes;               // commit before delivering messages
+  std::vector<ArchiveQuery> queries;
+  std::vector<PasswordJob> password_jobs;
+  std::vector<SessionId> close;  // close once the messages before are delivered
+  void append(Effects&& other);
+};
+
+// The reply to an archive query, from the storage thread.
+Outbound answer_query(Storage& storage, const ArchiveQuery& query);
+
+class Lobby {
+ public:
+  // Restores players and every unfinished game from `state`. Games that cannot be restored are
+  // skipped and reported by restore_problems().
+  Lobby(LobbyConfig config, const LoadedState& state, Instant now);
+
+  Effects connect(SessionId session, Instant now);
+  Effects disconnect(SessionId session, Instant now);
+  // One line from a session, already decoded (or the reason it could not be).
+  Effects handle(SessionId session,
+                 const Expected<protocol::ClientEnvelope, protocol::DecodeError>& request,
+                 Instant now);
+  Effects handle_line(SessionId session, std::string_view line, Instant now);
+  Effects complete_password(const PasswordOutcome& outcome, Instant now);
+  // Ends games whose clock ran out; forgets old finished games. Call often (every ~50 ms).
+  Effects tick(Instant now);
+  // Tells everyone the server is going down and closes every session.
+  Effects shutdown(const std::string& message);
+
+  protocol::DiscoveryReply discovery_info() const;
+  const std::vector<std::string>& restore_problems() const { return restore_problems_; }
+  std::size_t session_count() const { return sessions_.size(); }
+  std::size_t online_players() const;
+  std::size_t active_games() const;
+
+ private:
+  struct SessionState {
+    std::optional<std::string> player;
+    bool hello_pending = false;
+    std::set<GameId> watching;
+    RateLimiter requests;
+    RateLimiter errors;
+    RateLimiter chat;
+  };
+  struct PlayerState {
+    PlayerRow row;
+    std::optional<SessionId> session;
+    std::set<GameId> seats;  // games in progress
+    std::set<GameId> open;   // open games created and not yet joined
+  };
+  struct SeekEntry {
+    std::string player;
+    std::string rules;
+    TimeControl time;
+    bool rated = false;
+  };
+  struct ChallengeEntry {
+    std::string from;
+    std::string to;
+    protocol::ChallengeSend request;
+  };
+  struct Room {
+    GameRoom game;
+    std::set<SessionId> spectators;
+  };
+  class Ctx;
+
+  void dispatch(Ctx& ctx, const protocol::ClientMessage& m);
+  void on_hello(Ctx& ctx, const protocol::Hello& m);
+  void login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash);
+  void on_create(Ctx& ctx, const protocol::Create& m);
+  void on_list(Ctx& ctx);
+  void on_join(Ctx& ctx, const protocol::Join& m);
+  void on_watch(Ctx& ctx, const protocol::Watch& m);
+  void on_leave(Ctx& ctx, const protocol::Leave& m);
+  void on_game_request(Ctx& ctx, const std::string& game, const protocol::ClientMessage& m);
+  void on_rematch(Ctx& ctx, const protocol::Rematch& m);
+  void on_chat(Ctx& ctx, const protocol::ChatSend& m);
+  void on_seek(Ctx& ctx, const protocol::Seek& m);
+  void on_challenge(Ctx& ctx, const protocol::ChallengeSend& m);
+  void on_accept(Ctx& ctx, const protocol::Accept& m);
+  void on_decline(Ctx& ctx, const protocol::Decline& m);
+  void on_players(Ctx& ctx);
+  void on_history(Ctx& ctx, const protocol::HistoryRequest& m);
+  void on_record(Ctx& ctx, const protocol::RecordRequest& m);
+  void on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m);
+
+  Room* find_room(Ctx& ctx, const std::string& game, bool allow_private = true);
+  Expected<RuleVariant, std::string> variant(const std::string& name);
+  PlayerInfo info_of(const PlayerState& p) const;
+  // Creates a game between two players and starts it.
+  void start_game(Ctx& ctx, GameSettings settings, const std::string& white,
+                  const std::string& black, Instant now);
+  void start_room(Ctx& ctx, Room& room);
+  void route(Ctx& ctx, Room& room, RoomOutput out);
+  void finish(Ctx& ctx, Room& room, protocol::End* end);
+  std::vector<SessionId> audience(const Room& room, Audience to) const;
+  void cancel_open_game(Ctx& ctx, GameId id);
+  void drop_challenges_of(Ctx& ctx, const std::string& player);
+  PlayerState& player(const std::string& name) { return players_.at(name); }
+  std::optional<SessionId> session_of(const std::string& name) const;
+  Color random_color();
+
+  LobbyConfig config_;
+  std::map<SessionId, SessionState> sessions_;
+  std::map<std::string, PlayerState> players_;
+  std::map<GameId, Room> rooms_;
+  std::set<GameId> clocked_;                              // running games with a clock
+  std::deque<std::pair<Millis, GameId>> finished_order_;  // finished games, oldest first
+  std::vector<SeekEntry> seeks_;
+  std::map<std::string, ChallengeEntry> challenges_;
+  std::map<std::string, RuleVariant> variants_;
+  GameId next_game_id_ = 1;
+  std::uint64_t next_challenge_ = 1;
+  std::mt19937_64 rng_;
+  std::vector<std::string> restore_problems_;
+};
+
+}  // namespace amazons::server

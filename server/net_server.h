@@ -1,0 +1,106 @@
+// The thin network layer: TCP listeners, one session per connection, the UDP discovery
+// responder, and the plumbing that carries out the Lobby's Effects: writes go to the group-commit
+// StorageWorker and the messages of a step are delivered only after its writes are committed.
+//
+// Threads: any number run the io_context. The Lobby lives on one strand; each session on its
+// own. Handlers never throw: a fault in one request is logged and answered with an error.
+#pragma once
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
+
+#include <boost/asio.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "server/config.h"
+#include "server/lobby.h"
+#include "server/log.h"
+#include "server/storage.h"
+#include "server/storage_worker.h"
+
+namespace amazons::server {
+
+class Session;
+
+class Server {
+ public:
+  // `storage` must outlive the server; load() is called here.
+  Server(boost::asio::io_context& io, ServerConfig config, Storage& storage, Log& log);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds the TCP (and UDP discovery) sockets and starts serving. Throws std::runtime_error
+  // with the reason when a socket cannot be bound.
+  void start();
+  unsigned short port() const { return port_; }
+  std::optional<unsigned short> discovery_port() const { return discovery_port_; }
+
+  // Graceful stop, from any thread: stops accepting, tells every client, commits everything in
+  // flight, closes the connections (waiting up to a few seconds for them to drain), and then
+  // calls `done(ok)` (ok is false when storage had failed). The io_context may then be stopped.
+  void stop(std::function<void(bool)> done);
+
+ private:
+  friend class Session;
+  struct Pending {
+    std::uint64_t seq = 0;  // 0: waits for nothing but the groups before it
+    std::vector<Outbound> messages;
+    std::vector<Outbound> replies;
+    std::vector<SessionId> close;
+  };
+
+  Instant now() const;
+  void accept(boost::asio::ip::tcp::acceptor& acceptor);
+  void on_accept(std::shared_ptr<Session> session);
+  // From sessions, any thread.
+  void on_line(SessionId id, Expected<protocol::ClientEnvelope, protocol::DecodeError> request);
+  void on_closed(SessionId id);
+
+  // On the lobby strand.
+  void apply(Effects fx);
+  void deliver(Pending& group);
+  void flush_pending();
+  void on_committed(StorageCompletion c);
+  void tick();
+  void receive_discovery();
+  void finish_stop();
+
+  boost::asio::io_context& io_;
+  ServerConfig config_;
+  Storage& storage_;
+  Log& log_;
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> acceptors_;
+  std::optional<boost::asio::ip::udp::socket> discovery_;
+  boost::asio::ip::udp::endpoint discovery_peer_;
+  std::array<char, protocol::kMaxDatagramBytes + 1> discovery_buffer_{};
+  boost::asio::steady_timer tick_timer_;
+  boost::asio::steady_timer stop_timer_;
+  boost::asio::thread_pool hash_pool_{1};
+  std::unique_ptr<Lobby> lobby_;
+  std::unique_ptr<StorageWorker> worker_;
+
+  // Lobby strand state.
+  std::map<SessionId, std::shared_ptr<Session>> sessions_;
+  std::map<std::string, int> per_address_;
+  std::deque<Pending> pending_;
+  std::uint64_t committed_ = 0;
+  SessionId next_session_ = 1;
+  bool stopping_ = false;
+  bool storage_failed_ = false;
+  std::function<void(bool)> stop_done_;
+  std::chrono::steady_clock::time_point stop_deadline_;
+  unsigned short port_ = 0;
+  std::optional<unsigned short> discovery_port_;
+  double discovery_tokens_ = 0;
+  std::chrono::steady_clock::time_point discovery_refill_;
+};
+
+}  // namespace amazons::server

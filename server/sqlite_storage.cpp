@@ -1,0 +1,429 @@
+#include "server/sqlite_storage.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+#include "common/notation.h"
+
+namespace amazons::server {
+
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+  name TEXT PRIMARY KEY,
+  password_hash TEXT NOT NULL,
+  token_digest TEXT NOT NULL,
+  bot INTEGER NOT NULL,
+  rating REAL NOT NULL,
+  deviation REAL NOT NULL,
+  volatility REAL NOT NULL,
+  rated_games INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+  id INTEGER PRIMARY KEY,
+  rules TEXT NOT NULL,
+  variant TEXT NOT NULL,
+  time_control TEXT NOT NULL,
+  white TEXT NOT NULL, white_bot INTEGER NOT NULL, white_rating INTEGER,
+  black TEXT NOT NULL, black_bot INTEGER NOT NULL, black_rating INTEGER,
+  rated INTEGER NOT NULL,
+  invite TEXT,
+  winner TEXT,
+  reason TEXT,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER);
+CREATE INDEX IF NOT EXISTS games_unfinished ON games(id) WHERE reason IS NULL;
+CREATE INDEX IF NOT EXISTS games_white ON games(white, ended_at);
+CREATE INDEX IF NOT EXISTS games_black ON games(black, ended_at);
+CREATE TABLE IF NOT EXISTS moves (
+  game INTEGER NOT NULL REFERENCES games(id),
+  ply INTEGER NOT NULL,
+  move TEXT NOT NULL,
+  elapsed_ms INTEGER NOT NULL,
+  clock_ms INTEGER,
+  PRIMARY KEY (game, ply)) WITHOUT ROWID;
+)sql";
+
+enum Which {
+  kUpsertPlayer,
+  kUpsertGame,
+  kInsertMove,
+  kSelectPlayers,
+  kSelectUnfinished,
+  kSelectMoves,
+  kSelectMaxId,
+  kSelectHistory,
+  kSelectGame,
+  kBegin,
+  kCommit,
+  kStatementCount
+};
+
+constexpr const char* kSql[kStatementCount] = {
+    "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, volatility, "
+    "rated_games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(name) DO UPDATE SET "
+    "password_hash = ?2, token_digest = ?3, bot = ?4, rating = ?5, deviation = ?6, volatility = "
+    "?7, rated_games = ?8",
+    "INSERT INTO games (id, rules, variant, time_control, white, white_bot, white_rating, black, "
+    "black_bot, black_rating, rated, invite, winner, reason, started_at, ended_at) VALUES (?1, ?2, "
+    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT(id) DO UPDATE SET "
+    "winner = ?13, reason = ?14, ended_at = ?16",
+    "INSERT INTO moves (game, ply, move, elapsed_ms, clock_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+    "SELECT name, password_hash, token_digest, bot, rating, deviation, volatility, rated_games "
+    "FROM players",
+    "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
+    "black_rating, rated, invite, winner, reason, started_at, ended_at FROM games WHERE reason IS "
+    "NULL ORDER BY id",
+    "SELECT ply, move, elapsed_ms, clock_ms FROM moves WHERE game = ?1 ORDER BY ply",
+    "SELECT COALESCE(MAX(id), 0) FROM games",
+    "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
+    "black_rating, rated, invite, winner, reason, started_at, ended_at, (SELECT COUNT(*) FROM "
+    "moves WHERE game = games.id) FROM games WHERE (white = ?1 OR black = ?1) AND reason IS NOT "
+    "NULL ORDER BY ended_at DESC, id DESC LIMIT ?2",
+    "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
+    "black_rating, rated, invite, winner, reason, started_at, ended_at FROM games WHERE id = ?1",
+    "BEGIN IMMEDIATE",
+    "COMMIT",
+};
+
+std::int64_t to_ms(Timestamp t) { return t.time_since_epoch().count(); }
+Timestamp from_ms(std::int64_t ms) { return Timestamp{Millis{ms}}; }
+
+}  // namespace
+
+class SqliteStorage::Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) != SQLITE_OK)
+      throw StorageError(std::string("prepare: ") + sqlite3_errmsg(db));
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, std::int64_t v) {
+    check(sqlite3_bind_int64(stmt_, i, v));
+    return *this;
+  }
+  Statement& bind(int i, double v) {
+    check(sqlite3_bind_double(stmt_, i, v));
+    return *this;
+  }
+  Statement& bind(int i, const std::string& v) {
+    check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+    return *this;
+  }
+  template <class T>
+  Statement& bind(int i, const std::optional<T>& v) {
+    if (v) return bind(i, *v);
+    check(sqlite3_bind_null(stmt_, i));
+    return *this;
+  }
+  // True while there is a row to read.
+  bool step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw StorageError(std::string("step: ") + sqlite3_errmsg(db_));
+  }
+  void run() {
+    struct Reset {
+      Statement& s;
+      ~Reset() { s.reset(); }
+    } guard{*this};
+    while (step()) {
+    }
+  }
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double real(int col) const { return sqlite3_column_double(stmt_, col); }
+  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string();
+  }
+
+ private:
+  void check(int rc) {
+    if (rc != SQLITE_OK) throw StorageError(std::string("bind: ") + sqlite3_errmsg(db_));
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+namespace {
+
+// Reset on scope exit, so a statement is reusable whatever happened while reading it.
+template <class S>
+struct ResetOnExit {
+  S& s;
+  ~ResetOnExit() { s.reset(); }
+};
+
+template <class S>
+GameRow read_game(const S& q) {
+  GameRow g;
+  g.id = q.integer(0);
+  g.rules = q.text(1);
+  auto variant = variant_from_json(nlohmann::json::parse(q.text(2)));
+  if (!variant)
+    throw StorageError("game " + std::to_string(g.id) + ": variant: " + variant.error());
+  g.variant = *variant;
+  auto tc = time_control_from_json(nlohmann::json::parse(q.text(3)));
+  if (!tc) throw StorageError("game " + std::to_string(g.id) + ": time control: " + tc.error());
+  g.time = *tc;
+  g.white = {q.text(4), q.integer(5) != 0,
+             q.is_null(6) ? std::nullopt : std::optional<int>(static_cast<int>(q.integer(6)))};
+  g.black = {q.text(7), q.integer(8) != 0,
+             q.is_null(9) ? std::nullopt : std::optional<int>(static_cast<int>(q.integer(9)))};
+  g.rated = q.integer(10) != 0;
+  if (!q.is_null(11)) g.invite = q.text(11);
+  if (!q.is_null(13)) {
+    GameResult r;
+    if (!q.is_null(12)) r.winner = q.text(12) == "white" ? Color::White : Color::Black;
+    const auto reason = end_reason_from_code(q.text(13));
+    if (!reason) throw StorageError("game " + std::to_string(g.id) + ": unknown end reason");
+    r.reason = *reason;
+    g.result = r;
+  }
+  g.started_at = from_ms(q.integer(14));
+  if (!q.is_null(15)) g.ended_at = from_ms(q.integer(15));
+  return g;
+}
+
+}  // namespace
+
+SqliteStorage::SqliteStorage(const std::filesystem::path& path) : path_(path) {
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
+    const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    throw StorageError("cannot open " + path.string() + ": " + why);
+  }
+  try {
+    sqlite3_busy_timeout(db_, 5000);
+    exec("PRAGMA journal_mode = WAL");
+    exec("PRAGMA synchronous = FULL");
+    exec("PRAGMA foreign_keys = ON");
+    exec("PRAGMA wal_autocheckpoint = 0");
+    exec(kSchema);
+    exec(("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '" +
+          std::to_string(kSchemaVersion) + "')")
+             .c_str());
+    for (const char* sql : kSql) statements_.push_back(std::make_unique<Statement>(db_, sql));
+  } catch (...) {
+    statements_.clear();
+    sqlite3_close(db_);
+    throw;
+  }
+  checkpointer_ = std::thread([this] { checkpoint_loop(); });
+}
+
+SqliteStorage::~SqliteStorage() {
+  {
+    std::lock_guard lock(checkpoint_mutex_);
+    stopping_ = true;
+  }
+  checkpoint_wake_.notify_one();
+  checkpointer_.join();
+  statements_.clear();
+  sqlite3_close(db_);
+}
+
+void SqliteStorage::checkpoint_loop() {
+  // How often the WAL is copied back. Passive checkpoints never block the writer; a busy moment
+  // just leaves the rest for the next round.
+  constexpr auto kInterval = std::chrono::milliseconds(500);
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return;
+  }
+  sqlite3_exec(db, "PRAGMA synchronous = FULL", nullptr, nullptr, nullptr);
+  std::unique_lock lock(checkpoint_mutex_);
+  while (!checkpoint_wake_.wait_for(lock, kInterval, [&] { return stopping_; })) {
+    lock.unlock();
+    sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    lock.lock();
+  }
+  lock.unlock();
+  sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  sqlite3_close(db);
+}
+
+void SqliteStorage::exec(const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string why = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    throw StorageError(why);
+  }
+}
+
+SqliteStorage::Statement& SqliteStorage::prepared(int which) {
+  return *statements_[static_cast<std::size_t>(which)];
+}
+
+void SqliteStorage::write(const PlayerRow& r) {
+  prepared(kUpsertPlayer)
+      .bind(1, r.name)
+      .bind(2, r.password_hash)
+      .bind(3, r.token_digest)
+      .bind(4, std::int64_t{r.bot})
+      .bind(5, r.rating.rating)
+      .bind(6, r.rating.deviation)
+      .bind(7, r.rating.volatility)
+      .bind(8, std::int64_t{r.rated_games})
+      .run();
+}
+
+void SqliteStorage::write(const GameRow& g) {
+  const auto rating = [](const PlayerInfo& p) {
+    return p.rating ? std::optional<std::int64_t>(*p.rating) : std::nullopt;
+  };
+  std::optional<std::string> winner, reason;
+  if (g.result) {
+    if (g.result->winner) winner = std::string(color_name(*g.result->winner));
+    reason = std::string(code(g.result->reason));
+  }
+  prepared(kUpsertGame)
+      .bind(1, g.id)
+      .bind(2, g.rules)
+      .bind(3, to_json(g.variant).dump())
+      .bind(4, to_json(g.time).dump())
+      .bind(5, g.white.name)
+      .bind(6, std::int64_t{g.white.bot})
+      .bind(7, rating(g.white))
+      .bind(8, g.black.name)
+      .bind(9, std::int64_t{g.black.bot})
+      .bind(10, rating(g.black))
+      .bind(11, std::int64_t{g.rated})
+      .bind(12, g.invite)
+      .bind(13, winner)
+      .bind(14, reason)
+      .bind(15, to_ms(g.started_at))
+      .bind(16, g.ended_at ? std::optional<std::int64_t>(to_ms(*g.ended_at)) : std::nullopt)
+      .run();
+}
+
+void SqliteStorage::write(const MoveRow& m) {
+  prepared(kInsertMove)
+      .bind(1, m.game)
+      .bind(2, std::int64_t{m.ply})
+      .bind(3, to_string(m.move))
+      .bind(4, static_cast<std::int64_t>(m.elapsed.count()))
+      .bind(5, m.clock_left ? std::optional<std::int64_t>(m.clock_left->count()) : std::nullopt)
+      .run();
+}
+
+void SqliteStorage::apply(std::span<const WriteBatch> batches) {
+  prepared(kBegin).run();
+  try {
+    for (const WriteBatch& b : batches)
+      for (const auto& w : b.writes) std::visit([&](const auto& row) { write(row); }, w);
+    prepared(kCommit).run();
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::vector<MoveRow> SqliteStorage::moves_of(GameId id) {
+  auto& q = prepared(kSelectMoves);
+  ResetOnExit<Statement> guard{q};
+  q.bind(1, id);
+  std::vector<MoveRow> out;
+  while (q.step()) {
+    auto move = parse_move(q.text(1));
+    if (!move) throw StorageError("game " + std::to_string(id) + ": bad move text " + q.text(1));
+    out.push_back({id, static_cast<int>(q.integer(0)), *move, Millis{q.integer(2)},
+                   q.is_null(3) ? std::nullopt : std::optional<Millis>(Millis{q.integer(3)})});
+  }
+  return out;
+}
+
+LoadedState SqliteStorage::load() {
+  LoadedState state;
+  {
+    auto& q = prepared(kSelectPlayers);
+    ResetOnExit<Statement> guard{q};
+    while (q.step())
+      state.players.push_back({q.text(0), q.text(1), q.text(2), q.integer(3) != 0,
+                               Rating{q.real(4), q.real(5), q.real(6)},
+                               static_cast<int>(q.integer(7))});
+  }
+  std::vector<GameRow> rows;
+  {
+    auto& q = prepared(kSelectUnfinished);
+    ResetOnExit<Statement> guard{q};
+    while (q.step()) rows.push_back(read_game(q));
+  }
+  for (auto& row : rows) {
+    const GameId id = row.id;
+    state.unfinished.push_back({std::move(row), moves_of(id)});
+  }
+  {
+    auto& q = prepared(kSelectMaxId);
+    ResetOnExit<Statement> guard{q};
+    if (q.step()) state.last_game_id = q.integer(0);
+  }
+  return state;
+}
+
+std::vector<protocol::ArchiveEntry> SqliteStorage::finished_games(const std::string& player,
+                                                                  int limit) {
+  auto& q = prepared(kSelectHistory);
+  ResetOnExit<Statement> guard{q};
+  q.bind(1, player).bind(2, std::int64_t{limit});
+  std::vector<protocol::ArchiveEntry> out;
+  while (q.step()) {
+    const GameRow g = read_game(q);
+    protocol::ArchiveEntry e;
+    e.game = std::to_string(g.id);
+    e.rules = g.rules;
+    e.time = g.time;
+    e.white = {g.white.name, g.white.rating.value_or(1500), g.white.bot};
+    e.black = {g.black.name, g.black.rating.value_or(1500), g.black.bot};
+    e.rated = g.rated;
+    e.winner = g.result->winner;
+    e.reason = g.result->reason;
+    e.plies = static_cast<int>(q.integer(16));
+    if (g.ended_at) e.ended_at = format_timestamp(*g.ended_at);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::optional<GameRecord> SqliteStorage::game_record(GameId id) {
+  GameRow g;
+  {
+    auto& q = prepared(kSelectGame);
+    ResetOnExit<Statement> guard{q};
+    q.bind(1, id);
+    if (!q.step()) return std::nullopt;
+    g = read_game(q);
+  }
+  GameRecord rec;
+  rec.rules = g.variant;
+  rec.white = g.white;
+  rec.black = g.black;
+  rec.time_control = g.time;
+  for (const MoveRow& m : moves_of(id)) rec.moves.push_back({m.move, m.elapsed, m.clock_left});
+  rec.result = g.result;
+  rec.started_at = g.started_at;
+  rec.ended_at = g.ended_at;
+  return rec;
+}
+
+}  // namespace amazons::server

@@ -1,0 +1,52 @@
+// Storage in one SQLite file, in WAL mode with synchronous=FULL: a transaction that returned
+// from apply() survives a crash of the process or of the machine. Checkpoints (copying the WAL
+// back into the database file, with fsyncs of their own) run on a thread of their own with a
+// second connection, so they never stall a commit.
+#pragma once
+
+#include <condition_variable>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "server/storage.h"
+
+struct sqlite3;
+
+namespace amazons::server {
+
+class SqliteStorage final : public Storage {
+ public:
+  // Opens (creating if needed) the database. Throws StorageError with the reason.
+  explicit SqliteStorage(const std::filesystem::path& path);
+  ~SqliteStorage() override;
+  SqliteStorage(const SqliteStorage&) = delete;
+  SqliteStorage& operator=(const SqliteStorage&) = delete;
+
+  LoadedState load() override;
+  void apply(std::span<const WriteBatch> batches) override;
+  std::vector<protocol::ArchiveEntry> finished_games(const std::string& player, int limit) override;
+  std::optional<GameRecord> game_record(GameId id) override;
+
+ private:
+  class Statement;
+  Statement& prepared(int which);
+  void exec(const char* sql);
+  void write(const PlayerRow& row);
+  void write(const GameRow& row);
+  void write(const MoveRow& row);
+  std::vector<MoveRow> moves_of(GameId id);
+
+  void checkpoint_loop();
+
+  std::filesystem::path path_;
+  sqlite3* db_ = nullptr;
+  std::vector<std::unique_ptr<Statement>> statements_;
+  std::mutex checkpoint_mutex_;
+  std::condition_variable checkpoint_wake_;
+  bool stopping_ = false;
+  std::thread checkpointer_;
+};
+
+}  // namespace amazons::server

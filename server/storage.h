@@ -1,0 +1,99 @@
+// The narrow interface between the game server and its database. The lobby never talks to a
+// database: it produces WriteBatches, which a backend applies atomically, and asks archive
+// questions that a backend answers. SQLite implements it now (sqlite_storage.h); a PostgreSQL
+// backend can implement the same five calls.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "common/game_record.h"
+#include "common/protocol.h"
+#include "server/glicko2.h"
+
+namespace amazons::server {
+
+using GameId = std::int64_t;
+
+struct PlayerRow {
+  std::string name;
+  std::string password_hash;  // empty: no password
+  std::string token_digest;   // empty: no token issued
+  bool bot = false;
+  Rating rating;
+  int rated_games = 0;
+  friend bool operator==(const PlayerRow&, const PlayerRow&) = default;
+};
+
+// A game from the moment it starts. Moves are stored separately, one row each.
+struct GameRow {
+  GameId id = 0;
+  RuleVariant variant;
+  std::string rules;  // the name the game was created with
+  TimeControl time;
+  PlayerInfo white;  // rating: at the start of the game
+  PlayerInfo black;
+  bool rated = false;
+  std::optional<std::string> invite;  // private games
+  std::optional<GameResult> result;   // empty while the game goes on
+  Timestamp started_at{};
+  std::optional<Timestamp> ended_at;
+  friend bool operator==(const GameRow&, const GameRow&) = default;
+};
+
+struct MoveRow {
+  GameId game = 0;
+  int ply = 0;  // 1-based
+  Move move;
+  Millis elapsed{0};
+  std::optional<Millis> clock_left;  // the mover's clock after the move, timed games only
+  friend bool operator==(const MoveRow&, const MoveRow&) = default;
+};
+
+// Everything one step of the lobby wants stored. Applied in order, all or nothing.
+struct WriteBatch {
+  std::vector<std::variant<PlayerRow, GameRow, MoveRow>> writes;  // rows are upserts
+  bool empty() const { return writes.empty(); }
+  void append(WriteBatch&& other) {
+    for (auto& w : other.writes) writes.push_back(std::move(w));
+  }
+};
+
+struct StoredGame {
+  GameRow row;
+  std::vector<MoveRow> moves;
+};
+
+struct LoadedState {
+  std::vector<PlayerRow> players;
+  std::vector<StoredGame> unfinished;
+  GameId last_game_id = 0;
+};
+
+// A database problem the server cannot work around (disk full, file gone). The server stops
+// rather than announce a move it could not store.
+class StorageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Storage {
+ public:
+  virtual ~Storage() = default;
+  // Everything the server needs in memory at startup.
+  virtual LoadedState load() = 0;
+  // Applies the batches in order in one durable transaction. Throws StorageError.
+  virtual void apply(std::span<const WriteBatch> batches) = 0;
+  // A player's finished games, newest first.
+  virtual std::vector<protocol::ArchiveEntry> finished_games(const std::string& player,
+                                                             int limit) = 0;
+  // Any stored game's record (finished or not).
+  virtual std::optional<GameRecord> game_record(GameId id) = 0;
+};
+
+}  // namespace amazons::server

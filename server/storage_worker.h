@@ -1,0 +1,65 @@
+// Group commit: one thread applies the lobby's write batches to a Storage. Whatever queued up
+// while a commit was running goes into the next transaction together, so the cost of a durable
+// commit (an fsync) is shared by every move that arrived meanwhile. Archive queries run on the
+// same thread after the writes queued before them.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/lobby.h"
+#include "server/storage.h"
+
+namespace amazons::server {
+
+struct StorageCompletion {
+  std::uint64_t through = 0;  // every job up to this sequence number is done
+  std::vector<std::pair<std::uint64_t, Outbound>> replies;  // query answers, by job
+  std::optional<std::string> error;  // the commit failed: nothing after it is stored
+  std::size_t batch_jobs = 0;        // jobs in this transaction (for statistics)
+};
+
+class StorageWorker {
+ public:
+  using Done = std::function<void(StorageCompletion)>;
+  // `done` is called on the worker thread after each transaction.
+  StorageWorker(Storage& storage, Done done);
+  ~StorageWorker();  // finishes every queued job, then joins
+  StorageWorker(const StorageWorker&) = delete;
+  StorageWorker& operator=(const StorageWorker&) = delete;
+
+  // Queues a job; returns its sequence number (1, 2, ...). Any thread.
+  std::uint64_t submit(WriteBatch writes, std::vector<ArchiveQuery> queries);
+  // Finishes every queued job and stops the thread. Idempotent.
+  void stop();
+
+  std::uint64_t transactions() const;
+
+ private:
+  struct Job {
+    std::uint64_t seq;
+    WriteBatch writes;
+    std::vector<ArchiveQuery> queries;
+  };
+  void run();
+
+  Storage& storage_;
+  Done done_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Job> queue_;
+  std::uint64_t next_seq_ = 1;
+  std::uint64_t transactions_ = 0;
+  bool stopping_ = false;
+  bool failed_ = false;
+  std::thread thread_;
+};
+
+}  // namespace amazons::server

@@ -1,0 +1,238 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "common/protocol.h"
+
+using namespace amazons;
+using namespace amazons::protocol;
+
+namespace {
+
+ClientEnvelope client_ok(std::string_view line) {
+  auto r = decode_client(line);
+  INFO(line);
+  REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : r.error().message));
+  return *r;
+}
+
+DecodeError client_err(std::string_view line) {
+  auto r = decode_client(line);
+  INFO(line);
+  REQUIRE_FALSE(r.has_value());
+  return r.error();
+}
+
+}  // namespace
+
+TEST_CASE("protocol: hello decodes with required and optional fields") {
+  const auto env = client_ok(R"({"type":"hello","protocol":1,"name":"alice","id":7})");
+  REQUIRE(env.id.has_value());
+  CHECK(*env.id == 7);
+  const auto& h = std::get<Hello>(env.message);
+  CHECK(h.protocol == 1);
+  CHECK(h.name == "alice");
+  CHECK_FALSE(h.password.has_value());
+  CHECK_FALSE(h.bot);
+
+  const auto full = client_ok(
+      R"({"type":"hello","protocol":1,"name":"bob","password":"pw","token":"t","bot":true})");
+  const auto& hb = std::get<Hello>(full.message);
+  CHECK(*hb.password == "pw");
+  CHECK(*hb.token == "t");
+  CHECK(hb.bot);
+}
+
+TEST_CASE("protocol: create reads time controls, colours and defaults") {
+  const auto env = client_ok(
+      R"({"type":"create","rules":"standard","time":{"initial":300,"increment":5},"color":"white"})");
+  const auto& c = std::get<Create>(env.message);
+  CHECK(c.rules == "standard");
+  CHECK(c.time == TimeControl::fischer(Millis{300000}, Millis{5000}));
+  CHECK(c.color == ColorChoice::White);
+  CHECK_FALSE(c.rated);
+  CHECK_FALSE(c.is_private);
+
+  const auto bare = std::get<Create>(client_ok(R"({"type":"create"})").message);
+  CHECK(bare.rules == "standard");
+  CHECK(bare.time == TimeControl::unlimited());
+  CHECK(bare.color == ColorChoice::Random);
+
+  const auto per_move = std::get<Create>(
+      client_ok(R"({"type":"create","time":{"per_move":30},"private":true})").message);
+  CHECK(per_move.time == TimeControl::fixed_per_move(Millis{30000}));
+  CHECK(per_move.is_private);
+}
+
+TEST_CASE("protocol: every decode error has its code and names the field") {
+  CHECK(client_err("not json").code == ErrorCode::BadJson);
+  CHECK(client_err("[1,2]").code == ErrorCode::BadJson);
+  CHECK(client_err("").code == ErrorCode::BadJson);
+  CHECK(client_err(R"({"type":"fly"})").code == ErrorCode::UnknownType);
+  CHECK(client_err(R"({"name":"x"})").code == ErrorCode::BadField);
+  CHECK(client_err(R"({"type":3})").code == ErrorCode::BadField);
+
+  const auto missing = client_err(R"({"type":"join","id":"r1"})");
+  CHECK(missing.code == ErrorCode::BadField);
+  CHECK(missing.message == "game: missing");
+  REQUIRE(missing.id.has_value());
+  CHECK(*missing.id == "r1");
+
+  const auto wrong = client_err(R"({"type":"hello","protocol":"1","name":"a"})");
+  CHECK(wrong.code == ErrorCode::BadField);
+  CHECK(wrong.message == "protocol: expected an integer, got string");
+
+  const auto color = client_err(R"({"type":"create","color":"green"})");
+  CHECK(color.message == R"(color: expected one of white, black, random, got "green")");
+
+  const auto time = client_err(R"({"type":"create","time":{"initial":-1}})");
+  CHECK(time.code == ErrorCode::BadField);
+  CHECK(time.message.starts_with("time: initial"));
+
+  const auto big = client_err(R"({"type":"history","limit":99999999999})");
+  CHECK(big.message == "limit: out of range");
+
+  const auto bad_id = client_err(R"({"type":"list","id":[1]})");
+  CHECK(bad_id.code == ErrorCode::BadField);
+
+  CHECK(client_err(std::string(40, '[') + std::string(40, ']')).code == ErrorCode::BadJson);
+  CHECK(client_err("{\"type\":\"chat\",\"game\":\"1\",\"text\":\"\xff\"}").code ==
+        ErrorCode::BadJson);
+}
+
+TEST_CASE("protocol: an error reply echoes the request id") {
+  const auto e = client_err(R"({"type":"nope","id":"abc"})");
+  const auto line = encode_error(e);
+  CHECK(
+      line ==
+      R"({"type":"error","id":"abc","code":"unknown_type","message":"unknown message type \"nope\""})");
+}
+
+TEST_CASE("protocol: every client message survives encode then decode") {
+  std::vector<ClientMessage> all;
+  all.emplace_back(Hello{1, "al", "pw", "tok", "srv", true});
+  all.emplace_back(Ping{});
+  all.emplace_back(Pong{});
+  all.emplace_back(Create{"botzone8", TimeControl::fischer(Millis{60000}, Millis{500}),
+                          ColorChoice::Black, true, true});
+  all.emplace_back(List{});
+  all.emplace_back(Join{"12", "inv"});
+  all.emplace_back(Watch{"12", std::nullopt});
+  Leave leave;
+  leave.game = "4";
+  all.emplace_back(leave);
+  all.emplace_back(MoveMsg{"4", "d1-d7/g7"});
+  Resign resign;
+  resign.game = "5";
+  all.emplace_back(resign);
+  all.emplace_back(ChatSend{"5", "gl hf \xc3\xa9"});
+  all.emplace_back(Seek{"standard", TimeControl::fixed_per_move(Millis{10000}), true});
+  all.emplace_back(Unseek{});
+  all.emplace_back(ChallengeSend{"bob", "standard", TimeControl{}, ColorChoice::White, false});
+  all.emplace_back(Accept{"c1"});
+  all.emplace_back(Decline{"c1"});
+  all.emplace_back(Players{});
+  all.emplace_back(HistoryRequest{"bob", 5});
+  all.emplace_back(RecordRequest{"9", RecordFormat::Text});
+  all.emplace_back(LeaderboardRequest{3});
+  for (const auto& m : all) {
+    const auto line = encode(m, nlohmann::json("x"));
+    const auto back = client_ok(line);
+    CHECK(back.message == m);
+    CHECK(*back.id == "x");
+    CHECK(line.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("protocol: server messages encode with type first and decode back") {
+  Moved moved{"3", 1, "d1-d7/g7", ClockView{299000, 300000, Color::Black}};
+  const auto line = encode(ServerMessage{moved});
+  CHECK(
+      line ==
+      R"({"type":"moved","game":"3","ply":1,"move":"d1-d7/g7","clock":{"white":299000,"black":300000,"running":"black"}})");
+  auto back = decode_server(line);
+  REQUIRE(back.has_value());
+  CHECK(std::get<Moved>(back->message) == moved);
+
+  End end{"3", std::nullopt, EndReason::Aborted, std::nullopt, std::nullopt};
+  CHECK(encode(ServerMessage{end}) == R"({"type":"end","game":"3","reason":"aborted"})");
+
+  State st;
+  st.game = "8";
+  st.rules = "standard";
+  st.variant = to_json(standard_variant());
+  st.white = PlayerRef{"a", 1500, false};
+  st.moves = {"d1-d7/g7"};
+  st.to_move = Color::Black;
+  st.offline = {Color::White};
+  auto st_back = decode_server(encode(ServerMessage{st}));
+  REQUIRE(st_back.has_value());
+  CHECK(std::get<State>(st_back->message) == st);
+}
+
+TEST_CASE("protocol: discovery datagrams round-trip and refuse junk") {
+  DiscoveryReply r{"lan party", 7420, 1, 3, 1, true, "n1"};
+  auto back = decode_discovery_reply(encode(r));
+  REQUIRE(back.has_value());
+  CHECK(*back == r);
+  CHECK_FALSE(decode_discovery_query(R"({"type":"server"})").has_value());
+  CHECK_FALSE(decode_discovery_query(std::string(2000, ' ')).has_value());
+  auto q = decode_discovery_query(R"({"type":"discover","protocol":1})");
+  REQUIRE(q.has_value());
+  CHECK(q->nonce.empty());
+}
+
+TEST_CASE("framing: lines split across reads, CR LF, and several lines in one read") {
+  LineFramer f;
+  std::string line;
+  f.append("{\"a\":");
+  CHECK(f.next(line) == LineFramer::Status::NeedMore);
+  f.append("1}\r\n{\"b\":2}\n{\"c\"");
+  REQUIRE(f.next(line) == LineFramer::Status::Line);
+  CHECK(line == "{\"a\":1}");
+  REQUIRE(f.next(line) == LineFramer::Status::Line);
+  CHECK(line == "{\"b\":2}");
+  CHECK(f.next(line) == LineFramer::Status::NeedMore);
+  f.append(":3}\n\n");
+  REQUIRE(f.next(line) == LineFramer::Status::Line);
+  CHECK(line == "{\"c\":3}");
+  REQUIRE(f.next(line) == LineFramer::Status::Line);
+  CHECK(line.empty());
+  CHECK(f.buffered() == 0);
+}
+
+TEST_CASE("framing: a line over the limit is refused, one at the limit is not") {
+  LineFramer f(10);
+  std::string line;
+  f.append(std::string(10, 'x') + "\r\n");
+  REQUIRE(f.next(line) == LineFramer::Status::Line);
+  CHECK(line.size() == 10);
+
+  f.append(std::string(11, 'y'));
+  CHECK(f.next(line) == LineFramer::Status::NeedMore);  // could still be 10 bytes + '\r'
+  f.append("z");
+  CHECK(f.next(line) == LineFramer::Status::TooLong);
+  f.append("\n");
+  CHECK(f.next(line) == LineFramer::Status::TooLong);  // stays failed
+
+  LineFramer g(10);
+  g.append(std::string(11, 'q') + "\n");
+  CHECK(g.next(line) == LineFramer::Status::TooLong);
+}
+
+TEST_CASE("framing: the default limit is 64 KiB") {
+  LineFramer f;
+  std::string line;
+  f.append(std::string(kMaxLineBytes, 'a') + "\n");
+  CHECK(f.next(line) == LineFramer::Status::Line);
+  f.append(std::string(kMaxLineBytes + 2, 'a'));
+  CHECK(f.next(line) == LineFramer::Status::TooLong);
+}
+
+TEST_CASE("protocol: error codes have stable names") {
+  CHECK(code(ErrorCode::BadJson) == "bad_json");
+  CHECK(code(ErrorCode::NotYourTurn) == "not_your_turn");
+  CHECK(code(ErrorCode::IllegalMove) == "illegal_move");
+  CHECK(error_code_from("game_full") == ErrorCode::GameFull);
+  CHECK_FALSE(error_code_from("nonsense").has_value());
+}

@@ -1,0 +1,160 @@
+// Runs the real amazons-server executable as a child process on an ephemeral loopback port with
+// a real SQLite file, and talks to it with real TCP clients.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/protocol.h"
+#include "net/line_client.h"
+#include "tests/server/lobby_harness.h"
+
+namespace amazons::test {
+
+inline const char* kServerBinary = AMAZONS_BINARY_DIR "/server/amazons-server";
+
+class ServerProcess {
+ public:
+  // Starts the server with `extra` flags and a config file holding `config` (merged over
+  // test-friendly defaults). The database lives in `db` (kept across restarts by the caller).
+  ServerProcess(const std::filesystem::path& dir, nlohmann::json config = nlohmann::json::object(),
+                std::vector<std::string> extra = {}) {
+    nlohmann::json base = {{"password_hashing", "minimal"},
+                           {"discovery_port", 0},
+                           {"bind", "127.0.0.1"},
+                           {"threads", 2}};
+    base.update(config);
+    const auto config_path = dir / "server.json";
+    std::ofstream(config_path) << base.dump();
+    std::vector<std::string> args = {
+        kServerBinary,        "--port", "0", "--db", (dir / "test.db").string(), "--config",
+        config_path.string(), "--quiet"};
+    for (auto& e : extra) args.push_back(e);
+    int out[2];
+    REQUIRE(pipe(out) == 0);
+    pid_ = fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      dup2(out[1], STDOUT_FILENO);
+      close(out[0]);
+      close(out[1]);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(kServerBinary, argv.data());
+      _exit(127);
+    }
+    close(out[1]);
+    stdout_ = fdopen(out[0], "r");
+    // The first line says where the server listens.
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, stdout_)) {
+      const std::string line = buffer;
+      port_ = number_after(line, "listening on port ");
+      discovery_port_ = number_after(line, "discovery on UDP port ");
+      if (port_ != 0) break;
+    }
+    REQUIRE_MESSAGE(port_ != 0, "the server did not start");
+  }
+  ~ServerProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (stdout_) std::fclose(stdout_);
+  }
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  unsigned short port() const { return port_; }
+  unsigned short discovery_port() const { return discovery_port_; }
+
+  // Sends the signal and waits for the exit status (-1 if killed by a signal).
+  int stop(int sig = SIGTERM) {
+    kill(pid_, sig);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  static unsigned short number_after(const std::string& line, const std::string& marker) {
+    const auto at = line.find(marker);
+    return at == std::string::npos
+               ? 0
+               : static_cast<unsigned short>(std::atoi(line.c_str() + at + marker.size()));
+  }
+
+  pid_t pid_ = -1;
+  std::FILE* stdout_ = nullptr;
+  unsigned short port_ = 0;
+  unsigned short discovery_port_ = 0;
+};
+
+// A connected test client that speaks JSON messages.
+class Client {
+ public:
+  explicit Client(unsigned short port) {
+    auto c = net::LineClient::connect("127.0.0.1", port);
+    REQUIRE_MESSAGE(c.has_value(), (c ? "" : c.error()));
+    conn_.emplace(std::move(*c));
+  }
+  void send(const std::string& line) { CHECK(conn_->send_line(line)); }
+  void send(const protocol::ClientMessage& m, protocol::RequestId id = std::nullopt) {
+    send(protocol::encode(m, id));
+  }
+  // The next message, skipping pings (answered) unless asked not to.
+  protocol::ServerEnvelope next(Millis timeout = Millis{5000}) {
+    for (;;) {
+      auto line = conn_->read_line(timeout);
+      REQUIRE_MESSAGE(line.has_value(), "no line from the server");
+      auto env = protocol::decode_server(*line);
+      REQUIRE_MESSAGE(env.has_value(), *line);
+      if (std::holds_alternative<protocol::Ping>(env->message) && answer_pings_) {
+        send(protocol::Pong{});
+        continue;
+      }
+      return std::move(*env);
+    }
+  }
+  template <class M>
+  M expect(Millis timeout = Millis{5000}) {
+    auto env = next(timeout);
+    const auto* m = std::get_if<M>(&env.message);
+    REQUIRE_MESSAGE(m != nullptr,
+                    "expected " << M::kType << ", got " << protocol::encode(env.message));
+    return *m;
+  }
+  protocol::ErrorCode expect_error() { return expect<protocol::Error>().code; }
+  // True when the server closed the connection (within the timeout).
+  bool closed_by_server(Millis timeout = Millis{3000}) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto line = conn_->read_line(Millis{200});
+      if (!line && conn_->closed()) return true;
+    }
+    return false;
+  }
+  std::string hello(const std::string& name, const std::string& extra = "") {
+    send("{\"type\":\"hello\",\"protocol\":1,\"name\":\"" + name + "\"" + extra + "}");
+    return expect<protocol::Welcome>().token;
+  }
+  net::LineClient& raw() { return *conn_; }
+  void answer_pings(bool on) { answer_pings_ = on; }
+
+ private:
+  std::optional<net::LineClient> conn_;
+  bool answer_pings_ = true;
+};
+
+}  // namespace amazons::test

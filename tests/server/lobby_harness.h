@@ -1,0 +1,182 @@
+// Drives a Lobby the way the server does, but synchronously and without sockets: writes go to a
+// real SQLite file, password jobs and archive queries run inline, and every line sent to a
+// session is decoded and kept for the test to inspect.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/protocol.h"
+#include "server/auth.h"
+#include "server/lobby.h"
+#include "server/sqlite_storage.h"
+
+namespace amazons::test {
+
+// A fresh directory under the build tree, removed at the end.
+class TempDir {
+ public:
+  TempDir() {
+    static int counter = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("amazons-test-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+class LobbyHarness {
+ public:
+  explicit LobbyHarness(server::LobbyConfig config = default_config(),
+                        std::filesystem::path db = {})
+      : config_(std::move(config)) {
+    db_path_ = db.empty() ? dir_.path() / "test.db" : db;
+    reopen();
+  }
+
+  static server::LobbyConfig default_config() {
+    server::LobbyConfig c;
+    c.rules_dir = AMAZONS_CONFIG_DIR "/rules";
+    c.claim_grace = Millis{1000};
+    return c;
+  }
+
+  // Throws the lobby and the database connection away and starts again from the file, as a
+  // restarted server would.
+  void reopen() {
+    lobby_.reset();
+    storage_.reset();
+    storage_ = std::make_unique<server::SqliteStorage>(db_path_);
+    lobby_ = std::make_unique<server::Lobby>(config_, storage_->load(), now());
+    inbox_.clear();
+    closed_.clear();
+  }
+
+  server::Instant now() const { return {mono_, Timestamp{Millis{1'800'000'000'000} + mono_}}; }
+  void advance(Millis d) {
+    mono_ += d;
+    apply(lobby_->tick(now()));
+  }
+
+  server::SessionId connect() {
+    const auto id = next_session_++;
+    apply(lobby_->connect(id, now()));
+    return id;
+  }
+  void disconnect(server::SessionId s) { apply(lobby_->disconnect(s, now())); }
+
+  void send(server::SessionId s, const std::string& line) {
+    apply(lobby_->handle_line(s, line, now()));
+  }
+  void send(server::SessionId s, const protocol::ClientMessage& m,
+            protocol::RequestId id = std::nullopt) {
+    send(s, protocol::encode(m, id));
+  }
+
+  // Connects and logs in; returns the session.
+  server::SessionId login(const std::string& name, bool bot = false) {
+    const auto s = connect();
+    protocol::Hello h;
+    h.name = name;
+    h.bot = bot;
+    send(s, h);
+    const auto w = take<protocol::Welcome>(s);
+    tokens_[name] = w.token;
+    return s;
+  }
+
+  // Every message sent to the session since the last take, decoded.
+  std::vector<protocol::ServerEnvelope> drain(server::SessionId s) {
+    auto out = std::move(inbox_[s]);
+    inbox_[s].clear();
+    return out;
+  }
+
+  // Removes and returns the first message of type M; fails the test if there is none.
+  template <class M>
+  M take(server::SessionId s) {
+    auto& box = inbox_[s];
+    for (auto it = box.begin(); it != box.end(); ++it) {
+      if (const auto* m = std::get_if<M>(&it->message)) {
+        M copy = *m;
+        box.erase(it);
+        return copy;
+      }
+    }
+    std::string seen;
+    for (const auto& e : box) seen += std::string(protocol::type_of(e.message)) + " ";
+    FAIL("no " << M::kType << " message for session " << s << "; have: " << seen);
+    return M{};
+  }
+  template <class M>
+  bool has(server::SessionId s) const {
+    const auto it = inbox_.find(s);
+    if (it == inbox_.end()) return false;
+    for (const auto& e : it->second)
+      if (std::holds_alternative<M>(e.message)) return true;
+    return false;
+  }
+  protocol::ErrorCode error(server::SessionId s) { return take<protocol::Error>(s).code; }
+
+  bool closed(server::SessionId s) const {
+    return std::find(closed_.begin(), closed_.end(), s) != closed_.end();
+  }
+  const std::string& token(const std::string& name) { return tokens_[name]; }
+  server::Lobby& lobby() { return *lobby_; }
+  server::SqliteStorage& storage() { return *storage_; }
+  std::size_t writes_applied() const { return writes_applied_; }
+
+ private:
+  void apply(server::Effects fx) {
+    if (!fx.writes.empty()) {
+      storage_->apply(std::span(&fx.writes, 1));
+      writes_applied_ += fx.writes.writes.size();
+    }
+    for (const auto& m : fx.messages) deliver(m);
+    for (const auto& q : fx.queries) deliver(server::answer_query(*storage_, q));
+    for (auto s : fx.close) closed_.push_back(s);
+    for (const auto& job : fx.password_jobs) {
+      server::PasswordOutcome out{job, false, std::nullopt};
+      if (job.stored_hash)
+        out.verified = server::verify_password(job.password, *job.stored_hash);
+      else
+        out.new_hash = server::hash_password(job.password, server::HashStrength::Minimal);
+      apply(lobby_->complete_password(out, now()));
+    }
+  }
+  void deliver(const server::Outbound& m) {
+    auto env = protocol::decode_server(*m.line);
+    REQUIRE_MESSAGE(env.has_value(), *m.line);
+    inbox_[m.to].push_back(std::move(*env));
+  }
+
+  TempDir dir_;
+  std::filesystem::path db_path_;
+  server::LobbyConfig config_;
+  std::unique_ptr<server::SqliteStorage> storage_;
+  std::unique_ptr<server::Lobby> lobby_;
+  Millis mono_{1'000'000};
+  server::SessionId next_session_ = 1;
+  std::map<server::SessionId, std::vector<protocol::ServerEnvelope>> inbox_;
+  std::vector<server::SessionId> closed_;
+  std::map<std::string, std::string> tokens_;
+  std::size_t writes_applied_ = 0;
+};
+
+}  // namespace amazons::test
