@@ -1,0 +1,151 @@
+#include "client/ui/board_view.h"
+
+#include <cmath>
+
+#include <SFML/Graphics/CircleShape.hpp>
+#include <SFML/Graphics/RectangleShape.hpp>
+#include <SFML/Graphics/Text.hpp>
+
+namespace amazons::client::ui {
+
+namespace {
+
+void fill(sf::RenderTarget& target, Rect r, sf::Color c) {
+  sf::RectangleShape shape({r.w, r.h});
+  shape.setPosition(r.x, r.y);
+  shape.setFillColor(c);
+  target.draw(shape);
+}
+
+void frame(sf::RenderTarget& target, Rect r, float thickness, sf::Color c) {
+  sf::RectangleShape shape({r.w - 2 * thickness, r.h - 2 * thickness});
+  shape.setPosition(r.x + thickness, r.y + thickness);
+  shape.setFillColor(sf::Color::Transparent);
+  shape.setOutlineThickness(thickness);
+  shape.setOutlineColor(c);
+  target.draw(shape);
+}
+
+void disc(sf::RenderTarget& target, float cx, float cy, float radius, sf::Color c,
+          sf::Color outline = sf::Color::Transparent, float thickness = 0) {
+  sf::CircleShape shape(radius, 40);
+  shape.setOrigin(radius, radius);
+  shape.setPosition(cx, cy);
+  shape.setFillColor(c);
+  shape.setOutlineColor(outline);
+  shape.setOutlineThickness(thickness);
+  target.draw(shape);
+}
+
+sf::Color darker(sf::Color c, float t) {
+  auto m = [t](sf::Uint8 x) { return static_cast<sf::Uint8>(std::lround(x * (1 - t))); };
+  return {m(c.r), m(c.g), m(c.b), c.a};
+}
+
+// A burned square: scorched wood with an ember-edged stone in the middle, unlike any queen.
+void draw_arrow(sf::RenderTarget& target, Rect r, sf::Color square) {
+  fill(target, {r.x, r.y, r.w, r.h}, darker(square, 0.55f));
+  const float inset = std::round(r.w * 0.2f);
+  const Rect stone{r.x + inset, r.y + inset, r.w - 2 * inset, r.h - 2 * inset};
+  sf::RectangleShape shape({stone.w, stone.h});
+  shape.setOrigin(stone.w / 2, stone.h / 2);
+  shape.setPosition(stone.x + stone.w / 2, stone.y + stone.h / 2);
+  shape.setRotation(45);
+  shape.setScale(0.78f, 0.78f);
+  shape.setFillColor(colors::kArrow);
+  shape.setOutlineColor(colors::kArrowEdge);
+  shape.setOutlineThickness(std::max(1.f, r.w * 0.04f));
+  target.draw(shape);
+}
+
+}  // namespace
+
+void draw_queen(sf::RenderTarget& target, const Style& style, Color c, float x, float y,
+                float size) {
+  // Every queen sits on a round token, so the two sides differ by token and by figure.
+  const float r = size * 0.40f;
+  const bool white = c == Color::White;
+  disc(target, x, y + size * 0.03f, r, sf::Color(0, 0, 0, 60));  // shadow
+  disc(target, x, y, r, white ? colors::kWhiteQueen : colors::kBlackQueen,
+       white ? colors::kWhiteQueenEdge : colors::kBlackQueenEdge, std::max(1.f, size * 0.03f));
+  sf::Text glyph(sf::String(U'\u265B'), style.fonts->regular,
+                 static_cast<unsigned>(std::lround(size * 0.56f)));
+  glyph.setFillColor(white ? colors::kWhiteQueenEdge : colors::kBlackQueenEdge);
+  const sf::FloatRect b = glyph.getLocalBounds();
+  glyph.setOrigin(b.left + b.width / 2, b.top + b.height / 2);
+  glyph.setPosition(std::round(x), std::round(y));
+  target.draw(glyph);
+}
+
+void draw_board(sf::RenderTarget& target, const Style& style, const BoardGeometry& g,
+                const BoardScene& scene) {
+  const Position& pos = *scene.position;
+  const sf::Color light = to_sf(scene.light), dark = to_sf(scene.dark);
+  const float border = std::max(2.f, std::round(g.square * 0.08f));
+  fill_rounded(target, {g.x - border, g.y - border, g.side() + 2 * border, g.side() + 2 * border},
+               border, darker(dark, 0.45f));
+
+  for (int rank = 0; rank < g.size; ++rank)
+    for (int file = 0; file < g.size; ++file) {
+      const Square s = Square::at(file, rank);
+      const Rect r = g.square_rect(s);
+      const sf::Color base = (file + rank) % 2 == 0 ? dark : light;
+      fill(target, r, base);
+      if (pos.piece_at(s) == Piece::Arrow) draw_arrow(target, r, base);
+    }
+
+  if (scene.last_move) {
+    for (Square s : {scene.last_move->from(), scene.last_move->to()})
+      fill(target, g.square_rect(s), colors::kLastMove);
+    frame(target, g.square_rect(scene.last_move->arrow()), std::max(2.f, g.square * 0.06f),
+          sf::Color(250, 220, 90, 200));
+  }
+  if (!scene.selected.is_none()) fill(target, g.square_rect(scene.selected), colors::kSelected);
+  if (!scene.hover.is_none()) fill(target, g.square_rect(scene.hover), colors::kHover);
+
+  if (scene.coordinates) {
+    const unsigned size = static_cast<unsigned>(std::max(9.f, g.square * 0.26f));
+    const float gap = std::max(border + 2, g.square * 0.28f);
+    for (int i = 0; i < g.size; ++i) {
+      const Rect file_rect = g.square_rect(Square::at(i, g.flipped ? g.size - 1 : 0));
+      const std::string file(1, static_cast<char>('a' + i));
+      draw_text(target, style.fonts->regular, file, size, file_rect.x + file_rect.w / 2,
+                g.y + g.side() + gap, colors::kMuted, Align::Center);
+      const Rect rank_rect = g.square_rect(Square::at(g.flipped ? g.size - 1 : 0, i));
+      draw_text(target, style.fonts->regular, std::to_string(i + 1), size, g.x - gap,
+                rank_rect.y + rank_rect.h / 2, colors::kMuted, Align::Center);
+    }
+  }
+
+  for (Color c : {Color::White, Color::Black})
+    for (Square q : pos.queens(c)) {
+      if (scene.dragging == q && scene.moved_to.is_none()) continue;
+      if (!scene.moved_to.is_none() && q == scene.selected) continue;
+      const Rect r = g.square_rect(q);
+      draw_queen(target, style, c, r.x + r.w / 2, r.y + r.h / 2, g.square);
+    }
+  if (!scene.moved_to.is_none() && scene.dragging != scene.moved_to) {
+    const Rect r = g.square_rect(scene.moved_to);
+    draw_queen(target, style, pos.side_to_move(), r.x + r.w / 2, r.y + r.h / 2, g.square);
+  }
+
+  for (Square s : scene.targets) {
+    const Rect r = g.square_rect(s);
+    const float cx = r.x + r.w / 2, cy = r.y + r.h / 2;
+    if (scene.arrow_targets) {
+      disc(target, cx, cy, g.square * 0.2f, sf::Color::Transparent, colors::kArrowTarget,
+           std::max(2.f, g.square * 0.07f));
+    } else {
+      disc(target, cx, cy, g.square * 0.17f, colors::kDestination);
+    }
+  }
+
+  if (scene.dragging) {
+    const Color c = pos.piece_at(*scene.dragging) == Piece::BlackQueen   ? Color::Black
+                    : pos.piece_at(*scene.dragging) == Piece::WhiteQueen ? Color::White
+                                                                         : pos.side_to_move();
+    draw_queen(target, style, c, scene.mouse_x, scene.mouse_y, g.square * 1.08f);
+  }
+}
+
+}  // namespace amazons::client::ui
