@@ -9,10 +9,8 @@ namespace amazons::client {
 bool display_available() {
   const char* name = std::getenv("DISPLAY");
   if (name == nullptr || *name == '\0') return false;
-  Display* d = XOpenDisplay(nullptr);
-  if (d == nullptr) return false;
-  XCloseDisplay(d);
-  return true;
+  static Display* const kept = XOpenDisplay(nullptr);
+  return kept != nullptr;
 }
 
 }  // namespace amazons::client

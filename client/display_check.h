@@ -4,7 +4,9 @@
 
 namespace amazons::client {
 
-// True when $DISPLAY is set and an X server answers on it.
+// True when $DISPLAY is set and an X server answers on it. The connection stays open for the
+// rest of the process: closing the last connection makes some X servers (Xvfb without
+// -noreset) reset, and SFML's own connection a moment later would then fail.
 bool display_available();
 
 }  // namespace amazons::client

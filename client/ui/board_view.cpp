@@ -42,20 +42,19 @@ sf::Color darker(sf::Color c, float t) {
   return {m(c.r), m(c.g), m(c.b), c.a};
 }
 
-// A burned square: scorched wood with an ember-edged stone in the middle, unlike any queen.
-void draw_arrow(sf::RenderTarget& target, Rect r, sf::Color square) {
-  fill(target, {r.x, r.y, r.w, r.h}, darker(square, 0.55f));
-  const float inset = std::round(r.w * 0.2f);
-  const Rect stone{r.x + inset, r.y + inset, r.w - 2 * inset, r.h - 2 * inset};
-  sf::RectangleShape shape({stone.w, stone.h});
-  shape.setOrigin(stone.w / 2, stone.h / 2);
-  shape.setPosition(stone.x + stone.w / 2, stone.y + stone.h / 2);
-  shape.setRotation(45);
-  shape.setScale(0.78f, 0.78f);
-  shape.setFillColor(colors::kArrow);
-  shape.setOutlineColor(colors::kArrowEdge);
-  shape.setOutlineThickness(std::max(1.f, r.w * 0.04f));
-  target.draw(shape);
+// A burned square: the same charcoal on light and dark squares, with an ember-edged stone, so
+// it reads as "gone" at a glance and looks like no queen.
+void draw_arrow(sf::RenderTarget& target, Rect r) {
+  fill(target, r, colors::kBurned);
+  const float side = r.w * 0.42f;
+  sf::RectangleShape stone({side, side});
+  stone.setOrigin(side / 2, side / 2);
+  stone.setPosition(r.x + r.w / 2, r.y + r.h / 2);
+  stone.setRotation(45);
+  stone.setFillColor(colors::kArrow);
+  stone.setOutlineColor(colors::kArrowEdge);
+  stone.setOutlineThickness(std::max(1.f, std::round(r.w * 0.035f)));
+  target.draw(stone);
 }
 
 }  // namespace
@@ -91,7 +90,7 @@ void draw_board(sf::RenderTarget& target, const Style& style, const BoardGeometr
       const Rect r = g.square_rect(s);
       const sf::Color base = (file + rank) % 2 == 0 ? dark : light;
       fill(target, r, base);
-      if (pos.piece_at(s) == Piece::Arrow) draw_arrow(target, r, base);
+      if (pos.piece_at(s) == Piece::Arrow) draw_arrow(target, r);
     }
 
   if (scene.last_move) {

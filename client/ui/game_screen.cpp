@@ -155,8 +155,9 @@ class GameScreen final : public Screen {
     draw_card(t, top, top_card_, now);
     draw_card(t, ~top, bottom_card_, now);
     draw_moves(t);
-    const std::string status =
-        vm_->running() && vm_->human_to_move() ? hint(input_.stage()) : vm_->status();
+    const std::string status = !vm_->running()        ? vm_->result_reason()
+                               : vm_->human_to_move() ? hint(input_.stage())
+                                                      : vm_->status();
     draw_text(t, s.fonts->regular, elide(s.fonts->regular, status, s.px(15), panel_.w), s.px(15),
               panel_.x, status_y_, colors::kMuted);
     widgets_.draw(t, s);

@@ -286,8 +286,8 @@ class SettingsScreen final : public Screen {
     y += s.f(80);
     theme_.rect = {col_.x, y, col_.w, s.f(46)};
     y += s.f(56);
-    preview_ = {col_.x, y, col_.w, s.f(40)};
-    y += s.f(62);
+    preview_ = {col_.x, y, col_.w, std::floor(col_.w / 10)};
+    y += preview_.h + s.f(22);
     coordinates_.rect = {col_.x, y, col_.w, s.f(36)};
     y += s.f(50);
     sound_.rect = {col_.x, y, col_.w, s.f(36)};
@@ -311,7 +311,7 @@ class SettingsScreen final : public Screen {
     widgets_.draw(t, s);
     // The chosen colours as a strip of squares with a queen of each side.
     const int n = 10;
-    const float sq = std::floor(std::min(preview_.h, preview_.w / n));
+    const float sq = preview_.h;
     for (int i = 0; i < n; ++i) {
       sf::RectangleShape cell({sq, sq});
       cell.setPosition(preview_.x + sq * static_cast<float>(i), preview_.y);

@@ -22,6 +22,7 @@ class ReplayListScreen final : public Screen {
           "game" + std::to_string(i),
           e.record ? describe_game(*e.record) : e.file.filename().string() + ": cannot be read",
           ButtonStyle::Normal);
+      b->align = Align::Left;
       b->enabled = e.record.has_value();
       b->on_click = [this, i] { app_.show(make_replay_screen(app_, *entries_[i].record)); };
       widgets_.add(*b);
@@ -53,7 +54,9 @@ class ReplayListScreen final : public Screen {
     draw_text(t, s.fonts->bold, "Replay a game", s.px(34), x_, top_ + s.f(18), colors::kText);
     draw_text(t, s.fonts->regular,
               entries_.empty() ? "No finished games yet: they appear here when a game ends."
-                               : std::to_string(entries_.size()) + " finished games, newest first",
+              : entries_.size() == 1
+                  ? std::string("1 finished game")
+                  : std::to_string(entries_.size()) + " finished games, newest first",
               s.px(16), x_, top_ + s.f(56), colors::kMuted);
     widgets_.draw(t, s);
   }

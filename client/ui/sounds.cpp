@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <vector>
 
 #include <SFML/Audio/Sound.hpp>
@@ -28,6 +30,19 @@ std::vector<sf::Int16> knock(double freq, double seconds, double volume) {
   return out;
 }
 
+// ALSA devices, or a PulseAudio or PipeWire server to talk to. Without any of them OpenAL
+// fails noisily on every call, so it is better not started.
+bool audio_device_present() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists("/dev/snd", ec)) return true;
+  if (std::getenv("PULSE_SERVER") != nullptr) return true;
+  if (const char* run = std::getenv("XDG_RUNTIME_DIR"))
+    return fs::exists(fs::path(run) / "pulse" / "native", ec) ||
+           fs::exists(fs::path(run) / "pipewire-0", ec);
+  return false;
+}
+
 }  // namespace
 
 struct Sounds::Impl {
@@ -39,7 +54,11 @@ Sounds::Sounds() = default;
 Sounds::~Sounds() = default;
 
 void Sounds::ensure() {
-  if (impl_) return;
+  if (impl_ || !available_) return;
+  if (!audio_device_present()) {
+    available_ = false;
+    return;
+  }
   impl_ = std::make_unique<Impl>();
   std::vector<sf::Int16> samples = knock(660, 0.12, 0.9);
   const std::vector<sf::Int16> arrow = knock(990, 0.10, 0.5);
@@ -58,13 +77,13 @@ void Sounds::ensure() {
 void Sounds::move() {
   if (!enabled_) return;
   ensure();
-  impl_->move_sound.play();
+  if (impl_) impl_->move_sound.play();
 }
 
 void Sounds::end() {
   if (!enabled_) return;
   ensure();
-  impl_->end_sound.play();
+  if (impl_) impl_->end_sound.play();
 }
 
 }  // namespace amazons::client::ui

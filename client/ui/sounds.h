@@ -1,5 +1,6 @@
-// Short sounds for moves, made at start-up from a few lines of arithmetic (no sound files to
-// ship). Quiet when the setting is off or the machine has no audio device.
+// Short sounds for moves, made from a few lines of arithmetic (no sound files to ship). Quiet
+// when the setting is off or the machine has no audio device (then OpenAL is never started, so
+// it prints nothing).
 #pragma once
 
 #include <memory>
@@ -13,11 +14,14 @@ class Sounds {
   void set_enabled(bool on) { enabled_ = on; }
   void move();  // a queen lands and the arrow strikes
   void end();   // the game is over
+  // False when no audio device was found; sounds are then skipped.
+  bool available() const { return available_; }
 
  private:
   struct Impl;
   void ensure();
   bool enabled_ = false;
+  bool available_ = true;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -27,8 +27,9 @@ inline const sf::Color kWhiteQueen{246, 242, 232};
 inline const sf::Color kWhiteQueenEdge{40, 36, 32};
 inline const sf::Color kBlackQueen{30, 30, 36};
 inline const sf::Color kBlackQueenEdge{220, 214, 200};
-inline const sf::Color kArrow{62, 48, 44};
-inline const sf::Color kArrowEdge{150, 70, 46};
+inline const sf::Color kBurned{66, 58, 54};  // a square an arrow landed on
+inline const sf::Color kArrow{44, 38, 36};
+inline const sf::Color kArrowEdge{196, 96, 58};
 inline const sf::Color kDestination{30, 110, 200, 175};  // where the selected queen may go
 inline const sf::Color kArrowTarget{210, 80, 50, 170};   // where the arrow may land
 inline const sf::Color kSelected{226, 170, 76, 150};

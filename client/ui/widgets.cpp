@@ -109,8 +109,11 @@ void Button::draw(sf::RenderTarget& target, const Style& s, bool hovered) const 
     text = mix(text, colors::kPanel, 0.6f);
   }
   fill_rounded(target, rect, s.f(8), fill, edge, edge == sf::Color::Transparent ? 0 : 1);
-  draw_text(target, style == ButtonStyle::Primary ? s.fonts->bold : s.fonts->regular, label,
-            s.px(17), rect.x + rect.w / 2, rect.y + rect.h / 2, text, Align::Center);
+  const sf::Font& font = style == ButtonStyle::Primary ? s.fonts->bold : s.fonts->regular;
+  const float pad = s.f(align == Align::Left ? 16 : 6);
+  const std::string shown = elide(font, label, s.px(17), rect.w - 2 * pad);
+  const float x = align == Align::Left ? rect.x + pad : rect.x + rect.w / 2;
+  draw_text(target, font, shown, s.px(17), x, rect.y + rect.h / 2, text, align);
 }
 
 bool Button::press(float, float) {

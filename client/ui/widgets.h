@@ -66,6 +66,7 @@ class Button final : public Widget {
       : Widget(std::move(id)), label(std::move(text)), style(look) {}
   std::string label;
   ButtonStyle style;
+  Align align = Align::Center;
   std::function<void()> on_click;
 
   void draw(sf::RenderTarget& target, const Style& style, bool hovered) const override;
