@@ -118,7 +118,7 @@ TEST_CASE("without a display the client says so and exits non-zero") {
 }
 
 TEST_SUITE("gui") {
-  TEST_CASE("two people play a game to its end in the client under Xvfb, then replay and resume") {
+  TEST_CASE("two people play a game to its end in the client under Xvfb and then replay and resume it") {
     TempDir home;
     VirtualDisplay display(1600, 1000);
     ClientDriver c(display, home.path(), kClient);
