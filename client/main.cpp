@@ -60,9 +60,8 @@ int main(int argc, char** argv) {
     return 4;
   }
 
-  sf::ContextSettings gl;
-  gl.antialiasingLevel = 4;
-  sf::RenderWindow window(sf::VideoMode(width, height), "Amazons", sf::Style::Default, gl);
+  // No multisampling: round shapes come antialiased from textures (see board_view.cpp).
+  sf::RenderWindow window(sf::VideoMode(width, height), "Amazons", sf::Style::Default);
   ui::App app(std::move(options), window, fonts);
   return app.run();
 }

@@ -88,6 +88,7 @@ void App::write_state() {
   state["screenshots"] = screenshots_;
   state["last_screenshot"] = last_screenshot_;
   state["window"] = {{"w", window_.getSize().x}, {"h", window_.getSize().y}};
+  state["frames_per_second"] = frames_per_second_;
   std::string text = state.dump();
   if (text == last_state_) return;
   last_state_ = std::move(text);
@@ -98,6 +99,7 @@ void App::write_state() {
 int App::run() {
   window_.setFramerateLimit(60);
   relayout();
+  measure_start_ = std::chrono::steady_clock::now();
   while (window_.isOpen() && !quit_) {
     bool screenshot = false;
     sf::Event e;
@@ -132,6 +134,11 @@ int App::run() {
     if (screenshot) save_screenshot();  // before the notice it causes is drawn
     draw_notice(now);
     window_.display();
+    if (++frames_, now - measure_start_ >= std::chrono::seconds(1)) {
+      frames_per_second_ = frames_;
+      frames_ = 0;
+      measure_start_ = now;
+    }
     if (options_.state_file) write_state();
   }
   screen_.reset();  // a running game is saved as it stands

@@ -1,9 +1,13 @@
 #include "client/ui/board_view.h"
 
 #include <cmath>
+#include <map>
+#include <memory>
 
 #include <SFML/Graphics/CircleShape.hpp>
 #include <SFML/Graphics/RectangleShape.hpp>
+#include <SFML/Graphics/RenderTexture.hpp>
+#include <SFML/Graphics/Sprite.hpp>
 #include <SFML/Graphics/Text.hpp>
 
 namespace amazons::client::ui {
@@ -59,21 +63,78 @@ void draw_arrow(sf::RenderTarget& target, Rect r) {
 
 }  // namespace
 
+namespace {
+
+// The round things on the board. They are drawn once per size at twice that size into a texture
+// and shrunk with smoothing: antialiased edges without multisampling, which software OpenGL (Xvfb,
+// many virtual machines) renders several times slower.
+enum class Round : std::uint8_t { WhiteQueen, BlackQueen, Dot, Ring };
+
+void paint_round(sf::RenderTarget& target, const Style& style, Round kind, float size) {
+  const float x = size / 2, y = size / 2;
+  switch (kind) {
+    case Round::WhiteQueen:
+    case Round::BlackQueen: {
+      // Every queen sits on a round token, so the two sides differ by token and by figure.
+      const bool white = kind == Round::WhiteQueen;
+      const float r = size * 0.40f;
+      disc(target, x, y + size * 0.03f, r, sf::Color(0, 0, 0, 60));  // shadow
+      disc(target, x, y, r, white ? colors::kWhiteQueen : colors::kBlackQueen,
+           white ? colors::kWhiteQueenEdge : colors::kBlackQueenEdge, size * 0.03f);
+      sf::Text glyph(sf::String(U'\u265B'), style.fonts->regular,
+                     static_cast<unsigned>(std::lround(size * 0.56f)));
+      glyph.setFillColor(white ? colors::kWhiteQueenEdge : colors::kBlackQueenEdge);
+      const sf::FloatRect b = glyph.getLocalBounds();
+      glyph.setOrigin(b.left + b.width / 2, b.top + b.height / 2);
+      glyph.setPosition(x, y);
+      target.draw(glyph);
+      break;
+    }
+    case Round::Dot:
+      disc(target, x, y, size * 0.17f, colors::kDestination);
+      break;
+    case Round::Ring:
+      disc(target, x, y, size * 0.2f, sf::Color::Transparent, colors::kArrowTarget,
+           std::max(2.f, size * 0.07f));
+      break;
+  }
+}
+
+// Render thread only, like all drawing.
+const sf::Texture& round_texture(const Style& style, Round kind, unsigned size) {
+  using Key = std::pair<Round, unsigned>;
+  static std::map<Key, std::unique_ptr<sf::RenderTexture>> cache;
+  auto& slot = cache[Key{kind, size}];
+  if (!slot) {
+    if (cache.size() > 64) {  // window resized many times: start over
+      cache.clear();
+      return round_texture(style, kind, size);
+    }
+    slot = std::make_unique<sf::RenderTexture>();
+    slot->create(2 * size, 2 * size);
+    slot->clear(sf::Color::Transparent);
+    paint_round(*slot, style, kind, 2.f * static_cast<float>(size));
+    slot->display();
+    slot->setSmooth(true);
+  }
+  return slot->getTexture();
+}
+
+void draw_round(sf::RenderTarget& target, const Style& style, Round kind, float x, float y,
+                float size) {
+  const unsigned px = std::max(1U, static_cast<unsigned>(std::lround(size)));
+  sf::Sprite sprite(round_texture(style, kind, px));
+  sprite.setScale(0.5f, 0.5f);
+  sprite.setPosition(std::round(x - static_cast<float>(px) / 2),
+                     std::round(y - static_cast<float>(px) / 2));
+  target.draw(sprite);
+}
+
+}  // namespace
+
 void draw_queen(sf::RenderTarget& target, const Style& style, Color c, float x, float y,
                 float size) {
-  // Every queen sits on a round token, so the two sides differ by token and by figure.
-  const float r = size * 0.40f;
-  const bool white = c == Color::White;
-  disc(target, x, y + size * 0.03f, r, sf::Color(0, 0, 0, 60));  // shadow
-  disc(target, x, y, r, white ? colors::kWhiteQueen : colors::kBlackQueen,
-       white ? colors::kWhiteQueenEdge : colors::kBlackQueenEdge, std::max(1.f, size * 0.03f));
-  sf::Text glyph(sf::String(U'\u265B'), style.fonts->regular,
-                 static_cast<unsigned>(std::lround(size * 0.56f)));
-  glyph.setFillColor(white ? colors::kWhiteQueenEdge : colors::kBlackQueenEdge);
-  const sf::FloatRect b = glyph.getLocalBounds();
-  glyph.setOrigin(b.left + b.width / 2, b.top + b.height / 2);
-  glyph.setPosition(std::round(x), std::round(y));
-  target.draw(glyph);
+  draw_round(target, style, c == Color::White ? Round::WhiteQueen : Round::BlackQueen, x, y, size);
 }
 
 void draw_board(sf::RenderTarget& target, const Style& style, const BoardGeometry& g,
@@ -131,12 +192,7 @@ void draw_board(sf::RenderTarget& target, const Style& style, const BoardGeometr
   for (Square s : scene.targets) {
     const Rect r = g.square_rect(s);
     const float cx = r.x + r.w / 2, cy = r.y + r.h / 2;
-    if (scene.arrow_targets) {
-      disc(target, cx, cy, g.square * 0.2f, sf::Color::Transparent, colors::kArrowTarget,
-           std::max(2.f, g.square * 0.07f));
-    } else {
-      disc(target, cx, cy, g.square * 0.17f, colors::kDestination);
-    }
+    draw_round(target, style, scene.arrow_targets ? Round::Ring : Round::Dot, cx, cy, g.square);
   }
 
   if (scene.dragging) {

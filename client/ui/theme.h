@@ -32,7 +32,7 @@ inline const sf::Color kArrow{44, 38, 36};
 inline const sf::Color kArrowEdge{196, 96, 58};
 inline const sf::Color kDestination{30, 110, 200, 175};  // where the selected queen may go
 inline const sf::Color kArrowTarget{210, 80, 50, 170};   // where the arrow may land
-inline const sf::Color kSelected{226, 170, 76, 150};
+inline const sf::Color kSelected{30, 110, 200, 105};     // the queen being moved
 inline const sf::Color kLastMove{250, 220, 90, 95};
 inline const sf::Color kHover{255, 255, 255, 50};
 }  // namespace colors

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,7 +71,8 @@ Child::Child(const std::vector<std::string>& argv, const std::map<std::string, s
   pid_ = ::fork();
   REQUIRE(pid_ >= 0);
   if (pid_ == 0) {
-    ::setpgid(0, 0);  // its own group: stop() reaches everything it starts
+    // Ends with the test even when the test crashes and cannot stop it.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (!log.empty()) {
       const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (fd >= 0) {
@@ -124,14 +126,14 @@ void Child::stop() {
   pid_ = -1;
 }
 
-VirtualDisplay::VirtualDisplay(int width, int height) {
+VirtualDisplay::VirtualDisplay(int width, int height, const fs::path& log) {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
   server_ = Child({"Xvfb", "-displayfd", std::to_string(fds[1]), "-screen", "0",
                    std::to_string(width) + "x" + std::to_string(height) + "x24", "-nolisten", "tcp",
                    "-noreset"},
-                  {}, fds[1]);
+                  {}, fds[1], log);
   ::close(fds[1]);
   std::string number;
   pollfd p{fds[0], POLLIN, 0};
@@ -269,6 +271,10 @@ void ClientDriver::drag_square(const std::string& from, const std::string& to) {
 // Through XTEST like a real keyboard: without a window manager the focus follows the pointer,
 // which the clicks keep on the window.
 void ClientDriver::key(const std::string& keysym) { xdo({"key", keysym}); }
+
+void ClientDriver::resize(int width, int height) {
+  xdo({"windowsize", "--sync", window_, std::to_string(width), std::to_string(height)});
+}
 
 void ClientDriver::type(const std::string& text) { xdo({"type", "--delay", "20", text}); }
 

@@ -43,7 +43,8 @@ class Child {
 // Xvfb on a free display number (it picks one itself with -displayfd).
 class VirtualDisplay {
  public:
-  VirtualDisplay(int width, int height);
+  // Xvfb's own messages (such as the displays it found taken) go to `log`.
+  VirtualDisplay(int width, int height, const std::filesystem::path& log);
   const std::string& name() const { return name_; }  // ":99"
 
  private:
@@ -74,6 +75,7 @@ class ClientDriver {
   void click_square(const std::string& square, int button = 1);
   void drag_square(const std::string& from, const std::string& to);
   void key(const std::string& keysym);
+  void resize(int width, int height);
   void type(const std::string& text);
   // Presses F12 and copies the PNG to `dir/name.png`; returns that path.
   std::filesystem::path screenshot(const std::filesystem::path& dir, const std::string& name);
