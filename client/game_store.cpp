@@ -56,20 +56,47 @@ void GameStore::discard_unfinished() const {
   fs::remove(unfinished_path(), ec);
 }
 
+Expected<fs::path, std::string> GameStore::archive(const GameRecord& record) const {
+  const std::string base = stamp_for_file(record.started_at) + "_" + file_safe(record.white.name) +
+                           "_vs_" + file_safe(record.black.name);
+  fs::path file = games_dir() / (base + ".json");
+  std::error_code ec;
+  for (int n = 2; fs::exists(file, ec); ++n)
+    file = games_dir() / (base + "_" + std::to_string(n) + ".json");
+  if (auto problem = write_file_atomically(file, to_json(record).dump(1) + "\n"))
+    return Unexpected(*problem);
+  return file;
+}
+
 Expected<std::optional<fs::path>, std::string> GameStore::finish(const GameRecord& record) const {
   std::optional<fs::path> written;
   if (!record.moves.empty()) {
-    const std::string base = stamp_for_file(record.started_at) + "_" +
-                             file_safe(record.white.name) + "_vs_" + file_safe(record.black.name);
-    fs::path file = games_dir() / (base + ".json");
-    std::error_code ec;
-    for (int n = 2; fs::exists(file, ec); ++n)
-      file = games_dir() / (base + "_" + std::to_string(n) + ".json");
-    if (auto problem = write_file_atomically(file, to_json(record).dump(1) + "\n"))
-      return Unexpected(*problem);
-    written = file;
+    auto file = archive(record);
+    if (!file) return Unexpected(file.error());
+    written = *file;
   }
   discard_unfinished();
+  return written;
+}
+
+Expected<std::optional<fs::path>, std::string> GameStore::shelve_unfinished() const {
+  auto unfinished = load_unfinished();
+  if (!unfinished) return std::optional<fs::path>();
+  std::optional<fs::path> written;
+  if (*unfinished) {
+    auto file = archive(**unfinished);
+    if (!file) return Unexpected(file.error());
+    written = *file;
+    discard_unfinished();
+  } else {
+    // Unreadable: keep the bytes under another name rather than delete them.
+    fs::path aside = unfinished_path();
+    aside += ".bad";
+    std::error_code ec;
+    fs::rename(unfinished_path(), aside, ec);
+    if (ec) return Unexpected("cannot move " + unfinished_path().string() + ": " + ec.message());
+    written = aside;
+  }
   return written;
 }
 

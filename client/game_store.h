@@ -28,6 +28,10 @@ class GameStore {
   // nullopt when there is none; an error sentence when the file cannot be used.
   std::optional<Expected<GameRecord, std::string>> load_unfinished() const;
   void discard_unfinished() const;
+  // Moves the unfinished game, if there is one, to the saved games (where it can be replayed but
+  // not resumed), so that a new game can take its place without losing it. Returns where it
+  // went; nothing when there was none.
+  Expected<std::optional<std::filesystem::path>, std::string> shelve_unfinished() const;
 
   // Stores a finished game under games/ and removes the unfinished one. A game aborted before
   // any move is not worth keeping: it is only removed. Returns the new file, if one was written.
@@ -45,6 +49,9 @@ class GameStore {
   static Expected<GameRecord, std::string> load(const std::filesystem::path& file);
 
  private:
+  // Writes the record under games/ with a name of its own.
+  Expected<std::filesystem::path, std::string> archive(const GameRecord& record) const;
+
   std::filesystem::path dir_;
 };
 

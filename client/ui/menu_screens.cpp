@@ -1,5 +1,6 @@
 // The main menu, the new-game form and the settings screen.
 #include <algorithm>
+#include <cstdlib>
 
 #include <SFML/Graphics/RectangleShape.hpp>
 
@@ -18,6 +19,15 @@ struct Column {
 Column column(const Style& s, float width, float height, float max_width = 440) {
   const float w = std::min(s.f(max_width), width - s.f(48));
   return {std::round((width - w) / 2), w, std::round(std::max(s.f(40), height * 0.1f))};
+}
+
+// "~/.config/amazons" rather than the whole path under the home directory.
+std::string home_relative(const std::filesystem::path& p) {
+  const char* home = std::getenv("HOME");
+  const std::string text = p.string();
+  if (home == nullptr || *home == '\0') return text;
+  const std::string prefix = std::string(home) + "/";
+  return text.rfind(prefix, 0) == 0 ? "~/" + text.substr(prefix.size()) : text;
 }
 
 void draw_heading(sf::RenderTarget& t, const Style& s, const Column& c, const std::string& title,
@@ -229,6 +239,13 @@ class NewGameScreen final : public Screen {
     setup.game.white = {white_.text, false, std::nullopt};
     setup.game.black = {black_.text, false, std::nullopt};
     setup.store = app_.store();
+    // The new game will be saved where the unfinished one is: keep that one among the games.
+    auto shelved = app_.store().shelve_unfinished();
+    if (!shelved) {
+      error_ = "The unfinished game could not be put aside: " + shelved.error();
+      return;
+    }
+    if (*shelved) app_.notify("The unfinished game was moved to your saved games.");
     app_.show(make_game_screen(app_, std::move(setup)));
   }
 
@@ -307,7 +324,7 @@ class SettingsScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_heading(t, s, col_, "Settings", "Kept in " + app_.options().config_dir.string());
+    draw_heading(t, s, col_, "Settings", "Kept in " + home_relative(app_.options().config_dir));
     widgets_.draw(t, s);
     // The chosen colours as a strip of squares with a queen of each side.
     const int n = 10;

@@ -106,3 +106,29 @@ TEST_CASE("the clocks after a record's last move come from each side's last reco
   r.moves.push_back({mv("a6-a5/a4"), 1s, 40s});
   CHECK(clocks_after(r) == std::array<Millis, 2>{60s, 40s});
 }
+
+TEST_CASE("a new game shelves the unfinished one among the saved games instead of losing it") {
+  test::TempDir dir;
+  GameStore store(dir.path());
+  auto none = store.shelve_unfinished();
+  REQUIRE(none);
+  CHECK_FALSE(*none);
+
+  const GameRecord r = game({"d1-d7/g7", "a7-b7/c7"});
+  REQUIRE_FALSE(store.save_unfinished(r));
+  auto shelved = store.shelve_unfinished();
+  REQUIRE(shelved);
+  REQUIRE(*shelved);
+  CHECK_FALSE(store.load_unfinished());
+  const auto list = store.list();
+  REQUIRE(list.size() == 1);
+  REQUIRE(list[0].record);
+  CHECK(*list[0].record == r);
+  CHECK(describe_game(r).find("unfinished") != std::string::npos);
+
+  std::ofstream(store.unfinished_path()) << "garbage";
+  auto bad = store.shelve_unfinished();
+  REQUIRE(bad);
+  CHECK(**bad == dir.path() / "unfinished-game.json.bad");
+  CHECK_FALSE(fs::exists(store.unfinished_path()));
+}
