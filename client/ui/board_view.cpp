@@ -70,6 +70,14 @@ namespace {
 // many virtual machines) renders several times slower.
 enum class Round : std::uint8_t { WhiteQueen, BlackQueen, Dot, Ring };
 
+sf::Color opaque(sf::Color c) { return {c.r, c.g, c.b, 255}; }
+
+// Markers are painted opaque and made see-through when drawn, so their colour is not darkened by
+// blending into the texture's transparent black; the texture around them is their own colour.
+sf::Color marker_color(Round kind) {
+  return kind == Round::Dot ? colors::kDestination : colors::kArrowTarget;
+}
+
 void paint_round(sf::RenderTarget& target, const Style& style, Round kind, float size) {
   const float x = size / 2, y = size / 2;
   switch (kind) {
@@ -91,10 +99,10 @@ void paint_round(sf::RenderTarget& target, const Style& style, Round kind, float
       break;
     }
     case Round::Dot:
-      disc(target, x, y, size * 0.17f, colors::kDestination);
+      disc(target, x, y, size * 0.17f, opaque(colors::kDestination));
       break;
     case Round::Ring:
-      disc(target, x, y, size * 0.2f, sf::Color::Transparent, colors::kArrowTarget,
+      disc(target, x, y, size * 0.2f, sf::Color::Transparent, opaque(colors::kArrowTarget),
            std::max(2.f, size * 0.07f));
       break;
   }
@@ -112,7 +120,9 @@ const sf::Texture& round_texture(const Style& style, Round kind, unsigned size) 
     }
     slot = std::make_unique<sf::RenderTexture>();
     slot->create(2 * size, 2 * size);
-    slot->clear(sf::Color::Transparent);
+    const bool marker = kind == Round::Dot || kind == Round::Ring;
+    const sf::Color around = marker ? marker_color(kind) : sf::Color::Black;
+    slot->clear({around.r, around.g, around.b, 0});
     paint_round(*slot, style, kind, 2.f * static_cast<float>(size));
     slot->display();
     slot->setSmooth(true);
@@ -125,6 +135,8 @@ void draw_round(sf::RenderTarget& target, const Style& style, Round kind, float 
   const unsigned px = std::max(1U, static_cast<unsigned>(std::lround(size)));
   sf::Sprite sprite(round_texture(style, kind, px));
   sprite.setScale(0.5f, 0.5f);
+  if (kind == Round::Dot || kind == Round::Ring)
+    sprite.setColor({255, 255, 255, marker_color(kind).a});
   sprite.setPosition(std::round(x - static_cast<float>(px) / 2),
                      std::round(y - static_cast<float>(px) / 2));
   target.draw(sprite);
