@@ -7,6 +7,7 @@
 
 #include "client/move_input.h"
 #include "client/ui/board_view.h"
+#include "client/ui/game_panel.h"
 #include "client/ui/screens.h"
 #include "common/notation.h"
 #include "common/position_text.h"
@@ -154,7 +155,7 @@ class GameScreen final : public Screen {
     const Color top = geometry_.flipped ? Color::White : Color::Black;
     draw_card(t, top, top_card_, now);
     draw_card(t, ~top, bottom_card_, now);
-    draw_moves(t);
+    draw_move_list(t, s, moves_, vm_->move_rows(), vm_->rules().first_to_move, vm_->moves().size());
     const std::string status = !vm_->running()        ? vm_->result_reason()
                                : vm_->human_to_move() ? hint(input_.stage())
                                                       : vm_->status();
@@ -277,11 +278,9 @@ class GameScreen final : public Screen {
   // ---- layout and drawing ----
   void place() {
     const Style& s = app_.style();
-    const float m = s.f(24);
-    const float panel_w = std::clamp(width_ * 0.3f, s.f(270), s.f(380));
-    panel_ = {width_ - panel_w - m, m, panel_w, height_ - 2 * m};
-    const int size = vm_ ? vm_->rules().size : 10;
-    geometry_ = BoardGeometry::fit(size, {m, m, panel_.x - 2 * m, height_ - 2 * m}, 0.45f);
+    const BoardAndPanel layout = board_and_panel(s, width_, height_, vm_ ? vm_->rules().size : 10);
+    geometry_ = layout.board;
+    panel_ = layout.panel;
 
     const float card_h = s.f(84), button_h = s.f(44), gap = s.f(12);
     top_card_ = {panel_.x, panel_.y, panel_.w, card_h};
@@ -342,41 +341,6 @@ class GameScreen final : public Screen {
     }
     draw_text(t, s.fonts->regular, sub, s.px(14), text_x, r.y + r.h * 0.68f,
               active ? colors::kAccent : colors::kMuted);
-  }
-
-  void draw_moves(sf::RenderTarget& t) const {
-    const Style& s = app_.style();
-    fill_rounded(t, moves_, s.f(10), colors::kPanel, colors::kBorder, 1);
-    const float pad = s.f(14), row_h = s.f(26);
-    const float c0 = moves_.x + pad, c1 = moves_.x + pad + s.f(40),
-                c2 = moves_.x + pad + s.f(40) + (moves_.w - 2 * pad - s.f(40)) / 2;
-    const Color first = vm_->rules().first_to_move;
-    float y = moves_.y + pad + row_h / 2;
-    draw_text(t, s.fonts->bold, side_name(first), s.px(14), c1, y, colors::kMuted);
-    draw_text(t, s.fonts->bold, side_name(~first), s.px(14), c2, y, colors::kMuted);
-    sf::RectangleShape rule({moves_.w - 2 * pad, 1});
-    rule.setPosition(c0, std::round(y + row_h / 2 + s.f(2)));
-    rule.setFillColor(colors::kBorder);
-    t.draw(rule);
-    y += row_h + s.f(8);
-    const auto rows = vm_->move_rows();
-    const int fit = std::max(1, static_cast<int>((moves_.bottom() - y - pad) / row_h) + 1);
-    const std::size_t begin = rows.size() > static_cast<std::size_t>(fit)
-                                  ? rows.size() - static_cast<std::size_t>(fit)
-                                  : 0;
-    if (rows.empty())
-      draw_text(t, s.fonts->regular, "No moves yet.", s.px(15), c0, y, colors::kMuted);
-    const std::size_t total = vm_->moves().size();
-    for (std::size_t i = begin; i < rows.size(); ++i, y += row_h) {
-      draw_text(t, s.fonts->regular, std::to_string(rows[i].number) + ".", s.px(15), c0, y,
-                colors::kMuted);
-      const bool last_first = total % 2 == 1 && i + 1 == rows.size();
-      const bool last_second = total % 2 == 0 && i + 1 == rows.size();
-      draw_text(t, s.fonts->regular, rows[i].first, s.px(15), c1, y,
-                last_first ? colors::kAccent : colors::kText);
-      draw_text(t, s.fonts->regular, rows[i].second, s.px(15), c2, y,
-                last_second ? colors::kAccent : colors::kText);
-    }
   }
 
   void draw_banner(sf::RenderTarget& t) const {

@@ -4,6 +4,7 @@
 
 #include "client/replay_model.h"
 #include "client/ui/board_view.h"
+#include "client/ui/game_panel.h"
 #include "client/ui/screens.h"
 #include "client/user_files.h"
 #include "common/notation.h"
@@ -127,11 +128,9 @@ class ReplayScreen final : public Screen {
 
   void layout(float w, float h) override {
     const Style& s = app_.style();
-    const float m = s.f(24);
-    const float panel_w = std::clamp(w * 0.3f, s.f(270), s.f(380));
-    panel_ = {w - panel_w - m, m, panel_w, h - 2 * m};
-    geometry_ =
-        BoardGeometry::fit(model_.record().rules.size, {m, m, panel_.x - 2 * m, h - 2 * m}, 0.45f);
+    const BoardAndPanel layout = board_and_panel(s, w, h, model_.record().rules.size);
+    geometry_ = layout.board;
+    panel_ = layout.panel;
     const float bh = s.f(44), gap = s.f(10);
     const float nav_w = (panel_.w - 3 * gap) / 4;
     const float nav_y = panel_.bottom() - 2 * bh - gap;
@@ -206,7 +205,8 @@ class ReplayScreen final : public Screen {
               s.px(15), panel_.x, panel_.y + s.f(76), colors::kMuted);
     draw_text(t, s.fonts->bold, model_.progress(), s.px(17), panel_.x, panel_.y + s.f(108),
               colors::kAccent);
-    draw_moves(t);
+    move_cells_ = draw_move_list(t, s, moves_, model_.move_rows(),
+                                 model_.record().rules.first_to_move, model_.ply());
     widgets_.draw(t, s);
   }
 
@@ -235,38 +235,6 @@ class ReplayScreen final : public Screen {
     app_.notify("Exported to " + exported_);
   }
 
-  void draw_moves(sf::RenderTarget& t) {
-    const Style& s = app_.style();
-    fill_rounded(t, moves_, s.f(10), colors::kPanel, colors::kBorder, 1);
-    move_cells_.clear();
-    const float pad = s.f(14), row_h = s.f(26);
-    const float c0 = moves_.x + pad, c1 = c0 + s.f(40),
-                c2 = c1 + (moves_.w - 2 * pad - s.f(40)) / 2;
-    const auto rows = model_.move_rows();
-    const int fit = std::max(1, static_cast<int>((moves_.h - 2 * pad) / row_h));
-    // Keep the current move in view.
-    const int current_row = model_.ply() == 0 ? 0 : static_cast<int>((model_.ply() - 1) / 2);
-    const int first =
-        std::clamp(current_row - fit / 2, 0, std::max(0, static_cast<int>(rows.size()) - fit));
-    float y = moves_.y + pad + row_h / 2;
-    for (int i = first; i < static_cast<int>(rows.size()) && i < first + fit; ++i, y += row_h) {
-      const auto& row = rows[static_cast<std::size_t>(i)];
-      draw_text(t, s.fonts->regular, std::to_string(row.number) + ".", s.px(15), c0, y,
-                colors::kMuted);
-      for (int half = 0; half < 2; ++half) {
-        const std::string& text = half == 0 ? row.first : row.second;
-        if (text.empty()) continue;
-        const std::size_t ply = static_cast<std::size_t>(2 * i + half + 1);
-        const float x = half == 0 ? c1 : c2;
-        const Rect cell{x - s.f(4), y - row_h / 2, (c2 - c1) - s.f(6), row_h};
-        if (ply == model_.ply()) fill_rounded(t, cell, s.f(4), colors::kPanelRaised);
-        draw_text(t, s.fonts->regular, text, s.px(15), x, y,
-                  ply == model_.ply() ? colors::kAccent : colors::kText);
-        move_cells_.emplace_back(cell, ply);
-      }
-    }
-  }
-
   ReplayModel model_;
   Button start_{"replay_start", "|<"};
   Button back_{"replay_back", "<"};
@@ -277,7 +245,7 @@ class ReplayScreen final : public Screen {
   WidgetSet widgets_;
   BoardGeometry geometry_;
   Rect panel_, moves_;
-  std::vector<std::pair<Rect, std::size_t>> move_cells_;
+  std::vector<MoveCell> move_cells_;
   std::string exported_;
 };
 
