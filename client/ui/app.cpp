@@ -89,6 +89,8 @@ void App::write_state() {
   state["last_screenshot"] = last_screenshot_;
   state["window"] = {{"w", window_.getSize().x}, {"h", window_.getSize().y}};
   state["frames_per_second"] = frames_per_second_;
+  const bool showing = !notice_.empty() && std::chrono::steady_clock::now() <= notice_until_;
+  state["notice"] = showing ? notice_ : std::string();
   std::string text = state.dump();
   if (text == last_state_) return;
   last_state_ = std::move(text);

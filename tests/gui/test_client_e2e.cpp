@@ -124,7 +124,13 @@ TEST_SUITE("gui") {
     TempDir home;
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClient);
+    // A corrupt settings file: the client starts with the defaults, says so, keeps the file.
+    fs::create_directories(home.path() / "config" / "amazons");
+    std::ofstream(home.path() / "config" / "amazons" / "settings.json") << "{\"name\": ";
     c.start();
+    json s = c.state();
+    CHECK(s["notice"].get<std::string>().find("is not valid JSON") != std::string::npos);
+    CHECK(fs::exists(home.path() / "config" / "amazons" / "settings.json.bad"));
     c.screenshot(kShots, "menu");
 
     // ---- set up a game: names, the 8x8 variant, a clock ----
@@ -136,7 +142,7 @@ TEST_SUITE("gui") {
     select_option(c, "time_control", "3 min + 2 s");
     c.screenshot(kShots, "new-game");
     c.click("start");
-    json s = wait_game(c);
+    s = wait_game(c);
     CHECK(s["white"] == "Alice");
     CHECK(s["black"] == "Bob");
     CHECK(s["time_control"] == "180+2");
