@@ -42,7 +42,8 @@ GameRecord LocalGame::play(GameObserver* observer) {
   Position pos = options_.start ? *options_.start : Position(options_.rules);
   if (options_.start) record.start_position = to_text(*options_.start);
   ClockState clock{options_.time_control,
-                   {options_.time_control.initial, options_.time_control.initial}};
+                   options_.clock.value_or(std::array<Millis, 2>{options_.time_control.initial,
+                                                                 options_.time_control.initial})};
   std::vector<Move> history;
 
   for (Color c : {Color::White, Color::Black}) {

@@ -3,6 +3,7 @@
 // clocks and keeps the record.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,9 @@ struct LocalGameOptions {
   TimeControl time_control;
   std::optional<Position> start;  // default: the variant's start position
   std::vector<Move> opening;      // played first, without asking anyone (must be legal)
+  // Resuming a game: both clocks as they stood after the opening (indexed by index_of(Color)).
+  // Default: both at the time control's initial time.
+  std::optional<std::array<Millis, 2>> clock;
 };
 
 class LocalGame {

@@ -194,3 +194,28 @@ TEST_CASE("opening moves are played before anyone is asked; a start position may
   CHECK(r2.start_position == "B5/xx4/6/6/W5/W4B w");
   CHECK(replay(r2));
 }
+
+TEST_CASE("a resumed game starts with the clocks it was given") {
+  class TurnObserver final : public GameObserver {
+   public:
+    void on_turn(Color c, const ClockState& clock) override {
+      if (turns.empty()) first = clock;
+      turns.push_back(c);
+    }
+    std::vector<Color> turns;
+    ClockState first;
+  } obs;
+  ScriptedPlayer white({test::mv("d7-d6/d7")});
+  ScriptedPlayer black({});  // resigns when asked
+  LocalGameOptions opt;
+  opt.time_control = TimeControl::fischer(10s, 1s);
+  opt.opening = {test::mv("d1-d7/g7"), test::mv("a7-b7/c7")};
+  opt.clock = std::array<Millis, 2>{3s, 7s};
+  const GameRecord r = LocalGame(opt, white, black).play(&obs);
+  CHECK(obs.first.left(Color::White) == 3s);
+  CHECK(obs.first.left(Color::Black) == 7s);
+  // White's clock goes on from 3 s, not from the initial 10 s: at most 3 s + 1 s increment.
+  CHECK(r.moves[2].clock_left.value() <= 4s);
+  CHECK(r.moves[2].clock_left.value() > 3s);
+  CHECK(r.result == GameResult{Color::White, EndReason::Resign});
+}

@@ -1,0 +1,67 @@
+// amazons-client: the desktop client. Parses options, finds the display, the font and the
+// user's directories, then runs the window.
+#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <SFML/Graphics/RenderWindow.hpp>
+
+#include "client/display_check.h"
+#include "client/ui/app.h"
+#include "client/user_files.h"
+
+int main(int argc, char** argv) {
+  using namespace amazons::client;
+  CLI::App cli{"amazons-client: play the Game of the Amazons"};
+  std::string config, data, state_file, screenshots;
+  std::string rules_dir = std::string(AMAZONS_CONFIG_DIR) + "/rules";
+  unsigned width = 1200, height = 800;
+  cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
+  cli.add_option("--data-dir", data, "Where games are saved (default: XDG data)");
+  cli.add_option("--rules-dir", rules_dir, "Directory of rule variant files")
+      ->capture_default_str();
+  cli.add_option("--state-file", state_file,
+                 "Keep a JSON description of the screen in this file (for scripted tests)");
+  cli.add_option("--screenshot-dir", screenshots, "Where F12 saves screenshots");
+  cli.add_option("--width", width, "Initial window width")->check(CLI::Range(640u, 7680u));
+  cli.add_option("--height", height, "Initial window height")->check(CLI::Range(480u, 4320u));
+  CLI11_PARSE(cli, argc, argv);
+
+  ui::AppOptions options;
+  options.rules_dir = rules_dir;
+  for (auto [given, field, lookup] : {std::tuple{&config, &options.config_dir, &config_dir},
+                                      std::tuple{&data, &options.data_dir, &data_dir}}) {
+    if (!given->empty()) {
+      *field = *given;
+      continue;
+    }
+    auto dir = lookup(process_env);
+    if (!dir) {
+      std::cerr << "amazons-client: " << dir.error() << "; pass --config-dir and --data-dir\n";
+      return 2;
+    }
+    *field = *dir;
+  }
+  if (!state_file.empty()) options.state_file = state_file;
+  options.screenshot_dir =
+      screenshots.empty() ? options.data_dir / "screenshots" : std::filesystem::path(screenshots);
+
+  // SFML aborts the process when it cannot open the display, so ask X first.
+  if (!display_available()) {
+    std::cerr << "amazons-client: no graphical display (DISPLAY is "
+              << (std::getenv("DISPLAY") ? "\"" + std::string(std::getenv("DISPLAY")) + "\""
+                                         : "unset")
+              << " and cannot be opened); run it on a desktop, or under Xvfb\n";
+    return 3;
+  }
+  ui::Fonts fonts;
+  if (auto loaded = ui::load_fonts(fonts); !loaded) {
+    std::cerr << "amazons-client: " << loaded.error() << "\n";
+    return 4;
+  }
+
+  // No multisampling: round shapes come antialiased from textures (see board_view.cpp).
+  sf::RenderWindow window(sf::VideoMode(width, height), "Amazons", sf::Style::Default);
+  ui::App app(std::move(options), window, fonts);
+  return app.run();
+}

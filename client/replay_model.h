@@ -1,0 +1,52 @@
+// Steps through a recorded game: forward, back, jump to any move, and export in the text
+// notation. Every position is computed once up front, so jumping is instant.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/game_text.h"
+#include "common/expected.h"
+#include "common/game_record.h"
+
+namespace amazons::client {
+
+class ReplayModel {
+ public:
+  // Fails with the record's own error message when a move does not replay.
+  static Expected<ReplayModel, std::string> make(GameRecord record);
+
+  const GameRecord& record() const { return record_; }
+  std::size_t size() const { return positions_.size() - 1; }  // number of moves
+  std::size_t ply() const { return ply_; }  // moves played in the shown position, 0..size()
+
+  bool forward();              // false at the end
+  bool back();                 // false at the start
+  void jump(std::size_t ply);  // clamped to size()
+  void to_start() { jump(0); }
+  void to_end() { jump(size()); }
+
+  const Position& position() const { return positions_[ply_]; }
+  // The move that led to the shown position.
+  std::optional<Move> last_move() const;
+  std::vector<MoveRow> move_rows() const;
+  // "Move 12 of 40", "Start position".
+  std::string progress() const;
+  // The result sentence of the whole game, or "Unfinished game".
+  std::string result_text() const;
+
+  // The record in the plain text form (common/game_record.h).
+  std::string export_text() const { return to_text(record_); }
+
+ private:
+  ReplayModel(GameRecord record, std::vector<Position> positions)
+      : record_(std::move(record)), positions_(std::move(positions)) {}
+
+  GameRecord record_;
+  std::vector<Position> positions_;  // positions_[i]: after i moves
+  std::size_t ply_ = 0;
+};
+
+}  // namespace amazons::client

@@ -1,0 +1,142 @@
+#include "client/settings.h"
+
+#include <cctype>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "client/user_files.h"
+
+namespace amazons::client {
+
+using nlohmann::json;
+
+std::string to_hex(Rgb c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
+  return buf;
+}
+
+std::optional<Rgb> parse_hex(std::string_view t) {
+  if (t.size() != 7 || t[0] != '#') return std::nullopt;
+  auto nibble = [](char ch) -> int {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    return -1;
+  };
+  std::uint8_t v[3];
+  for (std::size_t i = 0; i < 3; ++i) {
+    const int hi = nibble(t[1 + 2 * i]), lo = nibble(t[2 + 2 * i]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    v[i] = static_cast<std::uint8_t>(hi * 16 + lo);
+  }
+  return Rgb{v[0], v[1], v[2]};
+}
+
+const std::vector<BoardTheme>& board_themes() {
+  static const std::vector<BoardTheme> themes = {
+      {"Walnut", {0xe9, 0xd6, 0xb4}, {0xb0, 0x83, 0x5a}},
+      {"Slate", {0xd9, 0xe0, 0xe8}, {0x7d, 0x8f, 0xa6}},
+      {"Moss", {0xe4, 0xe8, 0xd0}, {0x86, 0x9e, 0x6a}},
+      {"Sand", {0xf2, 0xe6, 0xcf}, {0xc9, 0xa8, 0x7c}},
+  };
+  return themes;
+}
+
+std::optional<std::string> check_name(std::string_view name) {
+  if (name.empty()) return "a name must not be empty";
+  if (name.size() > kMaxNameLength)
+    return "a name has at most " + std::to_string(kMaxNameLength) + " characters";
+  bool visible = false;
+  for (char ch : name) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u < 0x20 || u == 0x7f) return "a name must not contain control characters";
+    if (u != ' ') visible = true;
+  }
+  if (!visible) return "a name must not be only spaces";
+  return std::nullopt;
+}
+
+json to_json(const Settings& s) {
+  return {{"name", s.name},
+          {"last_server", s.last_server},
+          {"light_squares", to_hex(s.light_squares)},
+          {"dark_squares", to_hex(s.dark_squares)},
+          {"sound", s.sound},
+          {"coordinates", s.coordinates},
+          {"territory_view", s.territory_view},
+          {"last_variant", s.last_variant},
+          {"last_time_control", s.last_time_control}};
+}
+
+LoadedSettings settings_from_json(const json& j) {
+  LoadedSettings out;
+  if (!j.is_object()) {
+    out.problems.push_back("the settings are not a JSON object; using the defaults");
+    return out;
+  }
+  Settings& s = out.settings;
+  auto bad = [&](const std::string& key, const std::string& why) {
+    out.problems.push_back("setting \"" + key + "\" " + why + "; using the default");
+  };
+  auto text = [&](const char* key, std::string& field, bool is_name) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_string()) return bad(key, "is not a string");
+    std::string v = j[key].get<std::string>();
+    if (is_name)
+      if (auto why = check_name(v)) return bad(key, "is not usable: " + *why);
+    field = std::move(v);
+  };
+  auto colour = [&](const char* key, Rgb& field) {
+    if (!j.contains(key)) return;
+    std::optional<Rgb> c;
+    if (j[key].is_string()) c = parse_hex(j[key].get<std::string>());
+    if (!c) return bad(key, "is not a colour such as \"#e8d5b0\"");
+    field = *c;
+  };
+  auto flag = [&](const char* key, bool& field) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_boolean()) return bad(key, "is not true or false");
+    field = j[key].get<bool>();
+  };
+  text("name", s.name, true);
+  text("last_server", s.last_server, false);
+  colour("light_squares", s.light_squares);
+  colour("dark_squares", s.dark_squares);
+  flag("sound", s.sound);
+  flag("coordinates", s.coordinates);
+  flag("territory_view", s.territory_view);
+  text("last_variant", s.last_variant, false);
+  text("last_time_control", s.last_time_control, false);
+  return out;
+}
+
+LoadedSettings load_settings(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return {};
+  auto text = read_file(file);
+  if (!text) return {Settings{}, {text.error() + "; using the default settings"}};
+  json j;
+  try {
+    j = json::parse(*text);
+  } catch (const json::parse_error& e) {
+    std::filesystem::path aside = file;
+    aside += ".bad";
+    std::filesystem::rename(file, aside, ec);
+    std::string problem = file.string() + " is not valid JSON (at byte " + std::to_string(e.byte) +
+                          "); using the default settings";
+    problem += ec ? " (and it could not be moved aside: " + ec.message() + ")"
+                  : "; the file was kept as " + aside.string();
+    return {Settings{}, {problem}};
+  }
+  LoadedSettings loaded = settings_from_json(j);
+  for (std::string& p : loaded.problems) p = file.string() + ": " + p;
+  return loaded;
+}
+
+std::optional<std::string> save_settings(const std::filesystem::path& file, const Settings& s) {
+  return write_file_atomically(file, to_json(s).dump(2) + "\n");
+}
+
+}  // namespace amazons::client

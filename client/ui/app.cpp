@@ -1,0 +1,151 @@
+#include "client/ui/app.h"
+
+#include <algorithm>
+
+#include <SFML/Graphics/RectangleShape.hpp>
+#include <SFML/Graphics/Texture.hpp>
+#include <SFML/Window/Event.hpp>
+
+#include "client/ui/screens.h"
+#include "client/user_files.h"
+
+namespace amazons::client::ui {
+
+namespace {
+constexpr auto kNoticeTime = std::chrono::seconds(5);
+constexpr float kDesignHeight = 800;  // the window height at which the unit is 1
+}  // namespace
+
+App::App(AppOptions options, sf::RenderWindow& window, Fonts& fonts)
+    : options_(std::move(options)), window_(window) {
+  style_.fonts = &fonts;
+  LoadedSettings loaded = load_settings(options_.config_dir / "settings.json");
+  settings_ = loaded.settings;
+  sounds_.set_enabled(settings_.sound);
+  if (!loaded.problems.empty()) notify(loaded.problems.front(), true);
+  screen_ = make_menu_screen(*this);
+}
+
+App::~App() = default;
+
+void App::show(std::unique_ptr<Screen> screen) { next_ = std::move(screen); }
+
+void App::save_settings() {
+  sounds_.set_enabled(settings_.sound);
+  if (auto problem = client::save_settings(options_.config_dir / "settings.json", settings_))
+    notify("Settings not saved: " + *problem, true);
+}
+
+void App::notify(std::string message, bool error) {
+  notice_ = std::move(message);
+  notice_error_ = error;
+  notice_until_ = std::chrono::steady_clock::now() + kNoticeTime * (error ? 2 : 1);
+}
+
+void App::relayout() {
+  const sf::Vector2u size = window_.getSize();
+  const float w = static_cast<float>(size.x), h = static_cast<float>(size.y);
+  window_.setView(sf::View(sf::FloatRect(0, 0, w, h)));  // one unit per pixel: crisp edges
+  style_.unit = std::clamp(std::min(h / kDesignHeight, w / (kDesignHeight * 1.25f)), 0.6f, 2.0f);
+  screen_->layout(w, h);
+}
+
+void App::draw_notice(SteadyTime now) {
+  if (notice_.empty() || now > notice_until_) return;
+  const sf::Vector2u size = window_.getSize();
+  const unsigned px = style_.px(15);
+  const float pad = style_.f(14);
+  const float w = std::min(static_cast<float>(size.x) - 2 * pad,
+                           text_width(style_.fonts->regular, notice_, px) + 2 * pad);
+  const Rect r{(static_cast<float>(size.x) - w) / 2, static_cast<float>(size.y) - style_.f(54), w,
+               style_.f(38)};
+  fill_rounded(window_, r, style_.f(8),
+               notice_error_ ? sf::Color(90, 38, 34) : colors::kPanelRaised,
+               notice_error_ ? colors::kDanger : colors::kBorder, 1);
+  draw_text(window_, style_.fonts->regular,
+            elide(style_.fonts->regular, notice_, px, r.w - 2 * pad), px, r.x + r.w / 2,
+            r.y + r.h / 2, colors::kText, Align::Center);
+}
+
+void App::save_screenshot() {
+  sf::Texture texture;
+  const sf::Vector2u size = window_.getSize();
+  if (!texture.create(size.x, size.y)) return notify("Screenshot failed: no texture", true);
+  texture.update(window_);
+  std::error_code ec;
+  std::filesystem::create_directories(options_.screenshot_dir, ec);
+  const auto file = options_.screenshot_dir /
+                    ("amazons-" + screen_->name() + "-" + std::to_string(++screenshots_) + ".png");
+  if (!texture.copyToImage().saveToFile(file.string()))
+    return notify("Screenshot failed: cannot write " + file.string(), true);
+  last_screenshot_ = file.string();
+  notify("Screenshot saved: " + file.string());
+}
+
+void App::write_state() {
+  nlohmann::json state = screen_->describe();
+  state["screen"] = screen_->name();
+  state["screenshots"] = screenshots_;
+  state["last_screenshot"] = last_screenshot_;
+  state["window"] = {{"w", window_.getSize().x}, {"h", window_.getSize().y}};
+  state["frames_per_second"] = frames_per_second_;
+  const bool showing = !notice_.empty() && std::chrono::steady_clock::now() <= notice_until_;
+  state["notice"] = showing ? notice_ : std::string();
+  std::string text = state.dump();
+  if (text == last_state_) return;
+  last_state_ = std::move(text);
+  // Failing to write the dump must not stop the game; scripted tests notice the silence.
+  (void)write_file_atomically(*options_.state_file, last_state_ + "\n");
+}
+
+int App::run() {
+  window_.setFramerateLimit(60);
+  relayout();
+  measure_start_ = std::chrono::steady_clock::now();
+  while (window_.isOpen() && !quit_) {
+    bool screenshot = false;
+    sf::Event e;
+    while (window_.pollEvent(e)) {
+      if (e.type == sf::Event::Closed) {
+        quit_ = true;
+        break;
+      }
+      if (e.type == sf::Event::Resized) {
+        relayout();
+        continue;
+      }
+      if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::F12) {
+        screenshot = true;
+        continue;
+      }
+      screen_->handle(e);
+      if (next_) {
+        screen_ = std::move(next_);
+        relayout();
+      }
+    }
+    if (quit_) break;
+    const SteadyTime now = std::chrono::steady_clock::now();
+    screen_->update(now);
+    if (next_) {
+      screen_ = std::move(next_);
+      relayout();
+    }
+    window_.clear(colors::kBackground);
+    screen_->draw(window_, now);
+    if (screenshot) save_screenshot();  // before the notice it causes is drawn
+    draw_notice(now);
+    window_.display();
+    if (++frames_, now - measure_start_ >= std::chrono::seconds(1)) {
+      frames_per_second_ = frames_;
+      frames_ = 0;
+      measure_start_ = now;
+    }
+    if (options_.state_file) write_state();
+  }
+  screen_.reset();  // a running game is saved as it stands
+  window_.close();
+  return 0;
+}
+
+}  // namespace amazons::client::ui

@@ -1,0 +1,96 @@
+// The window's main loop and what every screen shares: fonts, settings, saved games, the
+// notices at the bottom, screenshots and the state dump for scripted tests.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <SFML/Graphics/RenderWindow.hpp>
+#include <nlohmann/json.hpp>
+
+#include "client/game_store.h"
+#include "client/game_view_model.h"
+#include "client/settings.h"
+#include "client/ui/sounds.h"
+#include "client/ui/widgets.h"
+
+namespace amazons::client::ui {
+
+class App;
+
+// One screen of the client. Called on the render thread only: handle() for each window event,
+// then update() and draw() once a frame. Navigation through App takes effect between events.
+class Screen {
+ public:
+  explicit Screen(App& app) : app_(app) {}
+  virtual ~Screen() = default;
+  virtual std::string name() const = 0;  // "menu", "game", ... (for the state dump)
+  virtual void layout(float width, float height) = 0;
+  virtual void handle(const sf::Event& e) = 0;
+  virtual void update(SteadyTime /*now*/) {}
+  virtual void draw(sf::RenderTarget& target, SteadyTime now) = 0;
+  // The screen's state for scripted tests: widgets by id and whatever else a test asserts on.
+  virtual nlohmann::json describe() const = 0;
+
+ protected:
+  App& app_;
+};
+
+struct AppOptions {
+  std::filesystem::path config_dir;
+  std::filesystem::path data_dir;
+  std::filesystem::path rules_dir;
+  std::optional<std::filesystem::path> state_file;  // rewritten whenever the state changes
+  std::filesystem::path screenshot_dir;             // F12 saves a PNG here
+};
+
+class App {
+ public:
+  App(AppOptions options, sf::RenderWindow& window, Fonts& fonts);
+  ~App();
+
+  // Runs until the window is closed or quit() is called; returns the exit status.
+  int run();
+
+  void show(std::unique_ptr<Screen> screen);  // replaces the current screen after this event
+  void quit() { quit_ = true; }
+
+  const Style& style() const { return style_; }
+  Settings& settings() { return settings_; }
+  // Saves the settings; a failure becomes a notice.
+  void save_settings();
+  GameStore store() const { return GameStore(options_.data_dir); }
+  const AppOptions& options() const { return options_; }
+  Sounds& sounds() { return sounds_; }
+  // A line at the bottom of the window for a few seconds.
+  void notify(std::string message, bool error = false);
+
+ private:
+  void relayout();
+  void draw_notice(SteadyTime now);
+  void save_screenshot();
+  void write_state();
+
+  AppOptions options_;
+  sf::RenderWindow& window_;
+  Style style_;
+  Settings settings_;
+  Sounds sounds_;
+  std::unique_ptr<Screen> screen_;
+  std::unique_ptr<Screen> next_;
+  bool quit_ = false;
+  std::string notice_;
+  bool notice_error_ = false;
+  SteadyTime notice_until_{};
+  int screenshots_ = 0;
+  std::string last_screenshot_;
+  std::string last_state_;
+  int frames_ = 0;  // drawn since measure_start_
+  SteadyTime measure_start_{};
+  int frames_per_second_ = 0;  // over the last whole second
+};
+
+}  // namespace amazons::client::ui

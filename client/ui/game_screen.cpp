@@ -1,0 +1,394 @@
+// The game screen: the board, both players with their clocks, the move list, the actions, and
+// the result banner. The game itself runs in a GameSession; this screen only shows its events
+// and passes on the moves entered here.
+#include <cmath>
+
+#include <SFML/Graphics/RectangleShape.hpp>
+
+#include "client/move_input.h"
+#include "client/ui/board_view.h"
+#include "client/ui/game_panel.h"
+#include "client/ui/screens.h"
+#include "common/notation.h"
+#include "common/position_text.h"
+
+namespace amazons::client::ui {
+
+namespace {
+
+constexpr auto kResignConfirmTime = std::chrono::seconds(3);
+const std::string kDot = " \u00B7 ";  // a middle dot between the parts of a line
+
+std::string stage_code(InputStage s) {
+  switch (s) {
+    case InputStage::Disabled:
+      return "disabled";
+    case InputStage::ChooseQueen:
+      return "choose_queen";
+    case InputStage::ChooseDestination:
+      return "choose_destination";
+    case InputStage::ChooseArrow:
+      return "choose_arrow";
+  }
+  return "";
+}
+
+std::string hint(InputStage s) {
+  switch (s) {
+    case InputStage::ChooseQueen:
+      return "Pick up one of your queens.";
+    case InputStage::ChooseDestination:
+      return "Move it to a marked square.";
+    case InputStage::ChooseArrow:
+      return "Shoot the arrow to a ringed square.  Esc: back";
+    case InputStage::Disabled:
+      break;
+  }
+  return {};
+}
+
+nlohmann::json squares_json(Bitboard b) {
+  nlohmann::json out = nlohmann::json::array();
+  for (Square s : b) out.push_back(to_string(s));
+  return out;
+}
+
+class GameScreen final : public Screen {
+ public:
+  GameScreen(App& app, std::unique_ptr<GameSession> session)
+      : Screen(app), session_(std::move(session)) {
+    resign_.on_click = [this] { resign(); };
+    abort_.on_click = [this] { session_->abort(); };
+    leave_.on_click = [this] { leave(); };
+    rematch_.on_click = [this] { rematch(); };
+    replay_.on_click = [this] {
+      if (record_) app_.show(make_replay_screen(app_, *record_));
+    };
+    for (Button* b : {&resign_, &abort_, &rematch_, &replay_, &leave_}) widgets_.add(*b);
+    update(std::chrono::steady_clock::now());
+  }
+
+  std::string name() const override { return "game"; }
+
+  void layout(float w, float h) override {
+    width_ = w;
+    height_ = h;
+    place();
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    switch (e.type) {
+      case sf::Event::MouseMoved:
+        mouse_x_ = static_cast<float>(e.mouseMove.x);
+        mouse_y_ = static_cast<float>(e.mouseMove.y);
+        break;
+      case sf::Event::MouseButtonPressed: {
+        mouse_x_ = static_cast<float>(e.mouseButton.x);
+        mouse_y_ = static_cast<float>(e.mouseButton.y);
+        const Square s = geometry_.square_at(mouse_x_, mouse_y_);
+        if (e.mouseButton.button == sf::Mouse::Right) {
+          input_.back();
+        } else if (e.mouseButton.button == sf::Mouse::Left) {
+          if (input_.press(s) == InputEffect::MoveReady) submit();
+        }
+        break;
+      }
+      case sf::Event::MouseButtonReleased:
+        if (e.mouseButton.button == sf::Mouse::Left)
+          input_.release(geometry_.square_at(static_cast<float>(e.mouseButton.x),
+                                             static_cast<float>(e.mouseButton.y)));
+        break;
+      case sf::Event::KeyPressed:
+        if (e.key.code == sf::Keyboard::Escape) input_.back();
+        break;
+      default:
+        break;
+    }
+  }
+
+  void update(SteadyTime now) override {
+    for (GameEvent& event : session_->poll()) std::visit([&](auto& ev) { on(ev); }, event);
+    if (!vm_) return;
+    const auto actions = vm_->actions();
+    auto shown = [&](GameAction a) {
+      return std::find(actions.begin(), actions.end(), a) != actions.end();
+    };
+    resign_.visible = shown(GameAction::Resign);
+    abort_.visible = shown(GameAction::Abort);
+    rematch_.visible = shown(GameAction::Rematch);
+    replay_.visible = shown(GameAction::Replay) && record_.has_value();
+    leave_.visible = true;
+    const bool armed = resign_armed_ && now < *resign_armed_;
+    if (!armed) resign_armed_.reset();
+    resign_.label = armed ? "Really resign?" : "Resign";
+    resign_.style = armed ? ButtonStyle::Primary : ButtonStyle::Danger;
+    place();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime now) override {
+    const Style& s = app_.style();
+    if (!vm_) {
+      draw_text(t, s.fonts->regular, "Starting the game...", s.px(18), width_ / 2, height_ / 2,
+                colors::kMuted, Align::Center);
+      return;
+    }
+    BoardScene scene;
+    scene.position = &shown_position();
+    scene.last_move = submitted_ ? submitted_ : vm_->last_move();
+    scene.coordinates = app_.settings().coordinates;
+    scene.light = app_.settings().light_squares;
+    scene.dark = app_.settings().dark_squares;
+    if (input_.stage() == InputStage::ChooseDestination ||
+        input_.stage() == InputStage::ChooseArrow)
+      scene.selected = input_.queen();
+    if (input_.stage() == InputStage::ChooseArrow) scene.moved_to = input_.destination();
+    scene.targets = input_.targets();
+    scene.arrow_targets = input_.stage() == InputStage::ChooseArrow;
+    const Square hovered = geometry_.square_at(mouse_x_, mouse_y_);
+    if (input_.accepts(hovered)) scene.hover = hovered;
+    scene.dragging = input_.drag_origin();
+    scene.mouse_x = mouse_x_;
+    scene.mouse_y = mouse_y_;
+    draw_board(t, s, geometry_, scene);
+
+    const Color top = geometry_.flipped ? Color::White : Color::Black;
+    draw_card(t, top, top_card_, now);
+    draw_card(t, ~top, bottom_card_, now);
+    draw_move_list(t, s, moves_, vm_->move_rows(), vm_->rules().first_to_move, vm_->moves().size());
+    const std::string status = !vm_->running()        ? vm_->result_reason()
+                               : vm_->human_to_move() ? hint(input_.stage())
+                                                      : vm_->status();
+    draw_text(t, s.fonts->regular, elide(s.fonts->regular, status, s.px(15), panel_.w), s.px(15),
+              panel_.x, status_y_, colors::kMuted);
+    widgets_.draw(t, s);
+    if (!vm_->running()) draw_banner(t);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json j;
+    j["widgets"] = widgets_.describe();
+    j["board"] = {{"x", geometry_.x},
+                  {"y", geometry_.y},
+                  {"square", geometry_.square},
+                  {"size", geometry_.size},
+                  {"flipped", geometry_.flipped}};
+    if (!vm_) return j;
+    j["position"] = to_text(vm_->position());
+    j["to_move"] = color_name(vm_->to_move());
+    j["human_to_move"] = vm_->human_to_move() && !submitted_;
+    j["stage"] = stage_code(input_.stage());
+    j["selected"] = input_.queen().is_none() ? "" : to_string(input_.queen());
+    j["destination"] = input_.destination().is_none() ? "" : to_string(input_.destination());
+    j["targets"] = squares_json(input_.targets());
+    j["dragging"] = input_.drag_origin().has_value();
+    nlohmann::json moves = nlohmann::json::array();
+    for (Move m : vm_->moves()) moves.push_back(to_string(m));
+    j["moves"] = std::move(moves);
+    j["status"] = vm_->status();
+    j["white"] = vm_->player(Color::White).name;
+    j["black"] = vm_->player(Color::Black).name;
+    j["time_control"] = to_string(time_control_);
+    if (const auto& r = vm_->result()) {
+      j["result"] = {{"winner", r->winner ? nlohmann::json(color_name(*r->winner)) : nullptr},
+                     {"reason", code(r->reason)},
+                     {"title", vm_->result_title()},
+                     {"text", vm_->result_reason()}};
+      j["saved"] = saved_ ? saved_->string() : "";
+    } else {
+      j["result"] = nullptr;
+    }
+    return j;
+  }
+
+ private:
+  // ---- events from the game ----
+  void on(GameStartedEvent& e) {
+    vm_.emplace(e.start, session_->humans());
+    time_control_ = e.start.time_control;
+    place();
+  }
+  void on(TurnEvent& e) {
+    if (vm_) vm_->on_turn(e.to_move, e.clock, e.at);
+  }
+  void on(MoveEvent& e) {
+    if (!vm_) return;
+    vm_->on_move(e.after, e.move, e.mover, e.at);
+    submitted_.reset();
+    optimistic_.reset();
+    input_.disable();
+    app_.sounds().move();
+  }
+  void on(HumanTurnEvent& e) {
+    if (!vm_ || vm_->to_move() != e.color) return;
+    request_ = e.request;
+    input_.reset(vm_->position(), true);
+  }
+  void on(GameEndEvent& e) {
+    if (!vm_) return;
+    vm_->on_end(e.result, e.detail, e.at);
+    record_ = e.record;
+    saved_ = e.saved;
+    input_.disable();
+    resign_armed_.reset();
+    app_.sounds().end();
+  }
+  void on(StorageProblemEvent& e) { app_.notify(e.message, true); }
+
+  // ---- actions ----
+  void submit() {
+    const Move m = input_.take_move();
+    const Color side = vm_->to_move();
+    if (!request_ || !session_->play(side, *request_, m)) return;
+    // Shown at once; the game's own MoveEvent confirms it a moment later.
+    submitted_ = m;
+    optimistic_ = vm_->position();
+    optimistic_->do_move(m);
+    request_.reset();
+  }
+
+  void resign() {
+    if (!vm_ || !vm_->human_to_move()) return;
+    if (!resign_armed_) {
+      resign_armed_ = std::chrono::steady_clock::now() + kResignConfirmTime;
+      return;
+    }
+    resign_armed_.reset();
+    session_->resign(vm_->to_move());
+  }
+
+  void leave() {
+    const bool running = vm_ && vm_->running() && !vm_->moves().empty();
+    session_->leave();
+    if (running) app_.notify("Game saved. Resume it from the menu.");
+    app_.show(make_menu_screen(app_));
+  }
+
+  void rematch() {
+    SessionSetup setup;
+    setup.game = session_->setup_record();
+    std::swap(setup.game.white, setup.game.black);
+    setup.game.started_at.reset();
+    setup.store = app_.store();
+    app_.show(make_game_screen(app_, std::move(setup)));
+  }
+
+  const Position& shown_position() const { return optimistic_ ? *optimistic_ : vm_->position(); }
+
+  // ---- layout and drawing ----
+  void place() {
+    const Style& s = app_.style();
+    const BoardAndPanel layout = board_and_panel(s, width_, height_, vm_ ? vm_->rules().size : 10);
+    geometry_ = layout.board;
+    panel_ = layout.panel;
+
+    const float card_h = s.f(84), button_h = s.f(44), gap = s.f(12);
+    top_card_ = {panel_.x, panel_.y, panel_.w, card_h};
+    std::vector<Button*> row;
+    for (Button* b : {&resign_, &abort_, &rematch_, &replay_, &leave_})
+      if (b->visible) row.push_back(b);
+    const float buttons_y = panel_.bottom() - button_h;
+    const float bw = row.empty() ? 0
+                                 : (panel_.w - gap * static_cast<float>(row.size() - 1)) /
+                                       static_cast<float>(row.size());
+    for (std::size_t i = 0; i < row.size(); ++i)
+      row[i]->rect = {std::round(panel_.x + static_cast<float>(i) * (bw + gap)), buttons_y,
+                      std::round(bw), button_h};
+    status_y_ = buttons_y - s.f(24);
+    bottom_card_ = {panel_.x, status_y_ - s.f(22) - card_h, panel_.w, card_h};
+    moves_ = {panel_.x, top_card_.bottom() + gap, panel_.w,
+              bottom_card_.y - gap - (top_card_.bottom() + gap)};
+  }
+
+  void draw_card(sf::RenderTarget& t, Color c, Rect r, SteadyTime now) const {
+    const Style& s = app_.style();
+    const bool active = vm_->running() && vm_->to_move() == c;
+    fill_rounded(t, r, s.f(10), active ? colors::kPanelRaised : colors::kPanel,
+                 active ? colors::kAccent : colors::kBorder, active ? 2.f : 1.f);
+    const float icon = s.f(46);
+    draw_queen(t, s, c, r.x + s.f(14) + icon / 2, r.y + r.h / 2, icon);
+    const float text_x = r.x + s.f(24) + icon;
+    float clock_w = 0;
+    if (vm_->has_clock()) {
+      const bool low = vm_->low_time(c, now);
+      const std::string clock = vm_->clock_text(c, now);
+      clock_w = s.f(104);
+      const Rect box{r.right() - clock_w - s.f(12), r.y + (r.h - s.f(46)) / 2, clock_w, s.f(46)};
+      fill_rounded(t, box, s.f(6),
+                   low      ? sf::Color(110, 40, 36)
+                   : active ? colors::kBackground
+                            : colors::kPanel,
+                   low ? colors::kDanger : colors::kBorder, 1);
+      draw_text(t, s.fonts->bold, clock, s.px(24), box.x + box.w / 2, box.y + box.h / 2,
+                low      ? sf::Color(255, 200, 190)
+                : active ? colors::kText
+                         : colors::kMuted,
+                Align::Center);
+    }
+    const PlayerInfo& p = vm_->player(c);
+    const float name_w = r.right() - text_x - clock_w - s.f(24);
+    draw_text(t, s.fonts->bold, elide(s.fonts->bold, p.name, s.px(19), name_w), s.px(19), text_x,
+              r.y + r.h * 0.36f, active ? colors::kText : colors::kMuted);
+    std::string sub = side_name(c);
+    if (p.rating) sub += kDot + std::to_string(*p.rating);
+    if (vm_->thinking(c)) {
+      const auto phase =
+          std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() /
+          400 % 4;
+      sub += kDot + "thinking" + std::string(static_cast<std::size_t>(phase), '.');
+    } else if (active) {
+      sub += kDot + "to move";
+    }
+    draw_text(t, s.fonts->regular, sub, s.px(14), text_x, r.y + r.h * 0.68f,
+              active ? colors::kAccent : colors::kMuted);
+  }
+
+  void draw_banner(sf::RenderTarget& t) const {
+    const Style& s = app_.style();
+    const Rect b = geometry_.bounds();
+    const float w = std::min(b.w * 0.82f, s.f(480)), h = s.f(132);
+    const Rect r{std::round(b.x + (b.w - w) / 2), std::round(b.y + (b.h - h) / 2), w, h};
+    fill_rounded(t, r, s.f(14), sf::Color(24, 28, 35, 236), colors::kAccent, 2);
+    draw_text(t, s.fonts->bold, vm_->result_title(), s.px(34), r.x + r.w / 2, r.y + h * 0.36f,
+              colors::kAccent, Align::Center);
+    draw_text(t, s.fonts->regular,
+              elide(s.fonts->regular, vm_->result_reason(), s.px(17), r.w - s.f(24)), s.px(17),
+              r.x + r.w / 2, r.y + h * 0.70f, colors::kText, Align::Center);
+  }
+
+  std::unique_ptr<GameSession> session_;
+  std::optional<GameViewModel> vm_;
+  TimeControl time_control_;
+  MoveInput input_;
+  std::optional<std::uint64_t> request_;
+  std::optional<Move> submitted_;
+  std::optional<Position> optimistic_;
+  std::optional<GameRecord> record_;
+  std::optional<std::filesystem::path> saved_;
+  std::optional<SteadyTime> resign_armed_;
+
+  Button resign_{"resign", "Resign", ButtonStyle::Danger};
+  Button abort_{"abort", "Abort"};
+  Button rematch_{"rematch", "Rematch", ButtonStyle::Primary};
+  Button replay_{"review", "Replay"};
+  Button leave_{"leave", "Menu"};
+  WidgetSet widgets_;
+
+  float width_ = 0, height_ = 0, mouse_x_ = -1, mouse_y_ = -1;
+  BoardGeometry geometry_;
+  Rect panel_, top_card_, bottom_card_, moves_;
+  float status_y_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Screen> make_game_screen(App& app, SessionSetup setup) {
+  auto session = GameSession::start(std::move(setup));
+  if (!session) {
+    app.notify("The game cannot start: " + session.error(), true);
+    return make_menu_screen(app);
+  }
+  return std::make_unique<GameScreen>(app, std::move(session).value());
+}
+
+}  // namespace amazons::client::ui

@@ -1,0 +1,385 @@
+// The main menu, the new-game form and the settings screen.
+#include <algorithm>
+#include <cstdlib>
+
+#include <SFML/Graphics/RectangleShape.hpp>
+
+#include "client/ui/board_view.h"
+#include "client/ui/screens.h"
+#include "common/variant.h"
+
+namespace amazons::client::ui {
+
+namespace {
+
+// A title at the top of a form screen, and the column the form's widgets stand in.
+struct Column {
+  float x, w, top;
+};
+Column column(const Style& s, float width, float height, float max_width = 440) {
+  const float w = std::min(s.f(max_width), width - s.f(48));
+  return {std::round((width - w) / 2), w, std::round(std::max(s.f(40), height * 0.1f))};
+}
+
+// "~/.config/amazons" rather than the whole path under the home directory.
+std::string home_relative(const std::filesystem::path& p) {
+  const char* home = std::getenv("HOME");
+  const std::string text = p.string();
+  if (home == nullptr || *home == '\0') return text;
+  const std::string prefix = std::string(home) + "/";
+  return text.rfind(prefix, 0) == 0 ? "~/" + text.substr(prefix.size()) : text;
+}
+
+void draw_heading(sf::RenderTarget& t, const Style& s, const Column& c, const std::string& title,
+                  const std::string& subtitle) {
+  draw_text(t, s.fonts->bold, title, s.px(34), c.x, c.top + s.f(18), colors::kText);
+  if (!subtitle.empty())
+    draw_text(t, s.fonts->regular, subtitle, s.px(16), c.x, c.top + s.f(56), colors::kMuted);
+}
+
+// ---- main menu ----
+
+class MenuScreen final : public Screen {
+ public:
+  explicit MenuScreen(App& app) : Screen(app) {
+    hotseat_.on_click = [this] { app_.show(make_new_game_screen(app_)); };
+    resume_.on_click = [this] { resume(); };
+    replay_.on_click = [this] { app_.show(make_replay_list_screen(app_)); };
+    settings_.on_click = [this] { app_.show(make_settings_screen(app_)); };
+    quit_.on_click = [this] { app_.quit(); };
+    for (Widget* w :
+         std::initializer_list<Widget*>{&hotseat_, &resume_, &replay_, &settings_, &quit_})
+      widgets_.add(*w);
+    if (auto unfinished = app_.store().load_unfinished()) {
+      if (*unfinished) {
+        resumable_ = std::move(**unfinished);
+        resume_.label = "Resume: " + resumable_->white.name + " vs " + resumable_->black.name +
+                        ", move " + std::to_string(resumable_->moves.size() + 1);
+      } else {
+        app_.notify("The unfinished game cannot be resumed: " + unfinished->error(), true);
+      }
+    }
+    resume_.visible = resumable_.has_value();
+  }
+
+  std::string name() const override { return "menu"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    width_ = w;
+    height_ = h;
+    const float bw = std::min(s.f(360), w - s.f(48)), bh = s.f(52), gap = s.f(14);
+    float y = std::round(h * 0.40f);
+    for (Button* b : {&hotseat_, &resume_, &replay_, &settings_}) {
+      if (!b->visible) continue;
+      b->rect = {std::round((w - bw) / 2), y, bw, bh};
+      y += bh + gap;
+    }
+    quit_.rect = {std::round((w - bw) / 2), y + s.f(10), bw, s.f(44)};
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape) app_.quit();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    // A row of queens and burned squares above the title, in the board's colours.
+    const float sq = s.f(46);
+    const int n = 7;
+    const float x0 = std::round((width_ - sq * n) / 2), y0 = std::round(height_ * 0.09f);
+    for (int i = 0; i < n; ++i) {
+      sf::RectangleShape cell({sq, sq});
+      cell.setPosition(x0 + sq * static_cast<float>(i), y0);
+      cell.setFillColor(
+          to_sf(i % 2 ? app_.settings().light_squares : app_.settings().dark_squares));
+      t.draw(cell);
+    }
+    draw_queen(t, s, Color::White, x0 + sq * 1.5f, y0 + sq / 2, sq);
+    draw_queen(t, s, Color::Black, x0 + sq * 5.5f, y0 + sq / 2, sq);
+    draw_text(t, s.fonts->bold, "AMAZONS", s.px(60), width_ / 2, y0 + sq + s.f(58), colors::kAccent,
+              Align::Center);
+    draw_text(t, s.fonts->regular, "The Game of the Amazons", s.px(18), width_ / 2,
+              y0 + sq + s.f(108), colors::kMuted, Align::Center);
+    widgets_.draw(t, s);
+    draw_text(t, s.fonts->regular, "Playing as " + app_.settings().name, s.px(14), width_ / 2,
+              height_ - s.f(18), colors::kMuted, Align::Center);
+  }
+
+  nlohmann::json describe() const override { return {{"widgets", widgets_.describe()}}; }
+
+ private:
+  void resume() {
+    SessionSetup setup;
+    setup.game = *resumable_;
+    setup.store = app_.store();
+    app_.show(make_game_screen(app_, std::move(setup)));
+  }
+
+  Button hotseat_{"hotseat", "Two players", ButtonStyle::Primary};
+  Button resume_{"resume", "Resume game"};
+  Button replay_{"replay", "Replay a game"};
+  Button settings_{"settings", "Settings"};
+  Button quit_{"quit", "Quit", ButtonStyle::Quiet};
+  WidgetSet widgets_;
+  std::optional<GameRecord> resumable_;
+  float width_ = 0, height_ = 0;
+};
+
+// ---- new game: two players at one screen ----
+
+struct TimeChoice {
+  TimeControl control;
+  std::string label;
+};
+
+std::vector<TimeChoice> time_choices() {
+  using std::chrono::seconds;
+  return {{TimeControl::unlimited(), "No clock"},
+          {TimeControl::fischer(seconds(180), seconds(2)), "3 min + 2 s"},
+          {TimeControl::fischer(seconds(300), seconds(5)), "5 min + 5 s"},
+          {TimeControl::fischer(seconds(600), seconds(10)), "10 min + 10 s"},
+          {TimeControl::fischer(seconds(1800), seconds(0)), "30 min"},
+          {TimeControl::fixed_per_move(seconds(30)), "30 s per move"}};
+}
+
+// The built-in variants, then every valid file in the rules directory not named like them.
+std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir) {
+  std::vector<RuleVariant> out = {standard_variant(), botzone8_variant()};
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (std::filesystem::directory_iterator it(rules_dir, ec), end; !ec && it != end;
+       it.increment(ec))
+    if (it->path().extension() == ".json") files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    auto v = load_variant_file(f);
+    if (!v) continue;
+    auto same = [&](const RuleVariant& k) { return k.name == v->name; };
+    if (std::none_of(out.begin(), out.end(), same)) out.push_back(*v);
+  }
+  return out;
+}
+
+class NewGameScreen final : public Screen {
+ public:
+  explicit NewGameScreen(App& app)
+      : Screen(app), variants_(known_variants(app.options().rules_dir)), times_(time_choices()) {
+    white_.text = app_.settings().name;
+    black_.text = "Guest";
+    for (const RuleVariant& v : variants_) {
+      rules_.options.push_back(v.name + "  (" + std::to_string(v.size) + "x" +
+                               std::to_string(v.size) + ")");
+      if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
+    }
+    for (const TimeChoice& t : times_) {
+      time_.options.push_back(t.label);
+      if (to_string(t.control) == app_.settings().last_time_control)
+        time_.index = time_.options.size() - 1;
+    }
+    start_.on_click = [this] { start(); };
+    back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
+    for (Widget* w :
+         std::initializer_list<Widget*>{&white_, &black_, &rules_, &time_, &start_, &back_})
+      widgets_.add(*w);
+  }
+
+  std::string name() const override { return "new_game"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    col_ = column(s, w, h);
+    float y = col_.top + s.f(120);
+    const float fh = s.f(46), gap = s.f(34);
+    for (Widget* wd : std::initializer_list<Widget*>{&white_, &black_, &rules_, &time_}) {
+      wd->rect = {col_.x, y, col_.w, fh};
+      y += fh + gap;
+    }
+    const float bw = (col_.w - s.f(14)) / 2;
+    back_.rect = {col_.x, y + s.f(6), bw, s.f(50)};
+    start_.rect = {col_.x + bw + s.f(14), y + s.f(6), bw, s.f(50)};
+    error_y_ = y + s.f(84);
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type != sf::Event::KeyPressed) return;
+    if (e.key.code == sf::Keyboard::Escape) app_.show(make_menu_screen(app_));
+    if (e.key.code == sf::Keyboard::Enter) start();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    draw_heading(t, s, col_, "Two players", "Take turns at this computer.");
+    widgets_.draw(t, s);
+    if (!error_.empty())
+      draw_text(t, s.fonts->regular, error_, s.px(15), col_.x, error_y_, colors::kDanger);
+  }
+
+  nlohmann::json describe() const override {
+    return {{"widgets", widgets_.describe()}, {"error", error_}};
+  }
+
+ private:
+  void start() {
+    for (TextField* f : {&white_, &black_})
+      if (auto why = check_name(f->text)) {
+        error_ = f->label + ": " + *why + ".";
+        return;
+      }
+    const RuleVariant& rules = variants_[rules_.index];
+    const TimeControl tc = times_[time_.index].control;
+    app_.settings().last_variant = rules.name;
+    app_.settings().last_time_control = to_string(tc);
+    app_.save_settings();
+    SessionSetup setup;
+    setup.game.rules = rules;
+    setup.game.time_control = tc;
+    setup.game.white = {white_.text, false, std::nullopt};
+    setup.game.black = {black_.text, false, std::nullopt};
+    setup.store = app_.store();
+    // The new game will be saved where the unfinished one is: keep that one among the games.
+    auto shelved = app_.store().shelve_unfinished();
+    if (!shelved) {
+      error_ = "The unfinished game could not be put aside: " + shelved.error();
+      return;
+    }
+    if (*shelved) app_.notify("The unfinished game was moved to your saved games.");
+    app_.show(make_game_screen(app_, std::move(setup)));
+  }
+
+  std::vector<RuleVariant> variants_;
+  std::vector<TimeChoice> times_;
+  TextField white_{"white_name", "White", kMaxNameLength};
+  TextField black_{"black_name", "Black", kMaxNameLength};
+  Selector rules_{"rules", "Rules", {}};
+  Selector time_{"time_control", "Time control", {}};
+  Button start_{"start", "Start game", ButtonStyle::Primary};
+  Button back_{"back", "Back"};
+  WidgetSet widgets_;
+  Column col_{};
+  float error_y_ = 0;
+  std::string error_;
+};
+
+// ---- settings ----
+
+class SettingsScreen final : public Screen {
+ public:
+  explicit SettingsScreen(App& app) : Screen(app), edited_(app.settings()) {
+    name_.text = edited_.name;
+    for (const BoardTheme& th : board_themes()) theme_.options.emplace_back(th.name);
+    theme_.index = theme_.options.size();
+    for (std::size_t i = 0; i < board_themes().size(); ++i)
+      if (board_themes()[i].light == edited_.light_squares &&
+          board_themes()[i].dark == edited_.dark_squares)
+        theme_.index = i;
+    if (theme_.index == theme_.options.size()) theme_.options.emplace_back("Custom");
+    theme_.on_change = [this] {
+      if (theme_.index < board_themes().size()) {
+        edited_.light_squares = board_themes()[theme_.index].light;
+        edited_.dark_squares = board_themes()[theme_.index].dark;
+      }
+    };
+    coordinates_.value = edited_.coordinates;
+    coordinates_.on_change = [this] { edited_.coordinates = coordinates_.value; };
+    sound_.value = edited_.sound;
+    sound_.on_change = [this] { edited_.sound = sound_.value; };
+    save_.on_click = [this] { save(); };
+    back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
+    for (Widget* w :
+         std::initializer_list<Widget*>{&name_, &theme_, &coordinates_, &sound_, &save_, &back_})
+      widgets_.add(*w);
+  }
+
+  std::string name() const override { return "settings"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    col_ = column(s, w, h);
+    float y = col_.top + s.f(120);
+    name_.rect = {col_.x, y, col_.w, s.f(46)};
+    y += s.f(80);
+    theme_.rect = {col_.x, y, col_.w, s.f(46)};
+    y += s.f(56);
+    preview_ = {col_.x, y, col_.w, std::floor(col_.w / 10)};
+    y += preview_.h + s.f(22);
+    coordinates_.rect = {col_.x, y, col_.w, s.f(36)};
+    y += s.f(50);
+    sound_.rect = {col_.x, y, col_.w, s.f(36)};
+    y += s.f(66);
+    const float bw = (col_.w - s.f(14)) / 2;
+    back_.rect = {col_.x, y, bw, s.f(50)};
+    save_.rect = {col_.x + bw + s.f(14), y, bw, s.f(50)};
+    error_y_ = y + s.f(78);
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type != sf::Event::KeyPressed) return;
+    if (e.key.code == sf::Keyboard::Escape) app_.show(make_menu_screen(app_));
+    if (e.key.code == sf::Keyboard::Enter) save();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    draw_heading(t, s, col_, "Settings", "Kept in " + home_relative(app_.options().config_dir));
+    widgets_.draw(t, s);
+    // The chosen colours as a strip of squares with a queen of each side.
+    const int n = 10;
+    const float sq = preview_.h;
+    for (int i = 0; i < n; ++i) {
+      sf::RectangleShape cell({sq, sq});
+      cell.setPosition(preview_.x + sq * static_cast<float>(i), preview_.y);
+      cell.setFillColor(to_sf(i % 2 ? edited_.light_squares : edited_.dark_squares));
+      t.draw(cell);
+    }
+    draw_queen(t, s, Color::White, preview_.x + sq * 2.5f, preview_.y + sq / 2, sq);
+    draw_queen(t, s, Color::Black, preview_.x + sq * 7.5f, preview_.y + sq / 2, sq);
+    if (!error_.empty())
+      draw_text(t, s.fonts->regular, error_, s.px(15), col_.x, error_y_, colors::kDanger);
+  }
+
+  nlohmann::json describe() const override {
+    return {{"widgets", widgets_.describe()}, {"error", error_}};
+  }
+
+ private:
+  void save() {
+    if (auto why = check_name(name_.text)) {
+      error_ = "Name: " + *why + ".";
+      return;
+    }
+    edited_.name = name_.text;
+    app_.settings() = edited_;
+    app_.save_settings();
+    app_.notify("Settings saved.");
+    app_.show(make_menu_screen(app_));
+  }
+
+  Settings edited_;
+  TextField name_{"name", "Your name", kMaxNameLength};
+  Selector theme_{"board_theme", "Board colours", {}};
+  Toggle coordinates_{"coordinates", "Coordinates around the board"};
+  Toggle sound_{"sound", "Sound"};
+  Button save_{"save", "Save", ButtonStyle::Primary};
+  Button back_{"back", "Cancel"};
+  WidgetSet widgets_;
+  Column col_{};
+  Rect preview_;
+  float error_y_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+std::unique_ptr<Screen> make_menu_screen(App& app) { return std::make_unique<MenuScreen>(app); }
+std::unique_ptr<Screen> make_new_game_screen(App& app) {
+  return std::make_unique<NewGameScreen>(app);
+}
+std::unique_ptr<Screen> make_settings_screen(App& app) {
+  return std::make_unique<SettingsScreen>(app);
+}
+
+}  // namespace amazons::client::ui

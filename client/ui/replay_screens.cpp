@@ -1,0 +1,267 @@
+// The list of finished games, and stepping through one of them.
+#include <algorithm>
+#include <cmath>
+
+#include "client/replay_model.h"
+#include "client/ui/board_view.h"
+#include "client/ui/game_panel.h"
+#include "client/ui/screens.h"
+#include "client/user_files.h"
+#include "common/notation.h"
+#include "common/position_text.h"
+
+namespace amazons::client::ui {
+
+namespace {
+
+class ReplayListScreen final : public Screen {
+ public:
+  explicit ReplayListScreen(App& app) : Screen(app), entries_(app.store().list()) {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const auto& e = entries_[i];
+      auto b = std::make_unique<Button>(
+          "game" + std::to_string(i),
+          e.record ? describe_game(*e.record) : e.file.filename().string() + ": cannot be read",
+          ButtonStyle::Normal);
+      b->align = Align::Left;
+      b->enabled = e.record.has_value();
+      b->on_click = [this, i] { app_.show(make_replay_screen(app_, *entries_[i].record)); };
+      widgets_.add(*b);
+      rows_.push_back(std::move(b));
+    }
+    up_.on_click = [this] { scroll(-1); };
+    down_.on_click = [this] { scroll(1); };
+    back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
+    for (Widget* w : std::initializer_list<Widget*>{&up_, &down_, &back_}) widgets_.add(*w);
+  }
+
+  std::string name() const override { return "replay_list"; }
+
+  void layout(float w, float h) override {
+    width_ = w;
+    height_ = h;
+    place();
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::MouseWheelScrolled) scroll(e.mouseWheelScroll.delta > 0 ? -1 : 1);
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape)
+      app_.show(make_menu_screen(app_));
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    draw_text(t, s.fonts->bold, "Replay a game", s.px(34), x_, top_ + s.f(18), colors::kText);
+    draw_text(t, s.fonts->regular,
+              entries_.empty() ? "No finished games yet: they appear here when a game ends."
+              : entries_.size() == 1
+                  ? std::string("1 finished game")
+                  : std::to_string(entries_.size()) + " finished games, newest first",
+              s.px(16), x_, top_ + s.f(56), colors::kMuted);
+    widgets_.draw(t, s);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& e : entries_) files.push_back(e.file.string());
+    return {{"widgets", widgets_.describe()}, {"files", files}, {"first", first_}};
+  }
+
+ private:
+  void scroll(int delta) {
+    const int max_first = std::max(0, static_cast<int>(rows_.size()) - visible_);
+    first_ = std::clamp(first_ + delta, 0, max_first);
+    place();
+  }
+
+  void place() {
+    const Style& s = app_.style();
+    const float w = std::min(s.f(640), width_ - s.f(48));
+    x_ = std::round((width_ - w) / 2);
+    top_ = std::round(std::max(s.f(40), height_ * 0.08f));
+    const float row_h = s.f(48), gap = s.f(10);
+    const float list_top = top_ + s.f(100), list_bottom = height_ - s.f(120);
+    visible_ = std::max(1, static_cast<int>((list_bottom - list_top + gap) / (row_h + gap)));
+    first_ = std::clamp(first_, 0, std::max(0, static_cast<int>(rows_.size()) - visible_));
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      const int slot = static_cast<int>(i) - first_;
+      rows_[i]->visible = slot >= 0 && slot < visible_;
+      rows_[i]->rect = {x_, list_top + static_cast<float>(slot) * (row_h + gap), w, row_h};
+    }
+    const bool scrollable = static_cast<int>(rows_.size()) > visible_;
+    up_.visible = down_.visible = scrollable;
+    const float by = height_ - s.f(90);
+    back_.rect = {x_, by, s.f(160), s.f(48)};
+    up_.rect = {x_ + w - s.f(2 * 110 + 10), by, s.f(110), s.f(48)};
+    down_.rect = {x_ + w - s.f(110), by, s.f(110), s.f(48)};
+    up_.enabled = first_ > 0;
+    down_.enabled = first_ + visible_ < static_cast<int>(rows_.size());
+  }
+
+  std::vector<GameStore::Entry> entries_;
+  std::vector<std::unique_ptr<Button>> rows_;
+  Button up_{"scroll_up", "Newer"};
+  Button down_{"scroll_down", "Older"};
+  Button back_{"back", "Back"};
+  WidgetSet widgets_;
+  float width_ = 0, height_ = 0, x_ = 0, top_ = 0;
+  int first_ = 0, visible_ = 1;
+};
+
+class ReplayScreen final : public Screen {
+ public:
+  ReplayScreen(App& app, ReplayModel model) : Screen(app), model_(std::move(model)) {
+    model_.to_end();
+    start_.on_click = [this] { model_.to_start(); };
+    back_.on_click = [this] { model_.back(); };
+    forward_.on_click = [this] { model_.forward(); };
+    end_.on_click = [this] { model_.to_end(); };
+    export_.on_click = [this] { export_text(); };
+    close_.on_click = [this] { app_.show(make_replay_list_screen(app_)); };
+    for (Widget* w :
+         std::initializer_list<Widget*>{&start_, &back_, &forward_, &end_, &export_, &close_})
+      widgets_.add(*w);
+  }
+
+  std::string name() const override { return "replay"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    const BoardAndPanel layout = board_and_panel(s, w, h, model_.record().rules.size);
+    geometry_ = layout.board;
+    panel_ = layout.panel;
+    const float bh = s.f(44), gap = s.f(10);
+    const float nav_w = (panel_.w - 3 * gap) / 4;
+    const float nav_y = panel_.bottom() - 2 * bh - gap;
+    float x = panel_.x;
+    for (Button* b : {&start_, &back_, &forward_, &end_}) {
+      b->rect = {std::round(x), nav_y, std::round(nav_w), bh};
+      x += nav_w + gap;
+    }
+    const float half = (panel_.w - gap) / 2;
+    export_.rect = {panel_.x, panel_.bottom() - bh, std::round(half), bh};
+    close_.rect = {std::round(panel_.x + half + gap), panel_.bottom() - bh, std::round(half), bh};
+    moves_ = {panel_.x, panel_.y + s.f(130), panel_.w, nav_y - s.f(14) - (panel_.y + s.f(130))};
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::MouseButtonPressed && e.mouseButton.button == sf::Mouse::Left) {
+      for (const auto& [rect, ply] : move_cells_)
+        if (rect.contains(static_cast<float>(e.mouseButton.x), static_cast<float>(e.mouseButton.y)))
+          model_.jump(ply);
+    }
+    if (e.type == sf::Event::MouseWheelScrolled)
+      e.mouseWheelScroll.delta > 0 ? model_.back() : model_.forward();
+    if (e.type != sf::Event::KeyPressed) return;
+    switch (e.key.code) {
+      case sf::Keyboard::Left:
+        model_.back();
+        break;
+      case sf::Keyboard::Right:
+        model_.forward();
+        break;
+      case sf::Keyboard::Home:
+        model_.to_start();
+        break;
+      case sf::Keyboard::End:
+        model_.to_end();
+        break;
+      case sf::Keyboard::Escape:
+        app_.show(make_replay_list_screen(app_));
+        break;
+      default:
+        break;
+    }
+  }
+
+  void update(SteadyTime) override {
+    start_.enabled = back_.enabled = model_.ply() > 0;
+    forward_.enabled = end_.enabled = model_.ply() < model_.size();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    BoardScene scene;
+    scene.position = &model_.position();
+    scene.last_move = model_.last_move();
+    scene.coordinates = app_.settings().coordinates;
+    scene.light = app_.settings().light_squares;
+    scene.dark = app_.settings().dark_squares;
+    draw_board(t, s, geometry_, scene);
+
+    const GameRecord& r = model_.record();
+    const float w = panel_.w;
+    draw_text(t, s.fonts->bold,
+              elide(s.fonts->bold, r.white.name + " vs " + r.black.name, s.px(22), w), s.px(22),
+              panel_.x, panel_.y + s.f(16), colors::kText);
+    draw_text(t, s.fonts->regular, elide(s.fonts->regular, model_.result_text(), s.px(15), w),
+              s.px(15), panel_.x, panel_.y + s.f(50), colors::kMuted);
+    draw_text(t, s.fonts->regular,
+              r.rules.name + ", " +
+                  (r.time_control.kind == TimeControl::Kind::Unlimited ? std::string("no clock")
+                                                                       : to_string(r.time_control)),
+              s.px(15), panel_.x, panel_.y + s.f(76), colors::kMuted);
+    draw_text(t, s.fonts->bold, model_.progress(), s.px(17), panel_.x, panel_.y + s.f(108),
+              colors::kAccent);
+    move_cells_ = draw_move_list(t, s, moves_, model_.move_rows(),
+                                 model_.record().rules.first_to_move, model_.ply());
+    widgets_.draw(t, s);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json j;
+    j["widgets"] = widgets_.describe();
+    j["ply"] = model_.ply();
+    j["size"] = model_.size();
+    j["position"] = to_text(model_.position());
+    j["last_move"] = model_.last_move() ? to_string(*model_.last_move()) : "";
+    j["exported"] = exported_;
+    return j;
+  }
+
+ private:
+  void export_text() {
+    const GameRecord& r = model_.record();
+    std::string base = r.started_at ? format_timestamp(*r.started_at) : "game";
+    std::replace(base.begin(), base.end(), ':', '-');
+    const auto file = app_.options().data_dir / "exports" / (base + ".txt");
+    if (auto problem = write_file_atomically(file, model_.export_text())) {
+      app_.notify("Export failed: " + *problem, true);
+      return;
+    }
+    exported_ = file.string();
+    app_.notify("Exported to " + exported_);
+  }
+
+  ReplayModel model_;
+  Button start_{"replay_start", "|<"};
+  Button back_{"replay_back", "<"};
+  Button forward_{"replay_forward", ">"};
+  Button end_{"replay_end", ">|"};
+  Button export_{"export", "Export"};
+  Button close_{"back", "Back"};
+  WidgetSet widgets_;
+  BoardGeometry geometry_;
+  Rect panel_, moves_;
+  std::vector<MoveCell> move_cells_;
+  std::string exported_;
+};
+
+}  // namespace
+
+std::unique_ptr<Screen> make_replay_list_screen(App& app) {
+  return std::make_unique<ReplayListScreen>(app);
+}
+
+std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record) {
+  auto model = ReplayModel::make(std::move(record));
+  if (!model) {
+    app.notify("This game cannot be replayed: " + model.error(), true);
+    return make_replay_list_screen(app);
+  }
+  return std::make_unique<ReplayScreen>(app, std::move(model).value());
+}
+
+}  // namespace amazons::client::ui

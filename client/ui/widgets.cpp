@@ -1,0 +1,308 @@
+#include "client/ui/widgets.h"
+
+#include <cmath>
+
+#include <SFML/Graphics/ConvexShape.hpp>
+#include <SFML/Graphics/RectangleShape.hpp>
+#include <SFML/Graphics/Text.hpp>
+
+namespace amazons::client::ui {
+
+namespace {
+
+constexpr float kPi = 3.14159265f;
+
+sf::Color mix(sf::Color a, sf::Color b, float t) {
+  auto m = [t](sf::Uint8 x, sf::Uint8 y) {
+    return static_cast<sf::Uint8>(
+        std::lround(static_cast<float>(x) * (1 - t) + static_cast<float>(y) * t));
+  };
+  return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), m(a.a, b.a)};
+}
+
+}  // namespace
+
+void draw_text(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,
+               unsigned size, float x, float y, sf::Color color, Align align) {
+  sf::Text text(sf::String::fromUtf8(utf8.begin(), utf8.end()), font, size);
+  text.setFillColor(color);
+  const float width = text.getLocalBounds().width + text.getLocalBounds().left;
+  float left = x;
+  if (align == Align::Center) left = x - width / 2;
+  if (align == Align::Right) left = x - width;
+  // Centre the capitals on y, the same for every text of a size. SFML puts the baseline of the
+  // first line at characterSize below the position; bounds.top is minus the cap height.
+  const sf::Glyph& cap = font.getGlyph(U'H', size, false);
+  const float top = y - static_cast<float>(size) - cap.bounds.top / 2;
+  text.setPosition(std::round(left), std::round(top));
+  target.draw(text);
+}
+
+float text_width(const sf::Font& font, const std::string& utf8, unsigned size) {
+  sf::Text text(sf::String::fromUtf8(utf8.begin(), utf8.end()), font, size);
+  return text.getLocalBounds().width + text.getLocalBounds().left;
+}
+
+std::string elide(const sf::Font& font, const std::string& utf8, unsigned size, float width) {
+  if (text_width(font, utf8, size) <= width) return utf8;
+  sf::String s = sf::String::fromUtf8(utf8.begin(), utf8.end());
+  while (!s.isEmpty()) {
+    s.erase(s.getSize() - 1);
+    auto bytes = s.toUtf8();
+    std::string candidate(bytes.begin(), bytes.end());
+    candidate += "...";
+    if (text_width(font, candidate, size) <= width) return candidate;
+  }
+  return "...";
+}
+
+void fill_rounded(sf::RenderTarget& target, Rect r, float radius, sf::Color fill, sf::Color outline,
+                  float thickness) {
+  radius = std::min({radius, r.w / 2, r.h / 2});
+  constexpr int kCornerPoints = 6;
+  sf::ConvexShape shape(4 * kCornerPoints);
+  const float cx[4] = {r.x + r.w - radius, r.x + radius, r.x + radius, r.x + r.w - radius};
+  const float cy[4] = {r.y + radius, r.y + radius, r.y + r.h - radius, r.y + r.h - radius};
+  for (int corner = 0; corner < 4; ++corner)
+    for (int i = 0; i < kCornerPoints; ++i) {
+      const float a =
+          (static_cast<float>(corner) * 90.f + 90.f * static_cast<float>(i) / (kCornerPoints - 1)) *
+          kPi / 180.f;
+      shape.setPoint(static_cast<std::size_t>(corner * kCornerPoints + i),
+                     {cx[corner] + radius * std::cos(a), cy[corner] - radius * std::sin(a)});
+    }
+  shape.setFillColor(fill);
+  shape.setOutlineColor(outline);
+  shape.setOutlineThickness(thickness);
+  target.draw(shape);
+}
+
+void Widget::describe(nlohmann::json& out) const {
+  out = {{"x", rect.x}, {"y", rect.y}, {"w", rect.w}, {"h", rect.h}, {"enabled", enabled}};
+}
+
+// ---- Button ----
+
+void Button::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
+  sf::Color fill = colors::kPanelRaised, text = colors::kText, edge = colors::kBorder;
+  switch (style) {
+    case ButtonStyle::Primary:
+      fill = hovered ? colors::kAccentHover : colors::kAccent;
+      text = colors::kBackground;
+      edge = sf::Color::Transparent;
+      break;
+    case ButtonStyle::Danger:
+      fill = hovered ? mix(colors::kPanelRaised, colors::kDanger, 0.35f) : colors::kPanelRaised;
+      text = hovered ? colors::kText : mix(colors::kText, colors::kDanger, 0.55f);
+      break;
+    case ButtonStyle::Quiet:
+      fill = hovered ? colors::kPanelRaised : sf::Color::Transparent;
+      text = hovered ? colors::kText : colors::kMuted;
+      edge = sf::Color::Transparent;
+      break;
+    case ButtonStyle::Normal:
+      if (hovered) fill = mix(colors::kPanelRaised, colors::kText, 0.12f);
+      break;
+  }
+  if (!enabled) {
+    fill = mix(fill, colors::kPanel, 0.6f);
+    text = mix(text, colors::kPanel, 0.6f);
+  }
+  fill_rounded(target, rect, s.f(8), fill, edge, edge == sf::Color::Transparent ? 0 : 1);
+  const sf::Font& font = style == ButtonStyle::Primary ? s.fonts->bold : s.fonts->regular;
+  const float pad = s.f(align == Align::Left ? 16 : 6);
+  const std::string shown = elide(font, label, s.px(17), rect.w - 2 * pad);
+  const float x = align == Align::Left ? rect.x + pad : rect.x + rect.w / 2;
+  draw_text(target, font, shown, s.px(17), x, rect.y + rect.h / 2, text, align);
+}
+
+bool Button::press(float, float) {
+  if (!enabled) return false;
+  if (on_click) on_click();
+  return true;
+}
+
+void Button::describe(nlohmann::json& out) const {
+  Widget::describe(out);
+  out["label"] = label;
+}
+
+// ---- TextField ----
+
+void TextField::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
+  draw_text(target, s.fonts->regular, label, s.px(14), rect.x, rect.y - s.f(14), colors::kMuted);
+  const sf::Color edge = focused_ ? colors::kAccent : hovered ? colors::kMuted : colors::kBorder;
+  fill_rounded(target, rect, s.f(6), colors::kBackground, edge, focused_ ? 2.f : 1.f);
+  const float pad = s.f(12);
+  const std::string shown = elide(s.fonts->regular, text, s.px(18), rect.w - 2 * pad);
+  draw_text(target, s.fonts->regular, shown, s.px(18), rect.x + pad, rect.y + rect.h / 2,
+            colors::kText);
+  if (focused_) {
+    const float caret = rect.x + pad + text_width(s.fonts->regular, shown, s.px(18)) + 2;
+    sf::RectangleShape bar({2, rect.h * 0.55f});
+    bar.setPosition(std::round(caret), std::round(rect.y + rect.h * 0.225f));
+    bar.setFillColor(colors::kAccent);
+    target.draw(bar);
+  }
+}
+
+bool TextField::press(float, float) { return enabled; }
+
+bool TextField::key(const sf::Event& e) {
+  if (e.type == sf::Event::TextEntered) {
+    const sf::Uint32 c = e.text.unicode;
+    sf::String s = sf::String::fromUtf8(text.begin(), text.end());
+    if (c == 8) {  // backspace
+      if (!s.isEmpty()) s.erase(s.getSize() - 1);
+    } else if (c >= 32 && c != 127 && s.getSize() < max_length) {
+      s += c;
+    } else {
+      return c < 32;  // Enter, Tab, Escape: handled elsewhere, but not typed
+    }
+    auto bytes = s.toUtf8();
+    text.assign(bytes.begin(), bytes.end());
+    if (on_change) on_change();
+    return true;
+  }
+  return false;
+}
+
+void TextField::describe(nlohmann::json& out) const {
+  Widget::describe(out);
+  out["text"] = text;
+  out["focused"] = focused_;
+}
+
+// ---- Selector ----
+
+Rect Selector::prev_rect() const { return {rect.x, rect.y, rect.h, rect.h}; }
+Rect Selector::next_rect() const { return {rect.right() - rect.h, rect.y, rect.h, rect.h}; }
+
+void Selector::step(int delta) {
+  if (options.empty()) return;
+  const auto n = static_cast<long>(options.size());
+  index = static_cast<std::size_t>(((static_cast<long>(index) + delta) % n + n) % n);
+  if (on_change) on_change();
+}
+
+void Selector::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
+  draw_text(target, s.fonts->regular, label, s.px(14), rect.x, rect.y - s.f(14), colors::kMuted);
+  fill_rounded(target, rect, s.f(6), colors::kBackground,
+               hovered ? colors::kMuted : colors::kBorder, 1);
+  for (const auto& [r, glyph] : {std::pair{prev_rect(), "\xE2\x80\xB9"},     // ‹
+                                 std::pair{next_rect(), "\xE2\x80\xBA"}}) {  // ›
+    draw_text(target, s.fonts->bold, glyph, s.px(26), r.x + r.w / 2, r.y + r.h / 2 - s.f(2),
+              colors::kAccent, Align::Center);
+  }
+  const std::string value = options.empty() ? std::string() : options[index];
+  draw_text(target, s.fonts->regular, value, s.px(18), rect.x + rect.w / 2, rect.y + rect.h / 2,
+            colors::kText, Align::Center);
+}
+
+bool Selector::press(float x, float y) {
+  if (!enabled || options.empty()) return false;
+  step(prev_rect().contains(x, y) ? -1 : 1);
+  return true;
+}
+
+void Selector::describe(nlohmann::json& out) const {
+  Widget::describe(out);
+  out["value"] = options.empty() ? std::string() : options[index];
+  out["index"] = index;
+  const Rect p = prev_rect(), n = next_rect();
+  out["prev"] = {{"x", p.x}, {"y", p.y}, {"w", p.w}, {"h", p.h}};
+  out["next"] = {{"x", n.x}, {"y", n.y}, {"w", n.w}, {"h", n.h}};
+}
+
+// ---- Toggle ----
+
+void Toggle::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
+  draw_text(target, s.fonts->regular, label, s.px(18), rect.x, rect.y + rect.h / 2,
+            hovered ? colors::kText : mix(colors::kText, colors::kMuted, 0.3f));
+  const float h = std::min(rect.h, s.f(28)), w = h * 1.8f;
+  const Rect track{rect.right() - w, rect.y + (rect.h - h) / 2, w, h};
+  fill_rounded(target, track, h / 2, value ? colors::kAccent : colors::kBorder);
+  const float knob = h - 6;
+  const float kx = value ? track.right() - knob - 3 : track.x + 3;
+  fill_rounded(target, {kx, track.y + 3, knob, knob}, knob / 2, colors::kText);
+}
+
+bool Toggle::press(float, float) {
+  if (!enabled) return false;
+  value = !value;
+  if (on_change) on_change();
+  return true;
+}
+
+void Toggle::describe(nlohmann::json& out) const {
+  Widget::describe(out);
+  out["value"] = value;
+}
+
+// ---- WidgetSet ----
+
+Widget* WidgetSet::at(float x, float y) const {
+  for (Widget* w : items_)
+    if (w->visible && w->rect.contains(x, y)) return w;
+  return nullptr;
+}
+
+bool WidgetSet::hovering() const {
+  const Widget* w = at(mouse_x_, mouse_y_);
+  return w != nullptr && w->enabled;
+}
+
+bool WidgetSet::handle(const sf::Event& e) {
+  switch (e.type) {
+    case sf::Event::MouseMoved:
+      mouse_x_ = static_cast<float>(e.mouseMove.x);
+      mouse_y_ = static_cast<float>(e.mouseMove.y);
+      return false;
+    case sf::Event::MouseLeft:
+      mouse_x_ = mouse_y_ = -1;
+      return false;
+    case sf::Event::MouseButtonPressed: {
+      if (e.mouseButton.button != sf::Mouse::Left) return false;
+      mouse_x_ = static_cast<float>(e.mouseButton.x);
+      mouse_y_ = static_cast<float>(e.mouseButton.y);
+      Widget* w = at(mouse_x_, mouse_y_);
+      if (focus_ != w) {
+        if (focus_) focus_->set_focus(false);
+        focus_ = w != nullptr && w->focusable() && w->enabled ? w : nullptr;
+        if (focus_) focus_->set_focus(true);
+      }
+      return w != nullptr && w->press(mouse_x_, mouse_y_);
+    }
+    case sf::Event::TextEntered:
+      return focus_ != nullptr && focus_->key(e);
+    case sf::Event::KeyPressed:
+      if (focus_ && (e.key.code == sf::Keyboard::Escape || e.key.code == sf::Keyboard::Enter ||
+                     e.key.code == sf::Keyboard::Tab)) {
+        focus_->set_focus(false);
+        focus_ = nullptr;
+        return e.key.code != sf::Keyboard::Escape;  // Esc also goes on to the screen
+      }
+      return focus_ != nullptr;  // typing into a field is not a shortcut
+    default:
+      return false;
+  }
+}
+
+void WidgetSet::draw(sf::RenderTarget& target, const Style& style) const {
+  const Widget* hovered = at(mouse_x_, mouse_y_);
+  for (const Widget* w : items_)
+    if (w->visible) w->draw(target, style, w == hovered && w->enabled);
+}
+
+nlohmann::json WidgetSet::describe() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Widget* w : items_) {
+    if (!w->visible) continue;
+    nlohmann::json j;
+    w->describe(j);
+    out[w->id()] = std::move(j);
+  }
+  return out;
+}
+
+}  // namespace amazons::client::ui

@@ -1,0 +1,97 @@
+// Drives the real amazons-client under its own Xvfb with real X input events (xdotool), and
+// reads the state the client writes with --state-file. Every process it starts is stopped by
+// its destructor, also when a check fails.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace amazons::test {
+
+// Runs a program to its end with extra environment variables; returns its exit status (or -1).
+int run_program(const std::vector<std::string>& argv,
+                const std::map<std::string, std::string>& env = {}, std::string* output = nullptr);
+
+// A child process with its own pid, stopped (TERM, then KILL) when destroyed.
+class Child {
+ public:
+  Child() = default;
+  Child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+        int keep_fd = -1, const std::filesystem::path& log = {});
+  ~Child() { stop(); }
+  Child(Child&& o) noexcept : pid_(o.pid_) { o.pid_ = -1; }
+  Child& operator=(Child&& o) noexcept;
+  pid_t pid() const { return pid_; }
+  bool running();
+  // Waits for the child to exit by itself; returns its exit status, or -1 on timeout.
+  int wait(std::chrono::milliseconds timeout);
+  void stop();
+
+ private:
+  pid_t pid_ = -1;
+  int status_ = -1;
+};
+
+// Xvfb on a free display number (it picks one itself with -displayfd).
+class VirtualDisplay {
+ public:
+  // Xvfb's own messages (such as the displays it found taken) go to `log`.
+  VirtualDisplay(int width, int height, const std::filesystem::path& log);
+  const std::string& name() const { return name_; }  // ":99"
+
+ private:
+  Child server_;
+  std::string name_;
+};
+
+class ClientDriver {
+ public:
+  ClientDriver(const VirtualDisplay& display, std::filesystem::path home,
+               std::filesystem::path client_exe);
+  ~ClientDriver();
+
+  void start();  // starts the client and waits for its menu
+  // Waits for the client to exit by itself and returns its exit status.
+  int wait_exit();
+
+  // The latest state the client wrote.
+  nlohmann::json state() const;
+  // Polls the state until `pred` holds; fails the test after `timeout` with `what`.
+  nlohmann::json wait_for(const std::string& what,
+                          const std::function<bool(const nlohmann::json&)>& pred,
+                          std::chrono::milliseconds timeout = std::chrono::seconds(15));
+  nlohmann::json wait_screen(const std::string& screen);
+
+  void click_at(int x, int y, int button = 1);
+  void click(const std::string& widget, const std::string& part = {});
+  void click_square(const std::string& square, int button = 1);
+  void drag_square(const std::string& from, const std::string& to);
+  void key(const std::string& keysym);
+  void resize(int width, int height);
+  void type(const std::string& text);
+  // Presses F12 and copies the PNG to `dir/name.png`; returns that path.
+  std::filesystem::path screenshot(const std::filesystem::path& dir, const std::string& name);
+
+  const std::filesystem::path& home() const { return home_; }
+
+ private:
+  std::pair<int, int> square_center(const nlohmann::json& state, const std::string& square) const;
+  void xdo(std::vector<std::string> args);
+  void move_mouse(int x, int y);
+
+  std::string display_;
+  std::filesystem::path home_, exe_, state_file_;
+  Child client_;
+  std::string window_;
+  std::pair<int, int> mouse_{-1, -1};  // where this driver last put the pointer
+};
+
+}  // namespace amazons::test
