@@ -43,7 +43,10 @@ class AlphaBetaSearch::Worker {
 
   void configure(const SearchSettings& settings) {
     eval_.set_params(settings.eval);
-    eval_.endgame().set_stop_flag(owner_.stop_flag());
+    eval_.endgame().set_interrupt([this] {
+      if (main_) owner_.check_limits();
+      return owner_.stopping();
+    });
     sel_ = settings.selectivity;
   }
   void clear() {

@@ -144,8 +144,7 @@ MoveCount EndgameCounter::solve(const Bitboard& empty, const Bitboard& queens, i
     }
   }
 
-  if (++nodes_ > node_budget_ ||
-      (stop_ != nullptr && nodes_ % kStopCheckInterval == 0 && stop_->load())) {
+  if (++nodes_ > node_budget_ || (interrupt_ && nodes_ % kStopCheckInterval == 0 && interrupt_())) {
     out_of_budget_ = true;
   }
   if (out_of_budget_) return {greedy_fill(empty, queens), upper};

@@ -4,8 +4,8 @@
 // "defective" shape gives fewer, so small regions are solved exactly by search.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "common/bitboard.h"
@@ -36,9 +36,9 @@ class EndgameCounter {
   MoveCount count_region(Bitboard empty, Bitboard queens);
 
   void set_node_budget(std::uint64_t nodes) { node_budget_ = nodes; }
-  // When *stop becomes true, running counts end early with the bounds found so far. Any thread may
-  // set the flag; it must outlive the counter's use.
-  void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
+  // Asked every few hundred nodes whether to give up; when it says yes, the running count ends
+  // early with the bounds found so far. Called on the counting thread.
+  void set_interrupt(std::function<bool()> interrupt) { interrupt_ = std::move(interrupt); }
   // Search nodes spent since construction, for statistics.
   std::uint64_t nodes() const { return total_nodes_; }
 
@@ -55,7 +55,7 @@ class EndgameCounter {
   std::uint64_t nodes_ = 0;  // in the current region
   std::uint64_t total_nodes_ = 0;
   bool out_of_budget_ = false;
-  const std::atomic<bool>* stop_ = nullptr;
+  std::function<bool()> interrupt_;
   std::vector<Entry> table_;
 };
 

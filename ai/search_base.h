@@ -45,7 +45,6 @@ class SearchBase : public Search {
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
   Millis elapsed() const;
   const TimePlan& plan() const { return plan_; }
-  const std::atomic<bool>* stop_flag() const { return &stop_; }
 
   SearchSettings settings_;
 
