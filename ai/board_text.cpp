@@ -19,11 +19,10 @@ char piece_char(Piece p) {
 }
 
 std::string file_letters(int size) {
-  std::string s = "    ";
+  std::string s = "   ";
   for (int f = 0; f < size; ++f) {
-    s += ' ';
+    s += "  ";
     s += static_cast<char>('a' + f);
-    s += ' ';
   }
   return s + '\n';
 }

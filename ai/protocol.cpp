@@ -352,10 +352,12 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
         std::to_string(p.elapsed.count()) + " pv " + pv_string(p.pv));
   };
   callbacks.on_done = [this](const SearchResult& r) {
+    searching_.store(false);
     say("bestmove " + (r.best.is_none() ? std::string("none") : to_string(r.best)));
   };
   unbounded_ = limits.infinite && limits.depth == 0 && limits.nodes == 0 && !limits.movetime &&
                !limits.time_left;
+  searching_.store(true);
   search_->start(position_, limits, std::move(callbacks));
 }
 

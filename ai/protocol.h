@@ -3,6 +3,7 @@
 // the transport, so it serves stdin/stdout, a socket or a test's string stream alike.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -40,7 +41,7 @@ class EngineProtocol {
  private:
   void say(std::string_view line);
   void error(std::string_view message) { say("error " + std::string(message)); }
-  bool searching() const { return search_ && search_->running(); }
+  bool searching() const { return searching_.load(); }
   bool refuse_while_searching(std::string_view command);
 
   void cmd_rules(const std::vector<std::string>& args);
@@ -71,6 +72,9 @@ class EngineProtocol {
   std::size_t hash_mb_ = 64;
   std::unique_ptr<Search> search_;
   bool unbounded_ = false;  // the last search runs until stopped
+  // From go until just before its bestmove line: a client that has read bestmove may send the
+  // next command at once, while the search thread is still winding down.
+  std::atomic<bool> searching_{false};
 };
 
 }  // namespace amazons::ai
