@@ -1,8 +1,14 @@
 #include <doctest/doctest.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <optional>
 #include <sstream>
+#include <streambuf>
+#include <thread>
 
 #include "ai/botzone.h"
+#include "common/movegen.h"
 #include "common/notation.h"
 #include "test_util.h"
 
@@ -38,6 +44,54 @@ std::vector<std::string> lines_of(const std::string& text) {
   for (std::string l; std::getline(s, l);) lines.push_back(l);
   return lines;
 }
+
+// A one-way stream between threads: the reader blocks until text arrives or the writer closes.
+class Pipe : public std::streambuf {
+ public:
+  void write(const std::string& text) {
+    std::lock_guard lock(mutex_);
+    data_ += text;
+    cv_.notify_all();
+  }
+  void close() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  // The next whole line the other side wrote, or nullopt after 20 s without one.
+  std::optional<std::string> read_line() {
+    std::unique_lock lock(mutex_);
+    if (!cv_.wait_for(lock, std::chrono::seconds(20),
+                      [&] { return data_.find('\n', taken_) != std::string::npos; }))
+      return std::nullopt;
+    const std::size_t end = data_.find('\n', taken_);
+    std::string line = data_.substr(taken_, end - taken_);
+    taken_ = end + 1;
+    return line;
+  }
+
+ protected:
+  int_type underflow() override {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return taken_ < data_.size() || closed_; });
+    if (taken_ >= data_.size()) return traits_type::eof();
+    current_ = data_[taken_++];
+    setg(&current_, &current_, &current_ + 1);
+    return traits_type::to_int_type(current_);
+  }
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) write(std::string(1, traits_type::to_char_type(c)));
+    return c;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::string data_;
+  std::size_t taken_ = 0;
+  bool closed_ = false;
+  char current_ = 0;
+};
 
 }  // namespace
 
@@ -94,29 +148,38 @@ TEST_CASE("the bot answers a first turn with a legal move and keeps running") {
 }
 
 TEST_CASE("in long-running mode each turn brings one request line") {
-  // Turn 1 as White, then two more requests, always answered legally.
+  // The bot runs on its own thread reading a pipe-like stream; each turn the test reads the
+  // bot's answer, plays it, and sends back only the opponent's reply.
+  Pipe to_bot, from_bot;
+  std::istream bot_in(&to_bot);
+  std::ostream bot_out(&from_bot);
+  std::ostringstream bot_err;
+  int code = -1;
+  std::thread bot([&] { code = botzone::run(bot_in, bot_out, bot_err, fast()); });
+
   Position pos(botzone8_variant());
   const Move first = test::mv("c8-c3/b4");
-  std::string input = "1\n" + botzone::format_move(first) + "\n";
   pos.do_move(first);
-  // Feed the turns one at a time, computing the next request from the bot's own answer.
-  for (int turn = 0; turn < 3; ++turn) {
-    const Run r = run(input, fast());
-    REQUIRE(r.code == 0);
-    const auto lines = lines_of(r.out);
-    REQUIRE(lines.size() == static_cast<std::size_t>(2 * (turn + 1)));
-    auto answer = botzone::parse_move_line(lines[lines.size() - 2]);
+  to_bot.write("1\n" + botzone::format_move(first) + "\n");
+  for (int turn = 0; turn < 4; ++turn) {
+    const auto answer_line = from_bot.read_line();
+    REQUIRE(answer_line);
+    CHECK(from_bot.read_line() == std::string(botzone::kKeepRunning));
+    auto answer = botzone::parse_move_line(*answer_line);
     REQUIRE(answer);
     REQUIRE(answer->has_value());
     REQUIRE_FALSE(pos.check(**answer));
     pos.do_move(**answer);
-    // The opponent (Black) replies with its first legal move.
     MoveList moves;
     generate_moves(pos, moves);
     REQUIRE_FALSE(moves.empty());
     pos.do_move(moves[0]);
-    input += botzone::format_move(moves[0]) + "\n";
+    to_bot.write(botzone::format_move(moves[0]) + "\n");
   }
+  to_bot.close();
+  bot.join();
+  CHECK(code == 0);
+  CHECK(bot_err.str().empty());
 }
 
 TEST_CASE("a full later turn is accepted as well (bots restarted every turn)") {
