@@ -142,7 +142,18 @@ TEST_CASE("stop from another thread ends an infinite search promptly with a lega
   CHECK_FALSE(search->running());
 }
 
-TEST_CASE("start never blocks and progress comes with every completed depth") {
+TEST_CASE("start returns while the search runs") {
+  auto search = make_search();
+  SearchLimits limits;
+  limits.infinite = true;
+  search->start(Position(standard_variant()), limits, {});
+  CHECK(search->running());
+  search->stop();
+  search->wait();
+  CHECK_FALSE(search->running());
+}
+
+TEST_CASE("progress comes with every completed depth and the result once") {
   const Position pos(botzone8_variant());
   auto search = make_search();
   std::vector<int> depths;
@@ -155,9 +166,7 @@ TEST_CASE("start never blocks and progress comes with every completed depth") {
   };
   int done = 0;
   cb.on_done = [&](const SearchResult&) { ++done; };
-  const auto before = Clock::now();
   search->start(pos, depth_limit(3), cb);
-  CHECK(Clock::now() - before < std::chrono::milliseconds(20));
   const SearchResult r = search->wait();
   CHECK(done == 1);
   CHECK(r.depth == 3);
