@@ -1,5 +1,6 @@
 #include "ai/ai_player.h"
 
+#include "ai/timeman.h"
 #include "common/zobrist.h"
 
 namespace amazons::ai {
@@ -37,6 +38,13 @@ void AIPlayer::request_move(const MoveRequest& request, ReplyFn reply) {
     reply(result.best.is_none() ? PlayerAction::resign() : PlayerAction::play(result.best));
   };
   search_->start(request.position, limits, std::move(callbacks));
+}
+
+std::optional<Millis> AIPlayer::time_limit(const MoveRequest& request) const {
+  const SearchLimits limits = limits_for(level_, &request.clock, request.position.side_to_move());
+  const TimePlan plan = plan_time(limits, request.position);
+  if (!plan.hard) return std::nullopt;
+  return *plan.hard + kMoveOverhead;
 }
 
 void AIPlayer::cancel_request() { search_->stop(); }

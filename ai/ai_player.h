@@ -27,6 +27,9 @@ class AIPlayer final : public Player {
   // Never blocks: the search runs on its own thread and replies when done. The time taken is the
   // level's, tightened by the request's clock.
   void request_move(const MoveRequest& request, ReplyFn reply) override;
+  // The time this player promises to answer the request within (its hard limit plus the margin
+  // it keeps for the reply), or nullopt when only depth or node limits bound it.
+  std::optional<Millis> time_limit(const MoveRequest& request) const;
   // Stops the search; its (ignored) reply comes at once.
   void cancel_request() override;
 

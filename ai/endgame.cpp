@@ -8,7 +8,7 @@ namespace {
 
 constexpr std::size_t kTableSize = std::size_t{1} << 16;  // entries per counter (1 MiB)
 // How often the search looks at the stop flag, in nodes.
-constexpr std::uint64_t kStopCheckInterval = 256;
+constexpr std::uint64_t kStopCheckInterval = 64;
 
 constexpr std::uint64_t mix(std::uint64_t x) {
   x ^= x >> 33;
@@ -144,7 +144,8 @@ MoveCount EndgameCounter::solve(const Bitboard& empty, const Bitboard& queens, i
     }
   }
 
-  if (++nodes_ > node_budget_ || (interrupt_ && nodes_ % kStopCheckInterval == 0 && interrupt_())) {
+  if (++nodes_ > node_budget_ ||
+      (interrupt_ && (total_nodes_ + nodes_) % kStopCheckInterval == 0 && interrupt_())) {
     out_of_budget_ = true;
   }
   if (out_of_budget_) return {greedy_fill(empty, queens), upper};

@@ -175,7 +175,7 @@ void ExternalEnginePlayer::worker() {
   }
 }
 
-Millis ExternalEnginePlayer::allowed(const MoveRequest& request) const {
+Millis ExternalEnginePlayer::time_limit(const MoveRequest& request) const {
   const ClockState& c = request.clock;
   switch (c.control.kind) {
     case TimeControl::Kind::Fischer:
@@ -210,12 +210,12 @@ void ExternalEnginePlayer::play_engine(const Job& job) {
           std::to_string(c.control.increment.count()) + " binc " +
           std::to_string(c.control.increment.count());
   } else {
-    go += " movetime " + std::to_string(allowed(req).count());
+    go += " movetime " + std::to_string(time_limit(req).count());
   }
   if (!process_->send_line("position text " + to_text(req.position)) || !process_->send_line(go))
     return fail(EngineFailure::Kind::Crash, read_problem(ChildProcess::Read::Closed), &job.reply);
 
-  const auto deadline = Clock::now() + allowed(req) + options_.grace;
+  const auto deadline = Clock::now() + time_limit(req) + options_.grace;
   bool stop_sent = false;
   for (std::string line;;) {
     // Short slices, so that a cancelled request is noticed and the engine told to stop.
@@ -231,7 +231,7 @@ void ExternalEnginePlayer::play_engine(const Job& job) {
       if (Clock::now() < deadline) continue;
       return fail(
           EngineFailure::Kind::Timeout,
-          "no move within " + std::to_string((allowed(req) + options_.grace).count()) + " ms",
+          "no move within " + std::to_string((time_limit(req) + options_.grace).count()) + " ms",
           &job.reply);
     }
     if (r != ChildProcess::Read::Line)
@@ -273,13 +273,14 @@ void ExternalEnginePlayer::play_botzone(const Job& job) {
     return fail(EngineFailure::Kind::Crash, read_problem(ChildProcess::Read::Closed), &job.reply);
   }
 
-  const auto deadline = Clock::now() + allowed(req) + options_.grace;
+  const auto deadline = Clock::now() + time_limit(req) + options_.grace;
   std::string line;
   const auto r = process_->read_line(line, deadline);
   if (r == ChildProcess::Read::Timeout)
-    return fail(EngineFailure::Kind::Timeout,
-                "no move within " + std::to_string((allowed(req) + options_.grace).count()) + " ms",
-                &job.reply);
+    return fail(
+        EngineFailure::Kind::Timeout,
+        "no move within " + std::to_string((time_limit(req) + options_.grace).count()) + " ms",
+        &job.reply);
   if (r != ChildProcess::Read::Line)
     return fail(EngineFailure::Kind::Crash, read_problem(r), &job.reply);
   auto parsed = botzone::parse_move_line(line);

@@ -59,6 +59,10 @@ class ExternalEnginePlayer final : public Player {
   void cancel_request() override;
   void on_game_end(const GameResult&) override;
 
+  // The time the program is given for this request (it counts as hung after that plus the grace
+  // period). Call before request_move.
+  Millis time_limit(const MoveRequest& request) const;
+
   // The first failure of the current game, if any.
   std::optional<EngineFailure> failure() const;
   // Called on the player's worker thread (or in on_game_start) for every failure.
@@ -80,14 +84,12 @@ class ExternalEnginePlayer final : public Player {
   void fail(EngineFailure::Kind kind, const std::string& what, const ReplyFn* reply);
   // Why reading failed, in words, with the program's exit status when it has ended.
   std::string read_problem(ChildProcess::Read r);
-  // The time the program may take for this request, before the grace period.
-  Millis allowed(const MoveRequest& request) const;
 
   ExternalEngineOptions options_;
   std::string name_;
   std::unique_ptr<ChildProcess> process_;  // used on the worker thread (and in on_game_start)
   bool botzone_alive_ = false;             // the Botzone bot asked to keep running
-  bool first_turn_ = true;
+  std::atomic<bool> first_turn_{true};
   std::function<void(const EngineFailure&)> on_failure_;
 
   mutable std::mutex mutex_;
