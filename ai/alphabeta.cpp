@@ -293,6 +293,8 @@ class AlphaBetaSearch::Worker {
 
   // The moves of the best `step_limit` queen steps, each with the evaluation after it from the
   // mover's side, best first.
+  // Once the search is stopping, the remaining moves are listed unevaluated (last), so that even a
+  // root ranking cut short ends at once with a legal move on top.
   void rank_moves(Position& pos, int ply, int step_limit, std::vector<ScoredMove>& list) {
     list.clear();
     auto& steps = steps_at(ply);
@@ -300,6 +302,10 @@ class AlphaBetaSearch::Worker {
     for (const Step& st : steps) {
       pos.do_queen_step(st.from, st.to);
       for_each_slide(pos, st.to, Square::none(), [&](Square a) {
+        if (!list.empty() && owner_.stopping()) {
+          list.push_back({Move(st.from, st.to, a), -kInfinity});
+          return;
+        }
         pos.do_arrow(a);
         list.push_back({Move(st.from, st.to, a), child_value(pos, ply)});
         pos.undo_arrow(a);

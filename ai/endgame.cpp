@@ -115,6 +115,8 @@ MoveCount EndgameCounter::count(const Position& pos, Color side) {
 }
 
 MoveCount EndgameCounter::count_region(Bitboard empty, Bitboard queens) {
+  // Asked to stop: the trivial bounds, at once (the caller is discarding its work anyway).
+  if (interrupt_ && interrupt_()) return {0, empty.count()};
   nodes_ = 0;
   out_of_budget_ = false;
   const MoveCount c = solve(empty, queens, empty.count());
