@@ -10,8 +10,9 @@
 namespace amazons::ai {
 
 // Kept back from every time limit for what happens around the search: waking up, sending the
-// reply, the other process reading it.
-inline constexpr Millis kMoveOverhead{15};
+// reply, the other side noticing it. On a busy machine a woken thread can wait 20 ms or more for a
+// core, so this is not smaller.
+inline constexpr Millis kMoveOverhead{30};
 
 // Both times are measured from the start of the search.
 struct TimePlan {

@@ -4,6 +4,7 @@
 
 #include "ai/match.h"
 #include "test_util.h"
+#include "timing.h"
 
 using namespace amazons;
 using namespace amazons::ai;
@@ -47,8 +48,9 @@ TEST_CASE("bad player specs say what is expected") {
   CHECK(parse_player_spec("limits:depth", c).error().find("expected key=value") !=
         std::string::npos);
   CHECK(parse_player_spec("limits:width=0", c).error().find("width must be") != std::string::npos);
-  CHECK(parse_player_spec("limits:noise=5,width=0.5", c).error().find("give movetime, depth or nodes") !=
-        std::string::npos);
+  CHECK(parse_player_spec("limits:noise=5,width=0.5", c)
+            .error()
+            .find("give movetime, depth or nodes") != std::string::npos);
 }
 
 TEST_CASE("Elo estimates: even, lopsided and one-sided scores") {
@@ -119,5 +121,5 @@ TEST_CASE("timed players report their latest reply against the limit") {
   Match match(*parse_player_spec("limits:movetime=40", c), *parse_player_spec("random", c), o);
   const MatchSummary s = match.run();
   REQUIRE(s.max_overrun[0]);
-  CHECK(s.max_overrun[0]->count() < 40);  // never more than the limit late; usually early
+  CHECK(*s.max_overrun[0] < test::deadline_slack());
 }
