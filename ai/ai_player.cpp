@@ -6,10 +6,14 @@
 namespace amazons::ai {
 
 AIPlayer::AIPlayer(Level level, const AiConfig& config, std::string name, std::uint64_t seed)
+    : AIPlayer(level, settings_for(level, config), std::move(name), seed) {}
+
+AIPlayer::AIPlayer(Level level, const SearchSettings& settings, std::string name,
+                   std::uint64_t seed)
     : level_(std::move(level)),
       name_(name.empty() ? "amazons-engine (" + level_.name + ")" : std::move(name)),
       seed_(seed),
-      settings_(settings_for(level_, config)),
+      settings_(settings),
       search_(make_search(settings_)) {}
 
 AIPlayer::~AIPlayer() {

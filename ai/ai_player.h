@@ -18,6 +18,10 @@ class AIPlayer final : public Player {
  public:
   // `seed` varies the deliberate mistakes of the weak levels from game to game.
   AIPlayer(Level level, const AiConfig& config, std::string name = {}, std::uint64_t seed = 1);
+  // With explicit engine settings instead of the level's width and noise (for tuning tools); the
+  // level still gives the limits.
+  AIPlayer(Level level, const SearchSettings& settings, std::string name = {},
+           std::uint64_t seed = 1);
   ~AIPlayer() override;
   AIPlayer(const AIPlayer&) = delete;
   AIPlayer& operator=(const AIPlayer&) = delete;

@@ -4,6 +4,7 @@
 #include <array>
 #include <climits>
 
+#include "ai/move_ranking.h"
 #include "common/movegen.h"
 
 namespace amazons::ai {
@@ -17,16 +18,6 @@ constexpr int kMaxDepth = 128;
 // but one that counts a separated endgame can cost a hundred, and reading the clock costs far
 // less than either.
 constexpr std::uint64_t kCheckInterval = 64;
-
-struct ScoredMove {
-  Move move;
-  Score score;
-};
-
-struct Step {
-  Square from, to;
-  Score score;
-};
 
 int scaled(int width, double scale) { return std::max(1, static_cast<int>(width * scale + 0.5)); }
 
@@ -244,7 +235,7 @@ class AlphaBetaSearch::Worker {
     if (!cut) {
       auto& steps = steps_at(ply);
       rank_steps(pos, scaled(sel_.frontier_steps, sel_.scale), steps);
-      for (const Step& st : steps) {
+      for (const QueenStep& st : steps) {
         pos.do_queen_step(st.from, st.to);
         for_each_slide(pos, st.to, Square::none(), [&](Square a) {
           if (cut) return;
@@ -268,52 +259,12 @@ class AlphaBetaSearch::Worker {
     return best;
   }
 
-  // The queen steps of the side to move; when there are more than `limit`, only the `limit` best
-  // by the evaluation after the step alone, best first.
-  void rank_steps(Position& pos, int limit, std::vector<Step>& steps) {
-    steps.clear();
-    std::array<Square, kMaxQueensPerSide> queens{};
-    const auto span = pos.queens(pos.side_to_move());
-    std::copy(span.begin(), span.end(), queens.begin());
-    for (std::size_t q = 0; q < span.size(); ++q) {
-      const Square from = queens[q];
-      for_each_slide(pos, from, Square::none(), [&](Square to) { steps.push_back({from, to, 0}); });
-    }
-    if (static_cast<std::size_t>(limit) >= steps.size()) return;
-    for (Step& st : steps) {
-      pos.do_queen_step(st.from, st.to);
-      count_node();
-      st.score = eval_.evaluate(pos);
-      pos.undo_queen_step(st.from, st.to);
-    }
-    std::partial_sort(steps.begin(), steps.begin() + limit, steps.end(),
-                      [](const Step& a, const Step& b) { return a.score > b.score; });
-    steps.resize(static_cast<std::size_t>(limit));
+  void rank_steps(Position& pos, int limit, std::vector<QueenStep>& steps) {
+    ai::rank_steps(pos, eval_, limit, steps, [this] { count_node(); });
   }
-
-  // The moves of the best `step_limit` queen steps, each with the evaluation after it from the
-  // mover's side, best first.
-  // Once the search is stopping, the remaining moves are listed unevaluated (last), so that even a
-  // root ranking cut short ends at once with a legal move on top.
   void rank_moves(Position& pos, int ply, int step_limit, std::vector<ScoredMove>& list) {
-    list.clear();
-    auto& steps = steps_at(ply);
-    rank_steps(pos, step_limit, steps);
-    for (const Step& st : steps) {
-      pos.do_queen_step(st.from, st.to);
-      for_each_slide(pos, st.to, Square::none(), [&](Square a) {
-        if (!list.empty() && owner_.stopping()) {
-          list.push_back({Move(st.from, st.to, a), -kInfinity});
-          return;
-        }
-        pos.do_arrow(a);
-        list.push_back({Move(st.from, st.to, a), child_value(pos, ply)});
-        pos.undo_arrow(a);
-      });
-      pos.undo_queen_step(st.from, st.to);
-    }
-    std::stable_sort(list.begin(), list.end(),
-                     [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
+    ai::rank_moves(pos, eval_, ply, step_limit, steps_at(ply), list,
+                   [this] { return count_node(); });
   }
 
   // Moves the hash move, then the killers, to the front (adding them if the filter left them out
@@ -333,11 +284,9 @@ class AlphaBetaSearch::Worker {
     }
   }
 
-  // The value of the position after a move for the side that made it.
   Score child_value(const Position& after, int ply) {
     count_node();
-    const Score e = eval_.evaluate(after);
-    return e == -kWin ? kWin - (ply + 1) : -e;
+    return value_after(eval_, after, ply);
   }
 
   // Counts a node; true when the search should stop.
@@ -364,7 +313,7 @@ class AlphaBetaSearch::Worker {
   }
 
   std::vector<ScoredMove>& list_at(int ply) { return lists_[static_cast<std::size_t>(ply)]; }
-  std::vector<Step>& steps_at(int ply) { return steps_[static_cast<std::size_t>(ply)]; }
+  std::vector<QueenStep>& steps_at(int ply) { return steps_[static_cast<std::size_t>(ply)]; }
 
   AlphaBetaSearch& owner_;
   const bool main_;
@@ -372,7 +321,7 @@ class AlphaBetaSearch::Worker {
   Selectivity sel_;
   std::atomic<std::uint64_t> nodes_{0};
   std::array<std::vector<ScoredMove>, kMaxPly> lists_;
-  std::array<std::vector<Step>, kMaxPly> steps_;
+  std::array<std::vector<QueenStep>, kMaxPly> steps_;
   std::array<std::array<Move, 2>, kMaxPly> killers_{};
   std::array<std::array<Move, kMaxPly>, kMaxPly> pv_{};
   std::array<int, kMaxPly + 1> pv_len_{};

@@ -207,7 +207,9 @@ void Evaluator::set_params(const EvalParams& params) {
 
 EvalTerms Evaluator::terms(const Position& pos) {
   EvalTerms t;
-  if (pos.size() <= Dense64::kMaxSize) {
+  if (params_.wide_layout) {
+    t = compute_terms<WideLayout>(pos, params_.tempo);
+  } else if (pos.size() <= Dense64::kMaxSize) {
     t = compute_terms<Dense64>(pos, params_.tempo);
   } else if (pos.size() <= Dense128::kMaxSize) {
     t = compute_terms<Dense128>(pos, params_.tempo);

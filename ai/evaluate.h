@@ -42,6 +42,9 @@ struct EvalParams {
   std::uint64_t noise_seed = 0;
   // Search nodes the endgame counter may spend on one separated region.
   std::uint64_t endgame_budget = 4000;
+  // Compute the distance terms in the rules core's three-word layout on every board size instead
+  // of the dense one: the same numbers, slower; the baseline for benchmarks and tests.
+  bool wide_layout = false;
 };
 
 // The raw terms from the side to move's point of view (before weighting), for tests and tools.

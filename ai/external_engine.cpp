@@ -293,7 +293,6 @@ void ExternalEnginePlayer::play_botzone(const Job& job) {
   std::string next;
   const auto k = process_->read_line(next, Clock::now() + kKeepRunningWait);
   botzone_alive_ = k == ChildProcess::Read::Line && next == botzone::kKeepRunning;
-  if (!botzone_alive_) process_.reset();  // it ends after each turn: start it afresh next time
 
   if (auto e = req.position.check(m))
     fail(EngineFailure::Kind::Illegal,
@@ -301,6 +300,9 @@ void ExternalEnginePlayer::play_botzone(const Job& job) {
              "): " + std::string(describe(*e)),
          nullptr);
   job.reply(PlayerAction::play(m));
+  // A bot that ends after each turn is started afresh next time. Its exit (which can take a
+  // while for a program with a large memory) is waited for after the reply, not before.
+  if (!botzone_alive_) process_.reset();
 }
 
 }  // namespace amazons::ai

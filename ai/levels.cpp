@@ -215,6 +215,7 @@ json to_json(const AiConfig& config) {
     if (l.nodes != 0) lj["nodes"] = l.nodes;
     if (l.width != 1.0) lj["width"] = l.width;
     if (l.noise != 0) lj["noise"] = l.noise;
+    if (l.search == SearchKind::Mcts) lj["search"] = "mcts";
     levels[l.name] = lj;
   }
   return {{"default_level", config.default_level},
@@ -231,6 +232,7 @@ SearchSettings settings_for(const Level& level, const AiConfig& config) {
   s.hash_mb = config.hash_mb;
   s.selectivity.scale = level.width;
   s.eval.noise = level.noise;
+  s.kind = level.search;
   return s;
 }
 

@@ -26,6 +26,7 @@ struct Level {
   std::uint64_t nodes = 0;         // node limit, 0 for none
   double width = 1.0;              // scales the search's selective widths
   int noise = 0;  // evaluation noise in hundredths of a square (deliberate mistakes)
+  SearchKind search = SearchKind::AlphaBeta;
   friend bool operator==(const Level&, const Level&) = default;
 };
 

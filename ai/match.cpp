@@ -47,6 +47,14 @@ Expected<Level, std::string> parse_limits(std::string_view text, Level level) {
     if (eq == std::string_view::npos)
       return Error{"limits: expected key=value, got '" + std::string(item) + "'"};
     const std::string key(item.substr(0, eq));
+    if (key == "search") {
+      const std::string_view kind = item.substr(eq + 1);
+      if (kind != "alphabeta" && kind != "mcts")
+        return Error{"limits: search must be alphabeta or mcts, got '" + std::string(kind) + "'"};
+      level.search = kind == "mcts" ? SearchKind::Mcts : SearchKind::AlphaBeta;
+      level.name += (level.name == "limits" ? ":" : ",") + std::string(item);
+      continue;
+    }
     const auto v = number(item.substr(eq + 1));
     if (!v || *v < 0)
       return Error{"limits: " + key + " needs a number >= 0, got '" +
@@ -65,7 +73,7 @@ Expected<Level, std::string> parse_limits(std::string_view text, Level level) {
       level.noise = static_cast<int>(*v);
     } else {
       return Error{"limits: unknown key '" + key +
-                   "' (expected movetime (ms), depth, nodes, width or noise)"};
+                   "' (expected movetime (ms), depth, nodes, width, noise or search)"};
     }
     level.name += (level.name == "limits" ? ":" : ",") + std::string(item);
   }
@@ -118,7 +126,9 @@ Seat make_seat(const PlayerSpec& spec, const AiConfig& config, std::uint64_t see
                std::function<void(const EngineFailure&)> on_failure) {
   switch (spec.kind) {
     case PlayerSpec::Kind::Engine: {
-      auto p = std::make_unique<AIPlayer>(spec.level, config, spec.label, seed);
+      auto p = spec.settings
+                   ? std::make_unique<AIPlayer>(spec.level, *spec.settings, spec.label, seed)
+                   : std::make_unique<AIPlayer>(spec.level, config, spec.label, seed);
       AIPlayer* raw = p.get();
       return {std::move(p), [raw](const MoveRequest& r) { return raw->time_limit(r); }};
     }

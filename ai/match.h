@@ -30,8 +30,11 @@ namespace amazons::ai {
 struct PlayerSpec {
   enum class Kind : std::uint8_t { Engine, External, Random };
   Kind kind = Kind::Engine;
-  std::string label;               // how results name this player
-  Level level;                     // Kind::Engine
+  std::string label;  // how results name this player
+  Level level;        // Kind::Engine
+  // Kind::Engine: explicit engine settings instead of those the level and config give (for
+  // tuning tools that compare evaluation weights or search widths).
+  std::optional<SearchSettings> settings;
   ExternalEngineOptions external;  // Kind::External
 };
 

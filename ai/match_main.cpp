@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   std::string tc = "none";
   std::string records;
   int games = 20, openings = 2, parallel = 1, threads = 1, hash_mb = 32, movetime = 1000;
+  int grace = 500;
   std::uint64_t seed = 1;
   bool quiet = false;
   app.add_option("A", spec_a, "First player")->required();
@@ -101,6 +102,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--movetime", movetime, "External engines: milliseconds a move without a clock")
       ->check(CLI::Range(1, 3600000))
+      ->capture_default_str();
+  app.add_option("--grace", grace,
+                 "External engines: milliseconds past their time limit before they count as hung")
+      ->check(CLI::Range(0, 3600000))
       ->capture_default_str();
   app.add_option("--seed", seed, "Picks the openings")->capture_default_str();
   app.add_option("--records", records, "Append every game record to this file, one JSON a line");
@@ -135,6 +140,7 @@ int main(int argc, char** argv) {
     }
     specs[i] = *s;
     specs[i].external.movetime = Millis{movetime};
+    specs[i].external.grace = Millis{grace};
   }
   if (specs[0].label == specs[1].label) {
     specs[0].label += " (A)";

@@ -161,7 +161,7 @@ void EngineProtocol::cmd_help() {
       "  moves M...                           plays moves on the current position",
       "  newgame                              forgets what earlier searches learnt",
       "  level NAME                           beginner, easy, medium, hard, max, ...",
-      "  limits [movetime MS] [depth N] [nodes N] [width W] [noise N]",
+      "  limits [movetime MS] [depth N] [nodes N] [width W] [noise N] [search alphabeta|mcts]",
       "  threads N | hash MB                  search threads, table size",
       "  go [movetime MS] [wtime MS btime MS winc MS binc MS] [depth N] [nodes N] [infinite]",
       "  stop                                 answers bestmove at once",
@@ -268,9 +268,13 @@ void EngineProtocol::cmd_limits(const std::vector<std::string>& args) {
       auto v = parse_int(value, 0, 10000);
       if (!v) return error("limits: noise must be 0 to 10000, got '" + value + "'");
       l.noise = static_cast<int>(*v);
+    } else if (key == "search") {
+      if (value != "alphabeta" && value != "mcts")
+        return error("limits: search must be alphabeta or mcts, got '" + value + "'");
+      l.search = value == "mcts" ? SearchKind::Mcts : SearchKind::AlphaBeta;
     } else {
       return error("limits: unknown limit '" + key +
-                   "' (expected movetime, depth, nodes, width or noise)");
+                   "' (expected movetime, depth, nodes, width, noise or search)");
     }
   }
   level_ = l;

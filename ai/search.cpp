@@ -1,6 +1,7 @@
 #include "ai/search.h"
 
 #include "ai/alphabeta.h"
+#include "ai/mcts.h"
 #include "ai/search_base.h"
 #include "common/notation.h"
 
@@ -73,6 +74,7 @@ Millis SearchBase::elapsed() const {
 }
 
 std::unique_ptr<Search> make_search(const SearchSettings& settings) {
+  if (settings.kind == SearchKind::Mcts) return std::make_unique<MctsSearch>(settings);
   return std::make_unique<AlphaBetaSearch>(settings);
 }
 

@@ -52,6 +52,19 @@ struct Selectivity {
   double scale = 1.0;      // multiplies every width (levels use it to weaken the engine)
 };
 
+// Monte-Carlo tree search with evaluation cut-offs (SearchKind::Mcts): no random playouts; a new
+// leaf is valued by the static evaluation, squashed to a winning chance by a logistic curve.
+struct MctsParams {
+  double exploration = 0.25;  // UCT constant
+  double temperature = 250;   // hundredths of a square per unit of the logistic's argument
+  double prior_weight = 1.0;  // the static value counts as this many visits
+  int children = 48;          // moves kept per node, best by the static evaluation
+  int widen_base = 6;         // children open to selection: base + per_sqrt * sqrt(visits)
+  double widen_per_sqrt = 2.0;
+  int steps = 16;                     // queen steps whose arrows are expanded, as in Selectivity
+  std::size_t max_nodes = 4'000'000;  // per thread; beyond it leaves are no longer expanded
+};
+
 enum class SearchKind : std::uint8_t { AlphaBeta, Mcts };
 
 // What the engine is: fixed for the life of a Search object unless changed between searches.
@@ -61,6 +74,7 @@ struct SearchSettings {
   std::size_t hash_mb = 32;  // transposition table size
   EvalParams eval;
   Selectivity selectivity;
+  MctsParams mcts;
 };
 
 struct SearchProgress {

@@ -92,6 +92,21 @@ TEST_CASE("the bitboard distance terms equal a square-by-square search on every 
   }
 }
 
+TEST_CASE("the dense layouts give exactly what the rules core's layout gives") {
+  std::mt19937_64 rng(17);
+  EvalParams wide_params;
+  wide_params.wide_layout = true;
+  Evaluator dense, wide(wide_params);
+  for (int size = kMinBoardSize; size <= kMaxBoardSize; ++size) {
+    for (int game = 0; game < 8; ++game) {
+      Position pos(test::small_variant(size));
+      test::random_game(pos, game * size / 2, rng);
+      CAPTURE(to_text(pos));
+      CHECK(dense.evaluate(pos) == wide.evaluate(pos));
+    }
+  }
+}
+
 TEST_CASE("the evaluation is symmetric: swapping the colours negates it") {
   // Mirror the board top to bottom and swap the colours: the side to move has the same game.
   const Position a = *parse_position("2B2B2/8/B6B/3x4/8/W6W/8/2W2W2 b");

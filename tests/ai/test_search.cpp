@@ -87,15 +87,48 @@ TEST_CASE("the engine finds forced wins in small positions") {
   }
 }
 
-TEST_CASE("a win in one is played at once, at any depth") {
+TEST_CASE("a win in one is played at once, at any depth, by both search kinds") {
   // Black's queen on a1 has one free neighbour, b1; shooting there from d3 shuts it in.
   Position pos = *parse_position("8/8/8/8/8/3W4/xx6/B7 w");
-  auto search = make_search();
-  for (int depth : {1, 2, 4}) {
-    const SearchResult r = search_now(*search, pos, depth_limit(depth));
-    Position after = pos;
-    after.do_move(r.best);
-    CHECK(after.is_game_over());
+  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts}) {
+    SearchSettings s;
+    s.kind = kind;
+    auto search = make_search(s);
+    for (int depth : {1, 2, 4}) {
+      const SearchResult r = search_now(*search, pos, depth_limit(depth));
+      Position after = pos;
+      after.do_move(r.best);
+      CHECK(after.is_game_over());
+    }
+  }
+}
+
+TEST_CASE("Monte-Carlo tree search plays legal moves within its time on every board size") {
+  for (const RuleVariant& v : {botzone8_variant(), standard_variant(), test::small_variant(12)}) {
+    for (int threads : {1, 2}) {
+      SearchSettings s;
+      s.kind = SearchKind::Mcts;
+      s.threads = threads;
+      auto search = make_search(s);
+      Position pos(v);
+      std::mt19937_64 rng(5);
+      test::random_game(pos, 8, rng);
+      SearchLimits limits;
+      limits.movetime = Millis{100};
+      std::vector<int> depths;
+      SearchCallbacks cb;
+      cb.on_progress = [&](const SearchProgress& p) { depths.push_back(p.depth); };
+      const Millis slack_before = test::deadline_slack();
+      const auto before = Clock::now();
+      search->start(pos, limits, cb);
+      const SearchResult r = search->wait();
+      const auto took = std::chrono::duration_cast<Millis>(Clock::now() - before);
+      CAPTURE(v.name);
+      CHECK(took <= Millis{100} + std::max(slack_before, test::deadline_slack()));
+      CHECK_FALSE(pos.check(r.best));
+      CHECK(r.nodes > 0);
+      CHECK(r.pv.front() == r.best);
+    }
   }
 }
 
@@ -123,24 +156,28 @@ TEST_CASE("the search converts a won separated endgame against best defence") {
 
 TEST_CASE("stop from another thread ends an infinite search promptly with a legal move") {
   const Position pos(standard_variant());
-  auto search = make_search();
-  SearchLimits limits;
-  limits.infinite = true;
-  search->start(pos, limits, {});
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
-  CHECK(search->running());
-  Clock::time_point stopped_at;
-  std::thread stopper([&] {
-    stopped_at = Clock::now();
-    search->stop();
-  });
-  stopper.join();
-  const SearchResult r = search->wait();
-  const auto latency = std::chrono::duration_cast<Millis>(Clock::now() - stopped_at);
-  CHECK(latency < test::deadline_slack());
-  CHECK(r.stopped);
-  CHECK_FALSE(pos.check(r.best));
-  CHECK_FALSE(search->running());
+  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts}) {
+    SearchSettings settings;
+    settings.kind = kind;
+    auto search = make_search(settings);
+    SearchLimits limits;
+    limits.infinite = true;
+    search->start(pos, limits, {});
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    CHECK(search->running());
+    Clock::time_point stopped_at;
+    std::thread stopper([&] {
+      stopped_at = Clock::now();
+      search->stop();
+    });
+    stopper.join();
+    const SearchResult r = search->wait();
+    const auto latency = std::chrono::duration_cast<Millis>(Clock::now() - stopped_at);
+    CHECK(latency < test::deadline_slack());
+    CHECK(r.stopped);
+    CHECK_FALSE(pos.check(r.best));
+    CHECK_FALSE(search->running());
+  }
 }
 
 TEST_CASE("start returns while the search runs") {
