@@ -169,15 +169,17 @@ EvalTerms compute_terms(const Position& pos, double tempo) {
     kp += king.ahead_by(m, lead) - king.ahead_by(o, lead);
   t.king_position = kp / kKingPositionSpan;
   t.separated = !L::any(queen.reach(m, kMaxLevels) & queen.reach(o, kMaxLevels));
+  // A queen can move exactly when a neighbour is empty (it can always shoot back where it came
+  // from), so a side with no square at king distance 1 is stuck.
+  t.stuck = king.levels[m] == 0;
   return t;
 }
 
-double queen_mobility(const Position& pos, Color c, const EvalParams& p) {
+double queen_mobility(const Position& pos, Color c,
+                      const std::array<double, kMaxReach + 1>& table) {
   double v = 0;
-  for (Square q : pos.queens(c)) {
-    const double n = slide_count(pos, q, Square::none());
-    v += p.mobility_scale * n / (n + p.mobility_half);
-  }
+  for (Square q : pos.queens(c))
+    v += table[static_cast<std::size_t>(slide_count(pos, q, Square::none()))];
   return v;
 }
 
@@ -217,7 +219,7 @@ EvalTerms Evaluator::terms(const Position& pos) {
     t = compute_terms<WideLayout>(pos, params_.tempo);
   }
   const Color me = pos.side_to_move();
-  t.mobility = queen_mobility(pos, me, params_) - queen_mobility(pos, ~me, params_);
+  t.mobility = queen_mobility(pos, me, mobility_) - queen_mobility(pos, ~me, mobility_);
   const int free_at_start = pos.size() * pos.size() - 2 * pos.queen_count();
   t.phase = std::clamp(static_cast<double>(pos.arrows().count()) / free_at_start, 0.0, 1.0);
   return t;
@@ -225,8 +227,8 @@ EvalTerms Evaluator::terms(const Position& pos) {
 
 Score Evaluator::evaluate(const Position& pos) {
   ++count_;
-  if (pos.is_game_over()) return -kWin;
   const EvalTerms t = terms(pos);
+  if (t.stuck) return -kWin;
   if (t.separated) return score_separated(pos);
   return score_terms(pos, t);
 }

@@ -24,9 +24,9 @@ struct TermWeights {
 struct EvalParams {
   // Weights at the start, in the middle game and in the end game, interpolated linearly by the
   // share of the initially empty squares that have been burnt.
-  TermWeights opening{0.14, 0.37, 0.13, 0.13, 0.20};
-  TermWeights middlegame{0.30, 0.25, 0.20, 0.20, 0.05};
-  TermWeights endgame{0.80, 0.10, 0.05, 0.05, 0.0};
+  TermWeights opening{0.08, 0.06, 0.65, 0.70, 0.05};
+  TermWeights middlegame{0.13, 0.15, 0.45, 0.50, 0.05};
+  TermWeights endgame{0.15, 0.15, 0.38, 0.42, 0.05};
   double middlegame_at = 0.25;
   double endgame_at = 0.55;
   // A square both sides reach equally fast counts this much for the side to move, which gets
@@ -56,7 +56,11 @@ struct EvalTerms {
   double mobility = 0;
   double phase = 0;        // 0 at the start, 1 when the board is full
   bool separated = false;  // no empty square is reachable by both sides
+  bool stuck = false;      // the side to move has no empty neighbour: it cannot move
 };
+
+// The most squares a queen can reach in one move: four lines through it.
+inline constexpr int kMaxReach = 4 * (kMaxBoardSize - 1);
 
 // Holds scratch space and the endgame counter's table: one per thread, not thread-safe.
 class Evaluator {
@@ -80,6 +84,7 @@ class Evaluator {
   Score score_separated(const Position& pos);
 
   EvalParams params_;
+  std::array<double, kMaxReach + 1> mobility_{};  // the mobility of a queen by its reach
   EndgameCounter endgame_;
   std::uint64_t count_ = 0;
 };

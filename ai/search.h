@@ -42,9 +42,9 @@ inline constexpr Millis kDefaultMoveTime{1000};
 // the step, expands the arrows of the best `*_steps` of them, and searches the best `*_width` of
 // the resulting moves. Wider near the root, where mistakes cost most.
 struct Selectivity {
-  int root_width = 48;     // root moves searched at depth >= 3 (all of them at depth <= 2)
-  int near_width = 14;     // moves searched one ply below the root
-  int far_width = 8;       // moves searched deeper
+  int root_width = 32;     // root moves searched at depth >= 3 (all of them at depth <= 2)
+  int near_width = 10;     // moves searched one ply below the root
+  int far_width = 6;       // moves searched deeper
   int near_steps = 10;     // queen steps expanded one ply below the root
   int far_steps = 6;       // queen steps expanded deeper
   int frontier_steps = 8;  // queen steps expanded at the last ply

@@ -81,6 +81,7 @@ std::map<std::string, Key> keys() {
   add_double("mcts.widen_per_sqrt",
              [](SearchSettings& s) -> double& { return s.mcts.widen_per_sqrt; });
   add_double("mcts.steps", [](SearchSettings& s) -> int& { return s.mcts.steps; });
+  add_double("threads", [](SearchSettings& s) -> int& { return s.threads; });
   k["kind"] = {[](const SearchSettings& s) { return s.kind == SearchKind::Mcts ? 1.0 : 0.0; },
                [](SearchSettings& s, double v) {
                  s.kind = v != 0 ? SearchKind::Mcts : SearchKind::AlphaBeta;
@@ -148,7 +149,6 @@ int main(int argc, char** argv) {
   PlayerSpec specs[2];
   for (int i = 0; i < 2; ++i) {
     SearchSettings s;
-    s.threads = 1;
     s.hash_mb = 32;
     std::string error;
     if (!apply(i == 0 ? a_text : b_text, s, error)) {
