@@ -24,11 +24,6 @@ namespace {
 
 using namespace amazons;
 
-std::filesystem::path default_config_dir() {
-  if (const char* env = std::getenv("AMAZONS_CONFIG_DIR")) return env;
-  return AMAZONS_CONFIG_DIR;
-}
-
 struct PerftOptions {
   int depth = 1;
   std::string rules = "standard";
@@ -150,7 +145,7 @@ int main(int argc, char** argv) {
       "amazons-engine: the Game of the Amazons engine.\n"
       "Without a subcommand it reads engine protocol commands on stdin (docs/ENGINE_PROTOCOL.md)."};
   app.require_subcommand(0, 1);
-  std::string config_dir = default_config_dir().string();
+  std::string config_dir = ai::default_config_dir().string();
   app.add_option("--config-dir", config_dir, "Directory with rules/ and ai.json")
       ->capture_default_str();
 

@@ -82,6 +82,12 @@ void ExternalEnginePlayer::fail(EngineFailure::Kind kind, const std::string& wha
   if (reply != nullptr) (*reply)(PlayerAction::resign());
 }
 
+void ExternalEnginePlayer::fail_timeout(const Job& job) {
+  const Millis waited = time_limit(job.request) + options_.grace;
+  fail(EngineFailure::Kind::Timeout, "no move within " + std::to_string(waited.count()) + " ms",
+       &job.reply);
+}
+
 std::string ExternalEnginePlayer::read_problem(ChildProcess::Read r) {
   switch (r) {
     case ChildProcess::Read::Timeout:
@@ -229,10 +235,7 @@ void ExternalEnginePlayer::play_engine(const Job& job) {
       }
       if (stop_sent) return fail(EngineFailure::Kind::Timeout, "did not answer stop", &job.reply);
       if (Clock::now() < deadline) continue;
-      return fail(
-          EngineFailure::Kind::Timeout,
-          "no move within " + std::to_string((time_limit(req) + options_.grace).count()) + " ms",
-          &job.reply);
+      return fail_timeout(job);
     }
     if (r != ChildProcess::Read::Line)
       return fail(EngineFailure::Kind::Crash, read_problem(r), &job.reply);
@@ -276,11 +279,7 @@ void ExternalEnginePlayer::play_botzone(const Job& job) {
   const auto deadline = Clock::now() + time_limit(req) + options_.grace;
   std::string line;
   const auto r = process_->read_line(line, deadline);
-  if (r == ChildProcess::Read::Timeout)
-    return fail(
-        EngineFailure::Kind::Timeout,
-        "no move within " + std::to_string((time_limit(req) + options_.grace).count()) + " ms",
-        &job.reply);
+  if (r == ChildProcess::Read::Timeout) return fail_timeout(job);
   if (r != ChildProcess::Read::Line)
     return fail(EngineFailure::Kind::Crash, read_problem(r), &job.reply);
   auto parsed = botzone::parse_move_line(line);

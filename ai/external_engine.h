@@ -82,6 +82,7 @@ class ExternalEnginePlayer final : public Player {
   bool ensure_started();
   // Records the failure, stops the program, and resigns if `reply` is given.
   void fail(EngineFailure::Kind kind, const std::string& what, const ReplyFn* reply);
+  void fail_timeout(const Job& job);
   // Why reading failed, in words, with the program's exit status when it has ended.
   std::string read_problem(ChildProcess::Read r);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -103,6 +104,11 @@ Expected<Level, std::string> level_from_json(const std::string& name, const json
 }
 
 }  // namespace
+
+std::filesystem::path default_config_dir() {
+  if (const char* env = std::getenv("AMAZONS_CONFIG_DIR")) return env;
+  return AMAZONS_CONFIG_DIR;
+}
 
 const Level* AiConfig::find(std::string_view name) const {
   for (const Level& l : levels)

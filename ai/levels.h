@@ -43,6 +43,10 @@ struct AiConfig {
   friend bool operator==(const AiConfig&, const AiConfig&) = default;
 };
 
+// Where the tools find rules/ and ai.json: $AMAZONS_CONFIG_DIR, else the source tree's config/
+// (fixed at build time).
+std::filesystem::path default_config_dir();
+
 // What config/ai.json holds; used where no file is at hand (Botzone runs a lone binary).
 AiConfig builtin_ai_config();
 

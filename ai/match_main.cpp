@@ -21,11 +21,6 @@ namespace {
 
 using namespace amazons;
 
-std::filesystem::path default_config_dir() {
-  if (const char* env = std::getenv("AMAZONS_CONFIG_DIR")) return env;
-  return AMAZONS_CONFIG_DIR;
-}
-
 std::string elo_text(double e) {
   if (std::isinf(e)) return e > 0 ? "+inf" : "-inf";
   char buf[32];
@@ -72,7 +67,7 @@ int main(int argc, char** argv) {
       "width=W,noise=N, engine:COMMAND (our engine protocol), botzone:COMMAND (Botzone format, "
       "8x8 only) or random."};
   std::string spec_a, spec_b;
-  std::string config_dir = default_config_dir().string();
+  std::string config_dir = ai::default_config_dir().string();
   std::string rules = "standard";
   std::string tc = "none";
   std::string records;

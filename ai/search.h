@@ -42,21 +42,21 @@ inline constexpr Millis kDefaultMoveTime{1000};
 // the step, expands the arrows of the best `*_steps` of them, and searches the best `*_width` of
 // the resulting moves. Wider near the root, where mistakes cost most.
 struct Selectivity {
-  int root_width = 32;     // root moves searched at depth >= 3 (all of them at depth <= 2)
-  int near_width = 10;     // moves searched one ply below the root
-  int far_width = 6;       // moves searched deeper
-  int near_steps = 10;     // queen steps expanded one ply below the root
-  int far_steps = 6;       // queen steps expanded deeper
-  int frontier_steps = 8;  // queen steps expanded at the last ply
-  int reduction_from = 4;  // moves after this many are searched one ply shallower first
-  double scale = 1.0;      // multiplies every width (levels use it to weaken the engine)
+  int root_width = 32;      // root moves searched at depth >= 3 (all of them at depth <= 2)
+  int near_width = 10;      // moves searched one ply below the root
+  int far_width = 6;        // moves searched deeper
+  int near_steps = 10;      // queen steps expanded one ply below the root
+  int far_steps = 8;        // queen steps expanded deeper
+  int frontier_steps = 12;  // queen steps expanded at the last ply
+  int reduction_from = 4;   // moves after this many are searched one ply shallower first
+  double scale = 1.0;       // multiplies every width (levels use it to weaken the engine)
 };
 
 // Monte-Carlo tree search with evaluation cut-offs (SearchKind::Mcts): no random playouts; a new
 // leaf is valued by the static evaluation, squashed to a winning chance by a logistic curve.
 struct MctsParams {
   double exploration = 0.25;  // UCT constant
-  double temperature = 250;   // hundredths of a square per unit of the logistic's argument
+  double temperature = 120;   // hundredths of a square per unit of the logistic's argument
   double prior_weight = 1.0;  // the static value counts as this many visits
   int children = 48;          // moves kept per node, best by the static evaluation
   int widen_base = 6;         // children open to selection: base + per_sqrt * sqrt(visits)

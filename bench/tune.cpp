@@ -28,60 +28,69 @@ struct Key {
   Setter set;
 };
 
+// A setting reached through `field`, read and written as a double.
+template <class T>
+Key field(std::function<T&(SearchSettings&)> f) {
+  return {[f](const SearchSettings& s) {
+            SearchSettings copy = s;
+            return static_cast<double>(f(copy));
+          },
+          [f](SearchSettings& s, double v) { f(s) = static_cast<T>(v); }};
+}
+
 std::map<std::string, Key> keys() {
+  using D = std::function<double&(SearchSettings&)>;
+  using I = std::function<int&(SearchSettings&)>;
   std::map<std::string, Key> k;
-  auto add_double = [&](const std::string& name, auto member) {
-    k[name] = {[member](const SearchSettings& s) {
-                 return static_cast<double>(member(const_cast<SearchSettings&>(s)));
-               },
-               [member](SearchSettings& s, double v) {
-                 member(s) = static_cast<std::remove_reference_t<decltype(member(s))>>(v);
-               }};
-  };
-  add_double("eval.tempo", [](SearchSettings& s) -> double& { return s.eval.tempo; });
-  add_double("eval.mobility_scale",
-             [](SearchSettings& s) -> double& { return s.eval.mobility_scale; });
-  add_double("eval.mobility_half",
-             [](SearchSettings& s) -> double& { return s.eval.mobility_half; });
-  add_double("eval.middlegame_at",
-             [](SearchSettings& s) -> double& { return s.eval.middlegame_at; });
-  add_double("eval.endgame_at", [](SearchSettings& s) -> double& { return s.eval.endgame_at; });
-  for (const char* phase : {"opening", "middlegame", "endgame"}) {
-    auto pick = [phase](SearchSettings& s) -> TermWeights& {
-      const std::string p = phase;
-      return p == "opening"      ? s.eval.opening
-             : p == "middlegame" ? s.eval.middlegame
-                                 : s.eval.endgame;
-    };
-    const std::string base = std::string("eval.") + phase + ".";
-    add_double(base + "t1",
-               [pick](SearchSettings& s) -> double& { return pick(s).queen_territory; });
-    add_double(base + "t2",
-               [pick](SearchSettings& s) -> double& { return pick(s).king_territory; });
-    add_double(base + "c1",
-               [pick](SearchSettings& s) -> double& { return pick(s).queen_position; });
-    add_double(base + "c2", [pick](SearchSettings& s) -> double& { return pick(s).king_position; });
-    add_double(base + "mob", [pick](SearchSettings& s) -> double& { return pick(s).mobility; });
-  }
-  add_double("sel.root_width", [](SearchSettings& s) -> int& { return s.selectivity.root_width; });
-  add_double("sel.near_width", [](SearchSettings& s) -> int& { return s.selectivity.near_width; });
-  add_double("sel.far_width", [](SearchSettings& s) -> int& { return s.selectivity.far_width; });
-  add_double("sel.near_steps", [](SearchSettings& s) -> int& { return s.selectivity.near_steps; });
-  add_double("sel.far_steps", [](SearchSettings& s) -> int& { return s.selectivity.far_steps; });
-  add_double("sel.frontier_steps",
-             [](SearchSettings& s) -> int& { return s.selectivity.frontier_steps; });
-  add_double("sel.reduction_from",
-             [](SearchSettings& s) -> int& { return s.selectivity.reduction_from; });
-  add_double("sel.scale", [](SearchSettings& s) -> double& { return s.selectivity.scale; });
-  add_double("mcts.exploration", [](SearchSettings& s) -> double& { return s.mcts.exploration; });
-  add_double("mcts.temperature", [](SearchSettings& s) -> double& { return s.mcts.temperature; });
-  add_double("mcts.prior_weight", [](SearchSettings& s) -> double& { return s.mcts.prior_weight; });
-  add_double("mcts.children", [](SearchSettings& s) -> int& { return s.mcts.children; });
-  add_double("mcts.widen_base", [](SearchSettings& s) -> int& { return s.mcts.widen_base; });
-  add_double("mcts.widen_per_sqrt",
-             [](SearchSettings& s) -> double& { return s.mcts.widen_per_sqrt; });
-  add_double("mcts.steps", [](SearchSettings& s) -> int& { return s.mcts.steps; });
-  add_double("threads", [](SearchSettings& s) -> int& { return s.threads; });
+  k["eval.tempo"] = field(D([](SearchSettings& s) -> double& { return s.eval.tempo; }));
+  k["eval.mobility_scale"] =
+      field(D([](SearchSettings& s) -> double& { return s.eval.mobility_scale; }));
+  k["eval.mobility_half"] =
+      field(D([](SearchSettings& s) -> double& { return s.eval.mobility_half; }));
+  k["eval.middlegame_at"] =
+      field(D([](SearchSettings& s) -> double& { return s.eval.middlegame_at; }));
+  k["eval.endgame_at"] = field(D([](SearchSettings& s) -> double& { return s.eval.endgame_at; }));
+  const std::pair<const char*, TermWeights EvalParams::*> phases[] = {
+      {"opening", &EvalParams::opening},
+      {"middlegame", &EvalParams::middlegame},
+      {"endgame", &EvalParams::endgame}};
+  const std::pair<const char*, double TermWeights::*> terms[] = {
+      {"t1", &TermWeights::queen_territory},
+      {"t2", &TermWeights::king_territory},
+      {"c1", &TermWeights::queen_position},
+      {"c2", &TermWeights::king_position},
+      {"mob", &TermWeights::mobility}};
+  for (const auto& [phase, pm] : phases)
+    for (const auto& [term, tm] : terms)
+      k[std::string("eval.") + phase + "." + term] =
+          field(D([pm, tm](SearchSettings& s) -> double& { return s.eval.*pm.*tm; }));
+  const std::pair<const char*, int Selectivity::*> widths[] = {
+      {"root_width", &Selectivity::root_width},
+      {"near_width", &Selectivity::near_width},
+      {"far_width", &Selectivity::far_width},
+      {"near_steps", &Selectivity::near_steps},
+      {"far_steps", &Selectivity::far_steps},
+      {"frontier_steps", &Selectivity::frontier_steps},
+      {"reduction_from", &Selectivity::reduction_from}};
+  for (const auto& [name, m] : widths)
+    k[std::string("sel.") + name] =
+        field(I([m](SearchSettings& s) -> int& { return s.selectivity.*m; }));
+  k["sel.scale"] = field(D([](SearchSettings& s) -> double& { return s.selectivity.scale; }));
+  const std::pair<const char*, double MctsParams::*> mcts_d[] = {
+      {"exploration", &MctsParams::exploration},
+      {"temperature", &MctsParams::temperature},
+      {"prior_weight", &MctsParams::prior_weight},
+      {"widen_per_sqrt", &MctsParams::widen_per_sqrt}};
+  for (const auto& [name, m] : mcts_d)
+    k[std::string("mcts.") + name] =
+        field(D([m](SearchSettings& s) -> double& { return s.mcts.*m; }));
+  const std::pair<const char*, int MctsParams::*> mcts_i[] = {
+      {"children", &MctsParams::children},
+      {"widen_base", &MctsParams::widen_base},
+      {"steps", &MctsParams::steps}};
+  for (const auto& [name, m] : mcts_i)
+    k[std::string("mcts.") + name] = field(I([m](SearchSettings& s) -> int& { return s.mcts.*m; }));
+  k["threads"] = field(I([](SearchSettings& s) -> int& { return s.threads; }));
   k["kind"] = {[](const SearchSettings& s) { return s.kind == SearchKind::Mcts ? 1.0 : 0.0; },
                [](SearchSettings& s, double v) {
                  s.kind = v != 0 ? SearchKind::Mcts : SearchKind::AlphaBeta;

@@ -103,35 +103,6 @@ TEST_CASE("a win in one is played at once, at any depth, by both search kinds") 
   }
 }
 
-TEST_CASE("Monte-Carlo tree search plays legal moves within its time on every board size") {
-  for (const RuleVariant& v : {botzone8_variant(), standard_variant(), test::small_variant(12)}) {
-    for (int threads : {1, 2}) {
-      SearchSettings s;
-      s.kind = SearchKind::Mcts;
-      s.threads = threads;
-      auto search = make_search(s);
-      Position pos(v);
-      std::mt19937_64 rng(5);
-      test::random_game(pos, 8, rng);
-      SearchLimits limits;
-      limits.movetime = Millis{100};
-      std::vector<int> depths;
-      SearchCallbacks cb;
-      cb.on_progress = [&](const SearchProgress& p) { depths.push_back(p.depth); };
-      const Millis slack_before = test::deadline_slack();
-      const auto before = Clock::now();
-      search->start(pos, limits, cb);
-      const SearchResult r = search->wait();
-      const auto took = std::chrono::duration_cast<Millis>(Clock::now() - before);
-      CAPTURE(v.name);
-      CHECK(took <= Millis{100} + std::max(slack_before, test::deadline_slack()));
-      CHECK_FALSE(pos.check(r.best));
-      CHECK(r.nodes > 0);
-      CHECK(r.pv.front() == r.best);
-    }
-  }
-}
-
 TEST_CASE("the search converts a won separated endgame against best defence") {
   // Margin one: Black to move has 12 moves left, White 11, and 9 of Black's 12 moves lose.
   const char* positions[] = {
@@ -212,25 +183,32 @@ TEST_CASE("progress comes with every completed depth and the result once") {
   CHECK_FALSE(r.stopped);
 }
 
-TEST_CASE("the hard deadline holds on every board size and with two threads") {
-  for (const RuleVariant& v : {botzone8_variant(), standard_variant(), test::small_variant(12)}) {
-    for (int threads : {1, 2}) {
-      SearchSettings s;
-      s.threads = threads;
-      auto search = make_search(s);
-      Position pos(v);
-      std::mt19937_64 rng(3);
-      test::random_game(pos, 10, rng);
-      SearchLimits limits;
-      limits.movetime = Millis{120};
-      const Millis slack_before = test::deadline_slack();
-      const auto before = Clock::now();
-      const SearchResult r = search_now(*search, pos, limits);
-      const auto took = std::chrono::duration_cast<Millis>(Clock::now() - before);
-      CAPTURE(v.name);
-      CAPTURE(threads);
-      CHECK(took <= Millis{120} + std::max(slack_before, test::deadline_slack()));
-      CHECK_FALSE(pos.check(r.best));
+TEST_CASE("the hard deadline holds on every board size, with one and two threads, for both kinds") {
+  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts}) {
+    for (const RuleVariant& v : {botzone8_variant(), standard_variant(), test::small_variant(12)}) {
+      for (int threads : {1, 2}) {
+        SearchSettings s;
+        s.kind = kind;
+        s.threads = threads;
+        auto search = make_search(s);
+        Position pos(v);
+        std::mt19937_64 rng(3);
+        test::random_game(pos, 10, rng);
+        SearchLimits limits;
+        limits.movetime = Millis{120};
+        const Millis slack_before = test::deadline_slack();
+        const auto before = Clock::now();
+        const SearchResult r = search_now(*search, pos, limits);
+        const auto took = std::chrono::duration_cast<Millis>(Clock::now() - before);
+        CAPTURE(v.name);
+        CAPTURE(threads);
+        CAPTURE(kind == SearchKind::Mcts);
+        CHECK(took <= Millis{120} + std::max(slack_before, test::deadline_slack()));
+        CHECK_FALSE(pos.check(r.best));
+        CHECK(r.nodes > 0);
+        REQUIRE_FALSE(r.pv.empty());
+        CHECK(r.pv.front() == r.best);
+      }
     }
   }
 }
