@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/build.sh release
-exec ./build/release/ai/amazons-engine perft 3
+exec ./build/release/ai/amazons-engine selfplay
