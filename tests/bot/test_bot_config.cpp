@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bot/bot.h"
 #include "bot/command_line.h"
 #include "tests/server/lobby_harness.h"
 
@@ -130,6 +131,14 @@ TEST_CASE("bot config: bad settings get clear errors") {
       error_of(parse_command_line({"--config", (dir.path() / "missing.json").string()}, kConfigDir))
           .find("cannot read") != std::string::npos);
 
+  Log quiet(stderr, Log::Level::Error);
+  BotConfig c;
+  c.level = "grandmaster";
+  c.ai_config = kConfigDir / "ai.json";
+  const auto bot = Bot::create(c, quiet);
+  REQUIRE_FALSE(bot);
+  CHECK(bot.error() ==
+        "level: no level named \"grandmaster\" (known: beginner, easy, medium, hard, max)");
 }
 
 TEST_CASE("bot config: a Botzone program is given the botzone8 variant to play and seek") {
