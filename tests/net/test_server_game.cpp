@@ -216,6 +216,17 @@ class IllegalPlayer final : public Player {
   }
 };
 
+// Both seats saw the game end the same way, by no moves, after the same moves.
+GameResult finished_alike(Seat& one, Seat& two) {
+  const auto a = one.wait_end(), b = two.wait_end();
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(*a == *b);
+  CHECK(a->reason == EndReason::NoMoves);
+  CHECK(one.moves() == two.moves());
+  return *a;
+}
+
 bool wait_until(const std::function<bool()>& done, Millis timeout = Millis{5000}) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!done() && std::chrono::steady_clock::now() < deadline)
@@ -231,12 +242,7 @@ TEST_CASE("server game: two drivers play a whole game through the server, which 
   RandomPlayer one("one", 1), two("two", 2);
   Seat alice(server.port(), "alice", one), bob(server.port(), "bob", two);
   const auto game = start_game(alice, bob);
-  const auto a = alice.wait_end(), b = bob.wait_end();
-  REQUIRE(a);
-  REQUIRE(b);
-  CHECK(*a == *b);
-  CHECK(a->reason == EndReason::NoMoves);
-  CHECK(alice.moves() == bob.moves());
+  const GameResult a = finished_alike(alice, bob);
   CHECK(alice.notes().empty());
 
   auto record = call(alice.connection(), RecordRequest{game, RecordFormat::Json});
@@ -246,7 +252,7 @@ TEST_CASE("server game: two drivers play a whole game through the server, which 
   std::vector<Move> stored;
   for (const auto& m : parsed->moves) stored.push_back(m.move);
   CHECK(stored == alice.moves());
-  CHECK(parsed->result == *a);
+  CHECK(parsed->result == a);
   const auto final_position = replay(*parsed);
   REQUIRE(final_position);
   CHECK(final_position->is_game_over());
@@ -375,12 +381,7 @@ TEST_CASE(
   REQUIRE(wait_until([&] { return alice.noted("send_failed", "goes out again"); }));
   server.emplace(dir.path(), nlohmann::json{{"rules_dir", rules.string()}},
                  std::vector<std::string>{}, port);
-  const auto a = alice.wait_end(), b = bob.wait_end();
-  REQUIRE(a);
-  REQUIRE(b);
-  CHECK(*a == *b);
-  CHECK(a->reason == EndReason::NoMoves);
-  CHECK(alice.moves() == bob.moves());
+  finished_alike(alice, bob);
   CHECK(alice.moves().size() >= 2);
 }
 
