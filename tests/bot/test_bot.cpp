@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "bot_process.h"
+#include "common/movegen.h"
+#include "common/notation.h"
 #include "tests/integration/server_process.h"
 
 using namespace amazons;
@@ -259,4 +261,78 @@ TEST_CASE("bots: challenges are filtered, open games joined, and a stop lets gam
   require_clean_exit(bot, seconds(10));
   CHECK(bot.events("game_end", "result=win reason=resign").size() == 1);
   (void)sent;
+}
+
+TEST_CASE("bots: a bot plays several games at once, up to its maximum") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  BotProcess bot(dir.path(), server.port(),
+                 {"--name", "busy", "--level", "beginner", "--max-games", "2", "--no-join"});
+  REQUIRE(bot.wait_event("logged_in"));
+  Client alice(server.port()), bob(server.port()), carol(server.port());
+  alice.hello("alice");
+  bob.hello("bob");
+  carol.hello("carol");
+  std::vector<std::string> games;
+  for (Client* c : {&alice, &bob}) {
+    c->send(ChallengeSend{"busy", "standard", {}, ColorChoice::Black, false});
+    c->expect<ChallengeSent>();
+    games.push_back(c->expect<Start>().game);
+  }
+  // Both games are played at once: the bot has moved in each.
+  CHECK(alice.expect<Moved>().game == games[0]);
+  CHECK(bob.expect<Moved>().game == games[1]);
+  carol.send(ChallengeSend{"busy", "standard", {}, ColorChoice::Black, false});
+  carol.expect<ChallengeSent>();
+  CHECK(carol.expect<ChallengeClosed>().reason == "declined");
+  CHECK_FALSE(bot.events("challenge", "why=\"already playing 2 of at most 2 games\"").empty());
+  alice.send(Resign{{games[0]}});
+  alice.expect<End>();
+  bob.send(Resign{{games[1]}});
+  bob.expect<End>();
+  REQUIRE(bot.wait_event("game_end", "game=" + games[1]));
+  CHECK(bot.events("game_end", "result=win reason=resign").size() == 2);
+  bot.signal(SIGINT);
+  require_clean_exit(bot, seconds(10));
+}
+
+TEST_CASE("bots: a bot restarted with its password picks its game up again") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const std::vector<std::string> args = {"--name",  "phoenix",  "--password",      "pw",
+                                         "--level", "beginner", "--list-interval", "0.2"};
+  auto first = std::make_unique<BotProcess>(dir.path(), server.port(), args);
+  Client alice(server.port());
+  alice.hello("alice");
+  alice.send(Create{"standard", {}, ColorChoice::White});
+  const auto game = alice.expect<Created>().game;
+  CHECK(alice.expect<Start>(seconds(10)).black.name == "phoenix");
+  Position pos(standard_variant());
+  const auto play = [&](const std::string& move) {
+    alice.send(MoveMsg{game, move});
+    alice.expect<Moved>();
+    pos.do_move(*parse_move(move));
+    const auto reply = alice.expect<Moved>(seconds(10));  // the bot's answer
+    const auto m = parse_move(reply.move);
+    REQUIRE(m);
+    REQUIRE_FALSE(pos.check(*m));
+    pos.do_move(*m);
+    return reply.ply;
+  };
+  CHECK(play("d1-d7/g7") == 2);
+
+  first->signal(SIGKILL);
+  CHECK(first->wait_exit(seconds(5)) == -1);
+  CHECK_FALSE(alice.expect<Presence>().online);
+  BotProcess second(dir.path(), server.port(), args);
+  CHECK(alice.expect<Presence>(seconds(10)).online);
+  REQUIRE(second.wait_event("game_start", "game=" + game));
+  MoveList moves;
+  generate_moves(pos, moves);
+  CHECK(play(to_string(moves[0])) == 4);
+  alice.send(Resign{{game}});
+  alice.expect<End>();
+  REQUIRE(second.wait_event("game_end", "result=win"));
+  second.signal(SIGTERM);
+  require_clean_exit(second, seconds(10));
 }
