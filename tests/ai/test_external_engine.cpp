@@ -222,7 +222,7 @@ TEST_CASE("a program that keeps crashing resigns once its restarts are used up")
 }
 
 TEST_CASE("a restart gets only the time left on the clock, and none when too little is left") {
-  // It crashes after 0.9 s of the 1 s it has for the move: too late to start it again.
+  // It crashes after 0.95 s of the 1 s it has for the move: too late to start it again.
   ExternalEngineOptions o = options(kBroken.string() + " slowcrash", ExternalProtocol::Engine);
   o.quiet_stderr = true;
   o.max_restarts = 3;
@@ -246,6 +246,7 @@ TEST_CASE("a restart gets only the time left on the clock, and none when too lit
   CHECK(reported[1].message.find("too little time left on the clock to restart it") !=
         std::string::npos);
   REQUIRE(r.result);
-  CHECK(r.result->reason == EndReason::Resign);
   CHECK(r.result->winner == Color::White);
+  // The resignation comes within the 50 ms left, or the clock falls first on a busy machine.
+  CHECK((r.result->reason == EndReason::Resign || r.result->reason == EndReason::Time));
 }

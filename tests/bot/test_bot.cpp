@@ -181,7 +181,9 @@ TEST_CASE("bots: a hung engine resigns before its flag falls; garbage is logged 
   TempDir dir;
   ServerProcess server(dir.path());
   const std::string broken = (kTestData / "broken_engine.sh").string();
-  const std::vector<std::string> seek = {"--rules", "botzone8", "--seek", "1/move", "--games", "1"};
+  // A hung engine resigns with half the 600 ms lag margin left: time enough on a busy machine.
+  const std::vector<std::string> seek = {"--rules", "botzone8", "--seek",       "2/move",
+                                         "--games", "1",        "--lag-margin", "600"};
 
   SUBCASE("hang") {
     BotProcess hung(dir.path(), server.port(),
@@ -193,7 +195,10 @@ TEST_CASE("bots: a hung engine resigns before its flag falls; garbage is logged 
     const auto ends = hung.events("game_end");
     REQUIRE(ends.size() == 1);
     CHECK(ends[0].find("result=loss reason=resign") != std::string::npos);
-    CHECK_FALSE(hung.events("game_note", "rather than losing on time").empty());
+    // Usually the game's watchdog resigns first; on a busy machine the engine player's own
+    // timeout (its budget plus a grace period, a little later) may: either way, a resignation.
+    CHECK((!hung.events("game_note", "rather than losing on time").empty() ||
+           !hung.events("engine_failure", "kind=timeout").empty()));
   }
   SUBCASE("garbage") {
     BotProcess garbage(

@@ -265,15 +265,16 @@ TEST_CASE("connection: survives a killed server, resumes with its token and gets
 
 TEST_CASE("connection: answers the server's pings, so an idle connection stays up") {
   TempDir dir;
+  // Silent for 1.2 s, a connection is closed: only answered pings keep it up for 2.5 s.
   ServerProcess server(dir.path(),
-                       {{"limits", {{"idle_ping_seconds", 0.15}, {"idle_timeout_seconds", 0.4}}}});
+                       {{"limits", {{"idle_ping_seconds", 0.2}, {"idle_timeout_seconds", 1.2}}}});
   auto options = connection_options(server.port(), "idler");
   options.keepalive = Millis{60'000};  // it never pings by itself here
   EventRecorder events;
   Connection c(options, events.handler());
   c.start();
   REQUIRE(events.wait_login());
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   CHECK(c.status() == ConnectionStatus::Online);
   CHECK_FALSE(events.wait_status(ConnectionStatus::WaitingRetry, Millis{0}));
   CHECK(reply_as<Games>(call(c, List{})).games.empty());
