@@ -16,6 +16,8 @@ using Clock = ChildProcess::Clock;
 constexpr Millis kKeepRunningWait{200};
 // How long an engine may take to answer `stop` after a cancelled request before it is killed.
 constexpr Millis kStopWait{500};
+// Less time than this left on the clock is not worth restarting a failed program for.
+constexpr Millis kMinRetryTime{100};
 
 std::string shown(std::string_view s) {
   constexpr std::size_t kMaxShown = 80;
@@ -68,7 +70,15 @@ std::optional<EngineFailure> ExternalEnginePlayer::failure() const {
 
 void ExternalEnginePlayer::fail(EngineFailure::Kind kind, const std::string& what,
                                 const ReplyFn* reply) {
-  EngineFailure f{kind, name_ + ": " + what};
+  // A crash or garbage may be a one-off; a hang has used the time, an illegal move is a bug.
+  const bool restart =
+      reply != nullptr &&
+      (kind == EngineFailure::Kind::Crash || kind == EngineFailure::Kind::Garbage) &&
+      restarts_ < options_.max_restarts && !cancelled_;
+  EngineFailure f{kind, name_ + ": " + what, restart};
+  if (restart)
+    f.message += " (restarting it: " + std::to_string(++restarts_) + " of " +
+                 std::to_string(options_.max_restarts) + ")";
   {
     std::lock_guard lock(mutex_);
     if (!failure_) failure_ = f;
@@ -79,6 +89,11 @@ void ExternalEnginePlayer::fail(EngineFailure::Kind kind, const std::string& wha
     process_.reset();
     botzone_alive_ = false;
   }
+  if (restart) {
+    retry_ = true;
+    return;
+  }
+  gave_up_ = true;
   if (reply != nullptr) (*reply)(PlayerAction::resign());
 }
 
@@ -136,6 +151,8 @@ void ExternalEnginePlayer::on_game_start(const GameStart& start) {
     failure_.reset();
   }
   first_turn_ = true;
+  gave_up_ = false;
+  restarts_ = 0;
   if (options_.protocol == ExternalProtocol::Botzone) {
     // A bot that kept running still thinks it is in the last game.
     process_.reset();
@@ -195,12 +212,42 @@ Millis ExternalEnginePlayer::time_limit(const MoveRequest& request) const {
   return options_.movetime;
 }
 
+bool ExternalEnginePlayer::shorten(MoveRequest& request, Millis spent) {
+  ClockState& c = request.clock;
+  switch (c.control.kind) {
+    case TimeControl::Kind::Fischer: {
+      auto& left = c.remaining[static_cast<std::size_t>(index_of(request.position.side_to_move()))];
+      left -= spent;
+      return left >= kMinRetryTime;
+    }
+    case TimeControl::Kind::PerMove:
+      c.control.per_move -= spent;
+      return c.control.per_move >= kMinRetryTime;
+    case TimeControl::Kind::Unlimited:
+      break;
+  }
+  return true;
+}
+
 void ExternalEnginePlayer::play(const Job& job) {
-  if (failure()) return job.reply(PlayerAction::resign());  // reported when it happened
-  if (options_.protocol == ExternalProtocol::Engine) {
-    play_engine(job);
-  } else {
-    play_botzone(job);
+  if (gave_up_) return job.reply(PlayerAction::resign());  // reported when it happened
+  const auto asked = Clock::now();
+  Job attempt = job;
+  for (;;) {
+    retry_ = false;
+    if (options_.protocol == ExternalProtocol::Engine) {
+      play_engine(attempt);
+    } else {
+      play_botzone(attempt);
+    }
+    if (!retry_) break;
+    attempt.request = job.request;
+    if (!shorten(attempt.request, std::chrono::duration_cast<Millis>(Clock::now() - asked))) {
+      fail(EngineFailure::Kind::Timeout, "too little time left on the clock to restart it",
+           nullptr);
+      job.reply(PlayerAction::resign());
+      break;
+    }
   }
   first_turn_ = false;
 }

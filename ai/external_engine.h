@@ -2,10 +2,10 @@
 // protocol (docs/ENGINE_PROTOCOL.md) or Botzone's format (8x8 only). Every move it returns is
 // checked; a failure (it cannot start, crashes, hangs, prints garbage or an illegal move) is
 // reported through failure() and the callback, and the player then resigns (or, for an illegal
-// move, passes the move on so the game records it as illegal).
+// move, passes the move on so the game records it as illegal). With max_restarts, a program that
+// crashes or prints garbage while thinking is first restarted and asked again.
 //
-// Every failure goes through one place (fail()), where a later policy such as restarting a crashed
-// bot can hook in.
+// Every failure goes through one place (fail()), which also decides on restarts.
 #pragma once
 
 #include <atomic>
@@ -35,12 +35,16 @@ struct ExternalEngineOptions {
   Millis grace{500};
   Millis startup_timeout{10000};  // for the engine protocol's handshake
   bool quiet_stderr = false;
+  // A program that crashes or prints garbage while thinking is started again and asked the same
+  // question with the time that is left, up to this many times a game; then it resigns.
+  int max_restarts = 0;
 };
 
 struct EngineFailure {
   enum class Kind : std::uint8_t { Start, Crash, Timeout, Garbage, Illegal };
   Kind kind;
-  std::string message;  // says which engine and what happened
+  std::string message;      // says which engine and what happened
+  bool restarting = false;  // the program is being restarted: the game goes on
 };
 std::string_view code(EngineFailure::Kind kind);  // "start", "crash", ...
 
@@ -63,7 +67,7 @@ class ExternalEnginePlayer final : public Player {
   // period). Call before request_move.
   Millis time_limit(const MoveRequest& request) const;
 
-  // The first failure of the current game, if any.
+  // The first failure of the current game, if any (also one it recovered from by a restart).
   std::optional<EngineFailure> failure() const;
   // Called on the player's worker thread (or in on_game_start) for every failure.
   void set_failure_callback(std::function<void(const EngineFailure&)> cb) {
@@ -77,10 +81,13 @@ class ExternalEnginePlayer final : public Player {
   };
   void worker();
   void play(const Job& job);
+  // The same request with `spent` less on the clock; false when too little is left.
+  static bool shorten(MoveRequest& request, Millis spent);
   void play_engine(const Job& job);
   void play_botzone(const Job& job);
   bool ensure_started();
-  // Records the failure, stops the program, and resigns if `reply` is given.
+  // Records the failure and stops the program. With `reply` given, either asks play() to restart
+  // it (a crash or garbage, while restarts are left) or resigns.
   void fail(EngineFailure::Kind kind, const std::string& what, const ReplyFn* reply);
   void fail_timeout(const Job& job);
   // Why reading failed, in words, with the program's exit status when it has ended.
@@ -91,6 +98,9 @@ class ExternalEnginePlayer final : public Player {
   std::unique_ptr<ChildProcess> process_;  // used on the worker thread (and in on_game_start)
   bool botzone_alive_ = false;             // the Botzone bot asked to keep running
   std::atomic<bool> first_turn_{true};
+  std::atomic<bool> gave_up_{false};  // this game: every request resigns
+  std::atomic<int> restarts_{0};      // this game
+  bool retry_ = false;                // worker thread: fail() asked for a restart
   std::function<void(const EngineFailure&)> on_failure_;
 
   mutable std::mutex mutex_;

@@ -20,7 +20,7 @@
 
 #include "server/config.h"
 #include "server/lobby.h"
-#include "server/log.h"
+#include "common/log.h"
 #include "server/storage.h"
 #include "server/storage_worker.h"
 

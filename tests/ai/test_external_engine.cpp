@@ -167,3 +167,86 @@ TEST_CASE("a Botzone bot refuses other variants") {
         std::string::npos);
   CHECK(r.result->winner == Color::Black);
 }
+
+TEST_CASE("a program that crashes once is restarted and the game goes on") {
+  const auto flaky =
+      std::filesystem::path(AMAZONS_SOURCE_DIR) / "tests" / "ai" / "data" / "flaky_engine.sh";
+  struct Case {
+    ExternalProtocol protocol;
+    const char* pattern;  // which input lines the script counts
+    const char* engine;   // what it runs
+  };
+  const Case cases[] = {
+      {ExternalProtocol::Engine, "go*", ""},
+      {ExternalProtocol::Botzone, "*", " --botzone --movetime 40 --first-movetime 60"},
+  };
+  for (const Case& c : cases) {
+    const auto marker = std::filesystem::temp_directory_path() /
+                        ("amazons-flaky-" + std::to_string(::getpid()) + "-" +
+                         std::to_string(static_cast<int>(c.protocol)));
+    std::filesystem::remove(marker);
+    ExternalEngineOptions o = options(flaky.string() + " " + marker.string() + " 4 '" + c.pattern +
+                                          "' " + our_engine() + c.engine,
+                                      c.protocol);
+    o.max_restarts = 2;
+    const Outcome out = play(o);
+    std::filesystem::remove(marker);
+    std::filesystem::remove(marker.string() + ".fifo");
+    CAPTURE(static_cast<int>(c.protocol));
+    REQUIRE(out.failure);
+    CHECK(out.failure->kind == EngineFailure::Kind::Crash);
+    CHECK(out.failure->restarting);
+    CHECK(out.failure->message.find("exited with code 3 (restarting it: 1 of 2)") !=
+          std::string::npos);
+    CHECK(out.reported.size() == 1);
+    REQUIRE(out.record.result);
+    CHECK(out.record.result->winner == Color::Black);  // the engine beat the random mover
+    CHECK(out.record.result->reason == EndReason::NoMoves);
+    CHECK(out.record.moves.size() > 8);
+  }
+}
+
+TEST_CASE("a program that keeps crashing resigns once its restarts are used up") {
+  ExternalEngineOptions o = options(kBroken.string() + " crash", ExternalProtocol::Engine);
+  o.quiet_stderr = true;
+  o.max_restarts = 2;
+  const Outcome out = play(o);
+  REQUIRE(out.reported.size() == 3);
+  CHECK(out.reported[0].restarting);
+  CHECK(out.reported[1].message.find("restarting it: 2 of 2") != std::string::npos);
+  CHECK_FALSE(out.reported[2].restarting);
+  CHECK(out.reported[2].kind == EngineFailure::Kind::Crash);
+  REQUIRE(out.record.result);
+  CHECK(out.record.result->reason == EndReason::Resign);
+  CHECK(out.record.result->winner == Color::White);
+}
+
+TEST_CASE("a restart gets only the time left on the clock, and none when too little is left") {
+  // It crashes after 0.95 s of the 1 s it has for the move: too late to start it again.
+  ExternalEngineOptions o = options(kBroken.string() + " slowcrash", ExternalProtocol::Engine);
+  o.quiet_stderr = true;
+  o.max_restarts = 3;
+  ExternalEnginePlayer engine(o);
+  std::vector<EngineFailure> reported;
+  std::mutex m;
+  engine.set_failure_callback([&](const EngineFailure& f) {
+    std::lock_guard lock(m);
+    reported.push_back(f);
+  });
+  RandomPlayer random("random", 3);
+  LocalGameOptions game;
+  game.rules = botzone8_variant();
+  game.time_control = TimeControl::fixed_per_move(Millis{1000});
+  LocalGame local(game, random, engine);
+  const GameRecord r = local.play();
+  REQUIRE(reported.size() == 2);
+  CHECK(reported[0].kind == EngineFailure::Kind::Crash);
+  CHECK(reported[0].restarting);
+  CHECK(reported[1].kind == EngineFailure::Kind::Timeout);
+  CHECK(reported[1].message.find("too little time left on the clock to restart it") !=
+        std::string::npos);
+  REQUIRE(r.result);
+  CHECK(r.result->winner == Color::White);
+  // The resignation comes within the 50 ms left, or the clock falls first on a busy machine.
+  CHECK((r.result->reason == EndReason::Resign || r.result->reason == EndReason::Time));
+}

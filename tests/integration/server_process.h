@@ -26,8 +26,9 @@ class ServerProcess {
  public:
   // Starts the server with `extra` flags and a config file holding `config` (merged over
   // test-friendly defaults). The database lives in `db` (kept across restarts by the caller).
+  // `port` 0 picks a free one; a restart can ask for the port the last run had.
   ServerProcess(const std::filesystem::path& dir, nlohmann::json config = nlohmann::json::object(),
-                std::vector<std::string> extra = {}) {
+                std::vector<std::string> extra = {}, unsigned short port = 0) {
     nlohmann::json base = {{"password_hashing", "minimal"},
                            {"discovery_port", 0},
                            {"bind", "127.0.0.1"},
@@ -35,9 +36,14 @@ class ServerProcess {
     base.update(config);
     const auto config_path = dir / "server.json";
     std::ofstream(config_path) << base.dump();
-    std::vector<std::string> args = {
-        kServerBinary,        "--port", "0", "--db", (dir / "test.db").string(), "--config",
-        config_path.string(), "--quiet"};
+    std::vector<std::string> args = {kServerBinary,
+                                     "--port",
+                                     std::to_string(port),
+                                     "--db",
+                                     (dir / "test.db").string(),
+                                     "--config",
+                                     config_path.string(),
+                                     "--quiet"};
     for (auto& e : extra) args.push_back(e);
     int out[2];
     REQUIRE(pipe(out) == 0);
@@ -77,6 +83,9 @@ class ServerProcess {
 
   unsigned short port() const { return port_; }
   unsigned short discovery_port() const { return discovery_port_; }
+
+  // Sends a signal without waiting (SIGSTOP and SIGCONT freeze and thaw the server).
+  void signal(int sig) { kill(pid_, sig); }
 
   // Sends the signal and waits for the exit status (-1 if killed by a signal).
   int stop(int sig = SIGTERM) {

@@ -2,6 +2,7 @@
 # A deliberately broken engine for the external-engine tests. $1 picks how it misbehaves:
 #   crash    answers the handshake, then dies when asked to move
 #   segv     the same, by a segmentation fault
+#   slowcrash  the same, after thinking for 0.95 s
 #   hang     answers the handshake, then never moves
 #   garbage  answers "bestmove banana"
 #   chatter  prints a line that is not part of the protocol
@@ -21,6 +22,7 @@ while IFS= read -r line; do
     *:position*) echo ok ;;
     crash:go*) exit 3 ;;
     segv:go*) kill -SEGV $$ ;;
+    slowcrash:go*) sleep 0.95; exit 3 ;;
     hang:go*) sleep 600 ;;
     garbage:go*) echo "bestmove banana" ;;
     chatter:go*) echo "thinking hard..." ;;

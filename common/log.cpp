@@ -1,10 +1,10 @@
-#include "server/log.h"
+#include "common/log.h"
 
 #include <chrono>
 
 #include "common/game_record.h"
 
-namespace amazons::server {
+namespace amazons {
 
 namespace {
 // Values with spaces, quotes or '=' are quoted, so a line always splits back into its fields.
@@ -60,4 +60,4 @@ void Log::write(Level level, std::string_view event, Fields fields) {
   std::fflush(out_);
 }
 
-}  // namespace amazons::server
+}  // namespace amazons

@@ -1,4 +1,5 @@
 // Structured log lines in logfmt: `ts=... level=info event=listening port=7420`. Thread-safe.
+// Shared by the server and the bots, so their logs read and parse alike.
 #pragma once
 
 #include <cstdio>
@@ -8,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-namespace amazons::server {
+namespace amazons {
 
 class Log {
  public:
@@ -28,4 +29,4 @@ class Log {
   std::mutex mutex_;
 };
 
-}  // namespace amazons::server
+}  // namespace amazons

@@ -1,0 +1,312 @@
+#include "bot/bot_config.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "common/json_fields.h"
+
+namespace amazons::bot {
+
+namespace {
+
+using nlohmann::json;
+using Error = Unexpected<std::string>;
+namespace jf = json_fields;
+
+constexpr int kMaxGames = 64;
+constexpr int kMaxThreads = 64;
+constexpr int kMaxHashMb = 1 << 14;
+constexpr int kMaxRestarts = 100;
+constexpr double kMaxSeconds = 30.0 * 24 * 3600;
+// Moves in a game, for the estimate of its duration (as online chess servers estimate theirs).
+constexpr double kEstimatedMoves = 40;
+
+Millis millis_of(double seconds) { return Millis{std::llround(seconds * 1000)}; }
+
+double estimated_seconds(const TimeControl& t) {
+  const auto s = [](Millis m) { return static_cast<double>(m.count()) / 1000.0; };
+  switch (t.kind) {
+    case TimeControl::Kind::Fischer:
+      return s(t.initial) + kEstimatedMoves * s(t.increment);
+    case TimeControl::Kind::PerMove:
+      return kEstimatedMoves * s(t.per_move);
+    case TimeControl::Kind::Unlimited:
+      break;
+  }
+  return 0;
+}
+
+template <class T>
+std::optional<std::string> take(Expected<T, std::string> value, auto&& assign) {
+  if (!value) return value.error();
+  assign(std::move(*value));
+  return std::nullopt;
+}
+
+std::optional<std::string> optional_text(const json& v, const std::string& key,
+                                         std::optional<std::string>& out) {
+  if (v.is_null()) {
+    out.reset();
+    return std::nullopt;
+  }
+  return take(jf::text(v, key), [&](std::string s) { out = std::move(s); });
+}
+
+std::optional<std::string> apply_filter(GameFilter& f, const json& j) {
+  if (!j.is_object()) return "accept: expected an object, got " + j.dump();
+  for (const auto& [key, v] : j.items()) {
+    const std::string k = "accept." + key;
+    std::optional<std::string> err;
+    if (key == "rules") {
+      if (!v.is_array()) return k + ": expected a list of rule variant names, got " + v.dump();
+      f.rules.clear();
+      for (const auto& r : v) {
+        if (auto e = take(jf::text(r, k), [&](std::string s) { f.rules.push_back(s); })) return e;
+      }
+    } else if (key == "unlimited") {
+      err = take(jf::boolean(v, k), [&](bool b) { f.unlimited = b; });
+    } else if (key == "min_seconds") {
+      err = take(jf::number(v, k, 0, kMaxSeconds), [&](double d) { f.min_seconds = d; });
+    } else if (key == "max_seconds") {
+      err = take(jf::number(v, k, 0, kMaxSeconds), [&](double d) { f.max_seconds = d; });
+    } else if (key == "rated") {
+      if (v == "any")
+        f.rated = RatedFilter::Any;
+      else if (v == "rated")
+        f.rated = RatedFilter::Rated;
+      else if (v == "casual")
+        f.rated = RatedFilter::Casual;
+      else
+        err = k + ": expected \"any\", \"rated\" or \"casual\", got " + v.dump();
+    } else if (key == "bots") {
+      err = take(jf::boolean(v, k), [&](bool b) { f.bots = b; });
+    } else {
+      err =
+          k + ": unknown setting (known: rules, unlimited, min_seconds, max_seconds, rated, bots)";
+    }
+    if (err) return err;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> apply_seek(BotConfig& c, const json& j) {
+  if (j.is_null()) {
+    c.seek.reset();
+    return std::nullopt;
+  }
+  if (!j.is_object()) return "seek: expected an object or null, got " + j.dump();
+  SeekSettings s;
+  for (const auto& [key, v] : j.items()) {
+    const std::string k = "seek." + key;
+    std::optional<std::string> err;
+    if (key == "rules") {
+      err = take(jf::text(v, k), [&](std::string r) { s.rules = std::move(r); });
+    } else if (key == "time") {
+      auto t = time_control_from_json(v);
+      if (!t) return k + ": " + t.error();
+      s.time = *t;
+    } else if (key == "rated") {
+      err = take(jf::boolean(v, k), [&](bool b) { s.rated = b; });
+    } else {
+      err = k + ": unknown setting (known: rules, time, rated)";
+    }
+    if (err) return err;
+  }
+  c.seek = s;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view to_string(RatedFilter f) {
+  switch (f) {
+    case RatedFilter::Any:
+      return "any";
+    case RatedFilter::Rated:
+      return "rated";
+    case RatedFilter::Casual:
+      return "casual";
+  }
+  return "any";
+}
+
+Expected<std::pair<std::string, unsigned short>, std::string> parse_server_address(
+    std::string_view text) {
+  const std::string shown = "server \"" + std::string(text) + "\": ";
+  std::string_view host = text;
+  std::optional<std::string_view> port_text;
+  if (!text.empty() && text.front() == '[') {
+    const auto close = text.find(']');
+    if (close == std::string_view::npos)
+      return Error{shown + "an IPv6 address needs its closing ']'"};
+    host = text.substr(1, close - 1);
+    const auto rest = text.substr(close + 1);
+    if (!rest.empty() && rest.front() != ':') return Error{shown + "expected ':PORT' after ']'"};
+    if (!rest.empty()) port_text = rest.substr(1);
+  } else if (const auto colon = text.find(':'); colon != std::string_view::npos) {
+    if (text.find(':', colon + 1) != std::string_view::npos)
+      return Error{shown + "write an IPv6 address in brackets, as [::1]:7420"};
+    host = text.substr(0, colon);
+    port_text = text.substr(colon + 1);
+  }
+  if (host.empty()) return Error{shown + "the host is missing"};
+  unsigned port = 7420;
+  if (port_text) {
+    const char* end = port_text->data() + port_text->size();
+    const auto [stop, ec] = std::from_chars(port_text->data(), end, port);
+    if (port_text->empty() || ec != std::errc() || stop != end || port == 0 || port > 65535)
+      return Error{shown + "the port must be a number from 1 to 65535"};
+  }
+  return std::pair{std::string(host), static_cast<unsigned short>(port)};
+}
+
+Expected<BotConfig, std::string> apply_bot_json(BotConfig c, const json& j) {
+  if (!j.is_object()) return Error{"expected a JSON object, got " + j.dump()};
+  for (const auto& [key, v] : j.items()) {
+    std::optional<std::string> err;
+    if (key == "description") {
+      err = take(jf::text(v, key), [](const std::string&) {});
+    } else if (key == "server") {
+      auto text = jf::text(v, key);
+      auto address = text ? parse_server_address(*text) : Error{text.error()};
+      if (!address) {
+        err = address.error();
+      } else {
+        c.host = address->first;
+        c.port = address->second;
+      }
+    } else if (key == "name") {
+      err = take(jf::text(v, key), [&](std::string s) { c.name = std::move(s); });
+    } else if (key == "password") {
+      err = optional_text(v, key, c.password);
+    } else if (key == "server_password") {
+      err = optional_text(v, key, c.server_password);
+    } else if (key == "level") {
+      err = take(jf::text(v, key), [&](std::string s) { c.level = std::move(s); });
+    } else if (key == "engine") {
+      err = optional_text(v, key, c.engine);
+    } else if (key == "protocol") {
+      if (v == "amazons")
+        c.protocol = ai::ExternalProtocol::Engine;
+      else if (v == "botzone")
+        c.protocol = ai::ExternalProtocol::Botzone;
+      else
+        err = "protocol: expected \"amazons\" or \"botzone\", got " + v.dump();
+    } else if (key == "engine_restarts") {
+      err = take(jf::integer(v, key, 0, kMaxRestarts),
+                 [&](long long i) { c.engine_restarts = static_cast<int>(i); });
+    } else if (key == "ai_config") {
+      if (v.is_null())
+        c.ai_config.clear();
+      else
+        err = take(jf::text(v, key), [&](const std::string& s) { c.ai_config = s; });
+    } else if (key == "threads") {
+      err = take(jf::integer(v, key, 1, kMaxThreads),
+                 [&](long long i) { c.threads = static_cast<int>(i); });
+    } else if (key == "hash_mb") {
+      err = take(jf::integer(v, key, 1, kMaxHashMb),
+                 [&](long long i) { c.hash_mb = static_cast<int>(i); });
+    } else if (key == "max_games") {
+      err = take(jf::integer(v, key, 1, kMaxGames),
+                 [&](long long i) { c.max_games = static_cast<int>(i); });
+    } else if (key == "join_open") {
+      err = take(jf::boolean(v, key), [&](bool b) { c.join_open = b; });
+    } else if (key == "accept_challenges") {
+      err = take(jf::boolean(v, key), [&](bool b) { c.accept_challenges = b; });
+    } else if (key == "seek") {
+      err = apply_seek(c, v);
+    } else if (key == "rematch") {
+      err = take(jf::boolean(v, key), [&](bool b) { c.rematch = b; });
+    } else if (key == "claim") {
+      err = take(jf::boolean(v, key), [&](bool b) { c.claim = b; });
+    } else if (key == "games") {
+      err = take(jf::integer(v, key, 0, 1'000'000'000),
+                 [&](long long i) { c.games = static_cast<int>(i); });
+    } else if (key == "accept") {
+      err = apply_filter(c.accept, v);
+    } else if (key == "lag_margin") {
+      err = take(jf::number(v, key, 0, 60), [&](double d) { c.lag_margin = millis_of(d); });
+    } else if (key == "list_interval") {
+      err = take(jf::number(v, key, 0.1, 3600), [&](double d) { c.list_interval = millis_of(d); });
+    } else if (key == "log_level") {
+      err = take(jf::text(v, key), [&](std::string s) { c.log_level = std::move(s); });
+    } else {
+      err = key +
+            ": unknown setting (known: server, name, password, server_password, level, engine, "
+            "protocol, engine_restarts, ai_config, threads, hash_mb, max_games, join_open, "
+            "accept_challenges, seek, rematch, claim, games, accept, lag_margin, list_interval, "
+            "log_level)";
+    }
+    if (err) return Error{*err};
+  }
+  return c;
+}
+
+Expected<BotConfig, std::string> load_bot_config(BotConfig config,
+                                                 const std::filesystem::path& path) {
+  auto j = jf::read_file(path);
+  if (!j) return Error{j.error()};
+  auto c = apply_bot_json(std::move(config), *j);
+  if (!c) return Error{path.string() + ": " + c.error()};
+  return c;
+}
+
+Expected<BotConfig, std::string> finish_config(BotConfig c) {
+  if (c.name.empty()) return Error{"name: the bot needs a name (--name)"};
+  if (c.engine && c.engine->find_first_not_of(" \t") == std::string::npos)
+    return Error{"engine: the command is empty"};
+  if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warn" &&
+      c.log_level != "error")
+    return Error{"log_level: expected debug, info, warn or error, got \"" + c.log_level + "\""};
+  if (c.accept.max_seconds > 0 && c.accept.max_seconds < c.accept.min_seconds)
+    return Error{"accept.max_seconds: smaller than min_seconds"};
+  if (c.engine && c.protocol == ai::ExternalProtocol::Botzone) {
+    // A Botzone program knows only the 8x8 board from its start position.
+    constexpr std::string_view kBotzone = "botzone8";
+    const bool other = std::any_of(c.accept.rules.begin(), c.accept.rules.end(),
+                                   [&](const std::string& r) { return r != kBotzone; });
+    if (other) return Error{"accept.rules: a Botzone program plays only the botzone8 variant"};
+    c.accept.rules = {std::string(kBotzone)};
+    if (c.seek && c.seek->rules != kBotzone)
+      return Error{"seek.rules: a Botzone program plays only the botzone8 variant"};
+  }
+  if (c.seek && !c.accept.rules.empty() &&
+      std::find(c.accept.rules.begin(), c.accept.rules.end(), c.seek->rules) ==
+          c.accept.rules.end())
+    return Error{"seek.rules: \"" + c.seek->rules + "\" is not among the accepted rules"};
+  return c;
+}
+
+std::optional<std::string> refusal(const GameFilter& f, const std::string& rules,
+                                   const TimeControl& time, bool rated,
+                                   const protocol::PlayerRef& opponent) {
+  if (!f.rules.empty() && std::find(f.rules.begin(), f.rules.end(), rules) == f.rules.end())
+    return "plays only " +
+           [&] {
+             std::string list;
+             for (const auto& r : f.rules) list += (list.empty() ? "" : ", ") + r;
+             return list;
+           }() +
+           ", not " + rules;
+  if (time.kind == TimeControl::Kind::Unlimited) {
+    if (!f.unlimited) return std::string("plays only games with a clock");
+  } else {
+    const double s = estimated_seconds(time);
+    const auto shown = [](double v) { return std::to_string(std::llround(v)) + " s"; };
+    if (f.min_seconds > 0 && s < f.min_seconds)
+      return "time control " + to_string(time) + " (about " + shown(s) +
+             " a side) is faster than the minimum " + shown(f.min_seconds);
+    if (f.max_seconds > 0 && s > f.max_seconds)
+      return "time control " + to_string(time) + " (about " + shown(s) +
+             " a side) is slower than the maximum " + shown(f.max_seconds);
+  }
+  if (f.rated == RatedFilter::Rated && !rated) return std::string("plays only rated games");
+  if (f.rated == RatedFilter::Casual && rated) return std::string("plays only casual games");
+  if (!f.bots && opponent.bot) return std::string("does not play other bots");
+  return std::nullopt;
+}
+
+}  // namespace amazons::bot

@@ -1,0 +1,94 @@
+// amazons-bot's settings: built-in defaults, then a JSON file (config/bot.json or --config),
+// then command-line flags. Every problem is reported as "setting: what is wrong".
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "ai/external_engine.h"
+#include "common/expected.h"
+#include "common/protocol.h"
+#include "common/time_control.h"
+
+namespace amazons::bot {
+
+enum class RatedFilter : std::uint8_t { Any, Rated, Casual };
+
+// Which games the bot takes: challenges it accepts and open games it joins.
+struct GameFilter {
+  std::vector<std::string> rules;  // rule variant names; empty: any
+  bool unlimited = true;           // games without a clock
+  // Bounds on the time a side has for the game, estimated as initial + 40 x increment, or
+  // 40 x the time per move; 0: no bound.
+  double min_seconds = 0;
+  double max_seconds = 0;
+  RatedFilter rated = RatedFilter::Any;
+  bool bots = true;  // opponents that are programs too
+};
+
+// A quick-pairing request the bot keeps open while it has room for a game.
+struct SeekSettings {
+  std::string rules = "standard";
+  TimeControl time;
+  bool rated = false;
+};
+
+struct BotConfig {
+  // Where and who.
+  std::string host = "127.0.0.1";
+  unsigned short port = 7420;
+  std::string name = "amazons-bot";
+  std::optional<std::string> password;
+  std::optional<std::string> server_password;
+
+  // Who plays: the built-in engine at a level, or an external program.
+  std::string level = "medium";
+  std::optional<std::string> engine;  // a command line, run with /bin/sh -c
+  ai::ExternalProtocol protocol = ai::ExternalProtocol::Engine;
+  int engine_restarts = 2;          // per game, for a program that crashes or prints garbage
+  std::filesystem::path ai_config;  // the engine levels (config/ai.json)
+  int threads = 1;                  // search threads per game
+  int hash_mb = 32;                 // transposition table per game
+
+  // Which games.
+  int max_games = 1;  // played at once
+  bool join_open = true;
+  bool accept_challenges = true;
+  std::optional<SeekSettings> seek;
+  bool rematch = false;
+  bool claim = true;  // claim games whose opponent stays away past the grace period
+  int games = 0;      // play this many games, then leave; 0: no end
+  GameFilter accept;
+
+  // Timing and logs.
+  Millis lag_margin{300};      // kept back from the clock for the network (plus the round trip)
+  Millis list_interval{5000};  // how often to look for open games
+  std::string log_level = "info";
+};
+
+// "host:port", "[v6::addr]:port", or a host alone (port 7420).
+Expected<std::pair<std::string, unsigned short>, std::string> parse_server_address(
+    std::string_view text);
+
+// Applies the settings in a JSON object onto `config` (unknown keys are refused).
+Expected<BotConfig, std::string> apply_bot_json(BotConfig config, const nlohmann::json& j);
+Expected<BotConfig, std::string> load_bot_config(BotConfig config,
+                                                 const std::filesystem::path& path);
+
+// Checks that the settings fit together; fills in what follows from others (a Botzone program
+// plays only the botzone8 variant). Call after the file and the flags are applied.
+Expected<BotConfig, std::string> finish_config(BotConfig config);
+
+// Why a game with these settings does not fit the filter, or nullopt when it does.
+std::optional<std::string> refusal(const GameFilter& filter, const std::string& rules,
+                                   const TimeControl& time, bool rated,
+                                   const protocol::PlayerRef& opponent);
+
+std::string_view to_string(RatedFilter f);
+
+}  // namespace amazons::bot

@@ -1,0 +1,59 @@
+// amazons-bot: plays on an amazons server as a bot account (see README.md, "Running a bot").
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "bot/bot.h"
+#include "bot/command_line.h"
+
+namespace {
+
+amazons::bot::Bot* g_bot = nullptr;
+
+extern "C" void on_signal(int) {
+  if (g_bot) g_bot->stop();  // only an atomic increment: safe in a signal handler
+}
+
+std::filesystem::path config_dir() {
+  if (const char* env = std::getenv("AMAZONS_CONFIG_DIR")) return env;
+  return AMAZONS_CONFIG_DIR;
+}
+
+amazons::Log::Level log_level(const std::string& name) {
+  using L = amazons::Log::Level;
+  return name == "debug"   ? L::Debug
+         : name == "warn"  ? L::Warn
+         : name == "error" ? L::Error
+                           : L::Info;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace amazons;
+  const auto command =
+      bot::parse_command_line(std::vector<std::string>(argv + 1, argv + argc), config_dir());
+  if (!command) {
+    std::fprintf(stderr, "amazons-bot: %s\n", command.error().c_str());
+    return 2;
+  }
+  if (command->exit_message) {
+    std::fputs(command->exit_message->c_str(), stdout);
+    return 0;
+  }
+  Log log(stderr, log_level(command->config.log_level));
+  auto made = bot::Bot::create(command->config, log);
+  if (!made) {
+    std::fprintf(stderr, "amazons-bot: %s\n", made.error().c_str());
+    return 2;
+  }
+  g_bot = made->get();
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  const int status = (*made)->run();
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  g_bot = nullptr;
+  return status;
+}
