@@ -1,4 +1,6 @@
-// amazons-engine: the engine's command line. `perft N` counts move sequences.
+// amazons-engine: the engine's command line. Without a subcommand it speaks the engine protocol
+// on stdin/stdout; --botzone speaks Botzone's format; `selfplay` shows a game; `perft N` counts
+// move sequences.
 #include <unistd.h>
 
 #include <chrono>
@@ -9,6 +11,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ai/botzone.h"
+#include "ai/levels.h"
+#include "ai/protocol.h"
+#include "ai/selfplay.h"
 #include "common/notation.h"
 #include "common/perft.h"
 #include "common/position_text.h"
@@ -74,14 +80,112 @@ int run_perft(const PerftOptions& opt, const std::filesystem::path& config_dir) 
   return 0;
 }
 
+Expected<ai::AiConfig, std::string> load_config(const std::filesystem::path& config_dir) {
+  return ai::load_ai_config(config_dir / "ai.json");
+}
+
+int run_protocol(const std::filesystem::path& config_dir) {
+  auto config = load_config(config_dir);
+  if (!config) {
+    std::cerr << "amazons-engine: " << config.error() << "\n";
+    return 2;
+  }
+  ai::EngineProtocol protocol(*config, config_dir / "rules",
+                              [](std::string_view line) { std::cout << line << std::endl; });
+  for (std::string line; std::getline(std::cin, line);)
+    if (!protocol.handle(line)) return 0;
+  protocol.finish();
+  return 0;
+}
+
+struct SelfplayArgs {
+  std::string rules = "standard";
+  std::string level;
+  int movetime_ms = 0;
+  int depth = 0;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+};
+
+int run_selfplay(const SelfplayArgs& args, const std::filesystem::path& config_dir) {
+  auto config = load_config(config_dir);
+  if (!config) {
+    std::cerr << "amazons-engine: " << config.error() << "\n";
+    return 2;
+  }
+  auto variant = resolve_variant(args.rules, config_dir / "rules");
+  if (!variant) {
+    std::cerr << "amazons-engine: --rules: " << variant.error() << "\n";
+    return 2;
+  }
+  ai::SelfplayOptions opt;
+  opt.rules = *variant;
+  opt.config = *config;
+  const std::string level_name = args.level.empty() ? config->default_level : args.level;
+  const ai::Level* level = config->find(level_name);
+  if (!level) {
+    std::cerr << "amazons-engine: --level: no level named '" << level_name << "'\n";
+    return 2;
+  }
+  opt.level = *level;
+  if (args.movetime_ms > 0 || args.depth > 0) {
+    opt.level.name = "custom";
+    opt.level.movetime =
+        args.movetime_ms > 0 ? std::optional<Millis>(Millis{args.movetime_ms}) : std::nullopt;
+    opt.level.depth = args.depth;
+    opt.level.clock = false;
+  }
+  opt.seed =
+      args.seed_given
+          ? args.seed
+          : static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  ai::run_selfplay(opt, std::cout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"amazons-engine: the Game of the Amazons engine"};
-  app.require_subcommand(1);
+  CLI::App app{
+      "amazons-engine: the Game of the Amazons engine.\n"
+      "Without a subcommand it reads engine protocol commands on stdin (docs/ENGINE_PROTOCOL.md)."};
+  app.require_subcommand(0, 1);
   std::string config_dir = default_config_dir().string();
   app.add_option("--config-dir", config_dir, "Directory with rules/ and ai.json")
       ->capture_default_str();
+
+  bool botzone = false;
+  ai::botzone::Options bz;
+  int bz_movetime = static_cast<int>(bz.movetime.count());
+  int bz_first = static_cast<int>(bz.first_movetime.count());
+  bool bz_once = false;
+  app.add_flag("--botzone", botzone, "Speak Botzone's Amazons format (8x8) on stdin/stdout");
+  app.add_option("--movetime", bz_movetime, "--botzone: milliseconds per move")
+      ->check(CLI::Range(10, 600000))
+      ->capture_default_str();
+  app.add_option("--first-movetime", bz_first, "--botzone: milliseconds for the first move")
+      ->check(CLI::Range(10, 600000))
+      ->capture_default_str();
+  app.add_flag("--once", bz_once, "--botzone: answer one turn and exit (no keep-running)");
+  app.add_option("--threads", bz.threads, "--botzone: search threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+
+  SelfplayArgs selfplay;
+  auto* selfplay_cmd =
+      app.add_subcommand("selfplay", "Play one game against itself, shown move by move");
+  selfplay_cmd->add_option("--rules", selfplay.rules, "Variant name or JSON file")
+      ->capture_default_str();
+  selfplay_cmd->add_option("--level", selfplay.level,
+                           "Level from ai.json (default: its default_level)");
+  selfplay_cmd
+      ->add_option("--movetime", selfplay.movetime_ms,
+                   "Milliseconds per move instead of the level's")
+      ->check(CLI::Range(1, 3600000));
+  selfplay_cmd->add_option("--depth", selfplay.depth, "Depth limit instead of the level's")
+      ->check(CLI::Range(1, 100));
+  selfplay_cmd->add_option("--seed", selfplay.seed, "Picks the opening (default: from the clock)")
+      ->each([&](const std::string&) { selfplay.seed_given = true; });
 
   PerftOptions perft;
   auto* perft_cmd = app.add_subcommand("perft", "Count the move sequences of length N");
@@ -94,5 +198,12 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   if (*perft_cmd) return run_perft(perft, config_dir);
-  return 0;
+  if (*selfplay_cmd) return run_selfplay(selfplay, config_dir);
+  if (botzone) {
+    bz.movetime = Millis{bz_movetime};
+    bz.first_movetime = Millis{bz_first};
+    bz.keep_running = !bz_once;
+    return ai::botzone::run(std::cin, std::cout, std::cerr, bz);
+  }
+  return run_protocol(config_dir);
 }

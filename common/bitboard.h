@@ -32,6 +32,10 @@ class Bitboard {
   constexpr void reset(Square s) { w_[word(s)] &= ~(std::uint64_t{1} << bit(s)); }
   constexpr void toggle(Square s) { w_[word(s)] ^= std::uint64_t{1} << bit(s); }
 
+  // The 64-bit words of the set, lowest square indices first: for code that repacks the set into
+  // another layout (the engine's evaluation). Precondition: 0 <= i < kWords.
+  constexpr std::uint64_t word(int i) const { return w_[static_cast<std::size_t>(i)]; }
+
   constexpr bool empty() const { return (w_[0] | w_[1] | w_[2]) == 0; }
   constexpr bool any() const { return !empty(); }
   constexpr int count() const {

@@ -22,6 +22,14 @@ TEST_CASE("a bitboard holds any square of the index space, across its words") {
   CHECK(b.count() == 4);
 }
 
+TEST_CASE("the words expose the set in index order, 64 squares to a word") {
+  Bitboard b;
+  for (int i : {0, 5, 64, 191}) b.set(Square::from_index(i));
+  CHECK(b.word(0) == ((std::uint64_t{1} << 5) | 1U));
+  CHECK(b.word(1) == 1U);
+  CHECK(b.word(2) == std::uint64_t{1} << 63);
+}
+
 TEST_CASE("shifts carry bits between words and drop those leaving the index space") {
   const Bitboard b = Bitboard::of(Square::from_index(63));
   CHECK(b.shifted(1) == Bitboard::of(Square::from_index(64)));

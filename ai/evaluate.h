@@ -1,0 +1,84 @@
+// Static evaluation: who controls the empty squares, by queen and king distance, and how free the
+// queens are, weighted by the phase of the game; once the sides are separated, the exact count
+// of the moves each has left.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "ai/endgame.h"
+#include "ai/score.h"
+#include "common/position.h"
+
+namespace amazons::ai {
+
+// The weight of each term at one point of the game.
+struct TermWeights {
+  double queen_territory = 0;  // t1: squares a side reaches first with queen moves
+  double king_territory = 0;   // t2: the same with king steps
+  double queen_position = 0;   // c1: 2 * sum(2^-Q_me - 2^-Q_opp)
+  double king_position = 0;    // c2: sum(clamp((K_opp - K_me) / 6, -1, 1))
+  double mobility = 0;         // per queen, a concave function of its one-move reach
+};
+
+struct EvalParams {
+  // Weights at the start, in the middle game and in the end game, interpolated linearly by the
+  // share of the initially empty squares that have been burnt.
+  TermWeights opening{0.14, 0.37, 0.13, 0.13, 0.20};
+  TermWeights middlegame{0.30, 0.25, 0.20, 0.20, 0.05};
+  TermWeights endgame{0.80, 0.10, 0.05, 0.05, 0.0};
+  double middlegame_at = 0.25;
+  double endgame_at = 0.55;
+  // A square both sides reach equally fast counts this much for the side to move, which gets
+  // there first.
+  double tempo = 0.2;
+  // Mobility of a queen reaching m squares: mobility_scale * m / (m + mobility_half). Concave, so
+  // losing the last few squares of a nearly shut-in queen costs the most.
+  double mobility_scale = 8.0;
+  double mobility_half = 6.0;
+  // Extra random-looking term of up to +-noise (hundredths of a square), a fixed function of
+  // the position and noise_seed: the weak levels' deliberate mistakes. 0 for full strength.
+  int noise = 0;
+  std::uint64_t noise_seed = 0;
+  // Search nodes the endgame counter may spend on one separated region.
+  std::uint64_t endgame_budget = 4000;
+};
+
+// The raw terms from the side to move's point of view (before weighting), for tests and tools.
+struct EvalTerms {
+  double queen_territory = 0;
+  double king_territory = 0;
+  double queen_position = 0;
+  double king_position = 0;
+  double mobility = 0;
+  double phase = 0;        // 0 at the start, 1 when the board is full
+  bool separated = false;  // no empty square is reachable by both sides
+};
+
+// Holds scratch space and the endgame counter's table: one per thread, not thread-safe.
+class Evaluator {
+ public:
+  explicit Evaluator(EvalParams params = {});
+
+  // Precondition: the position is consistent (any game position, finished or not).
+  // A side to move without moves scores -kWin. Separated positions are counted: a counted win is
+  // kKnownWin + 10 * margin; otherwise the weighted terms, clamped to +-kMaxHeuristic.
+  Score evaluate(const Position& pos);
+  EvalTerms terms(const Position& pos);
+
+  const EvalParams& params() const { return params_; }
+  void set_params(const EvalParams& params);
+  EndgameCounter& endgame() { return endgame_; }
+  // Evaluations made since construction.
+  std::uint64_t count() const { return count_; }
+
+ private:
+  Score score_terms(const Position& pos, const EvalTerms& t) const;
+  Score score_separated(const Position& pos);
+
+  EvalParams params_;
+  EndgameCounter endgame_;
+  std::uint64_t count_ = 0;
+};
+
+}  // namespace amazons::ai

@@ -1,0 +1,384 @@
+#include "ai/protocol.h"
+
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "ai/board_text.h"
+#include "ai/evaluate.h"
+#include "common/notation.h"
+#include "common/perft.h"
+#include "common/position_text.h"
+
+namespace amazons::ai {
+
+namespace {
+
+constexpr int kMaxPerftDepth = 6;
+constexpr long long kMaxMillis = 24LL * 3600 * 1000;
+
+std::vector<std::string> split(std::string_view line) {
+  std::vector<std::string> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    if (i > start) words.emplace_back(line.substr(start, i - start));
+  }
+  return words;
+}
+
+std::optional<long long> parse_int(const std::string& s, long long low, long long high) {
+  long long v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < low || v > high) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_double(const std::string& s, double low, double high) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < low || v > high)
+    return std::nullopt;
+  return v;
+}
+
+std::string score_text(Score s) {
+  if (s >= kWinBound) return "win " + std::to_string(kWin - s);
+  if (s <= -kWinBound) return "loss " + std::to_string(kWin + s);
+  return std::to_string(s);
+}
+
+std::string format_double(double v) {
+  std::ostringstream o;
+  o.precision(3);
+  o << std::fixed << v;
+  return o.str();
+}
+
+}  // namespace
+
+EngineProtocol::EngineProtocol(AiConfig config, std::filesystem::path rules_dir, Output out)
+    : config_(std::move(config)),
+      rules_dir_(std::move(rules_dir)),
+      out_(std::move(out)),
+      variant_(standard_variant()),
+      position_(variant_),
+      level_(*config_.find(config_.default_level)),
+      threads_(settings_for(level_, config_).threads),
+      hash_mb_(config_.hash_mb) {}
+
+EngineProtocol::~EngineProtocol() {
+  if (search_) {
+    search_->stop();
+    search_->wait();
+  }
+}
+
+void EngineProtocol::say(std::string_view line) {
+  std::lock_guard lock(out_mutex_);
+  out_(line);
+}
+
+bool EngineProtocol::refuse_while_searching(std::string_view command) {
+  if (!searching()) return false;
+  error(std::string(command) + ": a search is running (send stop first)");
+  return true;
+}
+
+bool EngineProtocol::handle(std::string_view line) {
+  const auto words = split(line);
+  if (words.empty() || words[0][0] == '#') return true;
+  const std::string& cmd = words[0];
+  if (cmd == "quit") {
+    if (search_) {
+      search_->stop();
+      search_->wait();
+    }
+    return false;
+  }
+  if (cmd == "isready") {
+    say("readyok");
+  } else if (cmd == "stop") {
+    if (search_) search_->stop();
+  } else if (cmd == "id") {
+    say("id name amazons-engine " AMAZONS_VERSION);
+  } else if (cmd == "help") {
+    cmd_help();
+  } else if (cmd == "show") {
+    cmd_show();
+  } else if (refuse_while_searching(cmd)) {
+    // answered
+  } else if (cmd == "rules") {
+    cmd_rules(words);
+  } else if (cmd == "position") {
+    cmd_position(words);
+  } else if (cmd == "moves") {
+    Position p = position_;
+    if (apply_moves(p, words, 1)) {
+      position_ = p;
+      say("ok");
+    }
+  } else if (cmd == "newgame") {
+    if (search_) search_->clear();
+    say("ok");
+  } else if (cmd == "level") {
+    cmd_level(words);
+  } else if (cmd == "limits") {
+    cmd_limits(words);
+  } else if (cmd == "threads" || cmd == "hash") {
+    cmd_setting(words);
+  } else if (cmd == "go") {
+    cmd_go(words);
+  } else if (cmd == "perft") {
+    cmd_perft(words);
+  } else if (cmd == "eval") {
+    cmd_eval();
+  } else {
+    error("unknown command '" + cmd + "' (try help)");
+  }
+  return true;
+}
+
+void EngineProtocol::finish() {
+  if (!search_) return;
+  // Input has ended, so nobody can send stop: end an unbounded search now; a bounded one
+  // finishes by itself.
+  if (unbounded_) search_->stop();
+  search_->wait();
+}
+
+void EngineProtocol::cmd_help() {
+  static constexpr std::string_view kLines[] = {
+      "commands:",
+      "  id                                   engine name and version",
+      "  isready                              answers readyok",
+      "  rules NAME|FILE                      rule variant; the position becomes its start",
+      "  position start|text BOARD SIDE [moves M...]",
+      "  moves M...                           plays moves on the current position",
+      "  newgame                              forgets what earlier searches learnt",
+      "  level NAME                           beginner, easy, medium, hard, max, ...",
+      "  limits [movetime MS] [depth N] [nodes N] [width W] [noise N]",
+      "  threads N | hash MB                  search threads, table size",
+      "  go [movetime MS] [wtime MS btime MS winc MS binc MS] [depth N] [nodes N] [infinite]",
+      "  stop                                 answers bestmove at once",
+      "  show | eval | perft N | quit",
+  };
+  for (std::string_view l : kLines) say(l);
+}
+
+void EngineProtocol::cmd_show() {
+  std::istringstream diagram(board_diagram(position_));
+  for (std::string l; std::getline(diagram, l);) say(l);
+  say("position " + to_text(position_));
+}
+
+void EngineProtocol::cmd_rules(const std::vector<std::string>& args) {
+  if (args.size() != 2) return error("rules: expected one variant name or JSON file");
+  auto v = resolve_variant(args[1], rules_dir_);
+  if (!v) return error("rules: " + v.error());
+  variant_ = *v;
+  position_ = Position(variant_);
+  say("ok");
+}
+
+bool EngineProtocol::apply_moves(Position& pos, const std::vector<std::string>& texts,
+                                 std::size_t first) {
+  for (std::size_t i = first; i < texts.size(); ++i) {
+    const std::string label = "move " + std::to_string(i - first + 1) + " '" + texts[i] + "'";
+    auto m = parse_move(texts[i]);
+    if (!m) {
+      error(label + ": " + m.error().message());
+      return false;
+    }
+    if (auto err = pos.try_play(*m)) {
+      error(label + ": " + std::string(describe(*err)));
+      return false;
+    }
+  }
+  return true;
+}
+
+void EngineProtocol::cmd_position(const std::vector<std::string>& args) {
+  if (args.size() < 2) return error("position: expected start or text");
+  Position p = position_;
+  std::size_t next = 2;
+  if (args[1] == "start") {
+    p = Position(variant_);
+  } else if (args[1] == "text") {
+    if (args.size() < 4) return error("position text: expected the board and the side to move");
+    auto parsed = parse_position(args[2] + " " + args[3]);
+    if (!parsed) return error("position text: " + parsed.error().message());
+    p = *parsed;
+    next = 4;
+  } else {
+    return error("position: expected start or text, got '" + args[1] + "'");
+  }
+  if (next < args.size()) {
+    if (args[next] != "moves")
+      return error("position: expected moves after the position, got '" + args[next] + "'");
+    if (!apply_moves(p, args, next + 1)) return;
+  }
+  position_ = p;
+  say("ok");
+}
+
+void EngineProtocol::cmd_level(const std::vector<std::string>& args) {
+  if (args.size() != 2) return error("level: expected one level name");
+  const Level* l = config_.find(args[1]);
+  if (!l) {
+    std::string names;
+    for (const Level& x : config_.levels) names += (names.empty() ? "" : ", ") + x.name;
+    return error("level: no level named '" + args[1] + "' (known: " + names + ")");
+  }
+  level_ = *l;
+  say("ok");
+}
+
+void EngineProtocol::cmd_limits(const std::vector<std::string>& args) {
+  if (args.size() % 2 != 1 || args.size() == 1)
+    return error("limits: expected pairs such as 'movetime 500 depth 4'");
+  Level l = level_;
+  l.name = "custom";
+  for (std::size_t i = 1; i + 1 < args.size(); i += 2) {
+    const std::string& key = args[i];
+    const std::string& value = args[i + 1];
+    if (key == "movetime") {
+      auto v = parse_int(value, 0, kMaxMillis);
+      if (!v)
+        return error("limits: movetime must be milliseconds from 0 to " +
+                     std::to_string(kMaxMillis) + " (0: none), got '" + value + "'");
+      l.movetime = *v == 0 ? std::nullopt : std::optional<Millis>(Millis{*v});
+    } else if (key == "depth") {
+      auto v = parse_int(value, 0, 100);
+      if (!v) return error("limits: depth must be 0 (none) to 100, got '" + value + "'");
+      l.depth = static_cast<int>(*v);
+    } else if (key == "nodes") {
+      auto v = parse_int(value, 0, 1LL << 50);
+      if (!v) return error("limits: nodes must be a whole number >= 0, got '" + value + "'");
+      l.nodes = static_cast<std::uint64_t>(*v);
+    } else if (key == "width") {
+      auto v = parse_double(value, 0.01, 8.0);
+      if (!v) return error("limits: width must be a number from 0.01 to 8, got '" + value + "'");
+      l.width = *v;
+    } else if (key == "noise") {
+      auto v = parse_int(value, 0, 10000);
+      if (!v) return error("limits: noise must be 0 to 10000, got '" + value + "'");
+      l.noise = static_cast<int>(*v);
+    } else {
+      return error("limits: unknown limit '" + key +
+                   "' (expected movetime, depth, nodes, width or noise)");
+    }
+  }
+  level_ = l;
+  say("ok");
+}
+
+void EngineProtocol::cmd_setting(const std::vector<std::string>& args) {
+  if (args.size() != 2) return error(args[0] + ": expected one number");
+  if (args[0] == "threads") {
+    auto v = parse_int(args[1], 1, 256);
+    if (!v) return error("threads: expected 1 to 256, got '" + args[1] + "'");
+    threads_ = static_cast<int>(*v);
+  } else {
+    auto v = parse_int(args[1], 1, 1 << 16);
+    if (!v) return error("hash: expected megabytes from 1 to 65536, got '" + args[1] + "'");
+    hash_mb_ = static_cast<std::size_t>(*v);
+  }
+  say("ok");
+}
+
+SearchSettings EngineProtocol::current_settings() const {
+  SearchSettings s = settings_for(level_, config_);
+  s.threads = threads_;
+  s.hash_mb = hash_mb_;
+  return s;
+}
+
+void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
+  SearchLimits limits;
+  bool any = false;
+  std::optional<Millis> clock[2], inc[2];
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& key = args[i];
+    if (key == "infinite") {
+      limits.infinite = any = true;
+      continue;
+    }
+    if (i + 1 >= args.size()) return error("go: " + key + " needs a value");
+    const std::string& value = args[++i];
+    const auto v = parse_int(value, 0, key == "nodes" ? (1LL << 50) : kMaxMillis);
+    if (!v) return error("go: bad value '" + value + "' for " + key);
+    if (key == "movetime") {
+      if (*v == 0) return error("go: movetime must be at least 1 ms");
+      limits.movetime = Millis{*v};
+    } else if (key == "wtime" || key == "btime") {
+      clock[key[0] == 'w' ? 0 : 1] = Millis{*v};
+    } else if (key == "winc" || key == "binc") {
+      inc[key[0] == 'w' ? 0 : 1] = Millis{*v};
+    } else if (key == "depth") {
+      if (*v < 1 || *v > 100) return error("go: depth must be 1 to 100");
+      limits.depth = static_cast<int>(*v);
+    } else if (key == "nodes") {
+      if (*v < 1) return error("go: nodes must be at least 1");
+      limits.nodes = static_cast<std::uint64_t>(*v);
+    } else {
+      return error("go: unknown argument '" + key +
+                   "' (expected movetime, wtime, btime, winc, binc, depth, nodes or infinite)");
+    }
+    any = true;
+  }
+  const auto side = static_cast<std::size_t>(index_of(position_.side_to_move()));
+  if (clock[side]) {
+    limits.time_left = *clock[side];
+    limits.increment = inc[side].value_or(Millis{0});
+  }
+  if (!any) limits = limits_for(level_, nullptr, position_.side_to_move());
+
+  if (position_.is_game_over()) return say("bestmove none");
+  const SearchSettings settings = current_settings();
+  if (!search_) {
+    search_ = make_search(settings);
+  } else {
+    search_->set_settings(settings);
+  }
+  SearchCallbacks callbacks;
+  callbacks.on_progress = [this](const SearchProgress& p) {
+    say("info depth " + std::to_string(p.depth) + " score " + score_text(p.score) + " nodes " +
+        std::to_string(p.nodes) + " nps " + std::to_string(p.nps) + " time " +
+        std::to_string(p.elapsed.count()) + " pv " + pv_string(p.pv));
+  };
+  callbacks.on_done = [this](const SearchResult& r) {
+    searching_.store(false);
+    say("bestmove " + (r.best.is_none() ? std::string("none") : to_string(r.best)));
+  };
+  unbounded_ = limits.infinite && limits.depth == 0 && limits.nodes == 0 && !limits.movetime &&
+               !limits.time_left;
+  searching_.store(true);
+  search_->start(position_, limits, std::move(callbacks));
+}
+
+void EngineProtocol::cmd_perft(const std::vector<std::string>& args) {
+  if (args.size() != 2) return error("perft: expected a depth");
+  const auto depth = parse_int(args[1], 0, kMaxPerftDepth);
+  if (!depth)
+    return error("perft: depth must be 0 to " + std::to_string(kMaxPerftDepth) + ", got '" +
+                 args[1] + "'");
+  const std::uint64_t n = perft_parallel(position_, static_cast<int>(*depth), 0);
+  say("perft " + std::to_string(*depth) + " " + std::to_string(n));
+}
+
+void EngineProtocol::cmd_eval() {
+  Evaluator eval(current_settings().eval);
+  const EvalTerms t = eval.terms(position_);
+  say("eval " + score_text(eval.evaluate(position_)) + " queen_territory " +
+      format_double(t.queen_territory) + " king_territory " + format_double(t.king_territory) +
+      " queen_position " + format_double(t.queen_position) + " king_position " +
+      format_double(t.king_position) + " mobility " + format_double(t.mobility) + " phase " +
+      format_double(t.phase) + " separated " + (t.separated ? "yes" : "no"));
+}
+
+}  // namespace amazons::ai

@@ -1,0 +1,122 @@
+// The search interface: what to think about, for how long, and how the answer comes back.
+//
+// A Search thinks on threads of its own. start() never blocks; stop() asks it to finish and
+// returns at once; wait() blocks until it has finished. Progress and the result go out through
+// the callbacks given to start(), called on a search thread; turning them into text is the
+// caller's business (the protocol loop, the AI player). start(), wait(), set_settings() and
+// clear() belong to the owner and are called from one thread at a time; stop() and running()
+// from any thread. The callbacks must not call start() or wait() (they run on the thread those
+// would join).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ai/evaluate.h"
+#include "ai/score.h"
+#include "common/move.h"
+#include "common/position.h"
+#include "common/time_control.h"
+
+namespace amazons::ai {
+
+// When to stop. Everything given applies; the first limit reached ends the search. With no time
+// limit, no depth or node limit and not infinite, the search thinks for kDefaultMoveTime.
+struct SearchLimits {
+  std::optional<Millis> movetime;   // this move must be answered within this time
+  std::optional<Millis> time_left;  // the mover's clock; a budget is taken from it
+  Millis increment{0};              // added to the clock after the move
+  int depth = 0;                    // full moves; 0 for no limit
+  std::uint64_t nodes = 0;          // 0 for no limit
+  bool infinite = false;            // think until stop() (or a depth or node limit)
+};
+
+inline constexpr Millis kDefaultMoveTime{1000};
+
+// How the search narrows the tree: at each node it ranks every queen step by the evaluation after
+// the step, expands the arrows of the best `*_steps` of them, and searches the best `*_width` of
+// the resulting moves. Wider near the root, where mistakes cost most.
+struct Selectivity {
+  int root_width = 48;     // root moves searched at depth >= 3 (all of them at depth <= 2)
+  int near_width = 14;     // moves searched one ply below the root
+  int far_width = 8;       // moves searched deeper
+  int near_steps = 10;     // queen steps expanded one ply below the root
+  int far_steps = 6;       // queen steps expanded deeper
+  int frontier_steps = 8;  // queen steps expanded at the last ply
+  int reduction_from = 4;  // moves after this many are searched one ply shallower first
+  double scale = 1.0;      // multiplies every width (levels use it to weaken the engine)
+};
+
+enum class SearchKind : std::uint8_t { AlphaBeta, Mcts };
+
+// What the engine is: fixed for the life of a Search object unless changed between searches.
+struct SearchSettings {
+  SearchKind kind = SearchKind::AlphaBeta;
+  int threads = 1;           // search threads (lazy SMP); at least 1
+  std::size_t hash_mb = 32;  // transposition table size
+  EvalParams eval;
+  Selectivity selectivity;
+};
+
+struct SearchProgress {
+  int depth = 0;  // completed depth (full moves)
+  Score score = 0;
+  std::vector<Move> pv;
+  std::uint64_t nodes = 0;  // positions evaluated or expanded, all threads
+  Millis elapsed{0};
+  std::uint64_t nps = 0;
+};
+
+struct SearchResult {
+  Move best;  // Move::none() only when the side to move has no move
+  Score score = 0;
+  int depth = 0;
+  std::vector<Move> pv;
+  std::uint64_t nodes = 0;
+  Millis elapsed{0};
+  std::uint64_t nps = 0;
+  bool stopped = false;  // ended by stop() rather than by its own limits
+};
+
+struct SearchCallbacks {
+  std::function<void(const SearchProgress&)> on_progress;  // after each completed depth
+  std::function<void(const SearchResult&)> on_done;        // once, when the search ends
+};
+
+class Search {
+ public:
+  virtual ~Search() = default;
+
+  // Starts thinking about `pos` and returns at once. If a search is still running it is stopped
+  // and waited for first. on_done is called exactly once, on a search thread, before wait()
+  // returns; the best move is always legal when the side to move has one.
+  virtual void start(const Position& pos, const SearchLimits& limits,
+                     SearchCallbacks callbacks) = 0;
+  // Asks the running search to end as soon as it can (within a millisecond or so); returns at
+  // once. Any thread; harmless when nothing runs.
+  virtual void stop() = 0;
+  // Blocks until the search has ended and returns its result (the last one if none runs).
+  virtual SearchResult wait() = 0;
+  virtual bool running() const = 0;
+
+  // Between searches only.
+  virtual void set_settings(const SearchSettings& settings) = 0;
+  virtual const SearchSettings& settings() const = 0;
+  // Forgets what earlier searches learnt (a new game). Between searches only.
+  virtual void clear() = 0;
+};
+
+std::unique_ptr<Search> make_search(const SearchSettings& settings = {});
+
+// The blocking convenience: searches and returns the result.
+SearchResult search_now(Search& search, const Position& pos, const SearchLimits& limits);
+
+// "d1-d7/g7 a7-b8/c8 ..." for logs and the protocol.
+std::string pv_string(const std::vector<Move>& pv);
+
+}  // namespace amazons::ai

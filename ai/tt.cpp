@@ -1,0 +1,88 @@
+#include "ai/tt.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace amazons::ai {
+
+namespace {
+
+// data: move (24 bits) | score + 32768 (16) | depth (8) | bound (2) | generation (6)
+std::uint64_t pack(Move m, Score score, int depth, Bound bound, std::uint8_t generation) {
+  return static_cast<std::uint64_t>(m.raw() & 0xFFFFFFU) |
+         static_cast<std::uint64_t>(static_cast<std::uint16_t>(score + 32768)) << 24 |
+         static_cast<std::uint64_t>(static_cast<std::uint8_t>(depth)) << 40 |
+         static_cast<std::uint64_t>(bound) << 48 | static_cast<std::uint64_t>(generation) << 50;
+}
+Move move_of(std::uint64_t d) { return Move::from_raw(static_cast<std::uint32_t>(d & 0xFFFFFFU)); }
+Score score_of(std::uint64_t d) { return static_cast<Score>((d >> 24) & 0xFFFFU) - 32768; }
+int depth_of(std::uint64_t d) { return static_cast<int>((d >> 40) & 0xFFU); }
+Bound bound_of(std::uint64_t d) { return static_cast<Bound>((d >> 48) & 3U); }
+std::uint8_t generation_of(std::uint64_t d) { return static_cast<std::uint8_t>((d >> 50) & 0x3FU); }
+
+// Proven wins are stored relative to the node, so they stay right wherever the node recurs.
+Score to_tt(Score s, int ply) {
+  if (s >= kWinBound) return s + ply;
+  if (s <= -kWinBound) return s - ply;
+  return s;
+}
+Score from_tt(Score s, int ply) {
+  if (s >= kWinBound) return s - ply;
+  if (s <= -kWinBound) return s + ply;
+  return s;
+}
+
+}  // namespace
+
+TranspositionTable::TranspositionTable(std::size_t megabytes) { resize(megabytes); }
+
+void TranspositionTable::resize(std::size_t megabytes) {
+  const std::size_t bytes = std::max<std::size_t>(megabytes, 1) << 20;
+  bucket_count_ = std::bit_floor(bytes / (sizeof(Entry) * kBucketSize));
+  entries_ = std::make_unique<Entry[]>(bucket_count_ * kBucketSize);
+}
+
+void TranspositionTable::clear() {
+  for (std::size_t i = 0; i < bucket_count_ * kBucketSize; ++i) {
+    entries_[i].check.store(0, std::memory_order_relaxed);
+    entries_[i].data.store(0, std::memory_order_relaxed);
+  }
+}
+
+std::optional<TTHit> TranspositionTable::probe(std::uint64_t key, int ply) const {
+  const Entry* bucket = &entries_[(key & (bucket_count_ - 1)) * kBucketSize];
+  for (std::size_t i = 0; i < kBucketSize; ++i) {
+    const std::uint64_t data = bucket[i].data.load(std::memory_order_relaxed);
+    if ((bucket[i].check.load(std::memory_order_relaxed) ^ data) != key || data == 0) continue;
+    return TTHit{move_of(data), from_tt(score_of(data), ply), depth_of(data), bound_of(data)};
+  }
+  return std::nullopt;
+}
+
+void TranspositionTable::store(std::uint64_t key, int ply, Move move, Score score, int depth,
+                               Bound bound) {
+  Entry* bucket = &entries_[(key & (bucket_count_ - 1)) * kBucketSize];
+  // Replace the same position, else an empty slot, else the shallowest of the oldest.
+  Entry* victim = nullptr;
+  int victim_worth = 1 << 30;
+  for (std::size_t i = 0; i < kBucketSize; ++i) {
+    const std::uint64_t data = bucket[i].data.load(std::memory_order_relaxed);
+    if (data == 0 || (bucket[i].check.load(std::memory_order_relaxed) ^ data) == key) {
+      if (data != 0 && move.is_none()) move = move_of(data);  // keep the known best move
+      if (data != 0 && depth < depth_of(data) - 2 && bound != Bound::Exact) return;
+      victim = &bucket[i];
+      break;
+    }
+    const int age = (generation_ - generation_of(data)) & 0x3F;
+    const int worth = depth_of(data) - 8 * age;
+    if (worth < victim_worth) {
+      victim_worth = worth;
+      victim = &bucket[i];
+    }
+  }
+  const std::uint64_t data = pack(move, to_tt(score, ply), depth, bound, generation_);
+  victim->data.store(data, std::memory_order_relaxed);
+  victim->check.store(key ^ data, std::memory_order_relaxed);
+}
+
+}  // namespace amazons::ai

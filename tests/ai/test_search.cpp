@@ -1,0 +1,241 @@
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "ai/search.h"
+#include "ai/timeman.h"
+#include "common/movegen.h"
+#include "common/position_text.h"
+#include "test_util.h"
+#include "timing.h"
+
+using namespace amazons;
+using namespace amazons::ai;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// True when the side to move wins within `own_moves` of its moves against every defence, by
+// exhaustive search.
+bool forced_win(Position& pos, int own_moves) {
+  auto moves = std::make_unique<MoveList>();
+  generate_moves(pos, *moves);
+  for (Move m : *moves) {
+    pos.do_move(m);
+    bool wins = pos.is_game_over();
+    if (!wins && own_moves > 1) {
+      wins = true;
+      auto replies = std::make_unique<MoveList>();
+      generate_moves(pos, *replies);
+      for (Move r : *replies) {
+        pos.do_move(r);
+        const bool w = forced_win(pos, own_moves - 1);
+        pos.undo_move(r);
+        if (!w) {
+          wins = false;
+          break;
+        }
+      }
+    }
+    pos.undo_move(m);
+    if (wins) return true;
+  }
+  return false;
+}
+
+// After `m`, does the mover still win within `own_moves` - 1 further moves whatever the reply?
+bool move_wins(Position pos, Move m, int own_moves) {
+  pos.do_move(m);
+  if (pos.is_game_over()) return true;
+  auto replies = std::make_unique<MoveList>();
+  generate_moves(pos, *replies);
+  for (Move r : *replies) {
+    pos.do_move(r);
+    const bool w = own_moves > 1 && forced_win(pos, own_moves - 1);
+    pos.undo_move(r);
+    if (!w) return false;
+  }
+  return true;
+}
+
+SearchLimits depth_limit(int depth) {
+  SearchLimits l;
+  l.depth = depth;
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("the engine finds forced wins in small positions") {
+  // Found by random play and checked here by exhaustive search: wins in two moves (not one) where
+  // almost every first move fails.
+  const char* positions[] = {
+      "x1x2x/1x4/x2x2/1xWx2/1xx2x/xBxx2 w",     // 2 winning moves of 44
+      "1Wx3/x2x2/x2xx1/xBxx1x/1x1xxx/2xx1x b",  // 1 of 22
+  };
+  for (const char* text : positions) {
+    Position pos = *parse_position(text);
+    CAPTURE(text);
+    REQUIRE(forced_win(pos, 2));
+    REQUIRE_FALSE(forced_win(pos, 1));
+    auto search = make_search();
+    const SearchResult r = search_now(*search, pos, depth_limit(3));
+    CHECK(move_wins(pos, r.best, 2));
+    CHECK(r.score >= kWinBound);
+  }
+}
+
+TEST_CASE("a win in one is played at once, at any depth") {
+  // Black's queen on a1 has one free neighbour, b1; shooting there from d3 shuts it in.
+  Position pos = *parse_position("8/8/8/8/8/3W4/xx6/B7 w");
+  auto search = make_search();
+  for (int depth : {1, 2, 4}) {
+    const SearchResult r = search_now(*search, pos, depth_limit(depth));
+    Position after = pos;
+    after.do_move(r.best);
+    CHECK(after.is_game_over());
+  }
+}
+
+TEST_CASE("the search converts a won separated endgame against best defence") {
+  // Margin one: Black to move has 12 moves left, White 11, and 9 of Black's 12 moves lose.
+  const char* positions[] = {
+      "W1x1xxWx/x1xx2x1/xxxxxx1x/3xxxx1/1xx2xx1/2xxBx2/xxx1xxxx/B1xx4 b",
+      "x1x1W1x1/2xxxx1x/Wx2x1xx/x1xxxxxx/xxxx1Bxx/x1xxx1x1/1B3xx1/1xx2xx1 w",
+  };
+  for (const char* text : positions) {
+    Position pos = *parse_position(text);
+    const Color winner = pos.side_to_move();
+    auto search = make_search();
+    SearchLimits limits;
+    limits.movetime = Millis{200};
+    while (!pos.is_game_over()) {
+      const SearchResult r = search_now(*search, pos, limits);
+      REQUIRE_FALSE(pos.check(r.best));
+      pos.do_move(r.best);
+    }
+    CAPTURE(text);
+    CHECK(pos.side_to_move() == ~winner);  // the loser is the one left without a move
+  }
+}
+
+TEST_CASE("stop from another thread ends an infinite search promptly with a legal move") {
+  const Position pos(standard_variant());
+  auto search = make_search();
+  SearchLimits limits;
+  limits.infinite = true;
+  search->start(pos, limits, {});
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  CHECK(search->running());
+  Clock::time_point stopped_at;
+  std::thread stopper([&] {
+    stopped_at = Clock::now();
+    search->stop();
+  });
+  stopper.join();
+  const SearchResult r = search->wait();
+  const auto latency = std::chrono::duration_cast<Millis>(Clock::now() - stopped_at);
+  CHECK(latency < test::deadline_slack());
+  CHECK(r.stopped);
+  CHECK_FALSE(pos.check(r.best));
+  CHECK_FALSE(search->running());
+}
+
+TEST_CASE("start returns while the search runs") {
+  auto search = make_search();
+  SearchLimits limits;
+  limits.infinite = true;
+  search->start(Position(standard_variant()), limits, {});
+  CHECK(search->running());
+  search->stop();
+  search->wait();
+  CHECK_FALSE(search->running());
+}
+
+TEST_CASE("progress comes with every completed depth and the result once") {
+  const Position pos(botzone8_variant());
+  auto search = make_search();
+  std::vector<int> depths;
+  std::mutex m;
+  SearchCallbacks cb;
+  cb.on_progress = [&](const SearchProgress& p) {
+    std::lock_guard lock(m);
+    depths.push_back(p.depth);
+    CHECK_FALSE(p.pv.empty());
+  };
+  int done = 0;
+  cb.on_done = [&](const SearchResult&) { ++done; };
+  search->start(pos, depth_limit(3), cb);
+  const SearchResult r = search->wait();
+  CHECK(done == 1);
+  CHECK(r.depth == 3);
+  CHECK(depths == std::vector<int>{1, 2, 3});
+  CHECK_FALSE(r.stopped);
+}
+
+TEST_CASE("the hard deadline holds on every board size and with two threads") {
+  for (const RuleVariant& v : {botzone8_variant(), standard_variant(), test::small_variant(12)}) {
+    for (int threads : {1, 2}) {
+      SearchSettings s;
+      s.threads = threads;
+      auto search = make_search(s);
+      Position pos(v);
+      std::mt19937_64 rng(3);
+      test::random_game(pos, 10, rng);
+      SearchLimits limits;
+      limits.movetime = Millis{120};
+      const Millis slack_before = test::deadline_slack();
+      const auto before = Clock::now();
+      const SearchResult r = search_now(*search, pos, limits);
+      const auto took = std::chrono::duration_cast<Millis>(Clock::now() - before);
+      CAPTURE(v.name);
+      CAPTURE(threads);
+      CHECK(took <= Millis{120} + std::max(slack_before, test::deadline_slack()));
+      CHECK_FALSE(pos.check(r.best));
+    }
+  }
+}
+
+TEST_CASE("node and depth limits end the search by themselves") {
+  const Position pos(botzone8_variant());
+  auto search = make_search();
+  SearchLimits limits;
+  limits.nodes = 20000;
+  const SearchResult r = search_now(*search, pos, limits);
+  CHECK(r.nodes < 20000 + 2000);
+  CHECK_FALSE(pos.check(r.best));
+}
+
+TEST_CASE("a finished game has no best move") {
+  const Position pos = *parse_position("6/6/6/B5/xx4/Wx4 w");
+  auto search = make_search();
+  CHECK(search_now(*search, pos, depth_limit(2)).best.is_none());
+}
+
+TEST_CASE("time plans: a fixed time uses all of it, a clock a share of it") {
+  const Position pos(standard_variant());
+  SearchLimits fixed;
+  fixed.movetime = Millis{1000};
+  const TimePlan a = plan_time(fixed, pos);
+  CHECK(a.hard == Millis{1000} - kMoveOverhead);
+  CHECK_FALSE(a.target);
+
+  SearchLimits clock;
+  clock.time_left = Millis{60000};
+  clock.increment = Millis{1000};
+  const TimePlan b = plan_time(clock, pos);
+  REQUIRE(b.target);
+  REQUIRE(b.hard);
+  CHECK(*b.target > Millis{1000});
+  CHECK(*b.target < Millis{12000});
+  CHECK(*b.hard >= *b.target);
+  CHECK(*b.hard <= Millis{30000});
+
+  SearchLimits short_clock;
+  short_clock.time_left = Millis{30};
+  const TimePlan c = plan_time(short_clock, pos);
+  CHECK(*c.hard >= Millis{1});
+  CHECK(*c.hard <= Millis{30});
+}
