@@ -305,6 +305,9 @@ Expected<GameRecord, std::string> parse_record_json(std::string_view text) {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     return Unexpected("not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+  } catch (const json::exception& e) {
+    // A number too large for a double (1e999) is an out_of_range error, not a parse_error.
+    return Unexpected(std::string("not valid JSON: ") + e.what());
   }
   return record_from_json(j);
 }

@@ -126,6 +126,11 @@ TEST_CASE("bad record fields are named") {
   refused([](nlohmann::json& j) { j["started_at"] = "yesterday"; }, "started_at");
   refused([](nlohmann::json& j) { j["format"] = "other/2"; }, "format");
   CHECK_FALSE(parse_record_json("{not json"));
+  // A number too large for a double is refused like any other bad JSON (it used to escape as
+  // an exception: see fuzz/regressions/).
+  const auto huge = parse_record_json(R"({"format":"amazons-game/1","moves":[],"x":1e999})");
+  REQUIRE_FALSE(huge);
+  CHECK(huge.error().find("not valid JSON") == 0);
 }
 
 TEST_CASE("bad record text is refused with the line") {
