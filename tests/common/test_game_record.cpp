@@ -57,6 +57,25 @@ TEST_CASE("the text form keeps everything but per-move times") {
   CHECK(*back == r);
 }
 
+// Found by fuzz_record_text: line breaks in a value were written as spaces, so a record read
+// from JSON (or text with a lone CR) came back different. They are escaped now.
+TEST_CASE("line breaks in names survive the text form") {
+  GameRecord r = finished_game(standard_variant(), 3);
+  r.white.name = "two\nlines";
+  r.rules.description = "carriage\rreturn\r\n";
+  for (auto& m : r.moves) m.elapsed = m.clock_left = std::nullopt;
+  const std::string text = to_text(r);
+  CHECK(text.find("[White \"two\\nlines\"]") != std::string::npos);
+  const auto back = parse_record_text(text);
+  REQUIRE(back);
+  CHECK(*back == r);
+  const auto lone_cr =
+      parse_record_text("[Rules \"stand\rard\"]\n" + text.substr(text.find('\n') + 1));
+  REQUIRE(lone_cr);
+  CHECK(lone_cr->rules.name == "stand\rard");
+  CHECK(parse_record_text(to_text(*lone_cr))->rules.name == "stand\rard");
+}
+
 TEST_CASE("numbered moves: each number covers one move of each side") {
   GameRecord r;
   r.white.name = "w";
