@@ -260,7 +260,7 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
     if (existing == players_.end() || existing->second.row.token_digest.empty() ||
         !equal_secret(token_digest(*m.token), existing->second.row.token_digest))
       return ctx.error(ErrorCode::AuthFailed, "the token is not valid for this name");
-    return login(ctx, m.name, m.bot, std::nullopt);
+    return login(ctx, m.name, m.bot, std::nullopt, m.token);
   }
   const bool has_password =
       existing != players_.end() && !existing->second.row.password_hash.empty();
@@ -313,8 +313,8 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
   return std::move(ctx.fx);
 }
 
-void Lobby::login(Ctx& ctx, const std::string& name, bool bot,
-                  std::optional<std::string> new_hash) {
+void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash,
+                  std::optional<std::string> kept_token) {
   PlayerState& p = players_[name];
   p.row.name = name;
   p.row.bot = bot;
@@ -329,7 +329,9 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot,
       if (auto r = rooms_.find(g); r != rooms_.end()) r->second.spectators.erase(old);
     old_state.watching.clear();
   }
-  const std::string token = new_token();
+  // A token login keeps its token: if the welcome is lost (the connection drops, the server
+  // crashes after storing the login), the client can still come back with the token it has.
+  const std::string token = kept_token ? *kept_token : new_token();
   p.row.token_digest = token_digest(token);
   ctx.fx.writes.writes.emplace_back(p.row);
   p.session = ctx.requester;
