@@ -723,7 +723,7 @@ void Lobby::on_history(Ctx& ctx, const protocol::HistoryRequest& m) {
   if (!players_.contains(*q.player))
     return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *q.player);
   q.limit = std::clamp(q.limit, 1, kMaxListLimit);
-  ctx.fx.queries.push_back({ctx.requester, ctx.id, q});
+  ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, q});
   ctx.id_used = true;
 }
 
@@ -732,7 +732,8 @@ void Lobby::on_record(Ctx& ctx, const protocol::RecordRequest& m) {
   const auto room = id ? rooms_.find(*id) : rooms_.end();
   if (!id || (room != rooms_.end() && room->second.game.status() == protocol::GameStatus::Open))
     return ctx.error(ErrorCode::NoSuchGame, "no started game " + m.game, m.game);
-  ctx.fx.queries.push_back({ctx.requester, ctx.id, m});
+  // The archive checks a private game's invite (answer_query), whether it is in memory or not.
+  ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, m});
   ctx.id_used = true;
 }
 
@@ -780,16 +781,24 @@ Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
   std::string line;
   try {
     if (const auto* h = std::get_if<protocol::HistoryRequest>(&query.request)) {
-      line = protocol::encode(ServerMessage{protocol::History{
-                                  *h->player, storage.finished_games(*h->player, h->limit)}},
-                              query.id);
+      line = protocol::encode(
+          ServerMessage{protocol::History{
+              *h->player, storage.finished_games(*h->player, h->limit, query.player)}},
+          query.id);
     } else {
       const auto& r = std::get<protocol::RecordRequest>(query.request);
       const auto id = parse_game_id(r.game);
-      const auto record = id ? storage.game_record(*id) : std::nullopt;
+      const auto row = id ? storage.game_row(*id) : std::nullopt;
+      // A private game is shown to its players and to whoever has its invite; to anyone else it
+      // does not exist, so its id gives nothing away.
+      const bool hidden = row && row->invite && query.player != row->white.name &&
+                          query.player != row->black.name &&
+                          !equal_secret(r.invite.value_or(""), *row->invite);
+      const auto record = row && !hidden ? storage.game_record(*id) : std::nullopt;
       if (!record) {
         line = protocol::encode(
-            ServerMessage{protocol::make_error(ErrorCode::NoSuchGame, "no game " + r.game, r.game)},
+            ServerMessage{protocol::make_error(
+                ErrorCode::NoSuchGame, "no game " + r.game + " (or a wrong invite code)", r.game)},
             query.id);
       } else {
         const nlohmann::json body = r.format == protocol::RecordFormat::Json

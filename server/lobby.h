@@ -69,6 +69,7 @@ struct PasswordOutcome {
 // before it.
 struct ArchiveQuery {
   SessionId session = 0;
+  std::string player;  // who asks: private games are shown only to their players (or by invite)
   protocol::RequestId id;
   std::variant<protocol::HistoryRequest, protocol::RecordRequest> request;  // player filled in
 };
