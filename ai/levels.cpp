@@ -194,7 +194,8 @@ Expected<AiConfig, std::string> parse_ai_config(std::string_view json_text) {
   json j;
   try {
     j = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // Also out_of_range: a number too large for a double (1e999) is not a parse_error.
     return Error{std::string("not valid JSON: ") + e.what()};
   }
   return ai_config_from_json(j);

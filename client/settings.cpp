@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -118,14 +119,20 @@ LoadedSettings load_settings(const std::filesystem::path& file) {
   auto text = read_file(file);
   if (!text) return {Settings{}, {text.error() + "; using the default settings"}};
   json j;
+  std::optional<std::string> where;
   try {
     j = json::parse(*text);
   } catch (const json::parse_error& e) {
+    where = "at byte " + std::to_string(e.byte);
+  } catch (const json::exception& e) {
+    where = e.what();  // out_of_range: a number too large for a double (1e999)
+  }
+  if (where) {
     std::filesystem::path aside = file;
     aside += ".bad";
     std::filesystem::rename(file, aside, ec);
-    std::string problem = file.string() + " is not valid JSON (at byte " + std::to_string(e.byte) +
-                          "); using the default settings";
+    std::string problem =
+        file.string() + " is not valid JSON (" + *where + "); using the default settings";
     problem += ec ? " (and it could not be moved aside: " + ec.message() + ")"
                   : "; the file was kept as " + aside.string();
     return {Settings{}, {problem}};

@@ -7,8 +7,11 @@
 
 namespace amazons {
 
+// A constructor rather than an aggregate: clang before 16 has no parenthesised aggregate
+// initialisation, and `Unexpected(e)` must compile there too (the fuzzing build uses clang).
 template <class E>
 struct Unexpected {
+  explicit Unexpected(E e) : error(std::move(e)) {}
   E error;
 };
 template <class E>

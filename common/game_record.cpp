@@ -305,6 +305,9 @@ Expected<GameRecord, std::string> parse_record_json(std::string_view text) {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     return Unexpected("not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+  } catch (const json::exception& e) {
+    // A number too large for a double (1e999) is an out_of_range error, not a parse_error.
+    return Unexpected(std::string("not valid JSON: ") + e.what());
   }
   return record_from_json(j);
 }
@@ -313,12 +316,18 @@ Expected<GameRecord, std::string> parse_record_json(std::string_view text) {
 
 namespace {
 
+// Line breaks are escaped: a tag is one line, and reading must give back the same value.
 std::string quote(std::string_view v) {
   std::string out = "\"";
   for (char c : v) {
     if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n' || c == '\r') c = ' ';
-    out += c;
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      out += c;
+    }
   }
   return out + "\"";
 }
@@ -342,8 +351,12 @@ bool read_tag(std::string_view line, std::string& name, std::string& value, std:
     return problem = "expected a space and a quoted value after the tag name", false;
   value.clear();
   for (i += 2; i < line.size() && line[i] != '"'; ++i) {
-    if (line[i] == '\\' && i + 1 < line.size()) ++i;
-    value += line[i];
+    if (line[i] != '\\' || i + 1 >= line.size()) {
+      value += line[i];
+      continue;
+    }
+    const char escaped = line[++i];
+    value += escaped == 'n' ? '\n' : escaped == 'r' ? '\r' : escaped;
   }
   if (i + 2 != line.size() || line[i + 1] != ']')
     return problem = "expected the value to end with '\"]'", false;

@@ -383,9 +383,13 @@ struct RecordRequest {
   static constexpr std::string_view kType = "record";
   std::string game;
   RecordFormat format = RecordFormat::Json;
+  // A private game's invite code, unless you played in it. Initialised, so that older code
+  // writing RecordRequest{game, format} stays free of missing-initializer warnings.
+  std::optional<std::string> invite = std::nullopt;
   static void fields(auto& s, auto& v) {
     v("game", s.game);
     v("format", s.format, RecordFormat::Json);
+    v("invite", s.invite);
   }
   friend bool operator==(const RecordRequest&, const RecordRequest&) = default;
 };

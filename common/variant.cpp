@@ -137,6 +137,9 @@ Expected<RuleVariant, std::string> parse_variant(std::string_view json_text) {
     j = nlohmann::json::parse(json_text);
   } catch (const nlohmann::json::parse_error& e) {
     return Unexpected("not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double (1e999) is an out_of_range error, not a parse_error.
+    return Unexpected(std::string("not valid JSON: ") + e.what());
   }
   return variant_from_json(j);
 }

@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test: the release build first, then the whole
-# suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
-# Usage: scripts/test.sh [--quick]   (--quick: the release build only)
+# Installs what is missing, builds, and runs every test: the release build first, then the fuzz
+# harnesses for a short bounded time each (clang, ASan + UBSan) and a 60 s soak of the server,
+# then the whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Usage: scripts/test.sh [--quick]   (--quick: the release build's suite only)
+# FUZZ_SECONDS (default 15, per harness) and SOAK_SECONDS (default 60) change the two runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
-presets=(release)
-[[ ${1:-} == --quick ]] || presets+=(asan)
-for preset in "${presets[@]}"; do
-  echo "== $preset: build" >&2
-  ./scripts/build.sh "$preset"
-  echo "== $preset: test" >&2
-  ctest --preset "$preset"
-done
+quick=no
+[[ ${1:-} == --quick ]] && quick=yes
+
+echo "== release: build" >&2
+./scripts/build.sh release
+echo "== release: test" >&2
+ctest --preset release
+[[ $quick == yes ]] && exit 0
+
+./scripts/fuzz.sh "${FUZZ_SECONDS:-15}"
+echo "== soak: ${SOAK_SECONDS:-60} s" >&2
+./scripts/soak.sh "${SOAK_SECONDS:-60}"
+
+echo "== asan: build" >&2
+./scripts/build.sh asan
+echo "== asan: test" >&2
+ctest --preset asan

@@ -62,6 +62,8 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
       if (!(err = number(v, k, 0.1, 86'400, d))) c.idle_timeout = seconds(d);
     } else if (key == "claim_grace_seconds") {
       if (!(err = number(v, k, 0, 86'400 * 30, d))) c.lobby.claim_grace = seconds(d);
+    } else if (key == "finished_retention_seconds") {
+      if (!(err = number(v, k, 0, 86'400, d))) c.lobby.finished_retention = seconds(d);
     } else if (key == "chat_max_bytes") {
       if (!(err = integer(v, k, 1, 10'000, i)))
         c.lobby.max_chat_bytes = static_cast<std::size_t>(i);

@@ -260,7 +260,7 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
     if (existing == players_.end() || existing->second.row.token_digest.empty() ||
         !equal_secret(token_digest(*m.token), existing->second.row.token_digest))
       return ctx.error(ErrorCode::AuthFailed, "the token is not valid for this name");
-    return login(ctx, m.name, m.bot, std::nullopt);
+    return login(ctx, m.name, m.bot, std::nullopt, m.token);
   }
   const bool has_password =
       existing != players_.end() && !existing->second.row.password_hash.empty();
@@ -313,8 +313,8 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
   return std::move(ctx.fx);
 }
 
-void Lobby::login(Ctx& ctx, const std::string& name, bool bot,
-                  std::optional<std::string> new_hash) {
+void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash,
+                  std::optional<std::string> kept_token) {
   PlayerState& p = players_[name];
   p.row.name = name;
   p.row.bot = bot;
@@ -329,7 +329,9 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot,
       if (auto r = rooms_.find(g); r != rooms_.end()) r->second.spectators.erase(old);
     old_state.watching.clear();
   }
-  const std::string token = new_token();
+  // A token login keeps its token: if the welcome is lost (the connection drops, the server
+  // crashes after storing the login), the client can still come back with the token it has.
+  const std::string token = kept_token ? *kept_token : new_token();
   p.row.token_digest = token_digest(token);
   ctx.fx.writes.writes.emplace_back(p.row);
   p.session = ctx.requester;
@@ -721,7 +723,7 @@ void Lobby::on_history(Ctx& ctx, const protocol::HistoryRequest& m) {
   if (!players_.contains(*q.player))
     return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *q.player);
   q.limit = std::clamp(q.limit, 1, kMaxListLimit);
-  ctx.fx.queries.push_back({ctx.requester, ctx.id, q});
+  ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, q});
   ctx.id_used = true;
 }
 
@@ -730,7 +732,8 @@ void Lobby::on_record(Ctx& ctx, const protocol::RecordRequest& m) {
   const auto room = id ? rooms_.find(*id) : rooms_.end();
   if (!id || (room != rooms_.end() && room->second.game.status() == protocol::GameStatus::Open))
     return ctx.error(ErrorCode::NoSuchGame, "no started game " + m.game, m.game);
-  ctx.fx.queries.push_back({ctx.requester, ctx.id, m});
+  // The archive checks a private game's invite (answer_query), whether it is in memory or not.
+  ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, m});
   ctx.id_used = true;
 }
 
@@ -778,16 +781,24 @@ Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
   std::string line;
   try {
     if (const auto* h = std::get_if<protocol::HistoryRequest>(&query.request)) {
-      line = protocol::encode(ServerMessage{protocol::History{
-                                  *h->player, storage.finished_games(*h->player, h->limit)}},
-                              query.id);
+      line = protocol::encode(
+          ServerMessage{protocol::History{
+              *h->player, storage.finished_games(*h->player, h->limit, query.player)}},
+          query.id);
     } else {
       const auto& r = std::get<protocol::RecordRequest>(query.request);
       const auto id = parse_game_id(r.game);
-      const auto record = id ? storage.game_record(*id) : std::nullopt;
+      const auto row = id ? storage.game_row(*id) : std::nullopt;
+      // A private game is shown to its players and to whoever has its invite; to anyone else it
+      // does not exist, so its id gives nothing away.
+      const bool hidden = row && row->invite && query.player != row->white.name &&
+                          query.player != row->black.name &&
+                          !equal_secret(r.invite.value_or(""), *row->invite);
+      const auto record = row && !hidden ? storage.game_record(*id) : std::nullopt;
       if (!record) {
         line = protocol::encode(
-            ServerMessage{protocol::make_error(ErrorCode::NoSuchGame, "no game " + r.game, r.game)},
+            ServerMessage{protocol::make_error(
+                ErrorCode::NoSuchGame, "no game " + r.game + " (or a wrong invite code)", r.game)},
             query.id);
       } else {
         const nlohmann::json body = r.format == protocol::RecordFormat::Json

@@ -69,6 +69,7 @@ struct PasswordOutcome {
 // before it.
 struct ArchiveQuery {
   SessionId session = 0;
+  std::string player;  // who asks: private games are shown only to their players (or by invite)
   protocol::RequestId id;
   std::variant<protocol::HistoryRequest, protocol::RecordRequest> request;  // player filled in
 };
@@ -144,7 +145,10 @@ class Lobby {
 
   void dispatch(Ctx& ctx, const protocol::ClientMessage& m);
   void on_hello(Ctx& ctx, const protocol::Hello& m);
-  void login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash);
+  // Logs the session in as `name`. A login with a token keeps that token (`kept_token`);
+  // any other issues a new one, and the old one stops working.
+  void login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash,
+             std::optional<std::string> kept_token = std::nullopt);
   void on_create(Ctx& ctx, const protocol::Create& m);
   void on_list(Ctx& ctx);
   void on_join(Ctx& ctx, const protocol::Join& m);

@@ -358,7 +358,7 @@ void Server::on_accept(std::shared_ptr<Session> session) {
 void Server::on_line(SessionId id,
                      Expected<protocol::ClientEnvelope, protocol::DecodeError> request) {
   asio::post(strand_, [this, id, request = std::move(request)] {
-    if (stopping_ || !sessions_.contains(id)) return;
+    if (stopping_ || !sessions_.contains(id) || closing_.contains(id)) return;
     try {
       apply(lobby_->handle(id, request, now()));
     } catch (const std::exception& e) {
@@ -376,6 +376,7 @@ void Server::on_closed(SessionId id) {
     if (it == sessions_.end()) return;
     if (--per_address_[it->second->address()] <= 0) per_address_.erase(it->second->address());
     sessions_.erase(it);
+    closing_.erase(id);
     if (!stopping_) apply(lobby_->disconnect(id, now()));
     log_.debug("disconnected", {{"session", std::to_string(id)}});
   });
@@ -395,6 +396,8 @@ void Server::apply(Effects fx) {
       });
     });
   }
+  for (SessionId s : fx.close)
+    if (sessions_.contains(s)) closing_.insert(s);
   Pending group{0, std::move(fx.messages), {}, std::move(fx.close)};
   if (!fx.writes.empty() || !fx.queries.empty())
     group.seq = worker_->submit(std::move(fx.writes), std::move(fx.queries));

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "server/config.h"
@@ -89,6 +90,9 @@ class Server {
 
   // Lobby strand state.
   std::map<SessionId, std::shared_ptr<Session>> sessions_;
+  // Sessions the lobby has decided to close: lines of theirs still on the way are dropped, so a
+  // flood that earned too_many_errors does not keep this strand busy with the rest of it.
+  std::set<SessionId> closing_;
   std::map<std::string, int> per_address_;
   std::deque<Pending> pending_;
   std::uint64_t committed_ = 0;

@@ -85,7 +85,8 @@ constexpr const char* kSql[kStatementCount] = {
     "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
     "black_rating, rated, invite, winner, reason, started_at, ended_at, (SELECT COUNT(*) FROM "
     "moves WHERE game = games.id) FROM games WHERE (white = ?1 OR black = ?1) AND reason IS NOT "
-    "NULL ORDER BY ended_at DESC, id DESC LIMIT ?2",
+    "NULL AND (invite IS NULL OR white = ?3 OR black = ?3) ORDER BY ended_at DESC, id DESC LIMIT "
+    "?2",
     "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
     "black_rating, rated, invite, winner, reason, started_at, ended_at FROM games WHERE id = ?1",
     "BEGIN IMMEDIATE",
@@ -382,10 +383,11 @@ LoadedState SqliteStorage::load() {
 }
 
 std::vector<protocol::ArchiveEntry> SqliteStorage::finished_games(const std::string& player,
-                                                                  int limit) {
+                                                                  int limit,
+                                                                  const std::string& viewer) {
   auto& q = prepared(kSelectHistory);
   ResetOnExit<Statement> guard{q};
-  q.bind(1, player).bind(2, std::int64_t{limit});
+  q.bind(1, player).bind(2, std::int64_t{limit}).bind(3, viewer);
   std::vector<protocol::ArchiveEntry> out;
   while (q.step()) {
     const GameRow g = read_game(q);
@@ -405,15 +407,18 @@ std::vector<protocol::ArchiveEntry> SqliteStorage::finished_games(const std::str
   return out;
 }
 
+std::optional<GameRow> SqliteStorage::game_row(GameId id) {
+  auto& q = prepared(kSelectGame);
+  ResetOnExit<Statement> guard{q};
+  q.bind(1, id);
+  if (!q.step()) return std::nullopt;
+  return read_game(q);
+}
+
 std::optional<GameRecord> SqliteStorage::game_record(GameId id) {
-  GameRow g;
-  {
-    auto& q = prepared(kSelectGame);
-    ResetOnExit<Statement> guard{q};
-    q.bind(1, id);
-    if (!q.step()) return std::nullopt;
-    g = read_game(q);
-  }
+  const auto row = game_row(id);
+  if (!row) return std::nullopt;
+  const GameRow& g = *row;
   GameRecord rec;
   rec.rules = g.variant;
   rec.white = g.white;

@@ -26,7 +26,9 @@ class SqliteStorage final : public Storage {
 
   LoadedState load() override;
   void apply(std::span<const WriteBatch> batches) override;
-  std::vector<protocol::ArchiveEntry> finished_games(const std::string& player, int limit) override;
+  std::vector<protocol::ArchiveEntry> finished_games(const std::string& player, int limit,
+                                                     const std::string& viewer) override;
+  std::optional<GameRow> game_row(GameId id) override;
   std::optional<GameRecord> game_record(GameId id) override;
 
  private:

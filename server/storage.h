@@ -1,7 +1,7 @@
 // The narrow interface between the game server and its database. The lobby never talks to a
 // database: it produces WriteBatches, which a backend applies atomically, and asks archive
 // questions that a backend answers. SQLite implements it now (sqlite_storage.h); a PostgreSQL
-// backend can implement the same five calls.
+// backend can implement the same six calls.
 #pragma once
 
 #include <cstdint>
@@ -89,10 +89,12 @@ class Storage {
   virtual LoadedState load() = 0;
   // Applies the batches in order in one durable transaction. Throws StorageError.
   virtual void apply(std::span<const WriteBatch> batches) = 0;
-  // A player's finished games, newest first.
-  virtual std::vector<protocol::ArchiveEntry> finished_games(const std::string& player,
-                                                             int limit) = 0;
-  // Any stored game's record (finished or not).
+  // A player's finished games, newest first. Private games are left out unless `viewer` played
+  // in them.
+  virtual std::vector<protocol::ArchiveEntry> finished_games(const std::string& player, int limit,
+                                                             const std::string& viewer) = 0;
+  // Any stored game's row and record (finished or not).
+  virtual std::optional<GameRow> game_row(GameId id) = 0;
   virtual std::optional<GameRecord> game_record(GameId id) = 0;
 };
 

@@ -39,6 +39,8 @@ TEST_CASE("a bad config file gets an error that names the field") {
       {R"({"colour": 1})", "colour: unknown key"},
       {R"({"threads": -1})", "threads: must be between 0 and 256"},
       {R"({"hash_mb": "lots"})", "hash_mb: expected a whole number"},
+      // A number too large for a double used to escape as an exception and end the engine.
+      {R"({"threads": 1e999})", "not valid JSON"},
   };
   for (const Case& c : cases) {
     auto r = parse_ai_config(c.json);

@@ -15,6 +15,7 @@ using amazons::test::BotProcess;
 using amazons::test::Client;
 using amazons::test::engine_command;
 using amazons::test::kTestData;
+using amazons::test::Launch;
 using amazons::test::ServerProcess;
 using amazons::test::TempDir;
 using std::chrono::seconds;
@@ -136,7 +137,8 @@ TEST_CASE("bots: a bot survives the server being killed mid-game and finishes th
   REQUIRE(a.wait_event("connection", "status=waiting_retry"));
   REQUIRE(b.wait_event("connection", "status=waiting_retry"));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  server.emplace(dir.path(), nlohmann::json::object(), std::vector<std::string>{}, port);
+  server.emplace(dir.path(), nlohmann::json::object(), std::vector<std::string>{},
+                 Launch{.port = port});
 
   require_clean_exit(a);
   require_clean_exit(b);

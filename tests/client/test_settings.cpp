@@ -79,6 +79,17 @@ TEST_CASE("a corrupt settings file gives the defaults, says so, and is kept asid
   CHECK(fs::exists(dir.path() / "settings.json.bad"));
 }
 
+TEST_CASE("a settings file with a number too large for a double is set aside, not a crash") {
+  test::TempDir dir;
+  const fs::path file = dir.path() / "settings.json";
+  write(file, "{\"name\": \"Ann\", \"volume\": 1e999}");
+  const LoadedSettings loaded = load_settings(file);
+  CHECK(loaded.settings == Settings{});
+  REQUIRE(loaded.problems.size() == 1);
+  CHECK(loaded.problems[0].find("is not valid JSON") != std::string::npos);
+  CHECK(fs::exists(dir.path() / "settings.json.bad"));
+}
+
 TEST_CASE("bad fields keep their defaults, good ones are used, unknown keys are ignored") {
   const LoadedSettings loaded = settings_from_json(nlohmann::json::parse(R"({
     "name": "", "light_squares": "#12345", "dark_squares": "#A0b0C0", "sound": "yes",

@@ -57,6 +57,25 @@ TEST_CASE("the text form keeps everything but per-move times") {
   CHECK(*back == r);
 }
 
+// Found by fuzz_record_text: line breaks in a value were written as spaces, so a record read
+// from JSON (or text with a lone CR) came back different. They are escaped now.
+TEST_CASE("line breaks in names survive the text form") {
+  GameRecord r = finished_game(standard_variant(), 3);
+  r.white.name = "two\nlines";
+  r.rules.description = "carriage\rreturn\r\n";
+  for (auto& m : r.moves) m.elapsed = m.clock_left = std::nullopt;
+  const std::string text = to_text(r);
+  CHECK(text.find("[White \"two\\nlines\"]") != std::string::npos);
+  const auto back = parse_record_text(text);
+  REQUIRE(back);
+  CHECK(*back == r);
+  const auto lone_cr =
+      parse_record_text("[Rules \"stand\rard\"]\n" + text.substr(text.find('\n') + 1));
+  REQUIRE(lone_cr);
+  CHECK(lone_cr->rules.name == "stand\rard");
+  CHECK(parse_record_text(to_text(*lone_cr))->rules.name == "stand\rard");
+}
+
 TEST_CASE("numbered moves: each number covers one move of each side") {
   GameRecord r;
   r.white.name = "w";
@@ -126,6 +145,11 @@ TEST_CASE("bad record fields are named") {
   refused([](nlohmann::json& j) { j["started_at"] = "yesterday"; }, "started_at");
   refused([](nlohmann::json& j) { j["format"] = "other/2"; }, "format");
   CHECK_FALSE(parse_record_json("{not json"));
+  // A number too large for a double is refused like any other bad JSON (it used to escape as
+  // an exception: see fuzz/regressions/).
+  const auto huge = parse_record_json(R"({"format":"amazons-game/1","moves":[],"x":1e999})");
+  REQUIRE_FALSE(huge);
+  CHECK(huge.error().find("not valid JSON") == 0);
 }
 
 TEST_CASE("bad record text is refused with the line") {

@@ -96,6 +96,14 @@ TEST_CASE("a bad rule file is refused with the field and the problem") {
   check_refused("{\"size\": ", "not valid JSON", "byte");
 }
 
+// Found by fuzz/variant_fuzz.cpp: the JSON library reports a number too large for a double as
+// out_of_range, which escaped the parser and ended the program.
+TEST_CASE("a rule file with a number too large for a double is refused, not a crash") {
+  check_refused("{\"size\": 1e999}", "not valid JSON", "number overflow");
+  check_refused("{\"name\": \"x\", \"size\": 10, \"white\": [-1e400]}", "not valid JSON",
+                "number overflow");
+}
+
 TEST_CASE("variants are found by name; names are never paths") {
   CHECK(find_variant("standard", kRulesDir)->size == 10);
   CHECK(find_variant("botzone8", kRulesDir)->size == 8);

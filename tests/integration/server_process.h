@@ -3,6 +3,7 @@
 #pragma once
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,13 +23,20 @@ namespace amazons::test {
 
 inline const char* kServerBinary = AMAZONS_BINARY_DIR "/server/amazons-server";
 
+// How to run the server process, for tests that watch it closely.
+struct Launch {
+  std::vector<std::string> wrapper;   // a program to run it under, e.g. {"valgrind", ...}
+  std::filesystem::path stderr_file;  // where its stderr goes (default: the test's)
+  std::vector<std::pair<std::string, std::string>> environment;  // set for the server only
+  unsigned short port = 0;  // 0 picks a free one; a restart can ask for the port the last run had
+};
+
 class ServerProcess {
  public:
   // Starts the server with `extra` flags and a config file holding `config` (merged over
   // test-friendly defaults). The database lives in `db` (kept across restarts by the caller).
-  // `port` 0 picks a free one; a restart can ask for the port the last run had.
   ServerProcess(const std::filesystem::path& dir, nlohmann::json config = nlohmann::json::object(),
-                std::vector<std::string> extra = {}, unsigned short port = 0) {
+                std::vector<std::string> extra = {}, Launch launch = {}) {
     nlohmann::json base = {{"password_hashing", "minimal"},
                            {"discovery_port", 0},
                            {"bind", "127.0.0.1"},
@@ -38,13 +46,14 @@ class ServerProcess {
     std::ofstream(config_path) << base.dump();
     std::vector<std::string> args = {kServerBinary,
                                      "--port",
-                                     std::to_string(port),
+                                     std::to_string(launch.port),
                                      "--db",
                                      (dir / "test.db").string(),
                                      "--config",
                                      config_path.string(),
                                      "--quiet"};
     for (auto& e : extra) args.push_back(e);
+    args.insert(args.begin(), launch.wrapper.begin(), launch.wrapper.end());
     int out[2];
     REQUIRE(pipe(out) == 0);
     pid_ = fork();
@@ -53,10 +62,15 @@ class ServerProcess {
       dup2(out[1], STDOUT_FILENO);
       close(out[0]);
       close(out[1]);
+      if (!launch.stderr_file.empty()) {
+        const int err = ::open(launch.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (err >= 0) dup2(err, STDERR_FILENO);
+      }
+      for (const auto& [key, value] : launch.environment) setenv(key.c_str(), value.c_str(), 1);
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
-      execv(kServerBinary, argv.data());
+      execvp(argv[0], argv.data());
       _exit(127);
     }
     close(out[1]);
@@ -83,6 +97,7 @@ class ServerProcess {
 
   unsigned short port() const { return port_; }
   unsigned short discovery_port() const { return discovery_port_; }
+  pid_t pid() const { return pid_; }
 
   // Sends a signal without waiting (SIGSTOP and SIGCONT freeze and thaw the server).
   void signal(int sig) { kill(pid_, sig); }

@@ -16,6 +16,7 @@ using amazons::test::call;
 using amazons::test::Client;
 using amazons::test::connection_options;
 using amazons::test::EventRecorder;
+using amazons::test::Launch;
 using amazons::test::ServerProcess;
 using amazons::test::TempDir;
 
@@ -241,7 +242,8 @@ TEST_CASE("connection: survives a killed server, resumes with its token and gets
   }
   CHECK(error_of(call(alice, List{})).kind == ClientError::Kind::NotConnected);
   const auto mark = events.size();
-  server.emplace(dir.path(), nlohmann::json::object(), std::vector<std::string>{}, port);
+  server.emplace(dir.path(), nlohmann::json::object(), std::vector<std::string>{},
+                 Launch{.port = port});
   const auto again = events.wait_login(Millis{10000}, mark);
   REQUIRE(again);
   CHECK(again->resumed);

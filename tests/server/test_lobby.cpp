@@ -316,6 +316,29 @@ TEST_CASE("lobby: abort before both moved, loss on time, and claim after a disco
   CHECK(claimed.winner == Color::White);
 }
 
+// Found by tests/reliability (crash and restart): every welcome used to issue a new token, so a
+// server killed after storing a token login but before the client read its welcome left the
+// client with a dead token and a name it could not take back (its seats made it busy).
+TEST_CASE("lobby: a token login keeps the token, so a lost welcome locks nobody out") {
+  LobbyHarness h;
+  const auto alice = h.login("alice");
+  const auto bob = h.login("bob");
+  start_game(h, alice, bob);
+  const std::string token = h.token("alice");
+  const std::string hello =
+      "{\"type\":\"hello\",\"protocol\":1,\"name\":\"alice\",\"token\":\"" + token + "\"}";
+  h.disconnect(alice);
+  const auto back = h.connect();
+  h.send(back, hello);
+  CHECK(h.take<Welcome>(back).token == token);
+  // The login is stored; the server dies before the client reads the welcome.
+  h.reopen();
+  const auto again = h.connect();
+  h.send(again, hello);
+  CHECK(h.take<Welcome>(again).token == token);
+  h.take<State>(again);
+}
+
 TEST_CASE("lobby: reconnecting with the token resumes every seat with the full state") {
   LobbyHarness h;
   const auto alice = h.login("alice");

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of fuzz/ (the `fuzz` preset: clang, ASan + UBSan) and runs each
+# for a bounded time, starting from its committed seed corpus (and the inputs of crashes fixed
+# before). New inputs the fuzzer finds go to build/fuzz/corpus/NAME, not into the repository; a
+# crash leaves its input in build/fuzz/artifacts/NAME/ and fails the script.
+# Usage: scripts/fuzz.sh [SECONDS_PER_HARNESS] [NAME...]     (defaults: 60, every harness)
+# After fixing a crash, copy its input to fuzz/regressions/NAME/ with a telling name: the normal
+# suites replay it from then on (ctest -L fuzz).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+all=(protocol notation variant record_json record_text position_text engine_protocol botzone)
+names=("$@")
+((${#names[@]})) || names=("${all[@]}")
+
+echo "== fuzz: build" >&2
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz --parallel "$(nproc)"
+
+failed=()
+for name in "${names[@]}"; do
+  exe=build/fuzz/fuzz/fuzz_$name
+  [[ -x $exe ]] || { echo "fuzz: no harness named $name (known: ${all[*]})" >&2; exit 2; }
+  work=build/fuzz/corpus/$name
+  artifacts=build/fuzz/artifacts/$name
+  mkdir -p "$work" "$artifacts"
+  seeds=(fuzz/corpus/"$name")
+  [[ -d fuzz/regressions/$name ]] && seeds+=(fuzz/regressions/"$name")
+  dict=()
+  [[ -f fuzz/dict/$name.dict ]] && dict=(-dict=fuzz/dict/"$name".dict)
+  echo "== fuzz: $name for ${seconds} s" >&2
+  # -timeout: one input taking this long is a hang; -rss_limit_mb: memory blow-ups are bugs too.
+  if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$exe" "$work" "${seeds[@]}" "${dict[@]}" -max_total_time="$seconds" -timeout=20 \
+    -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    >"build/fuzz/$name.log" 2>&1; then
+    grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "build/fuzz/$name.log" | tail -2 >&2 || true
+  else
+    echo "fuzz: $name FAILED; the log is build/fuzz/$name.log, the input in $artifacts/:" >&2
+    ls "$artifacts" >&2
+    tail -40 "build/fuzz/$name.log" >&2
+    failed+=("$name")
+  fi
+done
+if ((${#failed[@]})); then
+  echo "fuzz: failures in ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz: ${#names[@]} harnesses, ${seconds} s each, no failure" >&2
