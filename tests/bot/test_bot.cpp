@@ -138,7 +138,7 @@ TEST_CASE("bots: a bot survives the server being killed mid-game and finishes th
   REQUIRE(b.wait_event("connection", "status=waiting_retry"));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   server.emplace(dir.path(), nlohmann::json::object(), std::vector<std::string>{},
-                 Launch{.port = port});
+                 Launch::on_port(port));
 
   require_clean_exit(a);
   require_clean_exit(b);

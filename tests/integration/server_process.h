@@ -29,6 +29,12 @@ struct Launch {
   std::filesystem::path stderr_file;  // where its stderr goes (default: the test's)
   std::vector<std::pair<std::string, std::string>> environment;  // set for the server only
   unsigned short port = 0;  // 0 picks a free one; a restart can ask for the port the last run had
+
+  static Launch on_port(unsigned short p) {
+    Launch l;
+    l.port = p;
+    return l;
+  }
 };
 
 class ServerProcess {

@@ -243,7 +243,7 @@ TEST_CASE("connection: survives a killed server, resumes with its token and gets
   CHECK(error_of(call(alice, List{})).kind == ClientError::Kind::NotConnected);
   const auto mark = events.size();
   server.emplace(dir.path(), nlohmann::json::object(), std::vector<std::string>{},
-                 Launch{.port = port});
+                 Launch::on_port(port));
   const auto again = events.wait_login(Millis{10000}, mark);
   REQUIRE(again);
   CHECK(again->resumed);

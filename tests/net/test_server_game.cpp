@@ -382,7 +382,7 @@ TEST_CASE(
   paused.resume();  // the answer finds no connection
   REQUIRE(wait_until([&] { return alice.noted("send_failed", "goes out again"); }));
   server.emplace(dir.path(), nlohmann::json{{"rules_dir", rules.string()}},
-                 std::vector<std::string>{}, port);
+                 std::vector<std::string>{}, amazons::test::Launch::on_port(port));
   finished_alike(alice, bob);
   CHECK(alice.moves().size() >= 2);
 }
