@@ -101,6 +101,7 @@ bool EngineProtocol::handle(std::string_view line) {
     return false;
   }
   if (cmd == "isready") {
+    if (!searching_.load()) prepare_search();
     say("readyok");
   } else if (cmd == "stop") {
     if (search_) search_->stop();
@@ -235,6 +236,7 @@ void EngineProtocol::cmd_level(const std::vector<std::string>& args) {
     return error("level: no level named '" + args[1] + "' (known: " + names + ")");
   }
   level_ = *l;
+  prepare_search();
   say("ok");
 }
 
@@ -278,6 +280,7 @@ void EngineProtocol::cmd_limits(const std::vector<std::string>& args) {
     }
   }
   level_ = l;
+  prepare_search();
   say("ok");
 }
 
@@ -292,6 +295,7 @@ void EngineProtocol::cmd_setting(const std::vector<std::string>& args) {
     if (!v) return error("hash: expected megabytes from 1 to 65536, got '" + args[1] + "'");
     hash_mb_ = static_cast<std::size_t>(*v);
   }
+  prepare_search();
   say("ok");
 }
 
@@ -300,6 +304,15 @@ SearchSettings EngineProtocol::current_settings() const {
   s.threads = threads_;
   s.hash_mb = hash_mb_;
   return s;
+}
+
+void EngineProtocol::prepare_search() {
+  const SearchSettings settings = current_settings();
+  if (!search_) {
+    search_ = make_search(settings);
+  } else {
+    search_->set_settings(settings);
+  }
 }
 
 void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
@@ -343,12 +356,7 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
   if (!any) limits = limits_for(level_, nullptr, position_.side_to_move());
 
   if (position_.is_game_over()) return say("bestmove none");
-  const SearchSettings settings = current_settings();
-  if (!search_) {
-    search_ = make_search(settings);
-  } else {
-    search_->set_settings(settings);
-  }
+  prepare_search();
   SearchCallbacks callbacks;
   callbacks.on_progress = [this](const SearchProgress& p) {
     say("info depth " + std::to_string(p.depth) + " score " + score_text(p.score) + " nodes " +
