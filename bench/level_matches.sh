@@ -3,12 +3,15 @@
 # easy, and every level against a random mover, 40 games each on 8x8 (botzone8) and on 10x10
 # (standard). Prints each match's summary and the total time.
 # Usage: bench/level_matches.sh [BUILD_DIR] [GAMES] [PARALLEL]   (defaults: build/release 40 2)
+# Game records go to BUILD_DIR/level-matches/ (or $LEVEL_MATCH_RECORDS), one JSON a line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
 games=${2:-40}
 parallel=${3:-2}
 match=$build/ai/amazons-match
+records=${LEVEL_MATCH_RECORDS:-$build/level-matches}
+mkdir -p "$records"
 [[ -x $match ]] || { echo "level_matches: $match not found; build first" >&2; exit 1; }
 
 start=$(date +%s)
@@ -17,7 +20,8 @@ for rules in botzone8 standard; do
     local a=$1 b=$2
     shift 2
     echo "== $rules: $a vs $b $*"
-    "$match" "$a" "$b" --rules "$rules" -n "$games" -j "$parallel" --quiet "$@" | tail -n 4
+    "$match" "$a" "$b" --rules "$rules" -n "$games" -j "$parallel" --quiet \
+      --records "$records/$rules-$a-$b.jsonl" "$@" | tail -n 4
   }
   run hard medium
   run medium easy
