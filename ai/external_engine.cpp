@@ -17,7 +17,6 @@ constexpr Millis kKeepRunningWait{200};
 // How long an engine may take to answer `stop` after a cancelled request before it is killed.
 constexpr Millis kStopWait{500};
 // Less time than this left on the clock is not worth restarting a failed program for.
-constexpr Millis kMinRetryTime{100};
 
 std::string shown(std::string_view s) {
   constexpr std::size_t kMaxShown = 80;
@@ -212,17 +211,17 @@ Millis ExternalEnginePlayer::time_limit(const MoveRequest& request) const {
   return options_.movetime;
 }
 
-bool ExternalEnginePlayer::shorten(MoveRequest& request, Millis spent) {
+bool ExternalEnginePlayer::shorten(MoveRequest& request, Millis spent) const {
   ClockState& c = request.clock;
   switch (c.control.kind) {
     case TimeControl::Kind::Fischer: {
       auto& left = c.remaining[static_cast<std::size_t>(index_of(request.position.side_to_move()))];
       left -= spent;
-      return left >= kMinRetryTime;
+      return left >= options_.min_restart_time;
     }
     case TimeControl::Kind::PerMove:
       c.control.per_move -= spent;
-      return c.control.per_move >= kMinRetryTime;
+      return c.control.per_move >= options_.min_restart_time;
     case TimeControl::Kind::Unlimited:
       break;
   }

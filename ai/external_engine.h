@@ -38,6 +38,8 @@ struct ExternalEngineOptions {
   // A program that crashes or prints garbage while thinking is started again and asked the same
   // question with the time that is left, up to this many times a game; then it resigns.
   int max_restarts = 0;
+  // A restart needs at least this much of the move's time left; with less, the engine resigns.
+  Millis min_restart_time{100};
 };
 
 struct EngineFailure {
@@ -82,7 +84,7 @@ class ExternalEnginePlayer final : public Player {
   void worker();
   void play(const Job& job);
   // The same request with `spent` less on the clock; false when too little is left.
-  static bool shorten(MoveRequest& request, Millis spent);
+  bool shorten(MoveRequest& request, Millis spent) const;
   void play_engine(const Job& job);
   void play_botzone(const Job& job);
   bool ensure_started();

@@ -279,7 +279,7 @@ TEST_CASE("abuse: half-open connections and a storm of connections from one addr
     if (env && std::holds_alternative<Error>(env->message) &&
         std::get<Error>(env->message).code == ErrorCode::TooManyConnections)
       ++refused;
-    if (i % 100 == 0) keep_alive(alice, bob);
+    if (i % 20 == 0) keep_alive(alice, bob);  // well inside the idle timeout on a busy machine
   }
   CHECK(refused == kStorm);
   // The players were not disturbed (they answer pings; the silent ones do not).
