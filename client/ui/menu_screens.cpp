@@ -106,9 +106,14 @@ class MenuScreen final : public Screen {
     widgets_.draw(t, s);
     draw_text(t, s.fonts->regular, "Playing as " + app_.settings().name, s.px(14), width_ / 2,
               height_ - s.f(18), colors::kMuted, Align::Center);
+    if (!app_.options().hosting.empty())
+      draw_text(t, s.fonts->regular, app_.options().hosting, s.px(15), width_ / 2,
+                height_ - s.f(42), colors::kAccent, Align::Center);
   }
 
-  nlohmann::json describe() const override { return {{"widgets", widgets_.describe()}}; }
+  nlohmann::json describe() const override {
+    return {{"widgets", widgets_.describe()}, {"hosting", app_.options().hosting}};
+  }
 
  private:
   void resume() {
