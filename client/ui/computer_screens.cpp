@@ -69,8 +69,7 @@ class ComputerSetupScreen final : public Screen {
         if (cc.config.levels[i].name == last) level_.index = i;
     color_.options = {"White", "Black", "Random"};
     for (const RuleVariant& v : variants_) {
-      rules_.options.push_back(v.name + "  (" + std::to_string(v.size) + "x" +
-                               std::to_string(v.size) + ")");
+      rules_.options.push_back(variant_label(v));
       if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
     }
     start_.on_click = [this] { start(); };
@@ -162,14 +161,7 @@ class ComputerSetupScreen final : public Screen {
     app_.settings().last_variant = rules.name;
     app_.settings().last_level = level().name;
     app_.save_settings();
-    // The new game will be saved where the unfinished one is: keep that one among the games.
-    auto shelved = app_.store().shelve_unfinished();
-    if (!shelved) {
-      error_ = "The unfinished game could not be put aside: " + shelved.error();
-      return;
-    }
-    if (*shelved) app_.notify("The unfinished game was moved to your saved games.");
-    app_.show(make_game_screen(app_, std::move(setup)));
+    if (auto problem = start_new_game(app_, std::move(setup))) error_ = *problem;
   }
 
   std::vector<RuleVariant> variants_;

@@ -174,6 +174,18 @@ std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir) 
   return out;
 }
 
+std::string variant_label(const RuleVariant& v) {
+  return v.name + "  (" + std::to_string(v.size) + "x" + std::to_string(v.size) + ")";
+}
+
+std::optional<std::string> start_new_game(App& app, SessionSetup setup) {
+  auto shelved = app.store().shelve_unfinished();
+  if (!shelved) return "The unfinished game could not be put aside: " + shelved.error();
+  if (*shelved) app.notify("The unfinished game was moved to your saved games.");
+  app.show(make_game_screen(app, std::move(setup)));
+  return std::nullopt;
+}
+
 namespace {
 
 class NewGameScreen final : public Screen {
@@ -183,8 +195,7 @@ class NewGameScreen final : public Screen {
     white_.text = app_.settings().name;
     black_.text = "Guest";
     for (const RuleVariant& v : variants_) {
-      rules_.options.push_back(v.name + "  (" + std::to_string(v.size) + "x" +
-                               std::to_string(v.size) + ")");
+      rules_.options.push_back(variant_label(v));
       if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
     }
     for (const TimeChoice& t : times_) {
@@ -253,14 +264,7 @@ class NewGameScreen final : public Screen {
     setup.game.white = {white_.text, false, std::nullopt};
     setup.game.black = {black_.text, false, std::nullopt};
     setup.store = app_.store();
-    // The new game will be saved where the unfinished one is: keep that one among the games.
-    auto shelved = app_.store().shelve_unfinished();
-    if (!shelved) {
-      error_ = "The unfinished game could not be put aside: " + shelved.error();
-      return;
-    }
-    if (*shelved) app_.notify("The unfinished game was moved to your saved games.");
-    app_.show(make_game_screen(app_, std::move(setup)));
+    if (auto problem = start_new_game(app_, std::move(setup))) error_ = *problem;
   }
 
   std::vector<RuleVariant> variants_;

@@ -31,5 +31,10 @@ std::unique_ptr<Screen> make_computer_setup_screen(App& app);
 std::optional<std::string> add_computer(SessionSetup& setup);
 // The built-in variants, then every valid file in the rules directory not named like them.
 std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
+// "botzone8  (8x8)": how the forms offer a variant.
+std::string variant_label(const RuleVariant& v);
+// Shows a new local game. The unfinished game, if any, is moved to the saved games first, since
+// the new one is saved in its place; returns a sentence when that fails (nothing is started).
+std::optional<std::string> start_new_game(App& app, SessionSetup setup);
 
 }  // namespace amazons::client::ui

@@ -6,6 +6,7 @@
 #include "client/eval_bar.h"
 #include "common/movegen.h"
 #include "common/position_text.h"
+#include "tests/client/session_util.h"
 #include "tests/client/temp_dir.h"
 
 using namespace amazons;
@@ -34,16 +35,9 @@ GameRecord computer_game(Color computer, std::string level = "beginner") {
   return r;
 }
 
-Move random_move(const Position& pos, std::mt19937_64& rng) {
-  auto moves = std::make_unique<MoveList>();
-  generate_moves(pos, *moves);
-  return (*moves)[std::uniform_int_distribution<std::size_t>(0, moves->size() - 1)(rng)];
-}
-
+using test::random_move;
 std::unique_ptr<GameSession> start(SessionSetup setup) {
-  auto s = GameSession::start(std::move(setup));
-  REQUIRE(s);
-  return std::move(s).value();
+  return test::start_session(std::move(setup));
 }
 
 // Plays random moves for the person until the game ends or `stop_after` moves (both sides) are
