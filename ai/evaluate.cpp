@@ -259,4 +259,35 @@ Score Evaluator::score_separated(const Position& pos) {
   return std::clamp(s, -kMaxHeuristic, kMaxHeuristic);
 }
 
+std::optional<Color> TerritoryMap::owner(Square s) const {
+  const int w = queen[0][s.index()], b = queen[1][s.index()];
+  if (w == 0 || b == 0 || w == b) return std::nullopt;  // a queen, a tie, or nobody's
+  return w < b ? Color::White : Color::Black;
+}
+
+TerritoryMap territory_map(const Position& pos) {
+  // The core's layout: a view needs this once per move, so the dense layouts' speed is not
+  // worth a second copy of the unpacking.
+  using L = WideLayout;
+  const DistanceFill<L> fill(pos);
+  TerritoryMap map;
+  map.size = pos.size();
+  for (auto* table : {&map.queen, &map.king})
+    for (auto& side : *table) side.fill(TerritoryMap::kUnreached);
+  std::vector<L::Bits> layer(kMaxLevels + 1);
+  for (Color c : {Color::White, Color::Black}) {
+    const L::Bits from = pos.queens_bitboard(c);
+    const auto side = static_cast<std::size_t>(index_of(c));
+    for (Square q : from) map.queen[side][q.index()] = map.king[side][q.index()] = 0;
+    auto record = [&](int levels, TerritoryMap::Distances& out) {
+      for (int d = 1; d <= levels; ++d)
+        for (Square s : layer[static_cast<std::size_t>(d)])
+          out[s.index()] = static_cast<std::uint8_t>(std::min(d, 254));
+    };
+    record(fill.queen_layers(from, layer.data()), map.queen[side]);
+    record(fill.king_layers(from, layer.data()), map.king[side]);
+  }
+  return map;
+}
+
 }  // namespace amazons::ai

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "ai/endgame.h"
 #include "ai/score.h"
@@ -88,5 +89,27 @@ class Evaluator {
   EndgameCounter endgame_;
   std::uint64_t count_ = 0;
 };
+
+// Who reaches each square first: both sides' queen-move and king-step distances from their nearest
+// queen over the empty squares, as the evaluation's territory terms count them. For views (the
+// client's territory tint) and tools; built with the evaluation's own fills.
+struct TerritoryMap {
+  static constexpr std::uint8_t kUnreached = 0xFF;
+  using Distances = std::array<std::uint8_t, kSquareSpace>;  // indexed by Square::index()
+
+  int size = 0;
+  std::array<Distances, 2> queen{};  // [index_of(c)]: moves a queen of c needs; 0 on c's queens
+  std::array<Distances, 2> king{};   // the same with king steps
+
+  // The side whose queens reach an empty square in fewer queen moves; none on a tie, when
+  // neither reaches it, or for a square that is not empty.
+  std::optional<Color> owner(Square s) const;
+  int queen_distance(Color c, Square s) const { return queen[index_of(c)][s.index()]; }
+  int king_distance(Color c, Square s) const { return king[index_of(c)][s.index()]; }
+};
+
+// Precondition: the position is consistent. Occupied squares other than c's queens, and empty
+// squares c cannot reach, are kUnreached for c.
+TerritoryMap territory_map(const Position& pos);
 
 }  // namespace amazons::ai

@@ -7,6 +7,7 @@
 #include <SFML/Graphics/RenderWindow.hpp>
 
 #include "client/display_check.h"
+#include "client/local_server.h"
 #include "client/ui/app.h"
 #include "client/user_files.h"
 
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
   CLI::App cli{"amazons-client: play the Game of the Amazons"};
   std::string config, data, state_file, screenshots;
   std::string rules_dir = std::string(AMAZONS_CONFIG_DIR) + "/rules";
+  std::string server_exe = AMAZONS_SERVER_EXE;
+  bool host = false;
   unsigned width = 1200, height = 800;
   cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
   cli.add_option("--data-dir", data, "Where games are saved (default: XDG data)");
@@ -23,6 +26,11 @@ int main(int argc, char** argv) {
   cli.add_option("--state-file", state_file,
                  "Keep a JSON description of the screen in this file (for scripted tests)");
   cli.add_option("--screenshot-dir", screenshots, "Where F12 saves screenshots");
+  cli.add_flag("--host", host,
+               "Run a game server on this computer while the client is open (amazons-server on a "
+               "free port, its database in the data directory)");
+  cli.add_option("--server-exe", server_exe, "The server program --host runs")
+      ->capture_default_str();
   cli.add_option("--width", width, "Initial window width")->check(CLI::Range(640u, 7680u));
   cli.add_option("--height", height, "Initial window height")->check(CLI::Range(480u, 4320u));
   CLI11_PARSE(cli, argc, argv);
@@ -53,6 +61,21 @@ int main(int argc, char** argv) {
                                          : "unset")
               << " and cannot be opened); run it on a desktop, or under Xvfb\n";
     return 3;
+  }
+  // Started after the display check: without a window nobody could see its address.
+  std::unique_ptr<LocalServer> server;
+  if (host) {
+    LocalServer::Options so;
+    so.executable = server_exe;
+    so.database = options.data_dir / "server.db";
+    auto started = LocalServer::start(so);
+    if (!started) {
+      std::cerr << "amazons-client: --host: " << started.error() << "\n";
+      return 5;
+    }
+    server = std::move(started).value();
+    options.hosting = server->summary();
+    std::cout << options.hosting << "\n" << std::flush;
   }
   ui::Fonts fonts;
   if (auto loaded = ui::load_fonts(fonts); !loaded) {

@@ -68,7 +68,8 @@ json to_json(const Settings& s) {
           {"coordinates", s.coordinates},
           {"territory_view", s.territory_view},
           {"last_variant", s.last_variant},
-          {"last_time_control", s.last_time_control}};
+          {"last_time_control", s.last_time_control},
+          {"last_level", s.last_level}};
 }
 
 LoadedSettings settings_from_json(const json& j) {
@@ -110,6 +111,7 @@ LoadedSettings settings_from_json(const json& j) {
   flag("territory_view", s.territory_view);
   text("last_variant", s.last_variant, false);
   text("last_time_control", s.last_time_control, false);
+  text("last_level", s.last_level, false);
   return out;
 }
 

@@ -39,6 +39,7 @@ struct Settings {
   bool territory_view = false;
   std::string last_variant = "standard";  // what the new-game screen offers first
   std::string last_time_control = "none";
+  std::string last_level;  // the engine level last played; empty: the config's default
   friend bool operator==(const Settings&, const Settings&) = default;
 };
 

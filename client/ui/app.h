@@ -45,6 +45,7 @@ struct AppOptions {
   std::filesystem::path rules_dir;
   std::optional<std::filesystem::path> state_file;  // rewritten whenever the state changes
   std::filesystem::path screenshot_dir;             // F12 saves a PNG here
+  std::string hosting;  // with --host: the local server's address, shown in the menu
 };
 
 class App {

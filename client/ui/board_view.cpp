@@ -166,6 +166,21 @@ void draw_board(sf::RenderTarget& target, const Style& style, const BoardGeometr
       if (pos.piece_at(s) == Piece::Arrow) draw_arrow(target, r);
     }
 
+  // Territory: a square marker in the owner's colour, as in Go scoring, with an outline in
+  // the other colour so it reads on light and dark squares of every theme alike.
+  for (Color c : {Color::White, Color::Black}) {
+    const bool white = c == Color::White;
+    const sf::Color body = white ? sf::Color(248, 246, 238, 215) : sf::Color(28, 28, 34, 205);
+    const sf::Color edge = white ? sf::Color(30, 30, 36, 170) : sf::Color(235, 232, 225, 150);
+    const float inset = std::round(g.square * 0.3f);
+    for (Square s : scene.territory[static_cast<std::size_t>(index_of(c))]) {
+      const Rect r = g.square_rect(s);
+      const Rect inner{r.x + inset, r.y + inset, r.w - 2 * inset, r.h - 2 * inset};
+      fill(target, inner, body);
+      frame(target, inner, std::max(1.f, std::round(g.square * 0.025f)), edge);
+    }
+  }
+
   if (scene.last_move) {
     for (Square s : {scene.last_move->from(), scene.last_move->to()})
       fill(target, g.square_rect(s), colors::kLastMove);

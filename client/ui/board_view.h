@@ -2,6 +2,7 @@
 // queen being dragged. Stateless: everything it shows is in BoardScene.
 #pragma once
 
+#include <array>
 #include <optional>
 
 #include <SFML/Graphics/RenderTarget.hpp>
@@ -27,6 +28,8 @@ struct BoardScene {
   float mouse_x = 0, mouse_y = 0;
   bool coordinates = true;
   Rgb light, dark;
+  // The territory view: empty squares each side reaches first, tinted in that side's colour.
+  std::array<Bitboard, 2> territory{};  // [index_of(c)]
 };
 
 void draw_board(sf::RenderTarget& target, const Style& style, const BoardGeometry& geometry,

@@ -1,10 +1,14 @@
 // The game screen: the board, both players with their clocks, the move list, the actions, and
 // the result banner. The game itself runs in a GameSession; this screen only shows its events
-// and passes on the moves entered here.
+// and passes on the moves entered here. In games against the computer it also shows the
+// evaluation bar; in any game, the territory view when it is switched on.
 #include <cmath>
 
 #include <SFML/Graphics/RectangleShape.hpp>
 
+#include "ai/evaluate.h"
+#include "client/computer_game.h"
+#include "client/eval_bar.h"
 #include "client/move_input.h"
 #include "client/ui/board_view.h"
 #include "client/ui/game_panel.h"
@@ -47,6 +51,15 @@ std::string hint(InputStage s) {
   return {};
 }
 
+// The empty squares each side reaches first by queen moves (the engine's territory map).
+std::array<Bitboard, 2> territory_of(const Position& pos) {
+  const ai::TerritoryMap map = ai::territory_map(pos);
+  std::array<Bitboard, 2> out{};
+  for (Square s : pos.empty_squares())
+    if (auto owner = map.owner(s)) out[static_cast<std::size_t>(index_of(*owner))].set(s);
+  return out;
+}
+
 nlohmann::json squares_json(Bitboard b) {
   nlohmann::json out = nlohmann::json::array();
   for (Square s : b) out.push_back(to_string(s));
@@ -56,7 +69,15 @@ nlohmann::json squares_json(Bitboard b) {
 class GameScreen final : public Screen {
  public:
   GameScreen(App& app, std::unique_ptr<GameSession> session)
-      : Screen(app), session_(std::move(session)) {
+      : Screen(app),
+        session_(std::move(session)),
+        computer_(has_computer(session_->setup_record())) {
+    territory_.value = app_.settings().territory_view;
+    territory_.on_change = [this] {
+      app_.settings().territory_view = territory_.value;
+      app_.save_settings();
+    };
+    widgets_.add(territory_);
     resign_.on_click = [this] { resign(); };
     abort_.on_click = [this] { session_->abort(); };
     leave_.on_click = [this] { leave(); };
@@ -139,6 +160,7 @@ class GameScreen final : public Screen {
     scene.coordinates = app_.settings().coordinates;
     scene.light = app_.settings().light_squares;
     scene.dark = app_.settings().dark_squares;
+    if (territory_.value) scene.territory = territory(shown_position());
     if (input_.stage() == InputStage::ChooseDestination ||
         input_.stage() == InputStage::ChooseArrow)
       scene.selected = input_.queen();
@@ -155,6 +177,7 @@ class GameScreen final : public Screen {
     const Color top = geometry_.flipped ? Color::White : Color::Black;
     draw_card(t, top, top_card_, now);
     draw_card(t, ~top, bottom_card_, now);
+    if (computer_) draw_eval_bar(t);
     draw_move_list(t, s, moves_, vm_->move_rows(), vm_->rules().first_to_move, vm_->moves().size());
     const std::string status = !vm_->running()        ? vm_->result_reason()
                                : vm_->human_to_move() ? hint(input_.stage())
@@ -189,6 +212,14 @@ class GameScreen final : public Screen {
     j["white"] = vm_->player(Color::White).name;
     j["black"] = vm_->player(Color::Black).name;
     j["time_control"] = to_string(time_control_);
+    j["territory_view"] = territory_.value;
+    if (territory_.value) {
+      const auto& owned =
+          territory_cache_ ? territory_cache_->second : territory_of(vm_->position());
+      j["territory"] = {{"white", owned[0].count()}, {"black", owned[1].count()}};
+    }
+    if (computer_ && eval_)
+      j["eval"] = {{"white_share", eval_->white_share}, {"label", eval_->label}};
     if (const auto& r = vm_->result()) {
       j["result"] = {{"winner", r->winner ? nlohmann::json(color_name(*r->winner)) : nullptr},
                      {"reason", code(r->reason)},
@@ -206,6 +237,7 @@ class GameScreen final : public Screen {
   void on(GameStartedEvent& e) {
     vm_.emplace(e.start, session_->humans());
     time_control_ = e.start.time_control;
+    evaluate(vm_->position());
     place();
   }
   void on(TurnEvent& e) {
@@ -214,6 +246,7 @@ class GameScreen final : public Screen {
   void on(MoveEvent& e) {
     if (!vm_) return;
     vm_->on_move(e.after, e.move, e.mover, e.at);
+    evaluate(e.after);
     submitted_.reset();
     optimistic_.reset();
     input_.disable();
@@ -270,7 +303,26 @@ class GameScreen final : public Screen {
     std::swap(setup.game.white, setup.game.black);
     setup.game.started_at.reset();
     setup.store = app_.store();
+    if (auto problem = add_computer(setup)) {
+      app_.notify("No rematch: " + *problem + ".", true);
+      return;
+    }
     app_.show(make_game_screen(app_, std::move(setup)));
+  }
+
+  // The evaluation bar follows the engine's static judgement of each position, without the
+  // weak levels' noise, so it is the same whichever level plays.
+  void evaluate(const Position& pos) {
+    if (!computer_) return;
+    if (!evaluator_) evaluator_ = std::make_unique<ai::Evaluator>();
+    eval_ = eval_bar(white_score(*evaluator_, pos));
+  }
+
+  // Recomputed only when the shown position changes.
+  const std::array<Bitboard, 2>& territory(const Position& pos) {
+    if (!territory_cache_ || territory_cache_->first != pos.hash())
+      territory_cache_.emplace(pos.hash(), territory_of(pos));
+    return territory_cache_->second;
   }
 
   const Position& shown_position() const { return optimistic_ ? *optimistic_ : vm_->position(); }
@@ -284,6 +336,13 @@ class GameScreen final : public Screen {
 
     const float card_h = s.f(84), button_h = s.f(44), gap = s.f(12);
     top_card_ = {panel_.x, panel_.y, panel_.w, card_h};
+    float below_card = top_card_.bottom() + gap;
+    if (computer_) {
+      eval_rect_ = {panel_.x, below_card, panel_.w, s.f(30)};
+      below_card = eval_rect_.bottom() + gap;
+    }
+    territory_.rect = {panel_.x + s.f(4), below_card, panel_.w - s.f(8), s.f(30)};
+    below_card = territory_.rect.bottom() + gap;
     std::vector<Button*> row;
     for (Button* b : {&resign_, &abort_, &rematch_, &replay_, &leave_})
       if (b->visible) row.push_back(b);
@@ -296,8 +355,7 @@ class GameScreen final : public Screen {
                       std::round(bw), button_h};
     status_y_ = buttons_y - s.f(24);
     bottom_card_ = {panel_.x, status_y_ - s.f(22) - card_h, panel_.w, card_h};
-    moves_ = {panel_.x, top_card_.bottom() + gap, panel_.w,
-              bottom_card_.y - gap - (top_card_.bottom() + gap)};
+    moves_ = {panel_.x, below_card, panel_.w, bottom_card_.y - gap - below_card};
   }
 
   void draw_card(sf::RenderTarget& t, Color c, Rect r, SteadyTime now) const {
@@ -343,6 +401,30 @@ class GameScreen final : public Screen {
               active ? colors::kAccent : colors::kMuted);
   }
 
+  // White's share from the left, Black's from the right, and the number on the leading side.
+  void draw_eval_bar(sf::RenderTarget& t) const {
+    if (!eval_) return;
+    const Style& s = app_.style();
+    const Rect r = eval_rect_;
+    fill_rounded(t, r, s.f(6), colors::kBlackQueen, colors::kBorder, 1);
+    const float split = std::round(r.w * static_cast<float>(eval_->white_share));
+    if (split > 0) {
+      sf::RectangleShape white({split, r.h - 2});
+      white.setPosition(r.x, r.y + 1);
+      white.setFillColor(colors::kWhiteQueen);
+      t.draw(white);
+    }
+    sf::RectangleShape middle({1, r.h});
+    middle.setPosition(std::round(r.x + r.w / 2), r.y);
+    middle.setFillColor(colors::kAccent);
+    t.draw(middle);
+    const bool white_leads = eval_->white_share >= 0.5;
+    draw_text(t, s.fonts->bold, eval_->label, s.px(15),
+              white_leads ? r.x + s.f(10) : r.right() - s.f(10), r.y + r.h / 2,
+              white_leads ? colors::kBlackQueen : colors::kWhiteQueen,
+              white_leads ? Align::Left : Align::Right);
+  }
+
   void draw_banner(sf::RenderTarget& t) const {
     const Style& s = app_.style();
     const Rect b = geometry_.bounds();
@@ -357,6 +439,7 @@ class GameScreen final : public Screen {
   }
 
   std::unique_ptr<GameSession> session_;
+  bool computer_;  // one side is the engine: the evaluation bar is shown
   std::optional<GameViewModel> vm_;
   TimeControl time_control_;
   MoveInput input_;
@@ -372,7 +455,12 @@ class GameScreen final : public Screen {
   Button rematch_{"rematch", "Rematch", ButtonStyle::Primary};
   Button replay_{"review", "Replay"};
   Button leave_{"leave", "Menu"};
+  Toggle territory_{"territory", "Territory view"};
   WidgetSet widgets_;
+  std::unique_ptr<ai::Evaluator> evaluator_;
+  std::optional<EvalBar> eval_;
+  std::optional<std::pair<std::uint64_t, std::array<Bitboard, 2>>> territory_cache_;
+  Rect eval_rect_;
 
   float width_ = 0, height_ = 0, mouse_x_ = -1, mouse_y_ = -1;
   BoardGeometry geometry_;

@@ -42,13 +42,14 @@ void draw_heading(sf::RenderTarget& t, const Style& s, const Column& c, const st
 class MenuScreen final : public Screen {
  public:
   explicit MenuScreen(App& app) : Screen(app) {
+    computer_.on_click = [this] { app_.show(make_computer_setup_screen(app_)); };
     hotseat_.on_click = [this] { app_.show(make_new_game_screen(app_)); };
     resume_.on_click = [this] { resume(); };
     replay_.on_click = [this] { app_.show(make_replay_list_screen(app_)); };
     settings_.on_click = [this] { app_.show(make_settings_screen(app_)); };
     quit_.on_click = [this] { app_.quit(); };
-    for (Widget* w :
-         std::initializer_list<Widget*>{&hotseat_, &resume_, &replay_, &settings_, &quit_})
+    for (Widget* w : std::initializer_list<Widget*>{&computer_, &hotseat_, &resume_, &replay_,
+                                                    &settings_, &quit_})
       widgets_.add(*w);
     if (auto unfinished = app_.store().load_unfinished()) {
       if (*unfinished) {
@@ -69,8 +70,8 @@ class MenuScreen final : public Screen {
     width_ = w;
     height_ = h;
     const float bw = std::min(s.f(360), w - s.f(48)), bh = s.f(52), gap = s.f(14);
-    float y = std::round(h * 0.40f);
-    for (Button* b : {&hotseat_, &resume_, &replay_, &settings_}) {
+    float y = std::round(h * 0.36f);
+    for (Button* b : {&computer_, &hotseat_, &resume_, &replay_, &settings_}) {
       if (!b->visible) continue;
       b->rect = {std::round((w - bw) / 2), y, bw, bh};
       y += bh + gap;
@@ -105,19 +106,29 @@ class MenuScreen final : public Screen {
     widgets_.draw(t, s);
     draw_text(t, s.fonts->regular, "Playing as " + app_.settings().name, s.px(14), width_ / 2,
               height_ - s.f(18), colors::kMuted, Align::Center);
+    if (!app_.options().hosting.empty())
+      draw_text(t, s.fonts->regular, app_.options().hosting, s.px(15), width_ / 2,
+                height_ - s.f(42), colors::kAccent, Align::Center);
   }
 
-  nlohmann::json describe() const override { return {{"widgets", widgets_.describe()}}; }
+  nlohmann::json describe() const override {
+    return {{"widgets", widgets_.describe()}, {"hosting", app_.options().hosting}};
+  }
 
  private:
   void resume() {
     SessionSetup setup;
     setup.game = *resumable_;
     setup.store = app_.store();
+    if (auto problem = add_computer(setup)) {
+      app_.notify("The game cannot be resumed: " + *problem + ".", true);
+      return;
+    }
     app_.show(make_game_screen(app_, std::move(setup)));
   }
 
-  Button hotseat_{"hotseat", "Two players", ButtonStyle::Primary};
+  Button computer_{"computer", "Play the computer", ButtonStyle::Primary};
+  Button hotseat_{"hotseat", "Two players"};
   Button resume_{"resume", "Resume game"};
   Button replay_{"replay", "Replay a game"};
   Button settings_{"settings", "Settings"};
@@ -144,7 +155,8 @@ std::vector<TimeChoice> time_choices() {
           {TimeControl::fixed_per_move(seconds(30)), "30 s per move"}};
 }
 
-// The built-in variants, then every valid file in the rules directory not named like them.
+}  // namespace
+
 std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir) {
   std::vector<RuleVariant> out = {standard_variant(), botzone8_variant()};
   std::error_code ec;
@@ -162,6 +174,20 @@ std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir) 
   return out;
 }
 
+std::string variant_label(const RuleVariant& v) {
+  return v.name + "  (" + std::to_string(v.size) + "x" + std::to_string(v.size) + ")";
+}
+
+std::optional<std::string> start_new_game(App& app, SessionSetup setup) {
+  auto shelved = app.store().shelve_unfinished();
+  if (!shelved) return "The unfinished game could not be put aside: " + shelved.error();
+  if (*shelved) app.notify("The unfinished game was moved to your saved games.");
+  app.show(make_game_screen(app, std::move(setup)));
+  return std::nullopt;
+}
+
+namespace {
+
 class NewGameScreen final : public Screen {
  public:
   explicit NewGameScreen(App& app)
@@ -169,8 +195,7 @@ class NewGameScreen final : public Screen {
     white_.text = app_.settings().name;
     black_.text = "Guest";
     for (const RuleVariant& v : variants_) {
-      rules_.options.push_back(v.name + "  (" + std::to_string(v.size) + "x" +
-                               std::to_string(v.size) + ")");
+      rules_.options.push_back(variant_label(v));
       if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
     }
     for (const TimeChoice& t : times_) {
@@ -239,14 +264,7 @@ class NewGameScreen final : public Screen {
     setup.game.white = {white_.text, false, std::nullopt};
     setup.game.black = {black_.text, false, std::nullopt};
     setup.store = app_.store();
-    // The new game will be saved where the unfinished one is: keep that one among the games.
-    auto shelved = app_.store().shelve_unfinished();
-    if (!shelved) {
-      error_ = "The unfinished game could not be put aside: " + shelved.error();
-      return;
-    }
-    if (*shelved) app_.notify("The unfinished game was moved to your saved games.");
-    app_.show(make_game_screen(app_, std::move(setup)));
+    if (auto problem = start_new_game(app_, std::move(setup))) error_ = *problem;
   }
 
   std::vector<RuleVariant> variants_;
@@ -284,12 +302,14 @@ class SettingsScreen final : public Screen {
     };
     coordinates_.value = edited_.coordinates;
     coordinates_.on_change = [this] { edited_.coordinates = coordinates_.value; };
+    territory_.value = edited_.territory_view;
+    territory_.on_change = [this] { edited_.territory_view = territory_.value; };
     sound_.value = edited_.sound;
     sound_.on_change = [this] { edited_.sound = sound_.value; };
     save_.on_click = [this] { save(); };
     back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
-    for (Widget* w :
-         std::initializer_list<Widget*>{&name_, &theme_, &coordinates_, &sound_, &save_, &back_})
+    for (Widget* w : std::initializer_list<Widget*>{&name_, &theme_, &coordinates_, &territory_,
+                                                    &sound_, &save_, &back_})
       widgets_.add(*w);
   }
 
@@ -306,6 +326,8 @@ class SettingsScreen final : public Screen {
     preview_ = {col_.x, y, col_.w, std::floor(col_.w / 10)};
     y += preview_.h + s.f(22);
     coordinates_.rect = {col_.x, y, col_.w, s.f(36)};
+    y += s.f(50);
+    territory_.rect = {col_.x, y, col_.w, s.f(36)};
     y += s.f(50);
     sound_.rect = {col_.x, y, col_.w, s.f(36)};
     y += s.f(66);
@@ -362,6 +384,7 @@ class SettingsScreen final : public Screen {
   TextField name_{"name", "Your name", kMaxNameLength};
   Selector theme_{"board_theme", "Board colours", {}};
   Toggle coordinates_{"coordinates", "Coordinates around the board"};
+  Toggle territory_{"territory_view", "Territory view in games"};
   Toggle sound_{"sound", "Sound"};
   Button save_{"save", "Save", ButtonStyle::Primary};
   Button back_{"back", "Cancel"};

@@ -1,7 +1,11 @@
 // The client's screens. Each is made by one function; they navigate through App::show.
 #pragma once
 
+#include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "client/game_session.h"
 #include "client/ui/app.h"
@@ -18,5 +22,19 @@ std::unique_ptr<Screen> make_replay_list_screen(App& app);
 // Steps through a finished game; Back returns to the saved-games list.
 std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record);
 std::unique_ptr<Screen> make_settings_screen(App& app);
+// Play the computer: level, colour, rule variant.
+std::unique_ptr<Screen> make_computer_setup_screen(App& app);
+
+// Gives the computer's sides of setup.game their engines (client/computer_game.h) with the
+// client's engine settings; returns a sentence when a level is unknown. Harmless for games
+// without the computer.
+std::optional<std::string> add_computer(SessionSetup& setup);
+// The built-in variants, then every valid file in the rules directory not named like them.
+std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
+// "botzone8  (8x8)": how the forms offer a variant.
+std::string variant_label(const RuleVariant& v);
+// Shows a new local game. The unfinished game, if any, is moved to the saved games first, since
+// the new one is saved in its place; returns a sentence when that fails (nothing is started).
+std::optional<std::string> start_new_game(App& app, SessionSetup setup);
 
 }  // namespace amazons::client::ui

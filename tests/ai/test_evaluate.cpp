@@ -126,3 +126,44 @@ TEST_CASE("a shut-in queen is worth less than a free one") {
   const Score s = eval.evaluate(*parse_position("8/8/8/8/3B4/8/xx6/W1x5 w"));
   CHECK(s < -500);
 }
+
+TEST_CASE("the territory map holds the distances a square-by-square search finds") {
+  std::mt19937_64 rng(23);
+  for (int size = kMinBoardSize; size <= kMaxBoardSize; size += 2) {
+    for (int game = 0; game < 4; ++game) {
+      Position pos(test::small_variant(size));
+      test::random_game(pos, game * size, rng);
+      CAPTURE(to_text(pos));
+      const TerritoryMap map = territory_map(pos);
+      CHECK(map.size == size);
+      for (Color c : {Color::White, Color::Black}) {
+        const auto queen = distances(pos, c, true), king = distances(pos, c, false);
+        for (Square s : Bitboard::board(size)) {
+          const auto i = static_cast<std::size_t>(s.index());
+          auto expected = [](int d) { return d == kFar ? int{TerritoryMap::kUnreached} : d; };
+          CAPTURE(to_string(s));
+          CHECK(map.queen_distance(c, s) == expected(queen[i]));
+          CHECK(map.king_distance(c, s) == expected(king[i]));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the territory map's owner is the side nearer by queen moves, nobody on a tie") {
+  // White a1, Black f6 on an empty 6x6 board; an arrow on c3.
+  const Position pos = *parse_position("5B/6/6/2x3/6/W5 w");
+  const TerritoryMap map = territory_map(pos);
+  auto sq = [](const char* text) { return *parse_square(text); };
+  CHECK(map.owner(sq("a2")) == Color::White);  // white 1 move, black 2
+  CHECK(map.owner(sq("f5")) == Color::Black);
+  CHECK(map.owner(sq("a6")) == std::nullopt);  // one move for each
+  CHECK(map.owner(sq("b6")) == Color::Black);  // black 1, white 2
+  CHECK(map.owner(sq("c3")) == std::nullopt);  // the arrow
+  CHECK(map.owner(sq("a1")) == std::nullopt);  // a queen
+  CHECK(map.queen_distance(Color::White, sq("a1")) == 0);
+  CHECK(map.queen_distance(Color::Black, sq("a1")) == TerritoryMap::kUnreached);
+  CHECK(map.king_distance(Color::White, sq("c2")) == 2);
+  CHECK(map.queen_distance(Color::White, sq("c2")) == 2);  // off every line through a1
+  CHECK(map.queen_distance(Color::Black, sq("c3")) == TerritoryMap::kUnreached);  // the arrow
+}

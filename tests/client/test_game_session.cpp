@@ -4,6 +4,7 @@
 
 #include "client/game_session.h"
 #include "common/movegen.h"
+#include "tests/client/session_util.h"
 #include "tests/client/temp_dir.h"
 #include "tests/common/test_util.h"
 
@@ -35,16 +36,9 @@ GameRecord new_game(RuleVariant rules = botzone8_variant()) {
   return r;
 }
 
-Move random_move(const Position& pos, std::mt19937_64& rng) {
-  auto moves = std::make_unique<MoveList>();
-  generate_moves(pos, *moves);
-  return (*moves)[std::uniform_int_distribution<std::size_t>(0, moves->size() - 1)(rng)];
-}
-
+using test::random_move;
 std::unique_ptr<GameSession> start(SessionSetup setup) {
-  auto s = GameSession::start(std::move(setup));
-  REQUIRE(s);
-  return std::move(s).value();
+  return test::start_session(std::move(setup));
 }
 
 }  // namespace

@@ -53,6 +53,7 @@ TEST_CASE("settings are saved and loaded back unchanged") {
   s.territory_view = true;
   s.last_variant = "botzone8";
   s.last_time_control = "300+5";
+  s.last_level = "hard";
   REQUIRE_FALSE(save_settings(file, s));  // creates the directory
   const LoadedSettings loaded = load_settings(file);
   CHECK(loaded.problems.empty());

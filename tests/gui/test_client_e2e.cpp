@@ -363,4 +363,88 @@ TEST_SUITE("gui") {
     c.click("quit");
     CHECK(c.wait_exit() == 0);
   }
+
+  TEST_CASE("a game against the beginner computer is played to its end with the territory view") {
+    TempDir home;
+    VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
+    ClientDriver c(display, home.path(), kClient);
+    c.start();
+    c.click("computer");
+    json s = c.wait_screen("computer_setup");
+    select_option(c, "level", "Beginner");
+    s = c.state();
+    CHECK(s["level"] == "beginner");
+    CHECK(s["description"].get<std::string>().find("mistakes") != std::string::npos);
+    select_option(c, "color", "White");
+    select_option(c, "rules", "botzone8  (8x8)");
+    c.screenshot(kShots, "computer-setup");
+    c.click("start");
+    s = wait_game(c);
+    CHECK(s["white"] == "Player");
+    CHECK(s["black"] == "Computer (beginner)");
+    REQUIRE(s.contains("eval"));
+    CHECK(s["territory_view"] == false);
+    c.click("territory");
+    s = c.wait_for("the territory view",
+                   [](const json& st) { return st["territory_view"] == true; });
+    // Early on each side reaches a good part of the board first.
+    CHECK(s["territory"]["white"].get<int>() > 5);
+    CHECK(s["territory"]["black"].get<int>() > 5);
+
+    std::mt19937_64 rng(77);
+    Position pos = *parse_position(s["position"].get<std::string>());
+    std::size_t plies = 0;
+    for (int turn = 0; turn < 60; ++turn) {
+      s = c.wait_for(
+          "a turn or the end",
+          [](const json& st) {
+            return !st["result"].is_null() ||
+                   (st["human_to_move"].get<bool>() && st["stage"] == "choose_queen");
+          },
+          std::chrono::seconds(30));
+      if (!s["result"].is_null()) break;
+      // The computer's moves arrive through the game, legal by the rules core's check.
+      pos = *parse_position(s["position"].get<std::string>());
+      plies = s["moves"].size();
+      CHECK(pos.side_to_move() == Color::White);
+      const Move m = pick_move(pos, rng);
+      // The computer may answer before the state is read: wait for this move, not a count.
+      c.click_square(to_string(m.from()));
+      wait_stage(c, "choose_destination");
+      c.click_square(to_string(m.to()));
+      wait_stage(c, "choose_arrow");
+      c.click_square(to_string(m.arrow()));
+      c.wait_for("move " + to_string(m) + " to be played",
+                 [&](const json& st) { return st["moves"].size() > plies; });
+      CHECK(c.state()["moves"][plies] == to_string(m));
+      if (turn == 2) {
+        s = c.state();
+        CHECK(s["eval"]["label"].get<std::string>() != "");
+        CHECK(s["territory"]["white"].get<int>() + s["territory"]["black"].get<int>() > 0);
+        c.screenshot(kShots, "computer-game");
+      }
+    }
+    s = c.wait_for("the result", [](const json& st) { return !st["result"].is_null(); });
+    CHECK(s["result"]["reason"] == "no_moves");
+    const Position final_pos = *parse_position(s["position"].get<std::string>());
+    CHECK(final_pos.is_game_over());
+    CHECK(s["result"]["winner"] == color_name(~final_pos.side_to_move()));
+    c.screenshot(kShots, "computer-result");
+
+    // The record says which level played, and replays to the position shown.
+    const GameRecord record = load_record(s["saved"].get<std::string>());
+    CHECK(record.white == PlayerInfo{"Player", false, std::nullopt});
+    CHECK(record.black == PlayerInfo{"Computer (beginner)", true, std::nullopt});
+    auto replayed = replay(record);
+    REQUIRE(replayed);
+    CHECK(to_text(*replayed) == s["position"]);
+    CHECK(record.result == GameResult{~final_pos.side_to_move(), EndReason::NoMoves});
+    // The territory view stays on: it is a setting.
+    std::ifstream settings_file(home.path() / "config" / "amazons" / "settings.json");
+    CHECK(json::parse(settings_file)["territory_view"] == true);
+    c.click("leave");
+    c.wait_screen("menu");
+    c.click("quit");
+    CHECK(c.wait_exit() == 0);
+  }
 }
