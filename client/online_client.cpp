@@ -307,6 +307,17 @@ void OnlineClient::leave_game() {
   refresh();
 }
 
+std::vector<std::string> OnlineClient::games_in_progress() const {
+  std::vector<std::string> out;
+  for (const auto& [id, g] : games_held_)
+    if (g->playing() && g->view() && !g->finished()) out.push_back(id);
+  return out;
+}
+
+void OnlineClient::show_game(const std::string& id) {
+  if (find(id)) current_ = id;
+}
+
 // ---- the archive ------------------------------------------------------------------------------
 
 void OnlineClient::request_history(std::optional<std::string> player, int limit) {

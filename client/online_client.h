@@ -100,6 +100,10 @@ class OnlineClient {
   OnlineGame* game() { return current_.empty() ? nullptr : find(current_); }
   // Forgets the shown game (watching stops); a game being played goes on at the server.
   void leave_game();
+  // Games this account plays that are still running (also ones left for the lobby).
+  std::vector<std::string> games_in_progress() const;
+  // Shows one of them again.
+  void show_game(const std::string& id);
 
   // ---- the archive ----
   // Asks for a player's finished games (default: this account), newest first.

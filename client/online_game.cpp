@@ -65,7 +65,7 @@ void OnlineGame::handle(const protocol::ServerMessage& message) {
   } else if (const auto* p = std::get_if<protocol::Presence>(&message)) {
     if (p->game != id_) return;
     std::erase(offline_, p->color);
-    if (!p->online) offline_.push_back(p->color);
+    if (!p->online && p->color != color_) offline_.push_back(p->color);
   } else if (const auto* c = std::get_if<protocol::Chat>(&message)) {
     if (c->game == id_) chat_.push_back({c->from, c->text});
   } else if (const auto* r = std::get_if<protocol::RematchOffer>(&message)) {
@@ -98,6 +98,8 @@ void OnlineGame::begin(const std::string& rules_name, const nlohmann::json& vari
 
 void OnlineGame::on_state(const protocol::State& s) {
   offline_ = s.offline;
+  // The state that resumes a game may still list this account's seat as away: it is here.
+  if (seat_ && s.color) std::erase(offline_, *s.color);
   spectators_ = s.spectators;
   const auto& known = vm_ ? vm_->moves() : std::vector<Move>{};
   bool continues = vm_.has_value() && known.size() <= s.moves.size();

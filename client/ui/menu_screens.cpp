@@ -43,12 +43,14 @@ class MenuScreen final : public Screen {
  public:
   explicit MenuScreen(App& app) : Screen(app) {
     hotseat_.on_click = [this] { app_.show(make_new_game_screen(app_)); };
+    online_.on_click = [this] { app_.show(make_connect_screen(app_)); };
+    host_.on_click = [this] { app_.show(make_host_screen(app_)); };
     resume_.on_click = [this] { resume(); };
     replay_.on_click = [this] { app_.show(make_replay_list_screen(app_)); };
     settings_.on_click = [this] { app_.show(make_settings_screen(app_)); };
     quit_.on_click = [this] { app_.quit(); };
-    for (Widget* w :
-         std::initializer_list<Widget*>{&hotseat_, &resume_, &replay_, &settings_, &quit_})
+    for (Widget* w : std::initializer_list<Widget*>{&hotseat_, &online_, &host_, &resume_, &replay_,
+                                                    &settings_, &quit_})
       widgets_.add(*w);
     if (auto unfinished = app_.store().load_unfinished()) {
       if (*unfinished) {
@@ -69,8 +71,8 @@ class MenuScreen final : public Screen {
     width_ = w;
     height_ = h;
     const float bw = std::min(s.f(360), w - s.f(48)), bh = s.f(52), gap = s.f(14);
-    float y = std::round(h * 0.40f);
-    for (Button* b : {&hotseat_, &resume_, &replay_, &settings_}) {
+    float y = std::round(h * 0.36f);
+    for (Button* b : {&hotseat_, &online_, &host_, &resume_, &replay_, &settings_}) {
       if (!b->visible) continue;
       b->rect = {std::round((w - bw) / 2), y, bw, bh};
       y += bh + gap;
@@ -118,6 +120,8 @@ class MenuScreen final : public Screen {
   }
 
   Button hotseat_{"hotseat", "Two players", ButtonStyle::Primary};
+  Button online_{"online", "Play online"};
+  Button host_{"host", "Host a game on this computer"};
   Button resume_{"resume", "Resume game"};
   Button replay_{"replay", "Replay a game"};
   Button settings_{"settings", "Settings"};
@@ -127,12 +131,7 @@ class MenuScreen final : public Screen {
   float width_ = 0, height_ = 0;
 };
 
-// ---- new game: two players at one screen ----
-
-struct TimeChoice {
-  TimeControl control;
-  std::string label;
-};
+}  // namespace
 
 std::vector<TimeChoice> time_choices() {
   using std::chrono::seconds;
@@ -144,7 +143,6 @@ std::vector<TimeChoice> time_choices() {
           {TimeControl::fixed_per_move(seconds(30)), "30 s per move"}};
 }
 
-// The built-in variants, then every valid file in the rules directory not named like them.
 std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir) {
   std::vector<RuleVariant> out = {standard_variant(), botzone8_variant()};
   std::error_code ec;
@@ -161,6 +159,10 @@ std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir) 
   }
   return out;
 }
+
+namespace {
+
+// ---- new game: two players at one screen ----
 
 class NewGameScreen final : public Screen {
  public:

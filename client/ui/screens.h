@@ -1,9 +1,14 @@
 // The client's screens. Each is made by one function; they navigate through App::show.
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "client/game_session.h"
+#include "client/online_client.h"
 #include "client/ui/app.h"
 
 namespace amazons::client::ui {
@@ -18,5 +23,30 @@ std::unique_ptr<Screen> make_replay_list_screen(App& app);
 // Steps through a finished game; Back returns to the saved-games list.
 std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record);
 std::unique_ptr<Screen> make_settings_screen(App& app);
+
+// The time controls the forms offer, and the rule variants: the built-in ones, then every
+// valid file in the rules directory not named like them.
+struct TimeChoice {
+  TimeControl control;
+  std::string label;
+};
+std::vector<TimeChoice> time_choices();
+std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
+
+// Online play (online_screens.cpp, online_game_screen.cpp).
+// Play online: a server's host:port or one found on the LAN, a name and an optional password.
+std::unique_ptr<Screen> make_connect_screen(App& app);
+// Host a game on this computer: starts the server, shows its addresses, then its lobby.
+std::unique_ptr<Screen> make_host_screen(App& app);
+// The lobby of the server `client` is logged in to (or logging in to).
+std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<client::OnlineClient> client);
+// The game client->game() shows, played or watched; back to the lobby when left.
+std::unique_ptr<Screen> make_online_game_screen(App& app,
+                                                std::shared_ptr<client::OnlineClient> client);
+// A player's finished games on the server; each opens in the replay screen.
+std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<client::OnlineClient> client);
+// Steps through a finished game; Back shows what `back` makes.
+std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record,
+                                           std::function<std::unique_ptr<Screen>()> back);
 
 }  // namespace amazons::client::ui

@@ -217,7 +217,7 @@ TEST_CASE("lobby: a created game is listed with its player, then joined, played,
   CHECK(b->game()->color() == Color::White);
 }
 
-TEST_CASE("lobby: private games need the invite code; bad requests become notices") {
+TEST_CASE("lobby: private games need the invite code, and bad requests become notices") {
   TempDir dir;
   ServerProcess server(dir.path());
   Online alice(server.port(), "alice"), bob(server.port(), "bob");
@@ -252,6 +252,10 @@ TEST_CASE("lobby: private games need the invite code; bad requests become notice
   // Leaving the shown game does not end it: the seat follows the server until the end.
   a->leave_game();
   CHECK(a->game() == nullptr);
+  CHECK(a->games_in_progress() == std::vector<std::string>{id});
+  a->show_game(id);
+  REQUIRE(a->game() != nullptr);
+  CHECK(a->game()->id() == id);
 }
 
 TEST_CASE("lobby: quick pairing and challenges, accepted and declined") {
