@@ -58,7 +58,8 @@ class ClientDriver {
                std::filesystem::path client_exe);
   ~ClientDriver();
 
-  void start();  // starts the client and waits for its menu
+  // Starts the client with `extra` arguments and waits for its first screen.
+  void start(const std::vector<std::string>& extra = {}, const std::string& first_screen = "menu");
   // Waits for the client to exit by itself and returns its exit status.
   int wait_exit();
 
