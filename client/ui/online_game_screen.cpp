@@ -22,20 +22,6 @@ constexpr auto kResignConfirmTime = std::chrono::seconds(3);
 constexpr std::size_t kChatLinesShown = 4;
 const std::string kDot = " \u00B7 ";
 
-std::string stage_code(InputStage s) {
-  switch (s) {
-    case InputStage::Disabled:
-      return "disabled";
-    case InputStage::ChooseQueen:
-      return "choose_queen";
-    case InputStage::ChooseDestination:
-      return "choose_destination";
-    case InputStage::ChooseArrow:
-      return "choose_arrow";
-  }
-  return "";
-}
-
 class OnlineGameScreen final : public Screen {
  public:
   OnlineGameScreen(App& app, std::shared_ptr<OnlineClient> client)
@@ -168,17 +154,7 @@ class OnlineGameScreen final : public Screen {
     scene.coordinates = app_.settings().coordinates;
     scene.light = app_.settings().light_squares;
     scene.dark = app_.settings().dark_squares;
-    if (input_.stage() == InputStage::ChooseDestination ||
-        input_.stage() == InputStage::ChooseArrow)
-      scene.selected = input_.queen();
-    if (input_.stage() == InputStage::ChooseArrow) scene.moved_to = input_.destination();
-    scene.targets = input_.targets();
-    scene.arrow_targets = input_.stage() == InputStage::ChooseArrow;
-    const Square hovered = geometry_.square_at(mouse_x_, mouse_y_);
-    if (input_.accepts(hovered)) scene.hover = hovered;
-    scene.dragging = input_.drag_origin();
-    scene.mouse_x = mouse_x_;
-    scene.mouse_y = mouse_y_;
+    show_input(scene, input_, geometry_, mouse_x_, mouse_y_);
     draw_board(t, s, geometry_, scene);
 
     const Color top = geometry_.flipped ? Color::White : Color::Black;
@@ -278,16 +254,9 @@ class OnlineGameScreen final : public Screen {
       return vm.player(c).name + " is disconnected; their clock runs on their turn.";
     if (!g.playing()) return "Watching" + kDot + side_name(vm.to_move()) + " to move";
     if (submitted_) return "Sending your move...";
-    switch (input_.stage()) {
-      case InputStage::ChooseQueen:
-        return "Your move: pick up one of your queens.";
-      case InputStage::ChooseDestination:
-        return "Move it to a marked square.";
-      case InputStage::ChooseArrow:
-        return "Shoot the arrow to a ringed square.  Esc: back";
-      case InputStage::Disabled:
-        break;
-    }
+    if (input_.stage() == InputStage::ChooseQueen)
+      return "Your move: " + stage_hint(input_.stage());
+    if (input_.stage() != InputStage::Disabled) return stage_hint(input_.stage());
     return vm.player(vm.to_move()).name + " is thinking...";
   }
 
@@ -329,30 +298,9 @@ class OnlineGameScreen final : public Screen {
   }
 
   void draw_card(sf::RenderTarget& t, const OnlineGame& g, Color c, Rect r, SteadyTime now) const {
-    const Style& s = app_.style();
     const GameViewModel& vm = *g.view();
     const bool active = vm.running() && vm.to_move() == c;
-    fill_rounded(t, r, s.f(10), active ? colors::kPanelRaised : colors::kPanel,
-                 active ? colors::kAccent : colors::kBorder, active ? 2.f : 1.f);
-    const float icon = s.f(42);
-    draw_queen(t, s, c, r.x + s.f(12) + icon / 2, r.y + r.h / 2, icon);
-    const float text_x = r.x + s.f(20) + icon;
-    float clock_w = 0;
-    if (vm.has_clock()) {
-      const bool low = vm.low_time(c, now);
-      clock_w = s.f(100);
-      const Rect box{r.right() - clock_w - s.f(10), r.y + (r.h - s.f(42)) / 2, clock_w, s.f(42)};
-      fill_rounded(t, box, s.f(6), low ? sf::Color(110, 40, 36) : colors::kBackground,
-                   low ? colors::kDanger : colors::kBorder, 1);
-      draw_text(t, s.fonts->bold, vm.clock_text(c, now), s.px(22), box.x + box.w / 2,
-                box.y + box.h / 2, low ? sf::Color(255, 200, 190) : colors::kText, Align::Center);
-    }
     const PlayerInfo& p = vm.player(c);
-    const float name_w = r.right() - text_x - clock_w - s.f(20);
-    std::string name = p.name;
-    if (g.color() == c) name += " (you)";
-    draw_text(t, s.fonts->bold, elide(s.fonts->bold, name, s.px(18), name_w), s.px(18), text_x,
-              r.y + r.h * 0.36f, active ? colors::kText : colors::kMuted);
     std::string sub = side_name(c);
     if (p.rating) sub += kDot + std::to_string(*p.rating);
     if (p.bot) sub += kDot + "bot";
@@ -367,11 +315,9 @@ class OnlineGameScreen final : public Screen {
         sub += kDot + (change->change >= 0 ? "+" : "") + std::to_string(change->change) + " -> " +
                std::to_string(change->rating);
     }
-    draw_text(t, s.fonts->regular, elide(s.fonts->regular, sub, s.px(13), name_w), s.px(13), text_x,
-              r.y + r.h * 0.68f,
-              away     ? colors::kDanger
-              : active ? colors::kAccent
-                       : colors::kMuted);
+    const sf::Color sub_color = away ? colors::kDanger : active ? colors::kAccent : colors::kMuted;
+    draw_player_card(t, app_.style(), vm, c, r, now, p.name + (g.color() == c ? " (you)" : ""), sub,
+                     sub_color);
   }
 
   void draw_chat(sf::RenderTarget& t, const OnlineGame& g) const {
@@ -390,22 +336,14 @@ class OnlineGameScreen final : public Screen {
   }
 
   void draw_banner(sf::RenderTarget& t, const OnlineGame& g) const {
-    const Style& s = app_.style();
     const GameViewModel& vm = *g.view();
-    const Rect b = geometry_.bounds();
-    const float w = std::min(b.w * 0.82f, s.f(480)), h = s.f(132);
-    const Rect r{std::round(b.x + (b.w - w) / 2), std::round(b.y + (b.h - h) / 2), w, h};
-    fill_rounded(t, r, s.f(14), sf::Color(24, 28, 35, 236), colors::kAccent, 2);
     std::string title = vm.result_title();
     if (g.color() && vm.result() && vm.result()->winner)
       title = *vm.result()->winner == *g.color() ? "You win" : "You lose";
-    draw_text(t, s.fonts->bold, title, s.px(34), r.x + r.w / 2, r.y + h * 0.36f, colors::kAccent,
-              Align::Center);
     std::string reason = vm.result_reason();
     if (g.rematch_offer() && !g.rematch_offered())
       reason = *g.rematch_offer() + " offers a rematch.";
-    draw_text(t, s.fonts->regular, elide(s.fonts->regular, reason, s.px(17), r.w - s.f(24)),
-              s.px(17), r.x + r.w / 2, r.y + h * 0.70f, colors::kText, Align::Center);
+    draw_result_banner(t, app_.style(), geometry_, title, reason);
   }
 
   void draw_connection_banner(sf::RenderTarget& t) const {
