@@ -14,6 +14,7 @@
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "tests/integration/server_process.h"
+#include "tests/net/net_util.h"
 
 using namespace amazons;
 using namespace amazons::client;
@@ -22,19 +23,6 @@ using amazons::test::ServerProcess;
 using amazons::test::TempDir;
 
 namespace {
-
-net::ConnectionOptions options(unsigned short port, const std::string& name) {
-  net::ConnectionOptions o;
-  o.host = "127.0.0.1";
-  o.port = port;
-  o.name = name;
-  o.connect_timeout = Millis{3000};
-  o.request_timeout = Millis{3000};
-  o.reconnect.initial = Millis{50};
-  o.reconnect.max = Millis{400};
-  o.seed = 7;
-  return o;
-}
 
 // Polls every client until `pred` holds; false after `timeout`.
 bool wait_until(std::initializer_list<OnlineClient*> clients, const std::function<bool()>& pred,
@@ -53,7 +41,7 @@ struct Online {
   Online(unsigned short port, const std::string& name,
          std::optional<std::string> password = std::nullopt)
       : client([&] {
-          auto o = options(port, name);
+          auto o = test::connection_options(port, name);
           o.password = std::move(password);
           return o;
         }()) {

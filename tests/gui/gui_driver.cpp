@@ -309,4 +309,15 @@ fs::path ClientDriver::screenshot(const fs::path& dir, const std::string& name) 
   return target;
 }
 
+void select_option(ClientDriver& c, const std::string& selector, const std::string& value) {
+  for (int i = 0; i < 12 && c.state()["widgets"][selector]["value"] != value; ++i) {
+    const nlohmann::json before = c.state()["widgets"][selector];
+    c.click(selector, "next");
+    c.wait_for(selector + " to change", [&](const nlohmann::json& s) {
+      return s["widgets"][selector]["index"] != before["index"];
+    });
+  }
+  REQUIRE(c.state()["widgets"][selector]["value"] == value);
+}
+
 }  // namespace amazons::test

@@ -95,4 +95,7 @@ class ClientDriver {
   std::pair<int, int> mouse_{-1, -1};  // where this driver last put the pointer
 };
 
+// Steps the selector `selector` (by its "next" arrow) until it shows `value`.
+void select_option(ClientDriver& c, const std::string& selector, const std::string& value);
+
 }  // namespace amazons::test

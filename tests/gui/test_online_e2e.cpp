@@ -33,16 +33,6 @@ bool has(const json& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
-void pick_option(ClientDriver& c, const std::string& selector, const std::string& value) {
-  for (int i = 0; i < 12 && c.state()["widgets"][selector]["value"] != value; ++i) {
-    const json before = c.state()["widgets"][selector];
-    c.click(selector, "next");
-    c.wait_for(selector + " to change",
-               [&](const json& s) { return s["widgets"][selector]["index"] != before["index"]; });
-  }
-  REQUIRE(c.state()["widgets"][selector]["value"] == value);
-}
-
 }  // namespace
 
 TEST_SUITE("gui") {
@@ -91,8 +81,8 @@ TEST_SUITE("gui") {
     CHECK(s["status"].get<std::string>().find("as Alice (1500)") != std::string::npos);
 
     // ---- create a game on the 8x8 board; the bot joins it ----
-    pick_option(c, "rules", "botzone8");
-    pick_option(c, "colour", "White");
+    select_option(c, "rules", "botzone8");
+    select_option(c, "colour", "White");
     c.screenshot(kShotDir, "online-lobby");
     c.click("create");
     s = c.wait_for("the online game with the bot", [](const json& st) {
