@@ -101,6 +101,48 @@ void show_input(BoardScene& scene, const MoveInput& input, const BoardGeometry& 
   scene.mouse_y = mouse_y;
 }
 
+nlohmann::json board_json(const BoardGeometry& g) {
+  return {{"x", g.x}, {"y", g.y}, {"square", g.square}, {"size", g.size}, {"flipped", g.flipped}};
+}
+
+bool board_input_event(const sf::Event& e, MoveInput& input, const BoardGeometry& geometry,
+                       float& mouse_x, float& mouse_y) {
+  switch (e.type) {
+    case sf::Event::MouseMoved:
+      mouse_x = static_cast<float>(e.mouseMove.x);
+      mouse_y = static_cast<float>(e.mouseMove.y);
+      return false;
+    case sf::Event::MouseButtonPressed:
+      mouse_x = static_cast<float>(e.mouseButton.x);
+      mouse_y = static_cast<float>(e.mouseButton.y);
+      if (e.mouseButton.button == sf::Mouse::Right) input.back();
+      return e.mouseButton.button == sf::Mouse::Left &&
+             input.press(geometry.square_at(mouse_x, mouse_y)) == InputEffect::MoveReady;
+    case sf::Event::MouseButtonReleased:
+      return e.mouseButton.button == sf::Mouse::Left &&
+             input.release(geometry.square_at(static_cast<float>(e.mouseButton.x),
+                                              static_cast<float>(e.mouseButton.y))) ==
+                 InputEffect::MoveReady;
+    case sf::Event::KeyPressed:
+      if (e.key.code == sf::Keyboard::Escape) input.back();
+      return false;
+    default:
+      return false;
+  }
+}
+
+void place_button_row(const std::vector<Button*>& buttons, Rect area, float gap) {
+  std::vector<Button*> row;
+  for (Button* b : buttons)
+    if (b->visible) row.push_back(b);
+  if (row.empty()) return;
+  const float n = static_cast<float>(row.size());
+  const float w = (area.w - gap * (n - 1)) / n;
+  for (std::size_t i = 0; i < row.size(); ++i)
+    row[i]->rect = {std::round(area.x + static_cast<float>(i) * (w + gap)), area.y, std::round(w),
+                    area.h};
+}
+
 void draw_player_card(sf::RenderTarget& t, const Style& s, const GameViewModel& vm, Color c, Rect r,
                       SteadyTime now, const std::string& name, const std::string& sub,
                       sf::Color sub_color) {

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include <SFML/Graphics/RenderTarget.hpp>
+#include <SFML/Window/Event.hpp>
+#include <nlohmann/json.hpp>
 
 #include "client/board_geometry.h"
 #include "client/game_text.h"
@@ -46,6 +48,15 @@ std::string stage_hint(InputStage s);
 // squares a press completes the stage on, the hovered one, a dragged queen under the mouse.
 void show_input(BoardScene& scene, const MoveInput& input, const BoardGeometry& geometry,
                 float mouse_x, float mouse_y);
+
+// The board's place and size for the state dump (tests click squares with it).
+nlohmann::json board_json(const BoardGeometry& geometry);
+// Passes a mouse or Esc event on the board to the move input (press, release, right click and
+// Esc step back) and keeps the mouse position; true when a complete move is ready to take.
+bool board_input_event(const sf::Event& e, MoveInput& input, const BoardGeometry& geometry,
+                       float& mouse_x, float& mouse_y);
+// Lays the visible buttons out side by side, equally wide, across `area`.
+void place_button_row(const std::vector<Button*>& buttons, Rect area, float gap);
 
 // A player's card: the queen of colour c, the name, a line below it (`sub`, in `sub_color`), and
 // the clock when the game has one. Highlighted while c is to move.

@@ -50,33 +50,7 @@ class GameScreen final : public Screen {
 
   void handle(const sf::Event& e) override {
     if (widgets_.handle(e)) return;
-    switch (e.type) {
-      case sf::Event::MouseMoved:
-        mouse_x_ = static_cast<float>(e.mouseMove.x);
-        mouse_y_ = static_cast<float>(e.mouseMove.y);
-        break;
-      case sf::Event::MouseButtonPressed: {
-        mouse_x_ = static_cast<float>(e.mouseButton.x);
-        mouse_y_ = static_cast<float>(e.mouseButton.y);
-        const Square s = geometry_.square_at(mouse_x_, mouse_y_);
-        if (e.mouseButton.button == sf::Mouse::Right) {
-          input_.back();
-        } else if (e.mouseButton.button == sf::Mouse::Left) {
-          if (input_.press(s) == InputEffect::MoveReady) submit();
-        }
-        break;
-      }
-      case sf::Event::MouseButtonReleased:
-        if (e.mouseButton.button == sf::Mouse::Left)
-          input_.release(geometry_.square_at(static_cast<float>(e.mouseButton.x),
-                                             static_cast<float>(e.mouseButton.y)));
-        break;
-      case sf::Event::KeyPressed:
-        if (e.key.code == sf::Keyboard::Escape) input_.back();
-        break;
-      default:
-        break;
-    }
+    if (board_input_event(e, input_, geometry_, mouse_x_, mouse_y_)) submit();
   }
 
   void update(SteadyTime now) override {
@@ -130,11 +104,7 @@ class GameScreen final : public Screen {
   nlohmann::json describe() const override {
     nlohmann::json j;
     j["widgets"] = widgets_.describe();
-    j["board"] = {{"x", geometry_.x},
-                  {"y", geometry_.y},
-                  {"square", geometry_.square},
-                  {"size", geometry_.size},
-                  {"flipped", geometry_.flipped}};
+    j["board"] = board_json(geometry_);
     if (!vm_) return j;
     j["position"] = to_text(vm_->position());
     j["to_move"] = color_name(vm_->to_move());
@@ -246,16 +216,9 @@ class GameScreen final : public Screen {
 
     const float card_h = s.f(84), button_h = s.f(44), gap = s.f(12);
     top_card_ = {panel_.x, panel_.y, panel_.w, card_h};
-    std::vector<Button*> row;
-    for (Button* b : {&resign_, &abort_, &rematch_, &replay_, &leave_})
-      if (b->visible) row.push_back(b);
     const float buttons_y = panel_.bottom() - button_h;
-    const float bw = row.empty() ? 0
-                                 : (panel_.w - gap * static_cast<float>(row.size() - 1)) /
-                                       static_cast<float>(row.size());
-    for (std::size_t i = 0; i < row.size(); ++i)
-      row[i]->rect = {std::round(panel_.x + static_cast<float>(i) * (bw + gap)), buttons_y,
-                      std::round(bw), button_h};
+    place_button_row({&resign_, &abort_, &rematch_, &replay_, &leave_},
+                     {panel_.x, buttons_y, panel_.w, button_h}, gap);
     status_y_ = buttons_y - s.f(24);
     bottom_card_ = {panel_.x, status_y_ - s.f(22) - card_h, panel_.w, card_h};
     moves_ = {panel_.x, top_card_.bottom() + gap, panel_.w,
