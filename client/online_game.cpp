@@ -114,8 +114,8 @@ void OnlineGame::on_state(const protocol::State& s) {
   }
   for (std::size_t i = vm_->moves().size(); i < s.moves.size(); ++i)
     apply(s.moves[i], std::nullopt);
-  set_clock(s.clock);
   if (s.result && vm_->running()) vm_->on_end({s.result->winner, s.result->reason}, "", now());
+  set_clock(s.clock);
 }
 
 void OnlineGame::apply(const std::string& text, const std::optional<protocol::ClockView>& clock) {
@@ -135,9 +135,12 @@ void OnlineGame::apply(const std::string& text, const std::optional<protocol::Cl
 }
 
 void OnlineGame::set_clock(const std::optional<protocol::ClockView>& clock) {
-  if (!vm_ || !clock || !clock->running || !vm_->running()) return;
+  if (!vm_ || !clock) return;
   const ClockState state{record_->time_control, {Millis{clock->white}, Millis{clock->black}}};
-  vm_->on_turn(*clock->running, state, now());
+  if (clock->running && vm_->running())
+    vm_->on_turn(*clock->running, state, now());
+  else if (!vm_->running())
+    vm_->on_turn(vm_->to_move(), state, now());  // a finished game's clocks stand still
 }
 
 std::optional<std::uint64_t> OnlineGame::pending_request() const {

@@ -179,6 +179,19 @@ TEST_CASE("lobby: a created game is listed with its player, then joined, played,
   }
   CHECK(a->game()->view()->result_title() == "White wins");
 
+  // Watching a finished game shows its end, with the clocks as the server stopped them (white
+  // moved twice, gaining the 5 s increment each time), not the initial ones.
+  Online dave(server.port(), "dave");
+  OnlineClient* d = &dave.client;
+  REQUIRE(wait_until({d}, [&] { return d->online(); }));
+  d->watch(id);
+  REQUIRE(wait_until({d}, [&] { return d->game() && d->game()->view(); }));
+  CHECK(d->game()->finished());
+  CHECK(d->game()->view()->moves().size() == 3);
+  const auto white_left = d->game()->view()->clock(Color::White, std::chrono::steady_clock::now());
+  CHECK(white_left > Millis{300000});
+  CHECK(white_left <= Millis{310000});
+
   // The archive has it: listed for alice, fetched in full and in the text notation.
   a->request_history();
   REQUIRE(wait_until({a}, [&] { return a->history().has_value(); }));
