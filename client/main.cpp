@@ -2,21 +2,23 @@
 // user's directories, then runs the window.
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <SFML/Graphics/RenderWindow.hpp>
 
 #include "client/display_check.h"
-#include "client/local_server.h"
+#include "client/server_host.h"
 #include "client/ui/app.h"
 #include "client/user_files.h"
 
 int main(int argc, char** argv) {
   using namespace amazons::client;
+  namespace fs = std::filesystem;
   CLI::App cli{"amazons-client: play the Game of the Amazons"};
   std::string config, data, state_file, screenshots;
   std::string rules_dir = std::string(AMAZONS_CONFIG_DIR) + "/rules";
-  std::string server_exe = AMAZONS_SERVER_EXE;
+  std::string server_exe, server_args;
   bool host = false;
   unsigned width = 1200, height = 800;
   cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
@@ -27,10 +29,13 @@ int main(int argc, char** argv) {
                  "Keep a JSON description of the screen in this file (for scripted tests)");
   cli.add_option("--screenshot-dir", screenshots, "Where F12 saves screenshots");
   cli.add_flag("--host", host,
-               "Run a game server on this computer while the client is open (amazons-server on a "
-               "free port, its database in the data directory)");
-  cli.add_option("--server-exe", server_exe, "The server program --host runs")
-      ->capture_default_str();
+               "Host a game on this computer: start amazons-server on a free port (its database "
+               "in the data directory), show the addresses to give friends, open its lobby; the "
+               "server stops when the client quits");
+  cli.add_option("--server-exe", server_exe,
+                 "The amazons-server program for hosting (default: beside this program)");
+  cli.add_option("--server-args", server_args,
+                 "More arguments for the hosted server, e.g. \"--bind 127.0.0.1\"");
   cli.add_option("--width", width, "Initial window width")->check(CLI::Range(640u, 7680u));
   cli.add_option("--height", height, "Initial window height")->check(CLI::Range(480u, 4320u));
   CLI11_PARSE(cli, argc, argv);
@@ -51,6 +56,11 @@ int main(int argc, char** argv) {
     *field = *dir;
   }
   if (!state_file.empty()) options.state_file = state_file;
+  options.host = host;
+  std::istringstream words(server_args);
+  for (std::string w; words >> w;) options.server_args.push_back(w);
+  options.server_exe =
+      server_exe.empty() ? find_server_executable(AMAZONS_SERVER_EXE) : fs::path(server_exe);
   options.screenshot_dir =
       screenshots.empty() ? options.data_dir / "screenshots" : std::filesystem::path(screenshots);
 
@@ -61,21 +71,6 @@ int main(int argc, char** argv) {
                                          : "unset")
               << " and cannot be opened); run it on a desktop, or under Xvfb\n";
     return 3;
-  }
-  // Started after the display check: without a window nobody could see its address.
-  std::unique_ptr<LocalServer> server;
-  if (host) {
-    LocalServer::Options so;
-    so.executable = server_exe;
-    so.database = options.data_dir / "server.db";
-    auto started = LocalServer::start(so);
-    if (!started) {
-      std::cerr << "amazons-client: --host: " << started.error() << "\n";
-      return 5;
-    }
-    server = std::move(started).value();
-    options.hosting = server->summary();
-    std::cout << options.hosting << "\n" << std::flush;
   }
   ui::Fonts fonts;
   if (auto loaded = ui::load_fonts(fonts); !loaded) {

@@ -62,6 +62,8 @@ std::optional<std::string> check_name(std::string_view name) {
 json to_json(const Settings& s) {
   return {{"name", s.name},
           {"last_server", s.last_server},
+          {"discovery_target", s.discovery_target},
+          {"discovery_port", s.discovery_port},
           {"light_squares", to_hex(s.light_squares)},
           {"dark_squares", to_hex(s.dark_squares)},
           {"sound", s.sound},
@@ -104,6 +106,14 @@ LoadedSettings settings_from_json(const json& j) {
   };
   text("name", s.name, true);
   text("last_server", s.last_server, false);
+  text("discovery_target", s.discovery_target, false);
+  if (j.contains("discovery_port")) {
+    if (!j["discovery_port"].is_number_integer() || j["discovery_port"].get<long long>() < 1 ||
+        j["discovery_port"].get<long long>() > 65535)
+      bad("discovery_port", "is not a port number (1-65535)");
+    else
+      s.discovery_port = j["discovery_port"].get<int>();
+  }
   colour("light_squares", s.light_squares);
   colour("dark_squares", s.dark_squares);
   flag("sound", s.sound);

@@ -32,6 +32,10 @@ inline constexpr std::size_t kMaxNameLength = 24;
 struct Settings {
   std::string name = "Player";
   std::string last_server;  // "host:port" of the last server joined
+  // Where "find servers on the LAN" sends its query: a broadcast address on a LAN (loopback in
+  // tests), and the servers' discovery port.
+  std::string discovery_target = "255.255.255.255";
+  int discovery_port = 7421;
   Rgb light_squares = board_themes().front().light;
   Rgb dark_squares = board_themes().front().dark;
   bool sound = true;

@@ -23,7 +23,7 @@ App::App(AppOptions options, sf::RenderWindow& window, Fonts& fonts)
   settings_ = loaded.settings;
   sounds_.set_enabled(settings_.sound);
   if (!loaded.problems.empty()) notify(loaded.problems.front(), true);
-  screen_ = make_menu_screen(*this);
+  screen_ = options_.host ? make_host_screen(*this) : make_menu_screen(*this);
 }
 
 App::~App() = default;

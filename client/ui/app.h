@@ -7,12 +7,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <SFML/Graphics/RenderWindow.hpp>
 #include <nlohmann/json.hpp>
 
 #include "client/game_store.h"
 #include "client/game_view_model.h"
+#include "client/server_host.h"
 #include "client/settings.h"
 #include "client/ui/sounds.h"
 #include "client/ui/widgets.h"
@@ -45,7 +47,9 @@ struct AppOptions {
   std::filesystem::path rules_dir;
   std::optional<std::filesystem::path> state_file;  // rewritten whenever the state changes
   std::filesystem::path screenshot_dir;             // F12 saves a PNG here
-  std::string hosting;  // with --host: the local server's address, shown in the menu
+  bool host = false;                                // start by hosting a game (--host)
+  std::filesystem::path server_exe;                 // amazons-server, for hosting
+  std::vector<std::string> server_args;             // more arguments for it
 };
 
 class App {
@@ -68,6 +72,8 @@ class App {
   Sounds& sounds() { return sounds_; }
   // A line at the bottom of the window for a few seconds.
   void notify(std::string message, bool error = false);
+  // The server this client hosts, if any: kept until the client quits, then stopped.
+  std::unique_ptr<ServerHost>& hosted_server() { return hosted_server_; }
 
  private:
   void relayout();
@@ -76,6 +82,7 @@ class App {
   void write_state();
 
   AppOptions options_;
+  std::unique_ptr<ServerHost> hosted_server_;  // outlives every screen
   sf::RenderWindow& window_;
   Style style_;
   Settings settings_;

@@ -59,4 +59,134 @@ std::vector<MoveCell> draw_move_list(sf::RenderTarget& t, const Style& s, Rect a
   return cells;
 }
 
+std::string stage_code(InputStage s) {
+  switch (s) {
+    case InputStage::Disabled:
+      return "disabled";
+    case InputStage::ChooseQueen:
+      return "choose_queen";
+    case InputStage::ChooseDestination:
+      return "choose_destination";
+    case InputStage::ChooseArrow:
+      return "choose_arrow";
+  }
+  return "";
+}
+
+std::string stage_hint(InputStage s) {
+  switch (s) {
+    case InputStage::ChooseQueen:
+      return "Pick up one of your queens.";
+    case InputStage::ChooseDestination:
+      return "Move it to a marked square.";
+    case InputStage::ChooseArrow:
+      return "Shoot the arrow to a ringed square.  Esc: back";
+    case InputStage::Disabled:
+      break;
+  }
+  return {};
+}
+
+void show_input(BoardScene& scene, const MoveInput& input, const BoardGeometry& geometry,
+                float mouse_x, float mouse_y) {
+  if (input.stage() == InputStage::ChooseDestination || input.stage() == InputStage::ChooseArrow)
+    scene.selected = input.queen();
+  if (input.stage() == InputStage::ChooseArrow) scene.moved_to = input.destination();
+  scene.targets = input.targets();
+  scene.arrow_targets = input.stage() == InputStage::ChooseArrow;
+  const Square hovered = geometry.square_at(mouse_x, mouse_y);
+  if (input.accepts(hovered)) scene.hover = hovered;
+  scene.dragging = input.drag_origin();
+  scene.mouse_x = mouse_x;
+  scene.mouse_y = mouse_y;
+}
+
+nlohmann::json board_json(const BoardGeometry& g) {
+  return {{"x", g.x}, {"y", g.y}, {"square", g.square}, {"size", g.size}, {"flipped", g.flipped}};
+}
+
+bool board_input_event(const sf::Event& e, MoveInput& input, const BoardGeometry& geometry,
+                       float& mouse_x, float& mouse_y) {
+  switch (e.type) {
+    case sf::Event::MouseMoved:
+      mouse_x = static_cast<float>(e.mouseMove.x);
+      mouse_y = static_cast<float>(e.mouseMove.y);
+      return false;
+    case sf::Event::MouseButtonPressed:
+      mouse_x = static_cast<float>(e.mouseButton.x);
+      mouse_y = static_cast<float>(e.mouseButton.y);
+      if (e.mouseButton.button == sf::Mouse::Right) input.back();
+      return e.mouseButton.button == sf::Mouse::Left &&
+             input.press(geometry.square_at(mouse_x, mouse_y)) == InputEffect::MoveReady;
+    case sf::Event::MouseButtonReleased:
+      return e.mouseButton.button == sf::Mouse::Left &&
+             input.release(geometry.square_at(static_cast<float>(e.mouseButton.x),
+                                              static_cast<float>(e.mouseButton.y))) ==
+                 InputEffect::MoveReady;
+    case sf::Event::KeyPressed:
+      if (e.key.code == sf::Keyboard::Escape) input.back();
+      return false;
+    default:
+      return false;
+  }
+}
+
+void place_button_row(const std::vector<Button*>& buttons, Rect area, float gap) {
+  std::vector<Button*> row;
+  for (Button* b : buttons)
+    if (b->visible) row.push_back(b);
+  if (row.empty()) return;
+  const float n = static_cast<float>(row.size());
+  const float w = (area.w - gap * (n - 1)) / n;
+  for (std::size_t i = 0; i < row.size(); ++i)
+    row[i]->rect = {std::round(area.x + static_cast<float>(i) * (w + gap)), area.y, std::round(w),
+                    area.h};
+}
+
+void draw_player_card(sf::RenderTarget& t, const Style& s, const GameViewModel& vm, Color c, Rect r,
+                      SteadyTime now, const std::string& name, const std::string& sub,
+                      sf::Color sub_color) {
+  const bool active = vm.running() && vm.to_move() == c;
+  fill_rounded(t, r, s.f(10), active ? colors::kPanelRaised : colors::kPanel,
+               active ? colors::kAccent : colors::kBorder, active ? 2.f : 1.f);
+  const float icon = std::min(s.f(46), r.h * 0.56f);
+  draw_queen(t, s, c, r.x + s.f(14) + icon / 2, r.y + r.h / 2, icon);
+  const float text_x = r.x + s.f(24) + icon;
+  float clock_w = 0;
+  if (vm.has_clock()) {
+    const bool low = vm.low_time(c, now);
+    clock_w = s.f(104);
+    const float box_h = std::min(s.f(46), r.h - s.f(20));
+    const Rect box{r.right() - clock_w - s.f(12), r.y + (r.h - box_h) / 2, clock_w, box_h};
+    fill_rounded(t, box, s.f(6),
+                 low      ? sf::Color(110, 40, 36)
+                 : active ? colors::kBackground
+                          : colors::kPanel,
+                 low ? colors::kDanger : colors::kBorder, 1);
+    draw_text(t, s.fonts->bold, vm.clock_text(c, now), s.px(24), box.x + box.w / 2,
+              box.y + box.h / 2,
+              low      ? sf::Color(255, 200, 190)
+              : active ? colors::kText
+                       : colors::kMuted,
+              Align::Center);
+  }
+  const float name_w = r.right() - text_x - clock_w - s.f(24);
+  draw_text(t, s.fonts->bold, elide(s.fonts->bold, name, s.px(19), name_w), s.px(19), text_x,
+            r.y + r.h * 0.36f, active ? colors::kText : colors::kMuted);
+  draw_text(t, s.fonts->regular, elide(s.fonts->regular, sub, s.px(14), name_w), s.px(14), text_x,
+            r.y + r.h * 0.68f, sub_color);
+}
+
+void draw_result_banner(sf::RenderTarget& t, const Style& s, const BoardGeometry& board,
+                        const std::string& title, const std::string& reason) {
+  const Rect b = board.bounds();
+  const float w = std::min(b.w * 0.82f, s.f(480)), h = s.f(132);
+  const Rect r{std::round(b.x + (b.w - w) / 2), std::round(b.y + (b.h - h) / 2), w, h};
+  fill_rounded(t, r, s.f(14), sf::Color(24, 28, 35, 236), colors::kAccent, 2);
+  draw_text(t, s.fonts->bold, title, s.px(34), r.x + r.w / 2, r.y + h * 0.36f, colors::kAccent,
+            Align::Center);
+  draw_text(t, s.fonts->regular, elide(s.fonts->regular, reason, s.px(17), r.w - s.f(24)), s.px(17),
+            r.x + r.w / 2, r.y + h * 0.70f, colors::kText, Align::Center);
+}
+
 }  // namespace amazons::client::ui

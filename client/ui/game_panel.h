@@ -7,9 +7,14 @@
 #include <vector>
 
 #include <SFML/Graphics/RenderTarget.hpp>
+#include <SFML/Window/Event.hpp>
+#include <nlohmann/json.hpp>
 
 #include "client/board_geometry.h"
 #include "client/game_text.h"
+#include "client/game_view_model.h"
+#include "client/move_input.h"
+#include "client/ui/board_view.h"
 #include "client/ui/widgets.h"
 
 namespace amazons::client::ui {
@@ -32,5 +37,34 @@ struct MoveCell {
 std::vector<MoveCell> draw_move_list(sf::RenderTarget& target, const Style& style, Rect area,
                                      const std::vector<MoveRow>& rows, Color first_mover,
                                      std::size_t current);
+
+// ---- what the live game screens (local and online) share ----
+
+// "choose_queen", ... for the state dump.
+std::string stage_code(InputStage s);
+// The hint for the person entering a move at this stage.
+std::string stage_hint(InputStage s);
+// Shows on `scene` what the move being entered marks: the chosen queen, where it goes, the
+// squares a press completes the stage on, the hovered one, a dragged queen under the mouse.
+void show_input(BoardScene& scene, const MoveInput& input, const BoardGeometry& geometry,
+                float mouse_x, float mouse_y);
+
+// The board's place and size for the state dump (tests click squares with it).
+nlohmann::json board_json(const BoardGeometry& geometry);
+// Passes a mouse or Esc event on the board to the move input (press, release, right click and
+// Esc step back) and keeps the mouse position; true when a complete move is ready to take.
+bool board_input_event(const sf::Event& e, MoveInput& input, const BoardGeometry& geometry,
+                       float& mouse_x, float& mouse_y);
+// Lays the visible buttons out side by side, equally wide, across `area`.
+void place_button_row(const std::vector<Button*>& buttons, Rect area, float gap);
+
+// A player's card: the queen of colour c, the name, a line below it (`sub`, in `sub_color`), and
+// the clock when the game has one. Highlighted while c is to move.
+void draw_player_card(sf::RenderTarget& target, const Style& style, const GameViewModel& vm,
+                      Color c, Rect r, SteadyTime now, const std::string& name,
+                      const std::string& sub, sf::Color sub_color);
+// The result over the middle of the board.
+void draw_result_banner(sf::RenderTarget& target, const Style& style, const BoardGeometry& board,
+                        const std::string& title, const std::string& reason);
 
 }  // namespace amazons::client::ui

@@ -23,34 +23,6 @@ namespace {
 constexpr auto kResignConfirmTime = std::chrono::seconds(3);
 const std::string kDot = " \u00B7 ";  // a middle dot between the parts of a line
 
-std::string stage_code(InputStage s) {
-  switch (s) {
-    case InputStage::Disabled:
-      return "disabled";
-    case InputStage::ChooseQueen:
-      return "choose_queen";
-    case InputStage::ChooseDestination:
-      return "choose_destination";
-    case InputStage::ChooseArrow:
-      return "choose_arrow";
-  }
-  return "";
-}
-
-std::string hint(InputStage s) {
-  switch (s) {
-    case InputStage::ChooseQueen:
-      return "Pick up one of your queens.";
-    case InputStage::ChooseDestination:
-      return "Move it to a marked square.";
-    case InputStage::ChooseArrow:
-      return "Shoot the arrow to a ringed square.  Esc: back";
-    case InputStage::Disabled:
-      break;
-  }
-  return {};
-}
-
 // The empty squares each side reaches first by queen moves (the engine's territory map).
 std::array<Bitboard, 2> territory_of(const Position& pos) {
   const ai::TerritoryMap map = ai::territory_map(pos);
@@ -99,33 +71,7 @@ class GameScreen final : public Screen {
 
   void handle(const sf::Event& e) override {
     if (widgets_.handle(e)) return;
-    switch (e.type) {
-      case sf::Event::MouseMoved:
-        mouse_x_ = static_cast<float>(e.mouseMove.x);
-        mouse_y_ = static_cast<float>(e.mouseMove.y);
-        break;
-      case sf::Event::MouseButtonPressed: {
-        mouse_x_ = static_cast<float>(e.mouseButton.x);
-        mouse_y_ = static_cast<float>(e.mouseButton.y);
-        const Square s = geometry_.square_at(mouse_x_, mouse_y_);
-        if (e.mouseButton.button == sf::Mouse::Right) {
-          input_.back();
-        } else if (e.mouseButton.button == sf::Mouse::Left) {
-          if (input_.press(s) == InputEffect::MoveReady) submit();
-        }
-        break;
-      }
-      case sf::Event::MouseButtonReleased:
-        if (e.mouseButton.button == sf::Mouse::Left)
-          input_.release(geometry_.square_at(static_cast<float>(e.mouseButton.x),
-                                             static_cast<float>(e.mouseButton.y)));
-        break;
-      case sf::Event::KeyPressed:
-        if (e.key.code == sf::Keyboard::Escape) input_.back();
-        break;
-      default:
-        break;
-    }
+    if (board_input_event(e, input_, geometry_, mouse_x_, mouse_y_)) submit();
   }
 
   void update(SteadyTime now) override {
@@ -161,17 +107,7 @@ class GameScreen final : public Screen {
     scene.light = app_.settings().light_squares;
     scene.dark = app_.settings().dark_squares;
     if (territory_.value) scene.territory = territory(shown_position());
-    if (input_.stage() == InputStage::ChooseDestination ||
-        input_.stage() == InputStage::ChooseArrow)
-      scene.selected = input_.queen();
-    if (input_.stage() == InputStage::ChooseArrow) scene.moved_to = input_.destination();
-    scene.targets = input_.targets();
-    scene.arrow_targets = input_.stage() == InputStage::ChooseArrow;
-    const Square hovered = geometry_.square_at(mouse_x_, mouse_y_);
-    if (input_.accepts(hovered)) scene.hover = hovered;
-    scene.dragging = input_.drag_origin();
-    scene.mouse_x = mouse_x_;
-    scene.mouse_y = mouse_y_;
+    show_input(scene, input_, geometry_, mouse_x_, mouse_y_);
     draw_board(t, s, geometry_, scene);
 
     const Color top = geometry_.flipped ? Color::White : Color::Black;
@@ -180,7 +116,7 @@ class GameScreen final : public Screen {
     if (computer_) draw_eval_bar(t);
     draw_move_list(t, s, moves_, vm_->move_rows(), vm_->rules().first_to_move, vm_->moves().size());
     const std::string status = !vm_->running()        ? vm_->result_reason()
-                               : vm_->human_to_move() ? hint(input_.stage())
+                               : vm_->human_to_move() ? stage_hint(input_.stage())
                                                       : vm_->status();
     draw_text(t, s.fonts->regular, elide(s.fonts->regular, status, s.px(15), panel_.w), s.px(15),
               panel_.x, status_y_, colors::kMuted);
@@ -191,11 +127,7 @@ class GameScreen final : public Screen {
   nlohmann::json describe() const override {
     nlohmann::json j;
     j["widgets"] = widgets_.describe();
-    j["board"] = {{"x", geometry_.x},
-                  {"y", geometry_.y},
-                  {"square", geometry_.square},
-                  {"size", geometry_.size},
-                  {"flipped", geometry_.flipped}};
+    j["board"] = board_json(geometry_);
     if (!vm_) return j;
     j["position"] = to_text(vm_->position());
     j["to_move"] = color_name(vm_->to_move());
@@ -343,50 +275,17 @@ class GameScreen final : public Screen {
     }
     territory_.rect = {panel_.x + s.f(4), below_card, panel_.w - s.f(8), s.f(30)};
     below_card = territory_.rect.bottom() + gap;
-    std::vector<Button*> row;
-    for (Button* b : {&resign_, &abort_, &rematch_, &replay_, &leave_})
-      if (b->visible) row.push_back(b);
     const float buttons_y = panel_.bottom() - button_h;
-    const float bw = row.empty() ? 0
-                                 : (panel_.w - gap * static_cast<float>(row.size() - 1)) /
-                                       static_cast<float>(row.size());
-    for (std::size_t i = 0; i < row.size(); ++i)
-      row[i]->rect = {std::round(panel_.x + static_cast<float>(i) * (bw + gap)), buttons_y,
-                      std::round(bw), button_h};
+    place_button_row({&resign_, &abort_, &rematch_, &replay_, &leave_},
+                     {panel_.x, buttons_y, panel_.w, button_h}, gap);
     status_y_ = buttons_y - s.f(24);
     bottom_card_ = {panel_.x, status_y_ - s.f(22) - card_h, panel_.w, card_h};
     moves_ = {panel_.x, below_card, panel_.w, bottom_card_.y - gap - below_card};
   }
 
   void draw_card(sf::RenderTarget& t, Color c, Rect r, SteadyTime now) const {
-    const Style& s = app_.style();
     const bool active = vm_->running() && vm_->to_move() == c;
-    fill_rounded(t, r, s.f(10), active ? colors::kPanelRaised : colors::kPanel,
-                 active ? colors::kAccent : colors::kBorder, active ? 2.f : 1.f);
-    const float icon = s.f(46);
-    draw_queen(t, s, c, r.x + s.f(14) + icon / 2, r.y + r.h / 2, icon);
-    const float text_x = r.x + s.f(24) + icon;
-    float clock_w = 0;
-    if (vm_->has_clock()) {
-      const bool low = vm_->low_time(c, now);
-      const std::string clock = vm_->clock_text(c, now);
-      clock_w = s.f(104);
-      const Rect box{r.right() - clock_w - s.f(12), r.y + (r.h - s.f(46)) / 2, clock_w, s.f(46)};
-      fill_rounded(t, box, s.f(6),
-                   low      ? sf::Color(110, 40, 36)
-                   : active ? colors::kBackground
-                            : colors::kPanel,
-                   low ? colors::kDanger : colors::kBorder, 1);
-      draw_text(t, s.fonts->bold, clock, s.px(24), box.x + box.w / 2, box.y + box.h / 2,
-                low      ? sf::Color(255, 200, 190)
-                : active ? colors::kText
-                         : colors::kMuted,
-                Align::Center);
-    }
     const PlayerInfo& p = vm_->player(c);
-    const float name_w = r.right() - text_x - clock_w - s.f(24);
-    draw_text(t, s.fonts->bold, elide(s.fonts->bold, p.name, s.px(19), name_w), s.px(19), text_x,
-              r.y + r.h * 0.36f, active ? colors::kText : colors::kMuted);
     std::string sub = side_name(c);
     if (p.rating) sub += kDot + std::to_string(*p.rating);
     if (vm_->thinking(c)) {
@@ -397,8 +296,8 @@ class GameScreen final : public Screen {
     } else if (active) {
       sub += kDot + "to move";
     }
-    draw_text(t, s.fonts->regular, sub, s.px(14), text_x, r.y + r.h * 0.68f,
-              active ? colors::kAccent : colors::kMuted);
+    draw_player_card(t, app_.style(), *vm_, c, r, now, p.name, sub,
+                     active ? colors::kAccent : colors::kMuted);
   }
 
   // White's share from the left, Black's from the right, and the number on the leading side.
@@ -426,16 +325,7 @@ class GameScreen final : public Screen {
   }
 
   void draw_banner(sf::RenderTarget& t) const {
-    const Style& s = app_.style();
-    const Rect b = geometry_.bounds();
-    const float w = std::min(b.w * 0.82f, s.f(480)), h = s.f(132);
-    const Rect r{std::round(b.x + (b.w - w) / 2), std::round(b.y + (b.h - h) / 2), w, h};
-    fill_rounded(t, r, s.f(14), sf::Color(24, 28, 35, 236), colors::kAccent, 2);
-    draw_text(t, s.fonts->bold, vm_->result_title(), s.px(34), r.x + r.w / 2, r.y + h * 0.36f,
-              colors::kAccent, Align::Center);
-    draw_text(t, s.fonts->regular,
-              elide(s.fonts->regular, vm_->result_reason(), s.px(17), r.w - s.f(24)), s.px(17),
-              r.x + r.w / 2, r.y + h * 0.70f, colors::kText, Align::Center);
+    draw_result_banner(t, app_.style(), geometry_, vm_->result_title(), vm_->result_reason());
   }
 
   std::unique_ptr<GameSession> session_;

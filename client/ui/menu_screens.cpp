@@ -44,12 +44,14 @@ class MenuScreen final : public Screen {
   explicit MenuScreen(App& app) : Screen(app) {
     computer_.on_click = [this] { app_.show(make_computer_setup_screen(app_)); };
     hotseat_.on_click = [this] { app_.show(make_new_game_screen(app_)); };
+    online_.on_click = [this] { app_.show(make_connect_screen(app_)); };
+    host_.on_click = [this] { app_.show(make_host_screen(app_)); };
     resume_.on_click = [this] { resume(); };
     replay_.on_click = [this] { app_.show(make_replay_list_screen(app_)); };
     settings_.on_click = [this] { app_.show(make_settings_screen(app_)); };
     quit_.on_click = [this] { app_.quit(); };
-    for (Widget* w : std::initializer_list<Widget*>{&computer_, &hotseat_, &resume_, &replay_,
-                                                    &settings_, &quit_})
+    for (Widget* w : std::initializer_list<Widget*>{&computer_, &hotseat_, &online_, &host_,
+                                                    &resume_, &replay_, &settings_, &quit_})
       widgets_.add(*w);
     if (auto unfinished = app_.store().load_unfinished()) {
       if (*unfinished) {
@@ -69,9 +71,10 @@ class MenuScreen final : public Screen {
     const Style& s = app_.style();
     width_ = w;
     height_ = h;
-    const float bw = std::min(s.f(360), w - s.f(48)), bh = s.f(52), gap = s.f(14);
-    float y = std::round(h * 0.36f);
-    for (Button* b : {&computer_, &hotseat_, &resume_, &replay_, &settings_}) {
+    // Seven entries and Quit fit under the title down to the smallest window (480 px high).
+    const float bw = std::min(s.f(360), w - s.f(48)), bh = s.f(44), gap = s.f(10);
+    float y = std::round(h * 0.34f);
+    for (Button* b : {&computer_, &hotseat_, &online_, &host_, &resume_, &replay_, &settings_}) {
       if (!b->visible) continue;
       b->rect = {std::round((w - bw) / 2), y, bw, bh};
       y += bh + gap;
@@ -106,14 +109,9 @@ class MenuScreen final : public Screen {
     widgets_.draw(t, s);
     draw_text(t, s.fonts->regular, "Playing as " + app_.settings().name, s.px(14), width_ / 2,
               height_ - s.f(18), colors::kMuted, Align::Center);
-    if (!app_.options().hosting.empty())
-      draw_text(t, s.fonts->regular, app_.options().hosting, s.px(15), width_ / 2,
-                height_ - s.f(42), colors::kAccent, Align::Center);
   }
 
-  nlohmann::json describe() const override {
-    return {{"widgets", widgets_.describe()}, {"hosting", app_.options().hosting}};
-  }
+  nlohmann::json describe() const override { return {{"widgets", widgets_.describe()}}; }
 
  private:
   void resume() {
@@ -129,6 +127,8 @@ class MenuScreen final : public Screen {
 
   Button computer_{"computer", "Play the computer", ButtonStyle::Primary};
   Button hotseat_{"hotseat", "Two players"};
+  Button online_{"online", "Play online"};
+  Button host_{"host", "Host a game on this computer"};
   Button resume_{"resume", "Resume game"};
   Button replay_{"replay", "Replay a game"};
   Button settings_{"settings", "Settings"};
@@ -138,12 +138,7 @@ class MenuScreen final : public Screen {
   float width_ = 0, height_ = 0;
 };
 
-// ---- new game: two players at one screen ----
-
-struct TimeChoice {
-  TimeControl control;
-  std::string label;
-};
+}  // namespace
 
 std::vector<TimeChoice> time_choices() {
   using std::chrono::seconds;
@@ -154,8 +149,6 @@ std::vector<TimeChoice> time_choices() {
           {TimeControl::fischer(seconds(1800), seconds(0)), "30 min"},
           {TimeControl::fixed_per_move(seconds(30)), "30 s per move"}};
 }
-
-}  // namespace
 
 std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir) {
   std::vector<RuleVariant> out = {standard_variant(), botzone8_variant()};

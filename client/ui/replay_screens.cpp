@@ -111,14 +111,15 @@ class ReplayListScreen final : public Screen {
 
 class ReplayScreen final : public Screen {
  public:
-  ReplayScreen(App& app, ReplayModel model) : Screen(app), model_(std::move(model)) {
+  ReplayScreen(App& app, ReplayModel model, std::function<std::unique_ptr<Screen>()> back)
+      : Screen(app), model_(std::move(model)), close_to_(std::move(back)) {
     model_.to_end();
     start_.on_click = [this] { model_.to_start(); };
     back_.on_click = [this] { model_.back(); };
     forward_.on_click = [this] { model_.forward(); };
     end_.on_click = [this] { model_.to_end(); };
     export_.on_click = [this] { export_text(); };
-    close_.on_click = [this] { app_.show(make_replay_list_screen(app_)); };
+    close_.on_click = [this] { app_.show(close_to_()); };
     for (Widget* w :
          std::initializer_list<Widget*>{&start_, &back_, &forward_, &end_, &export_, &close_})
       widgets_.add(*w);
@@ -169,7 +170,7 @@ class ReplayScreen final : public Screen {
         model_.to_end();
         break;
       case sf::Keyboard::Escape:
-        app_.show(make_replay_list_screen(app_));
+        app_.show(close_to_());
         break;
       default:
         break;
@@ -236,6 +237,7 @@ class ReplayScreen final : public Screen {
   }
 
   ReplayModel model_;
+  std::function<std::unique_ptr<Screen>()> close_to_;  // where Back leads
   Button start_{"replay_start", "|<"};
   Button back_{"replay_back", "<"};
   Button forward_{"replay_forward", ">"};
@@ -256,12 +258,18 @@ std::unique_ptr<Screen> make_replay_list_screen(App& app) {
 }
 
 std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record) {
+  return make_replay_screen(app, std::move(record),
+                            [&app] { return make_replay_list_screen(app); });
+}
+
+std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record,
+                                           std::function<std::unique_ptr<Screen>()> back) {
   auto model = ReplayModel::make(std::move(record));
   if (!model) {
     app.notify("This game cannot be replayed: " + model.error(), true);
-    return make_replay_list_screen(app);
+    return back();
   }
-  return std::make_unique<ReplayScreen>(app, std::move(model).value());
+  return std::make_unique<ReplayScreen>(app, std::move(model).value(), std::move(back));
 }
 
 }  // namespace amazons::client::ui

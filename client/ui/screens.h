@@ -2,12 +2,14 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "client/game_session.h"
+#include "client/online_client.h"
 #include "client/ui/app.h"
 
 namespace amazons::client::ui {
@@ -29,12 +31,35 @@ std::unique_ptr<Screen> make_computer_setup_screen(App& app);
 // client's engine settings; returns a sentence when a level is unknown. Harmless for games
 // without the computer.
 std::optional<std::string> add_computer(SessionSetup& setup);
-// The built-in variants, then every valid file in the rules directory not named like them.
-std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
 // "botzone8  (8x8)": how the forms offer a variant.
 std::string variant_label(const RuleVariant& v);
 // Shows a new local game. The unfinished game, if any, is moved to the saved games first, since
 // the new one is saved in its place; returns a sentence when that fails (nothing is started).
 std::optional<std::string> start_new_game(App& app, SessionSetup setup);
+
+// The time controls the forms offer, and the rule variants: the built-in ones, then every
+// valid file in the rules directory not named like them.
+struct TimeChoice {
+  TimeControl control;
+  std::string label;
+};
+std::vector<TimeChoice> time_choices();
+std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
+
+// Online play (online_screens.cpp, online_game_screen.cpp).
+// Play online: a server's host:port or one found on the LAN, a name and an optional password.
+std::unique_ptr<Screen> make_connect_screen(App& app);
+// Host a game on this computer: starts the server, shows its addresses, then its lobby.
+std::unique_ptr<Screen> make_host_screen(App& app);
+// The lobby of the server `client` is logged in to (or logging in to).
+std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<client::OnlineClient> client);
+// The game client->game() shows, played or watched; back to the lobby when left.
+std::unique_ptr<Screen> make_online_game_screen(App& app,
+                                                std::shared_ptr<client::OnlineClient> client);
+// A player's finished games on the server; each opens in the replay screen.
+std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<client::OnlineClient> client);
+// Steps through a finished game; Back shows what `back` makes.
+std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record,
+                                           std::function<std::unique_ptr<Screen>()> back);
 
 }  // namespace amazons::client::ui

@@ -134,7 +134,14 @@ void TextField::draw(sf::RenderTarget& target, const Style& s, bool hovered) con
   const sf::Color edge = focused_ ? colors::kAccent : hovered ? colors::kMuted : colors::kBorder;
   fill_rounded(target, rect, s.f(6), colors::kBackground, edge, focused_ ? 2.f : 1.f);
   const float pad = s.f(12);
-  const std::string shown = elide(s.fonts->regular, text, s.px(18), rect.w - 2 * pad);
+  std::string plain = text;
+  if (secret) {
+    plain.clear();
+    for (std::size_t i = 0, n = sf::String::fromUtf8(text.begin(), text.end()).getSize(); i < n;
+         ++i)
+      plain += "\u2022";
+  }
+  const std::string shown = elide(s.fonts->regular, plain, s.px(18), rect.w - 2 * pad);
   draw_text(target, s.fonts->regular, shown, s.px(18), rect.x + pad, rect.y + rect.h / 2,
             colors::kText);
   if (focused_) {
@@ -169,7 +176,10 @@ bool TextField::key(const sf::Event& e) {
 
 void TextField::describe(nlohmann::json& out) const {
   Widget::describe(out);
-  out["text"] = text;
+  if (secret)
+    out["length"] = text.size();
+  else
+    out["text"] = text;
   out["focused"] = focused_;
 }
 

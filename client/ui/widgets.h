@@ -81,6 +81,7 @@ class TextField final : public Widget {
   std::string label;
   std::string text;  // UTF-8
   std::size_t max_length;
+  bool secret = false;  // drawn as dots (passwords); the state dump gives only its length
   std::function<void()> on_change;
 
   void draw(sf::RenderTarget& target, const Style& style, bool hovered) const override;

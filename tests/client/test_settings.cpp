@@ -46,6 +46,8 @@ TEST_CASE("settings are saved and loaded back unchanged") {
   Settings s;
   s.name = "Zoë";
   s.last_server = "127.0.0.1:7000";
+  s.discovery_target = "127.0.0.1";
+  s.discovery_port = 7500;
   s.light_squares = {1, 2, 3};
   s.dark_squares = {250, 128, 0};
   s.sound = false;
@@ -94,13 +96,14 @@ TEST_CASE("a settings file with a number too large for a double is set aside, no
 TEST_CASE("bad fields keep their defaults, good ones are used, unknown keys are ignored") {
   const LoadedSettings loaded = settings_from_json(nlohmann::json::parse(R"({
     "name": "", "light_squares": "#12345", "dark_squares": "#A0b0C0", "sound": "yes",
-    "coordinates": false, "future_option": 3})"));
+    "coordinates": false, "future_option": 3, "discovery_port": 70000})"));
+  CHECK(loaded.settings.discovery_port == Settings{}.discovery_port);
   CHECK(loaded.settings.name == Settings{}.name);
   CHECK(loaded.settings.light_squares == Settings{}.light_squares);
   CHECK(loaded.settings.dark_squares == Rgb{0xa0, 0xb0, 0xc0});
   CHECK(loaded.settings.sound == true);
   CHECK(loaded.settings.coordinates == false);
-  REQUIRE(loaded.problems.size() == 3);
+  REQUIRE(loaded.problems.size() == 4);
   CHECK(loaded.problems[0] ==
         "setting \"name\" is not usable: a name must not be empty; using the default");
   CHECK(settings_from_json(nlohmann::json::array()).problems.size() == 1);

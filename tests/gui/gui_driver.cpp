@@ -158,7 +158,7 @@ ClientDriver::ClientDriver(const VirtualDisplay& display, fs::path home, fs::pat
 
 ClientDriver::~ClientDriver() = default;
 
-void ClientDriver::start() {
+void ClientDriver::start(const std::vector<std::string>& extra, const std::string& first_screen) {
   fs::remove(state_file_);
   // Under AddressSanitizer: Mesa's driver, loaded with dlopen and unloaded at exit, leaves a few
   // hundred bytes that LeakSanitizer cannot even name; the client's own code has its leak
@@ -167,15 +167,24 @@ void ClientDriver::start() {
   const std::string asan_options =
       (asan != nullptr && *asan != '\0' ? std::string(asan) + ":" : std::string()) +
       "detect_leaks=0";
-  client_ = Child({exe_.string(), "--state-file", state_file_.string(), "--screenshot-dir",
-                   (home_ / "shots").string(), "--width", "1200", "--height", "800"},
+  std::vector<std::string> argv = {exe_.string(),
+                                   "--state-file",
+                                   state_file_.string(),
+                                   "--screenshot-dir",
+                                   (home_ / "shots").string(),
+                                   "--width",
+                                   "1200",
+                                   "--height",
+                                   "800"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  client_ = Child(argv,
                   {{"DISPLAY", display_},
                    {"HOME", home_.string()},
                    {"XDG_CONFIG_HOME", (home_ / "config").string()},
                    {"XDG_DATA_HOME", (home_ / "data").string()},
                    {"ASAN_OPTIONS", asan_options}},
                   -1, home_ / "client.log");
-  wait_screen("menu");
+  wait_screen(first_screen);
   std::string out;
   REQUIRE(run_program({"xdotool", "search", "--name", "^Amazons$"}, {{"DISPLAY", display_}},
                       &out) == 0);
@@ -298,6 +307,17 @@ fs::path ClientDriver::screenshot(const fs::path& dir, const std::string& name) 
   fs::copy_file(s["last_screenshot"].get<std::string>(), target,
                 fs::copy_options::overwrite_existing);
   return target;
+}
+
+void select_option(ClientDriver& c, const std::string& selector, const std::string& value) {
+  for (int i = 0; i < 12 && c.state()["widgets"][selector]["value"] != value; ++i) {
+    const nlohmann::json before = c.state()["widgets"][selector];
+    c.click(selector, "next");
+    c.wait_for(selector + " to change", [&](const nlohmann::json& s) {
+      return s["widgets"][selector]["index"] != before["index"];
+    });
+  }
+  REQUIRE(c.state()["widgets"][selector]["value"] == value);
 }
 
 }  // namespace amazons::test

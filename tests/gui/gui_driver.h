@@ -58,7 +58,8 @@ class ClientDriver {
                std::filesystem::path client_exe);
   ~ClientDriver();
 
-  void start();  // starts the client and waits for its menu
+  // Starts the client with `extra` arguments and waits for its first screen.
+  void start(const std::vector<std::string>& extra = {}, const std::string& first_screen = "menu");
   // Waits for the client to exit by itself and returns its exit status.
   int wait_exit();
 
@@ -93,5 +94,8 @@ class ClientDriver {
   std::string window_;
   std::pair<int, int> mouse_{-1, -1};  // where this driver last put the pointer
 };
+
+// Steps the selector `selector` (by its "next" arrow) until it shows `value`.
+void select_option(ClientDriver& c, const std::string& selector, const std::string& value);
 
 }  // namespace amazons::test

@@ -96,16 +96,6 @@ void set_name(ClientDriver& c, const std::string& field, const std::string& name
              [&](const json& s) { return s["widgets"][field]["text"] == name; });
 }
 
-void select_option(ClientDriver& c, const std::string& selector, const std::string& value) {
-  for (int i = 0; i < 12 && c.state()["widgets"][selector]["value"] != value; ++i) {
-    const json before = c.state()["widgets"][selector];
-    c.click(selector, "next");
-    c.wait_for(selector + " to change",
-               [&](const json& s) { return s["widgets"][selector]["index"] != before["index"]; });
-  }
-  REQUIRE(c.state()["widgets"][selector]["value"] == value);
-}
-
 }  // namespace
 
 TEST_CASE("without a display the client says so and exits non-zero") {

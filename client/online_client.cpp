@@ -1,0 +1,343 @@
+#include "client/online_client.h"
+
+#include <charconv>
+
+namespace amazons::client {
+
+Expected<ServerAddress, std::string> parse_server_address(std::string_view text,
+                                                          unsigned short default_port) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (text.empty()) return Unexpected(std::string("no server address given"));
+  ServerAddress out;
+  out.port = default_port;
+  std::string_view port_text;
+  if (text.front() == '[') {
+    const auto close = text.find(']');
+    if (close == std::string_view::npos)
+      return Unexpected("\"" + std::string(text) + "\": the IPv6 address lacks its ']'");
+    out.host = std::string(text.substr(1, close - 1));
+    const auto rest = text.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':')
+        return Unexpected("\"" + std::string(text) + "\": expected ':' and a port after ']'");
+      port_text = rest.substr(1);
+    }
+  } else if (const auto colon = text.rfind(':'); colon != std::string_view::npos) {
+    if (text.find(':') != colon)
+      return Unexpected("\"" + std::string(text) +
+                        "\": write an IPv6 address in brackets, e.g. [::1]:7420");
+    out.host = std::string(text.substr(0, colon));
+    port_text = text.substr(colon + 1);
+  } else {
+    out.host = std::string(text);
+  }
+  if (out.host.empty()) return Unexpected("\"" + std::string(text) + "\": no host name");
+  if (out.host.find(' ') != std::string::npos)
+    return Unexpected("\"" + std::string(text) + "\": a host name has no spaces");
+  if (!port_text.empty() || (text.back() == ':')) {
+    unsigned value = 0;
+    const auto [end, ec] =
+        std::from_chars(port_text.data(), port_text.data() + port_text.size(), value);
+    if (ec != std::errc() || end != port_text.data() + port_text.size() || value == 0 ||
+        value > 65535)
+      return Unexpected("\"" + std::string(port_text) + "\" is not a port (1-65535)");
+    out.port = static_cast<unsigned short>(value);
+  }
+  return out;
+}
+
+std::string to_string(const ServerAddress& a) {
+  const bool v6 = a.host.find(':') != std::string::npos;
+  return (v6 ? "[" + a.host + "]" : a.host) + ":" + std::to_string(a.port);
+}
+
+OnlineClient::OnlineClient(net::ConnectionOptions options)
+    : address_{options.host, options.port}, name_(options.name) {
+  options.delivery = net::Delivery::Poll;
+  connection_ = std::make_unique<net::Connection>(
+      std::move(options), [this](const net::ConnectionEvent& e) { on_event(e); });
+}
+
+OnlineClient::~OnlineClient() {
+  // The games first: they hold the connection as their link.
+  games_held_.clear();
+  connection_.reset();
+}
+
+void OnlineClient::start() { connection_->start(); }
+void OnlineClient::poll() { connection_->poll(); }
+void OnlineClient::poll_for(Millis timeout) { connection_->poll_for(timeout); }
+void OnlineClient::close() { connection_->close(); }
+
+const std::string& OnlineClient::name() const { return welcome_ ? welcome_->name : name_; }
+
+std::string OnlineClient::status_text() const {
+  const std::string where = to_string(address_);
+  switch (status_) {
+    case net::ConnectionStatus::Idle:
+    case net::ConnectionStatus::Connecting:
+    case net::ConnectionStatus::LoggingIn:
+      return welcome_ ? "Reconnecting to " + where + "..." : "Connecting to " + where + "...";
+    case net::ConnectionStatus::Online:
+      return "Online at " + where + " as " + name() + " (" +
+             std::to_string(welcome_->player.rating) + ")";
+    case net::ConnectionStatus::WaitingRetry: {
+      std::string text = welcome_ ? "Connection lost" : "Cannot reach " + where;
+      if (last_status_ && last_status_->error) text += " (" + last_status_->error->message + ")";
+      const auto seconds = last_status_ ? (last_status_->retry_in.count() + 999) / 1000 : 0;
+      return text + ". Reconnecting in " + std::to_string(seconds) + " s...";
+    }
+    case net::ConnectionStatus::Closed:
+      return "Disconnected" + (closed_reason_ ? ": " + *closed_reason_ : std::string());
+  }
+  return {};
+}
+
+std::vector<OnlineNotice> OnlineClient::take_notices() {
+  std::vector<OnlineNotice> out(notices_.begin(), notices_.end());
+  notices_.clear();
+  for (auto& [id, g] : games_held_)
+    if (id == current_)
+      for (auto& text : g->take_notices()) out.push_back({std::move(text), true});
+  return out;
+}
+
+void OnlineClient::notice(std::string text, bool error) {
+  notices_.push_back({std::move(text), error});
+  if (notices_.size() > 20) notices_.pop_front();
+}
+
+// ---- the connection ---------------------------------------------------------------------------
+
+void OnlineClient::on_event(const net::ConnectionEvent& event) {
+  if (const auto* s = std::get_if<net::StatusEvent>(&event)) {
+    // Online counts from the welcome (the LoginEvent just after), so welcome() is set by then.
+    if (s->status == net::ConnectionStatus::Online) return;
+    status_ = s->status;
+    last_status_ = *s;
+    if (s->status == net::ConnectionStatus::WaitingRetry) {
+      // The server forgets seeks, open games and challenges of a connection that is gone.
+      seeking_.reset();
+      waiting_.reset();
+      sent_.clear();
+      challenges_.clear();
+    } else if (s->status == net::ConnectionStatus::Closed) {
+      closed_reason_ = s->error ? s->error->message : "closed";
+    }
+  } else if (const auto* l = std::get_if<net::LoginEvent>(&event)) {
+    welcome_ = l->welcome;
+    status_ = net::ConnectionStatus::Online;
+    if (l->resumed) notice("Reconnected.");
+    refresh();
+  } else if (const auto* m = std::get_if<net::MessageEvent>(&event)) {
+    on_message(m->message);
+  } else if (const auto* e = std::get_if<net::ErrorEvent>(&event)) {
+    notice(e->error.describe(), true);
+  }
+}
+
+OnlineGame* OnlineClient::find(const std::string& id) {
+  const auto it = games_held_.find(id);
+  return it == games_held_.end() ? nullptr : it->second.get();
+}
+
+OnlineGame& OnlineClient::open_game(const std::string& id, bool seat) {
+  auto& slot = games_held_[id];
+  if (!slot || (seat && !slot->playing()))
+    slot = std::make_unique<OnlineGame>(id, seat, name(), *connection_);
+  return *slot;
+}
+
+void OnlineClient::on_message(const protocol::ServerMessage& message) {
+  std::optional<std::string> game;
+  if (const auto* s = std::get_if<protocol::Start>(&message)) {
+    game = s->game;
+    if (s->color) {
+      if (waiting_ && waiting_->game != s->game) cancel_waiting();
+      waiting_.reset();
+      seeking_.reset();
+      open_game(s->game, true);
+      current_ = s->game;
+    }
+  } else if (const auto* st = std::get_if<protocol::State>(&message)) {
+    game = st->game;
+    // A game this account plays, resumed by the login (it may have been started elsewhere).
+    if (st->color && st->status == protocol::GameStatus::Active && !find(st->game)) {
+      open_game(st->game, true);
+      if (current_.empty()) current_ = st->game;
+    }
+  } else if (const auto* m = std::get_if<protocol::Moved>(&message)) {
+    game = m->game;
+  } else if (const auto* e = std::get_if<protocol::End>(&message)) {
+    game = e->game;
+  } else if (const auto* p = std::get_if<protocol::Presence>(&message)) {
+    game = p->game;
+  } else if (const auto* c = std::get_if<protocol::Chat>(&message)) {
+    game = c->game;
+  } else if (const auto* r = std::get_if<protocol::RematchOffer>(&message)) {
+    game = r->game;
+    notice(r->from + " offers a rematch.");
+  } else if (const auto* ch = std::get_if<protocol::ChallengeReceived>(&message)) {
+    std::erase_if(challenges_, [&](const auto& x) { return x.challenge == ch->challenge; });
+    challenges_.push_back(*ch);
+    notice(ch->from.name + " challenges you.");
+  } else if (const auto* cc = std::get_if<protocol::ChallengeClosed>(&message)) {
+    std::erase_if(challenges_, [&](const auto& x) { return x.challenge == cc->challenge; });
+    if (const auto it = sent_.find(cc->challenge); it != sent_.end()) {
+      notice(it->second +
+             (cc->reason == "declined" ? " declined your challenge." : " is no longer online."));
+      sent_.erase(it);
+    }
+  } else if (const auto* sd = std::get_if<protocol::Shutdown>(&message)) {
+    notice("The server is shutting down: " + sd->message, true);
+  }
+  if (game)
+    if (OnlineGame* g = find(*game)) g->handle(message);
+}
+
+void OnlineClient::request(protocol::ClientMessage message, std::string what,
+                           std::function<void(const protocol::ServerMessage&)> done) {
+  connection_->send(std::move(message), [this, what = std::move(what),
+                                         done = std::move(done)](net::ServerLink::Reply r) {
+    if (!r) return notice(what + ": " + r.error().message, true);
+    if (done) done(*r);
+  });
+}
+
+// ---- the lobby --------------------------------------------------------------------------------
+
+void OnlineClient::refresh() {
+  if (!online()) return;
+  connection_->send(protocol::List{}, [this](net::ServerLink::Reply r) {
+    if (r && std::holds_alternative<protocol::Games>(*r))
+      games_ = std::get<protocol::Games>(*r).games;
+  });
+  connection_->send(protocol::Players{}, [this](net::ServerLink::Reply r) {
+    if (r && std::holds_alternative<protocol::PlayerList>(*r))
+      players_ = std::get<protocol::PlayerList>(*r).players;
+  });
+}
+
+std::vector<protocol::GameSummary> OnlineClient::open_games() const {
+  std::vector<protocol::GameSummary> out;
+  for (const auto& g : games_)
+    if (g.status == protocol::GameStatus::Open) out.push_back(g);
+  return out;
+}
+
+std::vector<protocol::GameSummary> OnlineClient::live_games() const {
+  std::vector<protocol::GameSummary> out;
+  for (const auto& g : games_)
+    if (g.status == protocol::GameStatus::Active) out.push_back(g);
+  return out;
+}
+
+void OnlineClient::create(const protocol::Create& c) {
+  request(c, "Create game", [this](const protocol::ServerMessage& m) {
+    if (const auto* created = std::get_if<protocol::Created>(&m)) {
+      waiting_ = *created;
+      notice(created->invite ? "Private game created. Invite code: " + *created->invite
+                             : "Game created. Waiting for an opponent...");
+    }
+    refresh();
+  });
+}
+
+void OnlineClient::cancel_waiting() {
+  if (!waiting_) return;
+  request(protocol::Leave{{waiting_->game}}, "Cancel game",
+          [this](const protocol::ServerMessage&) { refresh(); });
+  waiting_.reset();
+}
+
+void OnlineClient::join(const std::string& game, std::optional<std::string> invite) {
+  request(protocol::Join{game, std::move(invite)}, "Join game " + game);
+}
+
+void OnlineClient::watch(const std::string& game, std::optional<std::string> invite) {
+  request(protocol::Watch{game, std::move(invite)}, "Watch game " + game,
+          [this, game](const protocol::ServerMessage& m) {
+            // The state that answers is routed to the game after this handler.
+            if (const auto* st = std::get_if<protocol::State>(&m)) {
+              open_game(game, st->color.has_value());
+              current_ = game;
+            }
+          });
+}
+
+void OnlineClient::seek(const protocol::Seek& s) {
+  request(s, "Quick pairing", [this](const protocol::ServerMessage& m) {
+    if (const auto* seeking = std::get_if<protocol::Seeking>(&m)) seeking_ = *seeking;
+  });
+}
+
+void OnlineClient::unseek() {
+  if (!seeking_) return;
+  seeking_.reset();
+  request(protocol::Unseek{}, "Stop pairing");
+}
+
+void OnlineClient::challenge(const protocol::ChallengeSend& c) {
+  request(c, "Challenge " + c.player, [this](const protocol::ServerMessage& m) {
+    if (const auto* sent = std::get_if<protocol::ChallengeSent>(&m)) {
+      sent_[sent->challenge] = sent->to;
+      notice("Challenge sent to " + sent->to + ".");
+    }
+  });
+}
+
+void OnlineClient::accept(const std::string& challenge) {
+  std::erase_if(challenges_, [&](const auto& c) { return c.challenge == challenge; });
+  request(protocol::Accept{challenge}, "Accept challenge");
+}
+
+void OnlineClient::decline(const std::string& challenge) {
+  std::erase_if(challenges_, [&](const auto& c) { return c.challenge == challenge; });
+  request(protocol::Decline{challenge}, "Decline challenge");
+}
+
+void OnlineClient::leave_game() {
+  if (OnlineGame* g = game()) {
+    g->leave();
+    // A game being played stays held: its seat keeps following the server until it ends.
+    if (!g->playing() || g->finished()) games_held_.erase(current_);
+  }
+  current_.clear();
+  refresh();
+}
+
+std::vector<std::string> OnlineClient::games_in_progress() const {
+  std::vector<std::string> out;
+  for (const auto& [id, g] : games_held_)
+    if (g->playing() && g->view() && !g->finished()) out.push_back(id);
+  return out;
+}
+
+void OnlineClient::show_game(const std::string& id) {
+  if (find(id)) current_ = id;
+}
+
+// ---- the archive ------------------------------------------------------------------------------
+
+void OnlineClient::request_history(std::optional<std::string> player, int limit) {
+  request(protocol::HistoryRequest{std::move(player), limit}, "Archive",
+          [this](const protocol::ServerMessage& m) {
+            if (const auto* h = std::get_if<protocol::History>(&m)) history_ = *h;
+          });
+}
+
+void OnlineClient::request_record(const std::string& game) {
+  request(protocol::RecordRequest{game, protocol::RecordFormat::Json}, "Game " + game,
+          [this, game](const protocol::ServerMessage& m) {
+            const auto* r = std::get_if<protocol::Record>(&m);
+            if (!r) return;
+            auto record = parse_record_json(r->record.dump());
+            if (!record)
+              return notice(
+                  "Game " + game + ": the server's record cannot be read: " + record.error(), true);
+            archived_ = ArchivedGame{game, *record, to_text(*record)};
+          });
+}
+
+}  // namespace amazons::client

@@ -1,0 +1,152 @@
+// The desktop client's side of a server: one logged-in net::Connection, the lobby as the
+// server shows it (open and live games, players online, incoming challenges, quick pairing),
+// the games this account plays or watches, and the archive. Pure C++ without SFML: the tests
+// drive it against a real amazons-server on loopback.
+//
+// Threads: the connection does its network work on a thread of its own and delivers by
+// polling (net::Delivery::Poll). Every member function runs on one thread, the one that calls
+// poll() (the render thread in the client, once a frame), and never blocks there.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/online_game.h"
+#include "common/expected.h"
+#include "common/game_record.h"
+#include "common/protocol.h"
+#include "net/connection.h"
+
+namespace amazons::client {
+
+// "host:port" (an IPv6 address in brackets: "[::1]:7420"); the port defaults to `default_port`.
+struct ServerAddress {
+  std::string host;
+  unsigned short port = 7420;
+  friend bool operator==(const ServerAddress&, const ServerAddress&) = default;
+};
+Expected<ServerAddress, std::string> parse_server_address(std::string_view text,
+                                                          unsigned short default_port = 7420);
+std::string to_string(const ServerAddress& a);
+
+// A line for the person: a refusal from the server, a lost connection, a challenge declined.
+struct OnlineNotice {
+  std::string text;
+  bool error = false;
+};
+
+// One finished game of the archive, fetched in full.
+struct ArchivedGame {
+  std::string id;
+  GameRecord record;
+  std::string text;  // the record in the text notation (docs/GAME_RECORD.md)
+};
+
+class OnlineClient {
+ public:
+  // Logs in as options.name (delivery is set to Poll). Nothing happens until start().
+  explicit OnlineClient(net::ConnectionOptions options);
+  ~OnlineClient();
+  OnlineClient(const OnlineClient&) = delete;
+  OnlineClient& operator=(const OnlineClient&) = delete;
+
+  void start();
+  // Runs what the network delivered since the last call. Never blocks.
+  void poll();
+  // The same, first waiting up to `timeout` for something (tests and tools, not the UI).
+  void poll_for(Millis timeout);
+
+  // ---- the connection ----
+  net::ConnectionStatus status() const { return status_; }
+  bool online() const { return status_ == net::ConnectionStatus::Online; }
+  // For the person: "Connecting to host:port...", "Connection lost: ... Reconnecting in 2 s
+  // (attempt 3)...", "Online as alice (1500)", "Disconnected: wrong password".
+  std::string status_text() const;
+  // Closed for good: why (a refused login, or close()).
+  const std::optional<std::string>& closed_reason() const { return closed_reason_; }
+  const std::optional<protocol::Welcome>& welcome() const { return welcome_; }
+  const std::string& name() const;
+  const ServerAddress& address() const { return address_; }
+  std::vector<OnlineNotice> take_notices();
+
+  // ---- the lobby (refreshed by refresh(), and after every change this client makes) ----
+  void refresh();
+  std::vector<protocol::GameSummary> open_games() const;  // waiting for a second player
+  std::vector<protocol::GameSummary> live_games() const;  // being played
+  const std::vector<protocol::OnlinePlayer>& players() const { return players_; }
+  const std::vector<protocol::ChallengeReceived>& challenges() const { return challenges_; }
+  // The open game this account created and waits in, with its invite code when private.
+  const std::optional<protocol::Created>& waiting_game() const { return waiting_; }
+  const std::optional<protocol::Seeking>& seeking() const { return seeking_; }
+  // Challenges this account sent that are still open: id -> the challenged player.
+  const std::map<std::string, std::string>& sent_challenges() const { return sent_; }
+
+  void create(const protocol::Create& c);
+  void cancel_waiting();  // leaves the open game created here
+  void join(const std::string& game, std::optional<std::string> invite = std::nullopt);
+  void watch(const std::string& game, std::optional<std::string> invite = std::nullopt);
+  void seek(const protocol::Seek& s);  // quick pairing
+  void unseek();
+  void challenge(const protocol::ChallengeSend& c);
+  void accept(const std::string& challenge);
+  void decline(const std::string& challenge);
+
+  // ---- games ----
+  // The game shown: the latest one started (played or watched) that the person has not left.
+  OnlineGame* game() { return current_.empty() ? nullptr : find(current_); }
+  // Forgets the shown game (watching stops); a game being played goes on at the server.
+  void leave_game();
+  // Games this account plays that are still running (also ones left for the lobby).
+  std::vector<std::string> games_in_progress() const;
+  // Shows one of them again.
+  void show_game(const std::string& id);
+
+  // ---- the archive ----
+  // Asks for a player's finished games (default: this account), newest first.
+  void request_history(std::optional<std::string> player = std::nullopt, int limit = 50);
+  const std::optional<protocol::History>& history() const { return history_; }
+  // Fetches one game's record; archived() holds it when it came.
+  void request_record(const std::string& game);
+  const std::optional<ArchivedGame>& archived() const { return archived_; }
+  void clear_archived() { archived_.reset(); }
+
+  void close();
+
+ private:
+  void on_event(const net::ConnectionEvent& event);
+  void on_message(const protocol::ServerMessage& message);
+  OnlineGame* find(const std::string& id);
+  OnlineGame& open_game(const std::string& id, bool seat);
+  // Sends a request; a refusal becomes a notice starting with `what`; `done` runs on success.
+  void request(protocol::ClientMessage message, std::string what,
+               std::function<void(const protocol::ServerMessage&)> done = {});
+  void notice(std::string text, bool error = false);
+
+  ServerAddress address_;
+  std::string name_;
+  std::unique_ptr<net::Connection> connection_;
+  net::ConnectionStatus status_ = net::ConnectionStatus::Idle;
+  std::optional<net::StatusEvent> last_status_;
+  std::optional<std::string> closed_reason_;
+  std::optional<protocol::Welcome> welcome_;
+  std::deque<OnlineNotice> notices_;
+
+  std::vector<protocol::GameSummary> games_;
+  std::vector<protocol::OnlinePlayer> players_;
+  std::vector<protocol::ChallengeReceived> challenges_;
+  std::optional<protocol::Created> waiting_;
+  std::optional<protocol::Seeking> seeking_;
+  std::map<std::string, std::string> sent_;
+
+  std::map<std::string, std::unique_ptr<OnlineGame>> games_held_;
+  std::string current_;
+
+  std::optional<protocol::History> history_;
+  std::optional<ArchivedGame> archived_;
+};
+
+}  // namespace amazons::client

@@ -1,0 +1,109 @@
+// One game on a server as the desktop client shows it: played (this account holds a seat) or
+// watched. It mirrors the game from the server's messages into a GameViewModel, so the game
+// screen shows online games as it shows local ones; in a played game a net::ServerGame drives
+// the seat with a HumanPlayer, so moves are checked by the rules core before they go out and
+// are resent after a dropped connection. The server is the authority: a move, ours too, shows
+// when the server reports it; clocks and the result are the server's.
+//
+// Threads: everything here runs on the thread that polls the connection (the render thread in
+// the client, see OnlineClient); the HumanPlayer is asked on the ServerGame's own thread and only
+// records the request, which pending_request() reads.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/game_view_model.h"
+#include "client/human_player.h"
+#include "common/protocol.h"
+#include "net/connection.h"
+#include "net/server_game.h"
+
+namespace amazons::client {
+
+struct ChatLine {
+  std::string from;
+  std::string text;
+  friend bool operator==(const ChatLine&, const ChatLine&) = default;
+};
+
+class OnlineGame {
+ public:
+  // `seat`: this account plays in the game (else it watches). `me` is this account's name.
+  // `link` must outlive the game.
+  OnlineGame(std::string id, bool seat, std::string me, net::ServerLink& link);
+  ~OnlineGame();
+  OnlineGame(const OnlineGame&) = delete;
+  OnlineGame& operator=(const OnlineGame&) = delete;
+
+  // A message from the server; messages about other games are ignored.
+  void handle(const protocol::ServerMessage& message);
+
+  const std::string& id() const { return id_; }
+  bool playing() const { return seat_; }
+  // Played games: this account's colour, once started.
+  std::optional<Color> color() const { return color_; }
+  // Null until the server's start or state arrived.
+  const GameViewModel* view() const { return vm_ ? &*vm_ : nullptr; }
+  const std::optional<GameRecord>& start_record() const { return record_; }
+  bool finished() const { return vm_ && !vm_->running(); }
+  // Ratings after a rated game: "+12" for each colour, when the server sent them.
+  const std::optional<protocol::End>& end() const { return end_; }
+
+  // The request the person may answer now with a move, if any (it follows the server's game).
+  std::optional<std::uint64_t> pending_request() const;
+  // Answers that request; false when it is no longer pending. The move shows when the server
+  // reports it.
+  bool play(std::uint64_t request, Move move);
+  // Requests to the server; refusals come back as notices.
+  void resign();
+  void abort();
+  void offer_rematch();
+  void send_chat(const std::string& text);
+  // Stops watching (spectators); nothing for players, whose games go on without the screen.
+  void leave();
+
+  const std::vector<ChatLine>& chat() const { return chat_; }
+  // The opponent's seat (or either seat, when watching) whose player is disconnected.
+  const std::vector<Color>& offline() const { return offline_; }
+  // Who offered a rematch of this game, if anyone; whether this account offered one.
+  const std::optional<std::string>& rematch_offer() const { return rematch_from_; }
+  bool rematch_offered() const { return rematch_sent_; }
+  int spectators() const { return spectators_; }
+  // Sentences for the person (a refused request, a resync); taken once.
+  std::vector<std::string> take_notices();
+
+ private:
+  class Observer;
+  void begin(const std::string& rules_name, const nlohmann::json& variant,
+             const protocol::PlayerRef& white, const protocol::PlayerRef& black,
+             const TimeControl& time, std::optional<Color> color);
+  void on_state(const protocol::State& s);
+  void apply(const std::string& text, const std::optional<protocol::ClockView>& clock);
+  void set_clock(const std::optional<protocol::ClockView>& clock);
+  void request(protocol::ClientMessage message, std::string what);
+
+  const std::string id_;
+  const bool seat_;
+  const std::string me_;
+  net::ServerLink& link_;
+  std::unique_ptr<Observer> observer_;
+  std::unique_ptr<HumanPlayer> human_;
+  std::unique_ptr<net::ServerGame> driver_;  // after human_: destroyed before it
+
+  std::optional<GameViewModel> vm_;
+  std::optional<GameRecord> record_;  // rules, players, time control of the game
+  std::optional<Color> color_;
+  std::optional<protocol::End> end_;
+  std::vector<ChatLine> chat_;
+  std::vector<Color> offline_;
+  std::optional<std::string> rematch_from_;
+  bool rematch_sent_ = false;
+  int spectators_ = 0;
+  std::vector<std::string> notices_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace amazons::client

@@ -1,0 +1,184 @@
+#include "client/server_host.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace amazons::client {
+
+namespace {
+
+constexpr auto kStopWait = std::chrono::seconds(5);  // for the server to commit and exit
+
+std::optional<unsigned short> number_after(const std::string& line, const std::string& marker) {
+  const auto at = line.find(marker);
+  if (at == std::string::npos) return std::nullopt;
+  const int n = std::atoi(line.c_str() + at + marker.size());
+  if (n <= 0 || n > 65535) return std::nullopt;
+  return static_cast<unsigned short>(n);
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  return s.substr(i);
+}
+
+// The last lines of the server's log, for a failure message.
+std::string log_tail(const std::filesystem::path& log) {
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!trimmed(line).empty()) last = trimmed(line);
+  return last;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<ServerHost>, std::string> ServerHost::start(ServerHostOptions options) {
+  if (access(options.executable.c_str(), X_OK) != 0)
+    return Unexpected("cannot run the server program " + options.executable.string() + ": " +
+                      std::strerror(errno));
+  std::error_code ec;
+  std::filesystem::create_directories(options.database.parent_path(), ec);
+  if (ec)
+    return Unexpected("cannot create " + options.database.parent_path().string() + ": " +
+                      ec.message());
+  std::vector<std::string> args = {options.executable.string(), "--port", "0", "--db",
+                                   options.database.string()};
+  args.insert(args.end(), options.extra.begin(), options.extra.end());
+
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0)
+    return Unexpected(std::string("cannot make a pipe: ") + std::strerror(errno));
+  const int log = ::open(options.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    ::close(out[0]);
+    ::close(out[1]);
+    if (log >= 0) ::close(log);
+    return Unexpected(std::string("cannot start the server: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    if (log >= 0) dup2(log, STDERR_FILENO);
+    const int null = ::open("/dev/null", O_RDONLY);
+    if (null >= 0) dup2(null, STDIN_FILENO);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  ::close(out[1]);
+  if (log >= 0) ::close(log);
+  std::unique_ptr<ServerHost> host(new ServerHost());
+  host->options_ = std::move(options);
+  host->pid_ = pid;
+  host->reader_ = std::thread([h = host.get(), fd = out[0]] { h->read_output(fd); });
+  return host;
+}
+
+void ServerHost::read_output(int fd) {
+  std::FILE* in = fdopen(fd, "r");
+  if (in == nullptr) {
+    ::close(fd);
+    return;
+  }
+  char buffer[512];
+  bool listing = false;  // inside the list under "friends can connect to:"
+  while (std::fgets(buffer, sizeof buffer, in)) {
+    const std::string line = trimmed(buffer);
+    std::lock_guard lock(mutex_);
+    if (!port_) {
+      port_ = number_after(line, "listening on port ");
+      continue;
+    }
+    const std::string marker = "friends can connect to:";
+    if (const auto at = line.find(marker); at != std::string::npos) {
+      const std::string rest = trimmed(line.substr(at + marker.size()));
+      if (!rest.empty()) addresses_.push_back(rest);
+      listing = rest.empty();
+    } else if (listing && !line.empty() && line.front() != '(') {
+      addresses_.push_back(line);
+    } else if (listing && !line.empty()) {
+      addresses_.push_back(line);  // "(no network interface is up; ...)"
+      listing = false;
+    }
+  }
+  std::fclose(in);
+  // End of output: the server has ended (or closed its output, which it does only to end).
+  std::lock_guard lock(mutex_);
+  if (!stopping_) {
+    const std::string tail = log_tail(options_.log);
+    failure_ = "the server stopped" + (tail.empty() ? std::string() : ": " + tail);
+  }
+}
+
+ServerHost::~ServerHost() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  if (pid_ > 0) {
+    kill(pid_, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + kStopWait;
+    int status = 0;
+    while (waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  if (reader_.joinable()) reader_.join();
+}
+
+std::optional<unsigned short> ServerHost::port() const {
+  std::lock_guard lock(mutex_);
+  return port_;
+}
+
+std::vector<std::string> ServerHost::addresses() const {
+  std::lock_guard lock(mutex_);
+  return addresses_;
+}
+
+std::optional<std::string> ServerHost::failure() const {
+  std::lock_guard lock(mutex_);
+  return failure_;
+}
+
+std::filesystem::path find_server_executable(const std::filesystem::path& build_tree_server) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto beside = self.parent_path() / "amazons-server";
+    if (access(beside.c_str(), X_OK) == 0) return beside;
+  }
+  if (!build_tree_server.empty() && access(build_tree_server.c_str(), X_OK) == 0)
+    return build_tree_server;
+  if (const char* path = std::getenv("PATH")) {
+    std::string_view rest = path;
+    while (!rest.empty()) {
+      const auto colon = rest.find(':');
+      const std::filesystem::path dir(std::string(rest.substr(0, colon)));
+      if (!dir.empty() && access((dir / "amazons-server").c_str(), X_OK) == 0)
+        return dir / "amazons-server";
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+  }
+  return "amazons-server";
+}
+
+}  // namespace amazons::client

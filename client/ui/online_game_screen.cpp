@@ -1,0 +1,353 @@
+// The game screen for a server's game, played or watched: the board and move input of the local
+// game screen, the server's clocks, chat, and the connection's state. The game lives in the
+// OnlineClient (client/online_game.h); this screen shows it and passes on what the person does.
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <SFML/Graphics/RectangleShape.hpp>
+
+#include "client/move_input.h"
+#include "client/ui/board_view.h"
+#include "client/ui/game_panel.h"
+#include "client/ui/screens.h"
+#include "common/notation.h"
+#include "common/position_text.h"
+
+namespace amazons::client::ui {
+
+namespace {
+
+constexpr auto kResignConfirmTime = std::chrono::seconds(3);
+constexpr std::size_t kChatLinesShown = 4;
+const std::string kDot = " \u00B7 ";
+
+class OnlineGameScreen final : public Screen {
+ public:
+  OnlineGameScreen(App& app, std::shared_ptr<OnlineClient> client)
+      : Screen(app), client_(std::move(client)) {
+    resign_.on_click = [this] { resign(); };
+    abort_.on_click = [this] {
+      if (game()) game()->abort();
+    };
+    rematch_.on_click = [this] {
+      if (game()) game()->offer_rematch();
+    };
+    lobby_.on_click = [this] { to_lobby(); };
+    send_.on_click = [this] { send_chat(); };
+    for (Widget* w :
+         std::initializer_list<Widget*>{&resign_, &abort_, &rematch_, &lobby_, &chat_, &send_})
+      widgets_.add(*w);
+  }
+
+  std::string name() const override { return "online_game"; }
+
+  void layout(float w, float h) override {
+    width_ = w;
+    height_ = h;
+    place();
+  }
+
+  void handle(const sf::Event& e) override {
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Enter &&
+        !chat_.text.empty()) {
+      send_chat();
+      return;
+    }
+    if (widgets_.handle(e)) return;
+    if (board_input_event(e, input_, geometry_, mouse_x_, mouse_y_)) submit();
+  }
+
+  void update(SteadyTime now) override {
+    client_->poll();
+    for (const OnlineNotice& n : client_->take_notices()) app_.notify(n.text, n.error);
+    OnlineGame* g = game();
+    if (!g) return app_.show(make_lobby_screen(app_, client_));
+    if (g->id() != shown_id_) {
+      // A new game (a rematch): start afresh.
+      shown_id_ = g->id();
+      input_.disable();
+      request_.reset();
+      submitted_.reset();
+      shown_moves_ = 0;
+    }
+    const GameViewModel* vm = g->view();
+    if (!vm) return;
+    if (vm->moves().size() != shown_moves_) {
+      if (vm->moves().size() > shown_moves_) app_.sounds().move();
+      shown_moves_ = vm->moves().size();
+      submitted_.reset();
+      input_.disable();
+      request_.reset();
+    }
+    const auto pending = client_->online() ? g->pending_request() : std::nullopt;
+    if (pending && pending != request_ && !submitted_) {
+      request_ = pending;
+      input_.reset(vm->position(), true);
+    } else if (!pending && input_.stage() != InputStage::Disabled) {
+      input_.disable();
+      request_.reset();
+    }
+    if (!vm->running() && !ended_shown_.count(g->id())) {
+      ended_shown_.insert(g->id());
+      app_.sounds().end();
+    }
+    const bool seat = g->playing() && g->color().has_value();
+    const bool running = vm->running();
+    resign_.visible = seat && running && vm->moves().size() >= 2;
+    abort_.visible = seat && running && vm->moves().size() < 2;
+    rematch_.visible = seat && !running;
+    rematch_.enabled = !g->rematch_offered();
+    rematch_.label = g->rematch_offered() ? "Rematch offered"
+                     : g->rematch_offer() ? "Accept rematch"
+                                          : "Rematch";
+    lobby_.label = seat && running ? "Lobby" : "Back to lobby";
+    const bool armed = resign_armed_ && now < *resign_armed_;
+    if (!armed) resign_armed_.reset();
+    resign_.label = armed ? "Really resign?" : "Resign";
+    resign_.style = armed ? ButtonStyle::Primary : ButtonStyle::Danger;
+    place();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime now) override {
+    const Style& s = app_.style();
+    const OnlineGame* g = game();
+    const GameViewModel* vm = g ? g->view() : nullptr;
+    if (!vm) {
+      draw_text(t, s.fonts->regular, "Starting the game...", s.px(18), width_ / 2, height_ / 2,
+                colors::kMuted, Align::Center);
+      return;
+    }
+    BoardScene scene;
+    Position optimistic = vm->position();
+    if (submitted_) optimistic.do_move(*submitted_);
+    scene.position = &optimistic;
+    scene.last_move = submitted_ ? submitted_ : vm->last_move();
+    scene.coordinates = app_.settings().coordinates;
+    scene.light = app_.settings().light_squares;
+    scene.dark = app_.settings().dark_squares;
+    show_input(scene, input_, geometry_, mouse_x_, mouse_y_);
+    draw_board(t, s, geometry_, scene);
+
+    const Color top = geometry_.flipped ? Color::White : Color::Black;
+    draw_card(t, *g, top, top_card_, now);
+    draw_card(t, *g, ~top, bottom_card_, now);
+    draw_move_list(t, s, moves_, vm->move_rows(), vm->rules().first_to_move, vm->moves().size());
+    draw_chat(t, *g);
+    draw_text(t, s.fonts->regular, elide(s.fonts->regular, status(*g), s.px(15), panel_.w),
+              s.px(15), panel_.x, status_y_, status_color(*g));
+    widgets_.draw(t, s);
+    if (!vm->running()) draw_banner(t, *g);
+    if (!client_->online()) draw_connection_banner(t);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json j;
+    j["widgets"] = widgets_.describe();
+    j["board"] = board_json(geometry_);
+    j["connection"] = client_->status_text();
+    j["online"] = client_->online();
+    const OnlineGame* g = const_cast<OnlineGameScreen*>(this)->game();
+    const GameViewModel* vm = g ? g->view() : nullptr;
+    if (!vm) return j;
+    j["game"] = g->id();
+    j["playing"] = g->playing();
+    j["color"] = g->color() ? nlohmann::json(color_name(*g->color())) : nullptr;
+    j["position"] = to_text(vm->position());
+    j["to_move"] = color_name(vm->to_move());
+    j["human_to_move"] = request_.has_value() && !submitted_;
+    j["stage"] = stage_code(input_.stage());
+    j["selected"] = input_.queen().is_none() ? "" : to_string(input_.queen());
+    j["targets"] = input_.targets().count();
+    nlohmann::json moves = nlohmann::json::array();
+    for (Move m : vm->moves()) moves.push_back(to_string(m));
+    j["moves"] = std::move(moves);
+    j["white"] = vm->player(Color::White).name;
+    j["black"] = vm->player(Color::Black).name;
+    nlohmann::json chat = nlohmann::json::array();
+    for (const ChatLine& c : g->chat()) chat.push_back(c.from + ": " + c.text);
+    j["chat"] = chat;
+    j["status"] = status(*g);
+    if (const auto& r = vm->result())
+      j["result"] = {{"winner", r->winner ? nlohmann::json(color_name(*r->winner)) : nullptr},
+                     {"reason", code(r->reason)},
+                     {"title", vm->result_title()}};
+    else
+      j["result"] = nullptr;
+    return j;
+  }
+
+ private:
+  OnlineGame* game() { return client_->game(); }
+
+  void submit() {
+    OnlineGame* g = game();
+    const Move m = input_.take_move();
+    if (!g || !request_ || !g->play(*request_, m)) return;
+    submitted_ = m;  // shown at once; the server's `moved` confirms it
+    request_.reset();
+  }
+
+  void resign() {
+    OnlineGame* g = game();
+    if (!g) return;
+    if (!resign_armed_) {
+      resign_armed_ = std::chrono::steady_clock::now() + kResignConfirmTime;
+      return;
+    }
+    resign_armed_.reset();
+    g->resign();
+  }
+
+  void send_chat() {
+    if (OnlineGame* g = game(); g && !chat_.text.empty()) {
+      g->send_chat(chat_.text);
+      chat_.text.clear();
+    }
+  }
+
+  void to_lobby() {
+    OnlineGame* g = game();
+    if (g && g->playing() && g->view() && g->view()->running())
+      app_.notify("The game goes on, your clock too: the lobby has the way back to it.");
+    client_->leave_game();
+    app_.show(make_lobby_screen(app_, client_));
+  }
+
+  std::string status(const OnlineGame& g) const {
+    const GameViewModel& vm = *g.view();
+    if (!client_->online()) return client_->status_text();
+    if (!vm.running()) return vm.result_reason();
+    for (Color c : g.offline())
+      return vm.player(c).name + " is disconnected; their clock runs on their turn.";
+    if (!g.playing()) return "Watching" + kDot + side_name(vm.to_move()) + " to move";
+    if (submitted_) return "Sending your move...";
+    if (input_.stage() == InputStage::ChooseQueen)
+      return "Your move: " + stage_hint(input_.stage());
+    if (input_.stage() != InputStage::Disabled) return stage_hint(input_.stage());
+    return vm.player(vm.to_move()).name + " is thinking...";
+  }
+
+  sf::Color status_color(const OnlineGame& g) const {
+    if (!client_->online() || !g.offline().empty()) return colors::kDanger;
+    return colors::kMuted;
+  }
+
+  void place() {
+    const Style& s = app_.style();
+    const OnlineGame* g = const_cast<OnlineGameScreen*>(this)->game();
+    const GameViewModel* vm = g ? g->view() : nullptr;
+    const BoardAndPanel layout = board_and_panel(s, width_, height_, vm ? vm->rules().size : 10);
+    geometry_ = layout.board;
+    geometry_.flipped = g && g->color() == Color::Black;  // your own side at the bottom
+    panel_ = layout.panel;
+
+    const float card_h = s.f(76), button_h = s.f(42), gap = s.f(10);
+    top_card_ = {panel_.x, panel_.y, panel_.w, card_h};
+    const float buttons_y = panel_.bottom() - button_h;
+    place_button_row({&resign_, &abort_, &rematch_, &lobby_},
+                     {panel_.x, buttons_y, panel_.w, button_h}, gap);
+    status_y_ = buttons_y - s.f(20);
+    bottom_card_ = {panel_.x, status_y_ - s.f(18) - card_h, panel_.w, card_h};
+    const float input_h = s.f(36);
+    chat_.rect = {panel_.x, bottom_card_.y - gap - input_h, panel_.w - s.f(76), input_h};
+    send_.rect = {panel_.right() - s.f(68), chat_.rect.y, s.f(68), input_h};
+    chat_area_ = {panel_.x, chat_.rect.y - s.f(8) - s.f(22) * kChatLinesShown, panel_.w,
+                  s.f(22) * kChatLinesShown};
+    moves_ = {panel_.x, top_card_.bottom() + gap, panel_.w,
+              chat_area_.y - gap - (top_card_.bottom() + gap)};
+  }
+
+  void draw_card(sf::RenderTarget& t, const OnlineGame& g, Color c, Rect r, SteadyTime now) const {
+    const GameViewModel& vm = *g.view();
+    const bool active = vm.running() && vm.to_move() == c;
+    const PlayerInfo& p = vm.player(c);
+    std::string sub = side_name(c);
+    if (p.rating) sub += kDot + std::to_string(*p.rating);
+    if (p.bot) sub += kDot + "bot";
+    const bool away = std::find(g.offline().begin(), g.offline().end(), c) != g.offline().end();
+    if (away)
+      sub += kDot + "disconnected";
+    else if (active)
+      sub += kDot + (g.color() == c ? "your move" : "to move");
+    if (const auto& end = g.end()) {
+      const auto& change = c == Color::White ? end->white_rating : end->black_rating;
+      if (change)
+        sub += kDot + (change->change >= 0 ? "+" : "") + std::to_string(change->change) + " -> " +
+               std::to_string(change->rating);
+    }
+    const sf::Color sub_color = away ? colors::kDanger : active ? colors::kAccent : colors::kMuted;
+    draw_player_card(t, app_.style(), vm, c, r, now, p.name + (g.color() == c ? " (you)" : ""), sub,
+                     sub_color);
+  }
+
+  void draw_chat(sf::RenderTarget& t, const OnlineGame& g) const {
+    const Style& s = app_.style();
+    const auto& lines = g.chat();
+    const std::size_t first = lines.size() > kChatLinesShown ? lines.size() - kChatLinesShown : 0;
+    float y = chat_area_.y + s.f(11);
+    if (lines.empty())
+      draw_text(t, s.fonts->regular, "Chat: say hello below.", s.px(14), chat_area_.x, y,
+                colors::kMuted);
+    for (std::size_t i = first; i < lines.size(); ++i, y += s.f(22))
+      draw_text(
+          t, s.fonts->regular,
+          elide(s.fonts->regular, lines[i].from + ": " + lines[i].text, s.px(14), chat_area_.w),
+          s.px(14), chat_area_.x, y, colors::kText);
+  }
+
+  void draw_banner(sf::RenderTarget& t, const OnlineGame& g) const {
+    const GameViewModel& vm = *g.view();
+    std::string title = vm.result_title();
+    if (g.color() && vm.result() && vm.result()->winner)
+      title = *vm.result()->winner == *g.color() ? "You win" : "You lose";
+    std::string reason = vm.result_reason();
+    if (g.rematch_offer() && !g.rematch_offered())
+      reason = *g.rematch_offer() + " offers a rematch.";
+    draw_result_banner(t, app_.style(), geometry_, title, reason);
+  }
+
+  void draw_connection_banner(sf::RenderTarget& t) const {
+    const Style& s = app_.style();
+    const Rect b = geometry_.bounds();
+    const float w = std::min(b.w * 0.9f, s.f(560)), h = s.f(70);
+    const Rect r{std::round(b.x + (b.w - w) / 2), std::round(b.y + s.f(16)), w, h};
+    fill_rounded(t, r, s.f(10), sf::Color(90, 38, 34, 240), colors::kDanger, 2);
+    const bool closed = client_->status() == net::ConnectionStatus::Closed;
+    draw_text(t, s.fonts->bold, closed ? "Disconnected" : "Reconnecting...", s.px(22),
+              r.x + r.w / 2, r.y + h * 0.34f, colors::kText, Align::Center);
+    draw_text(t, s.fonts->regular,
+              elide(s.fonts->regular, client_->status_text(), s.px(14), r.w - s.f(20)), s.px(14),
+              r.x + r.w / 2, r.y + h * 0.72f, sf::Color(255, 220, 210), Align::Center);
+  }
+
+  std::shared_ptr<OnlineClient> client_;
+  std::string shown_id_;
+  std::size_t shown_moves_ = 0;
+  std::set<std::string> ended_shown_;
+  MoveInput input_;
+  std::optional<std::uint64_t> request_;
+  std::optional<Move> submitted_;
+  std::optional<SteadyTime> resign_armed_;
+
+  Button resign_{"resign", "Resign", ButtonStyle::Danger};
+  Button abort_{"abort", "Abort"};
+  Button rematch_{"rematch", "Rematch", ButtonStyle::Primary};
+  Button lobby_{"lobby", "Lobby"};
+  TextField chat_{"chat", "", 200};
+  Button send_{"send", "Send"};
+  WidgetSet widgets_;
+
+  float width_ = 0, height_ = 0, mouse_x_ = -1, mouse_y_ = -1;
+  BoardGeometry geometry_;
+  Rect panel_, top_card_, bottom_card_, moves_, chat_area_;
+  float status_y_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Screen> make_online_game_screen(App& app, std::shared_ptr<OnlineClient> client) {
+  return std::make_unique<OnlineGameScreen>(app, std::move(client));
+}
+
+}  // namespace amazons::client::ui

@@ -1,0 +1,752 @@
+// Online play: the connect form (with servers found on the LAN), hosting a server on this
+// computer, the lobby, and the server's archive.
+#include <algorithm>
+#include <cmath>
+#include <future>
+
+#include "client/ui/screens.h"
+#include "common/notation.h"
+#include "net/discovery.h"
+
+namespace amazons::client::ui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kRefreshEvery = std::chrono::seconds(3);
+const std::string kDot = " \u00B7 ";
+
+std::string player_text(const protocol::PlayerRef& p) {
+  return p.name + " (" + std::to_string(p.rating) + (p.bot ? ", bot)" : ")");
+}
+
+std::string time_text(const TimeControl& tc) {
+  for (const TimeChoice& c : time_choices())
+    if (c.control == tc) return c.label;
+  return to_string(tc);
+}
+
+void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
+                const std::string& subtitle, sf::Color subtitle_color = colors::kMuted) {
+  draw_text(t, s.fonts->bold, title, s.px(32), x, y + s.f(18), colors::kText);
+  if (!subtitle.empty())
+    draw_text(t, s.fonts->regular, subtitle, s.px(15), x, y + s.f(54), subtitle_color);
+}
+
+void show_notices(App& app, OnlineClient& client) {
+  for (const OnlineNotice& n : client.take_notices()) app.notify(n.text, n.error);
+}
+
+// The addresses the hosted server gave, for the people to tell their friends.
+std::string hosting_line(App& app) {
+  const auto& host = app.hosted_server();
+  if (!host) return {};
+  std::string text;
+  for (const std::string& a : host->addresses()) text += (text.empty() ? "" : ",  ") + a;
+  return "Hosting on this computer. Friends connect to: " + text;
+}
+
+std::shared_ptr<OnlineClient> connect(App& app, const ServerAddress& where,
+                                      std::optional<std::string> password) {
+  net::ConnectionOptions o;
+  o.host = where.host;
+  o.port = where.port;
+  o.name = app.settings().name;
+  o.password = std::move(password);
+  o.reconnect.max = Millis{4000};
+  auto client = std::make_shared<OnlineClient>(o);
+  client->start();
+  return client;
+}
+
+// ---- play online: where and as whom ----
+
+class ConnectScreen final : public Screen {
+ public:
+  explicit ConnectScreen(App& app) : Screen(app) {
+    server_.text =
+        app_.settings().last_server.empty() ? "127.0.0.1:7420" : app_.settings().last_server;
+    name_.text = app_.settings().name;
+    password_.secret = true;
+    find_.on_click = [this] { find(); };
+    connect_.on_click = [this] { go(); };
+    back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
+    rebuild();
+  }
+
+  std::string name() const override { return "connect"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    width_ = w;
+    height_ = h;
+    col_w_ = std::min(s.f(480), w - s.f(48));
+    x_ = std::round((w - col_w_) / 2);
+    top_ = std::round(std::max(s.f(30), h * 0.08f));
+    float y = top_ + s.f(110);
+    server_.rect = {x_, y, col_w_ - s.f(150), s.f(46)};
+    find_.rect = {x_ + col_w_ - s.f(140), y, s.f(140), s.f(46)};
+    y += s.f(60);
+    for (auto& b : found_buttons_) {
+      b->rect = {x_, y, col_w_, s.f(36)};
+      y += s.f(42);
+    }
+    lan_y_ = y + s.f(4);
+    y += s.f(44);
+    name_.rect = {x_, y, col_w_, s.f(46)};
+    y += s.f(80);
+    password_.rect = {x_, y, col_w_, s.f(46)};
+    y += s.f(72);
+    const float bw = (col_w_ - s.f(14)) / 2;
+    back_.rect = {x_, y, bw, s.f(50)};
+    connect_.rect = {x_ + bw + s.f(14), y, bw, s.f(50)};
+    error_y_ = y + s.f(76);
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type != sf::Event::KeyPressed) return;
+    if (e.key.code == sf::Keyboard::Escape) app_.show(make_menu_screen(app_));
+    if (e.key.code == sf::Keyboard::Enter) go();
+  }
+
+  void update(SteadyTime) override {
+    if (!search_.valid() || search_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return;
+    auto result = search_.get();
+    if (!result) {
+      lan_text_ = "LAN search failed: " + result.error();
+    } else {
+      found_ = std::move(*result);
+      lan_text_ = found_.empty() ? "No server answered on the LAN."
+                                 : std::to_string(found_.size()) + " server(s) on the LAN:";
+    }
+    rebuild();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    draw_title(t, s, x_, top_, "Play online",
+               "Join a server: type its address or find one nearby.");
+    widgets_.draw(t, s);
+    draw_text(t, s.fonts->regular, lan_text_, s.px(14), x_, lan_y_, colors::kMuted);
+    if (!error_.empty())
+      draw_text(t, s.fonts->regular, error_, s.px(15), x_, error_y_, colors::kDanger);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json found = nlohmann::json::array();
+    for (const auto& f : found_)
+      found.push_back({{"address", f.address}, {"port", f.reply.port}, {"name", f.reply.name}});
+    return {{"widgets", widgets_.describe()},
+            {"error", error_},
+            {"lan", lan_text_},
+            {"found", found},
+            {"searching", search_.valid()}};
+  }
+
+ private:
+  void rebuild() {
+    found_buttons_.clear();
+    widgets_ = WidgetSet{};
+    for (Widget* w :
+         std::initializer_list<Widget*>{&server_, &find_, &name_, &password_, &connect_, &back_})
+      widgets_.add(*w);
+    for (std::size_t i = 0; i < found_.size() && i < 4; ++i) {
+      const auto& f = found_[i];
+      const std::string where = f.address + ":" + std::to_string(f.reply.port);
+      auto b = std::make_unique<Button>("lan" + std::to_string(i),
+                                        f.reply.name + kDot + where + kDot +
+                                            std::to_string(f.reply.players) + " online" +
+                                            (f.reply.password ? kDot + "password" : ""));
+      b->align = Align::Left;
+      b->on_click = [this, where] { server_.text = where; };
+      widgets_.add(*b);
+      found_buttons_.push_back(std::move(b));
+    }
+    layout(width_, height_);
+  }
+
+  void find() {
+    if (search_.valid()) return;
+    net::DiscoveryOptions o;
+    o.target = app_.settings().discovery_target;
+    o.port = static_cast<unsigned short>(app_.settings().discovery_port);
+    lan_text_ = "Searching the LAN...";
+    // Blocks for up to a second: never on the render thread.
+    search_ = std::async(std::launch::async, [o] { return net::discover_servers(o); });
+  }
+
+  void go() {
+    auto where = parse_server_address(server_.text);
+    if (!where) {
+      error_ = "Server: " + where.error() + ".";
+      return;
+    }
+    if (auto why = check_name(name_.text)) {
+      error_ = "Name: " + *why + ".";
+      return;
+    }
+    app_.settings().last_server = to_string(*where);
+    app_.settings().name = name_.text;
+    app_.save_settings();
+    std::optional<std::string> password;
+    if (!password_.text.empty()) password = password_.text;
+    app_.show(make_lobby_screen(app_, connect(app_, *where, std::move(password))));
+  }
+
+  TextField server_{"server", "Server (host:port)", 80};
+  Button find_{"find_lan", "Find on LAN"};
+  TextField name_{"name", "Your name", kMaxNameLength};
+  TextField password_{"password", "Password (optional: keeps your name yours)", 64};
+  Button connect_{"connect", "Connect", ButtonStyle::Primary};
+  Button back_{"back", "Back"};
+  std::vector<std::unique_ptr<Button>> found_buttons_;
+  WidgetSet widgets_;
+  std::future<Expected<std::vector<net::DiscoveredServer>, std::string>> search_;
+  std::vector<net::DiscoveredServer> found_;
+  std::string lan_text_, error_;
+  float width_ = 0, height_ = 0, x_ = 0, col_w_ = 0, top_ = 0, lan_y_ = 0, error_y_ = 0;
+};
+
+// ---- host a game on this computer ----
+
+class HostScreen final : public Screen {
+ public:
+  explicit HostScreen(App& app) : Screen(app) {
+    back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
+    widgets_.add(back_);
+    auto& host = app_.hosted_server();
+    if (host && host->failure()) host.reset();
+    if (!host) {
+      ServerHostOptions o;
+      o.executable = app_.options().server_exe;
+      o.database = app_.options().data_dir / "server" / "amazons.db";
+      o.log = app_.options().data_dir / "server" / "server.log";
+      o.extra = app_.options().server_args;
+      auto started = ServerHost::start(o);
+      if (!started)
+        error_ = "The server cannot start: " + started.error();
+      else
+        host = std::move(started).value();
+    }
+    since_ = Clock::now();
+  }
+
+  std::string name() const override { return "host"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    width_ = w;
+    height_ = h;
+    back_.rect = {std::round((w - s.f(200)) / 2), h * 0.6f, s.f(200), s.f(48)};
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape)
+      app_.show(make_menu_screen(app_));
+  }
+
+  void update(SteadyTime now) override {
+    const auto& host = app_.hosted_server();
+    if (!error_.empty() || !host) return;
+    if (auto failed = host->failure()) {
+      error_ = "The server stopped: " + *failed;
+      return;
+    }
+    // The addresses follow the port line at once; wait a moment for them.
+    const auto port = host->port();
+    if (!port || (host->addresses().empty() && now - since_ < std::chrono::seconds(2))) return;
+    app_.show(make_lobby_screen(app_, connect(app_, {"127.0.0.1", *port}, std::nullopt)));
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    draw_text(t, s.fonts->bold, "Host a game", s.px(32), width_ / 2, height_ * 0.35f, colors::kText,
+              Align::Center);
+    draw_text(t, s.fonts->regular, error_.empty() ? "Starting the server..." : error_, s.px(16),
+              width_ / 2, height_ * 0.45f, error_.empty() ? colors::kMuted : colors::kDanger,
+              Align::Center);
+    widgets_.draw(t, s);
+  }
+
+  nlohmann::json describe() const override {
+    return {{"widgets", widgets_.describe()}, {"error", error_}};
+  }
+
+ private:
+  Button back_{"back", "Back"};
+  WidgetSet widgets_;
+  std::string error_;
+  SteadyTime since_;
+  float width_ = 0, height_ = 0;
+};
+
+// ---- the lobby ----
+
+class LobbyScreen final : public Screen {
+ public:
+  LobbyScreen(App& app, std::shared_ptr<OnlineClient> client)
+      : Screen(app), client_(std::move(client)) {
+    for (const RuleVariant& v : known_variants(app_.options().rules_dir)) {
+      rules_.options.push_back(v.name);
+      if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
+    }
+    for (const TimeChoice& c : time_choices()) {
+      time_.options.push_back(c.label);
+      if (to_string(c.control) == app_.settings().last_time_control)
+        time_.index = time_.options.size() - 1;
+    }
+    create_.on_click = [this] { create(); };
+    quick_.on_click = [this] { quick(); };
+    join_private_.on_click = [this] { join_private(); };
+    archive_.on_click = [this] { app_.show(make_archive_screen(app_, client_)); };
+    leave_.on_click = [this] { leave(); };
+    cancel_.on_click = [this] { client_->cancel_waiting(); };
+    client_->refresh();
+    rebuild();
+  }
+
+  std::string name() const override { return "lobby"; }
+
+  void layout(float w, float h) override {
+    width_ = w;
+    height_ = h;
+    place();
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape) leave();
+  }
+
+  void update(SteadyTime now) override {
+    client_->poll();
+    show_notices(app_, *client_);
+    if (OnlineGame* g = client_->game(); g && g->view()) {
+      app_.show(make_online_game_screen(app_, client_));
+      return;
+    }
+    if (client_->online() && now - last_refresh_ > kRefreshEvery) {
+      client_->refresh();
+      last_refresh_ = now;
+    }
+    const Snapshot snap = snapshot();
+    if (!(snap == shown_)) rebuild();
+    quick_.label = client_->seeking() ? "Stop pairing" : "Quick pairing";
+    for (Widget* w : std::initializer_list<Widget*>{&create_, &quick_, &join_private_, &archive_})
+      w->enabled = client_->online();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    const bool bad = client_->status() == net::ConnectionStatus::Closed ||
+                     client_->status() == net::ConnectionStatus::WaitingRetry;
+    draw_title(t, s, left_.x, s.f(16), "Lobby", client_->status_text(),
+               bad ? colors::kDanger : colors::kMuted);
+    const std::string hosting = hosting_line(app_);
+    if (!hosting.empty())
+      draw_text(t, s.fonts->regular, elide(s.fonts->regular, hosting, s.px(15), width_ - s.f(48)),
+                s.px(15), left_.x, s.f(96), colors::kAccent);
+    for (const auto& [y, text] : headings_)
+      draw_text(t, s.fonts->bold, text, s.px(17), left_.x, y, colors::kText);
+    for (const auto& [y, text] : lines_)
+      draw_text(t, s.fonts->regular, text, s.px(14), left_.x + s.f(4), y, colors::kMuted);
+    draw_text(t, s.fonts->bold, "New game", s.px(17), right_.x, right_.y, colors::kText);
+    if (client_->waiting_game()) {
+      const auto& w = *client_->waiting_game();
+      std::string text = "Waiting for an opponent in game " + w.game;
+      if (w.invite) text += kDot + "invite code " + w.invite.value();
+      draw_text(t, s.fonts->regular, elide(s.fonts->regular, text, s.px(14), right_.w), s.px(14),
+                right_.x, waiting_y_, colors::kAccent);
+    } else if (client_->seeking()) {
+      draw_text(t, s.fonts->regular, "Looking for an opponent...", s.px(14), right_.x, waiting_y_,
+                colors::kAccent);
+    }
+    widgets_.draw(t, s);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json j;
+    j["widgets"] = widgets_.describe();
+    j["status"] = client_->status_text();
+    j["online"] = client_->online();
+    j["hosting"] = hosting_line(app_);
+    auto ids = [](const std::vector<protocol::GameSummary>& games) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& g : games) out.push_back(g.game);
+      return out;
+    };
+    j["open_games"] = ids(shown_.open);
+    j["live_games"] = ids(shown_.live);
+    nlohmann::json players = nlohmann::json::array();
+    for (const auto& p : shown_.players) players.push_back(p.name);
+    j["players"] = players;
+    nlohmann::json challenges = nlohmann::json::array();
+    for (const auto& c : shown_.challenges) challenges.push_back(c.challenge);
+    j["challenges"] = challenges;
+    j["waiting"] = client_->waiting_game() ? client_->waiting_game()->game : "";
+    j["seeking"] = client_->seeking().has_value();
+    return j;
+  }
+
+ private:
+  struct Snapshot {
+    std::vector<protocol::GameSummary> open, live;
+    std::vector<protocol::OnlinePlayer> players;
+    std::vector<protocol::ChallengeReceived> challenges;
+    std::string waiting;
+    bool online = false;
+    std::vector<std::string> mine;  // games in progress this account plays
+    friend bool operator==(const Snapshot&, const Snapshot&) = default;
+  };
+
+  Snapshot snapshot() const {
+    Snapshot s{client_->open_games(),
+               client_->live_games(),
+               {},
+               client_->challenges(),
+               client_->waiting_game() ? client_->waiting_game()->game : "",
+               client_->online(),
+               client_->games_in_progress()};
+    for (const auto& p : client_->players())
+      if (p.name != client_->name()) s.players.push_back(p);
+    return s;
+  }
+
+  Button& row(const std::string& id, const std::string& label, ButtonStyle look,
+              std::function<void()> click) {
+    auto b = std::make_unique<Button>(id, label, look);
+    b->align = Align::Left;
+    b->on_click = std::move(click);
+    rows_.push_back(std::move(b));
+    return *rows_.back();
+  }
+
+  // The rows follow the lists; rebuilt only when these change, so focus and hover stay.
+  void rebuild() {
+    shown_ = snapshot();
+    rows_.clear();
+    sections_.clear();
+    const auto me = client_->name();
+    if (!shown_.mine.empty()) {
+      auto& mine = sections_.emplace_back(Section{"Your games in progress", "", {}});
+      for (const std::string& id : shown_.mine)
+        mine.rows.push_back(&row("resume_" + id, "Back to your game " + id, ButtonStyle::Primary,
+                                 [this, id] { client_->show_game(id); }));
+    }
+    auto& open = sections_.emplace_back(Section{"Open games", "No open games: create one.", {}});
+    for (const auto& g : shown_.open) {
+      const auto& creator = g.white ? *g.white : *g.black;
+      const bool mine = creator.name == me;
+      std::string label = player_text(creator) + kDot + g.rules + kDot + time_text(g.time) + kDot +
+                          (g.rated ? "rated" : "casual") + kDot +
+                          (g.white ? "you play black" : "you play white");
+      if (mine) label = "Your game " + g.game + kDot + g.rules + kDot + time_text(g.time);
+      open.rows.push_back(&row("join_" + g.game, (mine ? "" : "Join: ") + label,
+                               ButtonStyle::Normal, [this, id = g.game, mine] {
+                                 if (!mine) client_->join(id);
+                               }));
+      open.rows.back()->enabled = !mine;
+    }
+    auto& live = sections_.emplace_back(Section{"Games in progress", "None right now.", {}});
+    for (const auto& g : shown_.live) {
+      const std::string label = "Watch: " + player_text(g.white.value_or(protocol::PlayerRef{})) +
+                                " vs " + player_text(g.black.value_or(protocol::PlayerRef{})) +
+                                kDot + g.rules + kDot + time_text(g.time) + kDot + "move " +
+                                std::to_string(g.plies + 1);
+      live.rows.push_back(&row("watch_" + g.game, label, ButtonStyle::Normal,
+                               [this, id = g.game] { client_->watch(id); }));
+    }
+    auto& incoming = sections_.emplace_back(Section{"Challenges to you", "", {}});
+    for (const auto& c : shown_.challenges) {
+      const std::string label = "Accept: " + player_text(c.from) + kDot + c.rules + kDot +
+                                time_text(c.time) + kDot + (c.rated ? "rated" : "casual");
+      incoming.rows.push_back(&row("accept_" + c.challenge, label, ButtonStyle::Primary,
+                                   [this, id = c.challenge] { client_->accept(id); }));
+      incoming.rows.push_back(&row("decline_" + c.challenge, "Decline", ButtonStyle::Quiet,
+                                   [this, id = c.challenge] { client_->decline(id); }));
+    }
+    auto& players = sections_.emplace_back(Section{"Players online", "Nobody else is online.", {}});
+    for (const auto& p : shown_.players) {
+      const std::string label = "Challenge: " + p.name + " (" + std::to_string(p.rating) +
+                                (p.bot ? ", bot)" : ")") + kDot + std::to_string(p.games) +
+                                (p.games == 1 ? " game" : " games");
+      players.rows.push_back(&row("challenge_" + p.name, label, ButtonStyle::Normal,
+                                  [this, name = p.name] { challenge(name); }));
+    }
+
+    widgets_ = WidgetSet{};
+    for (Widget* w : std::initializer_list<Widget*>{&rules_, &time_, &colour_, &rated_, &private_,
+                                                    &create_, &quick_, &cancel_, &invite_,
+                                                    &join_private_, &archive_, &leave_})
+      widgets_.add(*w);
+    for (auto& b : rows_) widgets_.add(*b);
+    place();
+  }
+
+  void place() {
+    const Style& s = app_.style();
+    const float margin = s.f(28), gap = s.f(24);
+    const float right_w = std::min(s.f(380), width_ * 0.36f);
+    const float top = hosting_line(app_).empty() ? s.f(124) : s.f(138);
+    left_ = {margin, top, width_ - 2 * margin - gap - right_w, 0};
+    right_ = {left_.right() + gap, s.f(130), right_w, 0};
+
+    headings_.clear();
+    lines_.clear();
+    const float row_h = s.f(34), row_gap = s.f(6);
+    float y = left_.y;
+    const float bottom = height_ - s.f(70);
+    for (Section& sec : sections_) {
+      if (sec.empty.empty() && sec.rows.empty()) continue;
+      headings_.emplace_back(y, sec.title);
+      y += s.f(26);
+      if (sec.rows.empty()) {
+        lines_.emplace_back(y + s.f(6), sec.empty);
+        y += s.f(34);
+      }
+      for (std::size_t i = 0; i < sec.rows.size(); ++i) {
+        Button* b = sec.rows[i];
+        const bool decline = b->id().rfind("decline_", 0) == 0;
+        const bool before_decline =
+            i + 1 < sec.rows.size() && sec.rows[i + 1]->id().rfind("decline_", 0) == 0;
+        b->visible = y + row_h <= bottom;
+        if (decline) {
+          b->rect = {left_.right() - s.f(110), y, s.f(110), row_h};
+        } else {
+          b->rect = {left_.x, y, left_.w - (before_decline ? s.f(120) : 0), row_h};
+        }
+        if (!before_decline) y += row_h + row_gap;
+      }
+      y += s.f(14);
+    }
+
+    float ry = right_.y + s.f(40);
+    const float fh = s.f(40), fgap = s.f(30);
+    for (Widget* w : std::initializer_list<Widget*>{&rules_, &time_, &colour_}) {
+      w->rect = {right_.x, ry, right_.w, fh};
+      ry += fh + fgap;
+    }
+    ry -= s.f(16);
+    rated_.rect = {right_.x, ry, right_.w, s.f(30)};
+    ry += s.f(38);
+    private_.rect = {right_.x, ry, right_.w, s.f(30)};
+    ry += s.f(44);
+    const float half = (right_.w - s.f(10)) / 2;
+    create_.rect = {right_.x, ry, half, s.f(44)};
+    quick_.rect = {right_.x + half + s.f(10), ry, half, s.f(44)};
+    ry += s.f(56);
+    waiting_y_ = ry + s.f(8);
+    cancel_.visible = client_->waiting_game().has_value();
+    cancel_.rect = {right_.x, ry + s.f(22), right_.w, s.f(36)};
+    ry += s.f(86);
+    invite_.rect = {right_.x, ry, right_.w - s.f(90), s.f(40)};
+    join_private_.rect = {right_.right() - s.f(80), ry, s.f(80), s.f(40)};
+    const float by = height_ - s.f(60);
+    archive_.rect = {right_.x, by, half, s.f(44)};
+    leave_.rect = {right_.x + half + s.f(10), by, half, s.f(44)};
+  }
+
+  protocol::ColorChoice colour() const {
+    return colour_.index == 1   ? protocol::ColorChoice::White
+           : colour_.index == 2 ? protocol::ColorChoice::Black
+                                : protocol::ColorChoice::Random;
+  }
+  TimeControl time_control() const { return time_choices()[time_.index].control; }
+
+  void remember() {
+    app_.settings().last_variant = rules_.options[rules_.index];
+    app_.settings().last_time_control = to_string(time_control());
+    app_.save_settings();
+  }
+
+  void create() {
+    remember();
+    protocol::Create c;
+    c.rules = rules_.options[rules_.index];
+    c.time = time_control();
+    c.color = colour();
+    c.rated = rated_.value;
+    c.is_private = private_.value;
+    client_->create(c);
+  }
+
+  void quick() {
+    if (client_->seeking()) return client_->unseek();
+    remember();
+    client_->seek({rules_.options[rules_.index], time_control(), rated_.value});
+  }
+
+  void challenge(const std::string& player) {
+    remember();
+    protocol::ChallengeSend c;
+    c.player = player;
+    c.rules = rules_.options[rules_.index];
+    c.time = time_control();
+    c.color = colour();
+    c.rated = rated_.value;
+    client_->challenge(c);
+  }
+
+  void join_private() {
+    // "17 ABCDEFGHJK": the game and its invite code, as the creator tells them.
+    std::string text = invite_.text;
+    std::replace(text.begin(), text.end(), ',', ' ');
+    const auto space = text.find(' ');
+    const std::string game = text.substr(0, space);
+    std::string code = space == std::string::npos ? "" : text.substr(space + 1);
+    code.erase(std::remove(code.begin(), code.end(), ' '), code.end());
+    if (game.empty() || code.empty()) {
+      app_.notify("Type the game number and its invite code, e.g. \"17 ABCDEFGHJK\".", true);
+      return;
+    }
+    client_->join(game, code);
+  }
+
+  void leave() {
+    client_->close();
+    app_.show(make_menu_screen(app_));
+  }
+
+  struct Section {
+    std::string title, empty;
+    std::vector<Button*> rows;
+  };
+
+  std::shared_ptr<OnlineClient> client_;
+  Selector rules_{"rules", "Rules", {}};
+  Selector time_{"time_control", "Time control", {}};
+  Selector colour_{"colour", "Your colour", {"Random", "White", "Black"}};
+  Toggle rated_{"rated", "Rated"};
+  Toggle private_{"private", "Private (join by invite code)"};
+  Button create_{"create", "Create game", ButtonStyle::Primary};
+  Button quick_{"quick", "Quick pairing"};
+  Button cancel_{"cancel_wait", "Cancel my open game", ButtonStyle::Quiet};
+  TextField invite_{"invite", "Private game: number and invite code", 40};
+  Button join_private_{"join_private", "Join"};
+  Button archive_{"archive", "My games"};
+  Button leave_{"leave", "Leave server"};
+  std::vector<std::unique_ptr<Button>> rows_;
+  std::vector<Section> sections_;
+  WidgetSet widgets_;
+  Snapshot shown_;
+  SteadyTime last_refresh_ = Clock::now();
+  std::vector<std::pair<float, std::string>> headings_, lines_;
+  Rect left_, right_;
+  float width_ = 0, height_ = 0, waiting_y_ = 0;
+};
+
+// ---- the archive ----
+
+class ArchiveScreen final : public Screen {
+ public:
+  ArchiveScreen(App& app, std::shared_ptr<OnlineClient> client)
+      : Screen(app), client_(std::move(client)) {
+    client_->clear_archived();
+    client_->request_history();
+    back_.on_click = [this] { app_.show(make_lobby_screen(app_, client_)); };
+    widgets_.add(back_);
+  }
+
+  std::string name() const override { return "archive"; }
+
+  void layout(float w, float h) override {
+    width_ = w;
+    height_ = h;
+    place();
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape)
+      app_.show(make_lobby_screen(app_, client_));
+  }
+
+  void update(SteadyTime) override {
+    client_->poll();
+    show_notices(app_, *client_);
+    if (const auto& h = client_->history(); h && (!shown_ || !(*h == *shown_))) rebuild(*h);
+    if (const auto& a = client_->archived()) {
+      auto client = client_;
+      App& app = app_;
+      app_.show(make_replay_screen(app_, a->record,
+                                   [&app, client] { return make_archive_screen(app, client); }));
+      client_->clear_archived();
+    }
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    const std::string sub = !shown_                 ? "Asking the server..."
+                            : shown_->games.empty() ? "No finished games on this server yet."
+                                                    : std::to_string(shown_->games.size()) +
+                                                          " finished games, newest first";
+    draw_title(t, s, x_, s.f(30), "My games on the server", sub);
+    widgets_.draw(t, s);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json games = nlohmann::json::array();
+    if (shown_)
+      for (const auto& g : shown_->games) games.push_back(g.game);
+    return {{"widgets", widgets_.describe()}, {"games", games}};
+  }
+
+ private:
+  void rebuild(const protocol::History& h) {
+    shown_ = h;
+    rows_.clear();
+    widgets_ = WidgetSet{};
+    widgets_.add(back_);
+    for (const auto& g : h.games) {
+      const std::string result = !g.winner ? "aborted" : side_name(*g.winner) + " won";
+      const std::string label = player_text(g.white) + " vs " + player_text(g.black) + kDot +
+                                result + " (" + std::string(code(g.reason)) + ")" + kDot +
+                                std::to_string(g.plies) + " moves" + kDot +
+                                g.ended_at.substr(0, 10);
+      auto b = std::make_unique<Button>("game_" + g.game, label);
+      b->align = Align::Left;
+      b->on_click = [this, id = g.game] { client_->request_record(id); };
+      widgets_.add(*b);
+      rows_.push_back(std::move(b));
+    }
+    place();
+  }
+
+  void place() {
+    const Style& s = app_.style();
+    const float w = std::min(s.f(760), width_ - s.f(48));
+    x_ = std::round((width_ - w) / 2);
+    float y = s.f(110);
+    for (auto& b : rows_) {
+      b->visible = y + s.f(40) < height_ - s.f(80);
+      b->rect = {x_, y, w, s.f(40)};
+      y += s.f(46);
+    }
+    back_.rect = {x_, height_ - s.f(68), s.f(160), s.f(46)};
+  }
+
+  std::shared_ptr<OnlineClient> client_;
+  Button back_{"back", "Back"};
+  std::vector<std::unique_ptr<Button>> rows_;
+  WidgetSet widgets_;
+  std::optional<protocol::History> shown_;
+  float width_ = 0, height_ = 0, x_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Screen> make_connect_screen(App& app) {
+  return std::make_unique<ConnectScreen>(app);
+}
+std::unique_ptr<Screen> make_host_screen(App& app) { return std::make_unique<HostScreen>(app); }
+std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<OnlineClient> client) {
+  return std::make_unique<LobbyScreen>(app, std::move(client));
+}
+std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<OnlineClient> client) {
+  return std::make_unique<ArchiveScreen>(app, std::move(client));
+}
+
+}  // namespace amazons::client::ui

@@ -1,0 +1,414 @@
+// The client's lobby and online games (client/online_client.h) against the real amazons-server
+// on an ephemeral loopback port with a real SQLite file: the same code the lobby and online game
+// screens run, driven without a window.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+
+#include <functional>
+#include <initializer_list>
+#include <thread>
+
+#include "client/online_client.h"
+#include "client/server_host.h"
+#include "common/movegen.h"
+#include "common/notation.h"
+#include "tests/integration/server_process.h"
+#include "tests/net/net_util.h"
+
+using namespace amazons;
+using namespace amazons::client;
+using amazons::test::Launch;
+using amazons::test::ServerProcess;
+using amazons::test::TempDir;
+
+namespace {
+
+// Polls every client until `pred` holds; false after `timeout`.
+bool wait_until(std::initializer_list<OnlineClient*> clients, const std::function<bool()>& pred,
+                Millis timeout = Millis{8000}) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    for (OnlineClient* c : clients) c->poll_for(Millis{5});
+    if (pred()) return true;
+  }
+  return false;
+}
+
+struct Online {
+  OnlineClient client;
+  std::vector<OnlineNotice> notices;
+  Online(unsigned short port, const std::string& name,
+         std::optional<std::string> password = std::nullopt)
+      : client([&] {
+          auto o = test::connection_options(port, name);
+          o.password = std::move(password);
+          return o;
+        }()) {
+    client.start();
+  }
+  // Keeps the notices as they come, so tests can look for one.
+  bool noticed(const std::string& part) {
+    for (auto& n : client.take_notices()) notices.push_back(std::move(n));
+    for (const auto& n : notices)
+      if (n.text.find(part) != std::string::npos) return true;
+    return false;
+  }
+};
+
+bool has_game(const std::vector<protocol::GameSummary>& games, const std::string& id) {
+  return std::any_of(games.begin(), games.end(), [&](const auto& g) { return g.game == id; });
+}
+
+Move first_legal(const Position& pos) {
+  auto moves = std::make_unique<MoveList>();
+  generate_moves(pos, *moves);
+  REQUIRE(!moves->empty());
+  return (*moves)[0];
+}
+
+// The person at `c` enters the first legal move when asked; waits until both see it.
+void play_first_move(Online& mover, Online& other) {
+  OnlineClient* a = &mover.client;
+  OnlineClient* b = &other.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->game() && a->game()->pending_request(); }));
+  OnlineGame& g = *a->game();
+  const std::size_t before = g.view()->moves().size();
+  const Move m = first_legal(g.view()->position());
+  REQUIRE(g.play(*g.pending_request(), m));
+  REQUIRE(wait_until({a, b}, [&] {
+    return g.view()->moves().size() == before + 1 && b->game() &&
+           b->game()->view()->moves().size() == before + 1;
+  }));
+  CHECK(b->game()->view()->moves().back() == m);
+}
+
+}  // namespace
+
+TEST_CASE("server addresses: host:port, a default port, IPv6 in brackets, clear errors") {
+  CHECK(parse_server_address("example.org:7000").value() == ServerAddress{"example.org", 7000});
+  CHECK(parse_server_address(" 10.0.0.5 ").value() == ServerAddress{"10.0.0.5", 7420});
+  CHECK(parse_server_address("[::1]:9000").value() == ServerAddress{"::1", 9000});
+  CHECK(parse_server_address("[::1]").value() == ServerAddress{"::1", 7420});
+  CHECK(to_string(ServerAddress{"::1", 9000}) == "[::1]:9000");
+  CHECK(to_string(ServerAddress{"host", 1}) == "host:1");
+  for (const char* bad :
+       {"", "host:", "host:0", "host:70000", "host:12ab", "::1:80", "[::1", ":7420", "a b:1"}) {
+    CAPTURE(bad);
+    const auto parsed = parse_server_address(bad);
+    REQUIRE_FALSE(parsed.has_value());
+    CHECK(!parsed.error().empty());
+  }
+}
+
+TEST_CASE("lobby: a created game is listed with its player, then joined, played, watched") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Online alice(server.port(), "alice"), bob(server.port(), "bob"), carol(server.port(), "carol");
+  OnlineClient *a = &alice.client, *b = &bob.client, *c = &carol.client;
+  REQUIRE(wait_until({a, b, c}, [&] { return a->online() && b->online() && c->online(); }));
+  CHECK(a->status_text().find("Online at 127.0.0.1:") == 0);
+  CHECK(a->welcome()->player.rating == 1500);
+
+  protocol::Create create;
+  create.time = TimeControl::fischer(std::chrono::seconds(300), std::chrono::seconds(5));
+  create.color = protocol::ColorChoice::White;
+  a->create(create);
+  REQUIRE(wait_until({a}, [&] { return a->waiting_game().has_value(); }));
+  const std::string id = a->waiting_game()->game;
+  CHECK_FALSE(a->waiting_game()->invite.has_value());
+
+  b->refresh();
+  REQUIRE(wait_until({b}, [&] { return has_game(b->open_games(), id); }));
+  const protocol::GameSummary listed = b->open_games().front();
+  CHECK(listed.white->name == "alice");
+  CHECK(listed.white->rating == 1500);
+  CHECK_FALSE(listed.black.has_value());
+  CHECK(listed.time == create.time);
+  CHECK(listed.rules == "standard");
+  CHECK(b->live_games().empty());
+  REQUIRE(wait_until({b}, [&] { return b->players().size() == 3; }));
+
+  b->join(id);
+  REQUIRE(wait_until(
+      {a, b}, [&] { return a->game() && a->game()->view() && b->game() && b->game()->view(); }));
+  CHECK_FALSE(a->waiting_game().has_value());
+  CHECK(a->game()->id() == id);
+  CHECK(a->game()->color() == Color::White);
+  CHECK(b->game()->color() == Color::Black);
+  CHECK(b->game()->view()->player(Color::White).name == "alice");
+  CHECK(b->game()->view()->is_human(Color::Black));
+  CHECK_FALSE(b->game()->view()->is_human(Color::White));
+  CHECK(b->game()->view()->has_clock());
+  CHECK_FALSE(b->game()->pending_request().has_value());  // white moves first
+
+  play_first_move(alice, bob);
+  play_first_move(bob, alice);
+
+  // The game is live now, and a third player can watch it from the lobby.
+  c->refresh();
+  REQUIRE(wait_until({c}, [&] { return has_game(c->live_games(), id); }));
+  c->watch(id);
+  REQUIRE(wait_until({a, b, c}, [&] { return c->game() && c->game()->view(); }));
+  CHECK_FALSE(c->game()->playing());
+  CHECK(c->game()->view()->moves() == a->game()->view()->moves());
+  CHECK_FALSE(c->game()->view()->is_human(Color::White));
+  CHECK_FALSE(c->game()->pending_request().has_value());
+
+  // Chat reaches everyone in the game; a move reaches the spectator.
+  a->game()->send_chat("good luck");
+  REQUIRE(wait_until(
+      {a, b, c}, [&] { return b->game()->chat().size() == 1 && c->game()->chat().size() == 1; }));
+  CHECK(b->game()->chat().front() == ChatLine{"alice", "good luck"});
+  play_first_move(alice, carol);
+
+  // An abort after both moved is refused: a notice, and the game goes on.
+  b->game()->abort();
+  REQUIRE(
+      wait_until({a, b, c}, [&] { return bob.noticed("not_allowed") || bob.noticed("Abort"); }));
+  CHECK(b->game()->view()->running());
+
+  b->game()->resign();
+  REQUIRE(wait_until({a, b, c}, [&] {
+    return a->game()->finished() && b->game()->finished() && c->game()->finished();
+  }));
+  for (OnlineClient* x : {a, b, c}) {
+    const auto& r = x->game()->view()->result();
+    CHECK(r->winner == Color::White);
+    CHECK(r->reason == EndReason::Resign);
+  }
+  CHECK(a->game()->view()->result_title() == "White wins");
+
+  // Watching a finished game shows its end, with the clocks as the server stopped them (white
+  // moved twice, gaining the 5 s increment each time), not the initial ones.
+  Online dave(server.port(), "dave");
+  OnlineClient* d = &dave.client;
+  REQUIRE(wait_until({d}, [&] { return d->online(); }));
+  d->watch(id);
+  REQUIRE(wait_until({d}, [&] { return d->game() && d->game()->view(); }));
+  CHECK(d->game()->finished());
+  CHECK(d->game()->view()->moves().size() == 3);
+  const auto white_left = d->game()->view()->clock(Color::White, std::chrono::steady_clock::now());
+  CHECK(white_left > Millis{300000});
+  CHECK(white_left <= Millis{310000});
+
+  // The archive has it: listed for alice, fetched in full and in the text notation.
+  a->request_history();
+  REQUIRE(wait_until({a}, [&] { return a->history().has_value(); }));
+  REQUIRE(a->history()->games.size() == 1);
+  CHECK(a->history()->games[0].game == id);
+  CHECK(a->history()->games[0].plies == 3);
+  a->request_record(id);
+  REQUIRE(wait_until({a}, [&] { return a->archived().has_value(); }));
+  const ArchivedGame& archived = *a->archived();
+  CHECK(archived.id == id);
+  CHECK(archived.record.black.name == "bob");
+  REQUIRE(archived.record.moves.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i)
+    CHECK(archived.record.moves[i].move == a->game()->view()->moves()[i]);
+  CHECK(archived.text.find(to_string(archived.record.moves[0].move)) != std::string::npos);
+  CHECK(replay(archived.record).has_value());
+
+  // A rematch: both offer, a new game starts with the colours swapped.
+  a->game()->offer_rematch();
+  REQUIRE(wait_until({a, b}, [&] { return b->game()->rematch_offer() == "alice"; }));
+  b->game()->offer_rematch();
+  REQUIRE(wait_until({a, b}, [&] { return a->game()->id() != id && b->game()->id() != id; }));
+  CHECK(a->game()->color() == Color::Black);
+  CHECK(b->game()->color() == Color::White);
+}
+
+TEST_CASE("lobby: private games need the invite code, and bad requests become notices") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Online alice(server.port(), "alice"), bob(server.port(), "bob");
+  OnlineClient *a = &alice.client, *b = &bob.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
+
+  protocol::Create create;
+  create.is_private = true;
+  a->create(create);
+  REQUIRE(wait_until({a}, [&] { return a->waiting_game().has_value(); }));
+  const auto invite = a->waiting_game()->invite;
+  REQUIRE(invite.has_value());
+  CHECK(alice.noticed("Invite code: " + *invite));
+  const std::string id = a->waiting_game()->game;
+
+  b->refresh();
+  REQUIRE(wait_until({b}, [&] { return b->players().size() == 2; }));
+  CHECK_FALSE(has_game(b->open_games(), id));
+  b->join(id);
+  REQUIRE(wait_until({b}, [&] { return bob.noticed("Join game " + id); }));
+  CHECK(b->game() == nullptr);
+  b->join("9999");
+  REQUIRE(wait_until({b}, [&] { return bob.noticed("Join game 9999"); }));
+  b->watch("nonsense id");
+  REQUIRE(wait_until({b}, [&] { return bob.noticed("Watch game nonsense id"); }));
+  CHECK(b->online());
+
+  b->join(id, invite);
+  REQUIRE(wait_until({a, b}, [&] { return a->game() && b->game() && b->game()->view(); }));
+  CHECK(a->game()->id() == id);
+
+  // Leaving the shown game does not end it: the seat follows the server until the end.
+  a->leave_game();
+  CHECK(a->game() == nullptr);
+  CHECK(a->games_in_progress() == std::vector<std::string>{id});
+  a->show_game(id);
+  REQUIRE(a->game() != nullptr);
+  CHECK(a->game()->id() == id);
+}
+
+TEST_CASE("lobby: quick pairing and challenges, accepted and declined") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Online alice(server.port(), "alice"), bob(server.port(), "bob");
+  OnlineClient *a = &alice.client, *b = &bob.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
+
+  protocol::ChallengeSend ch;
+  ch.player = "bob";
+  ch.color = protocol::ColorChoice::Black;
+  ch.time = TimeControl::fixed_per_move(std::chrono::seconds(30));
+  a->challenge(ch);
+  REQUIRE(wait_until(
+      {a, b}, [&] { return b->challenges().size() == 1 && a->sent_challenges().size() == 1; }));
+  const protocol::ChallengeReceived got = b->challenges().front();
+  CHECK(got.from.name == "alice");
+  CHECK(got.color == protocol::ColorChoice::Black);
+  CHECK(got.time == ch.time);
+  CHECK(bob.noticed("alice challenges you"));
+  b->decline(got.challenge);
+  REQUIRE(wait_until({a, b}, [&] { return alice.noticed("bob declined your challenge"); }));
+  CHECK(b->challenges().empty());
+  CHECK(a->sent_challenges().empty());
+
+  ch.player = "nobody";
+  a->challenge(ch);
+  REQUIRE(wait_until({a}, [&] { return alice.noticed("Challenge nobody"); }));
+
+  ch.player = "bob";
+  a->challenge(ch);
+  REQUIRE(wait_until({a, b}, [&] { return b->challenges().size() == 1; }));
+  b->accept(b->challenges().front().challenge);
+  REQUIRE(wait_until({a, b}, [&] { return a->game() && b->game() && a->game()->view(); }));
+  CHECK(a->game()->color() == Color::Black);
+  CHECK(b->game()->color() == Color::White);
+  b->game()->abort();  // before both moved: allowed
+  REQUIRE(wait_until({a, b}, [&] { return a->game()->finished(); }));
+  CHECK(a->game()->view()->result()->reason == EndReason::Aborted);
+  a->leave_game();
+  b->leave_game();
+
+  protocol::Seek seek;
+  seek.time = TimeControl::fischer(std::chrono::seconds(60), std::chrono::seconds(1));
+  a->seek(seek);
+  REQUIRE(wait_until({a}, [&] { return a->seeking().has_value(); }));
+  b->seek(seek);
+  REQUIRE(wait_until({a, b}, [&] { return a->game() && b->game() && b->game()->view(); }));
+  CHECK_FALSE(a->seeking().has_value());
+  CHECK(a->game()->id() == b->game()->id());
+  CHECK(a->game()->color() != b->game()->color());
+}
+
+TEST_CASE("connection: refused logins and an unreachable server are told, never a crash") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  {
+    Online first(server.port(), "dora", "secret-1");
+    REQUIRE(wait_until({&first.client}, [&] { return first.client.online(); }));
+  }
+  Online wrong(server.port(), "dora", "wrong-password");
+  REQUIRE(wait_until({&wrong.client},
+                     [&] { return wrong.client.status() == net::ConnectionStatus::Closed; }));
+  CHECK(wrong.client.closed_reason().has_value());
+  CHECK(wrong.client.status_text().find("Disconnected: ") == 0);
+
+  // A port nobody listens on: the client keeps trying and says so.
+  const unsigned short dead = server.port();
+  server.stop();
+  Online lonely(dead, "erin");
+  REQUIRE(wait_until({&lonely.client}, [&] {
+    return lonely.client.status() == net::ConnectionStatus::WaitingRetry;
+  }));
+  CHECK(lonely.client.status_text().find("Cannot reach 127.0.0.1:" + std::to_string(dead)) == 0);
+  CHECK(lonely.client.status_text().find("Reconnecting in") != std::string::npos);
+  lonely.client.join("1");  // not online: refused at once as a notice
+  REQUIRE(wait_until({&lonely.client}, [&] { return lonely.noticed("Join game 1"); }));
+}
+
+TEST_CASE("connection: a game survives the server restarting and resumes where it was") {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(dir.path());
+  const unsigned short port = server->port();
+  Online alice(port, "alice"), bob(port, "bob");
+  OnlineClient *a = &alice.client, *b = &bob.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
+  protocol::Create create;
+  create.color = protocol::ColorChoice::White;
+  a->create(create);
+  REQUIRE(wait_until({a}, [&] { return a->waiting_game().has_value(); }));
+  b->join(a->waiting_game()->game);
+  play_first_move(alice, bob);
+  play_first_move(bob, alice);
+
+  server->stop(SIGKILL);
+  server.reset();
+  REQUIRE(wait_until({a, b}, [&] { return !a->online() && !b->online(); }));
+  CHECK(a->status_text().find("Connection lost") == 0);
+  CHECK(a->game()->view()->moves().size() == 2);  // still shown while away
+
+  server = std::make_unique<ServerProcess>(dir.path(), nlohmann::json::object(),
+                                           std::vector<std::string>{}, Launch::on_port(port));
+  REQUIRE(wait_until(
+      {a, b}, [&] { return a->online() && b->online(); }, Millis{15000}));
+  CHECK(alice.noticed("Reconnected"));
+  play_first_move(alice, bob);
+  CHECK(a->game()->view()->moves().size() == 3);
+  CHECK(b->game()->view()->moves() == a->game()->view()->moves());
+}
+
+TEST_CASE("hosting: the server runs as a child, says its port and addresses, stops with the host") {
+  TempDir dir;
+  ServerHostOptions o;
+  o.executable = test::kServerBinary;
+  o.database = dir.path() / "data" / "server.db";
+  o.log = dir.path() / "server.log";
+  o.extra = {"--bind", "127.0.0.1", "--discovery-port", "-1"};
+  auto host = ServerHost::start(o);
+  REQUIRE(host.has_value());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline && (*host)->addresses().empty())
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE((*host)->port().has_value());
+  const unsigned short port = *(*host)->port();
+  REQUIRE((*host)->addresses().size() == 1);
+  CHECK((*host)->addresses()[0] == "127.0.0.1:" + std::to_string(port));
+  CHECK(std::filesystem::exists(o.database));
+
+  Online alice(port, "alice");
+  REQUIRE(wait_until({&alice.client}, [&] { return alice.client.online(); }));
+  const pid_t pid = (*host)->pid();
+  host->reset();  // stops the server
+  CHECK(kill(pid, 0) != 0);
+  REQUIRE(wait_until({&alice.client}, [&] { return !alice.client.online(); }));
+
+  ServerHostOptions missing = o;
+  missing.executable = dir.path() / "no-such-server";
+  const auto failed = ServerHost::start(missing);
+  REQUIRE_FALSE(failed.has_value());
+  CHECK(failed.error().find("no-such-server") != std::string::npos);
+
+  // A server that cannot open its database ends at once, and the host says why.
+  ServerHostOptions bad = o;
+  bad.database = dir.path() / "server.log" / "x.db";  // a file where a directory should be
+  auto broken = ServerHost::start(bad);
+  if (broken) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < until && !(*broken)->failure())
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK((*broken)->failure().has_value());
+  } else {
+    CHECK(!broken.error().empty());
+  }
+}

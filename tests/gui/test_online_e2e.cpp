@@ -1,0 +1,239 @@
+// Online play end to end: a real amazons-server on an ephemeral loopback port, a real
+// amazons-bot (beginner level), and the real client under Xvfb driven by real X input events.
+// The person finds the server by LAN discovery sent to loopback, logs in, sees the bot in the
+// lobby, creates a game that the bot joins, chats, plays the whole game to its end, and opens
+// it again from the server's archive. The game is checked against the server's record.
+// Screenshots go to build/<preset>/screenshots/ (online-*.png).
+#include <doctest/doctest.h>
+
+#include <signal.h>
+
+#include <fstream>
+#include <random>
+
+#include "common/game_record.h"
+#include "common/movegen.h"
+#include "common/notation.h"
+#include "common/position_text.h"
+#include "tests/gui/gui_driver.h"
+#include "tests/integration/server_process.h"
+
+using namespace amazons;
+using namespace amazons::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kClientExe = AMAZONS_CLIENT_EXE;
+const fs::path kBotExe = AMAZONS_BINARY_DIR "/bot/amazons-bot";
+const fs::path kShotDir = fs::path(AMAZONS_BINARY_DIR) / "screenshots";
+
+bool has(const json& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+}  // namespace
+
+TEST_SUITE("gui") {
+  TEST_CASE("online: find the server on the LAN, play a whole game against a bot, replay it") {
+    TempDir home;
+    const fs::path server_dir = home.path() / "server";
+    fs::create_directories(server_dir);
+    auto server = std::make_unique<ServerProcess>(server_dir);
+    REQUIRE(server->discovery_port() != 0);
+    const unsigned short port = server->port();
+    const std::string address = "127.0.0.1:" + std::to_string(port);
+    Child bot({kBotExe.string(), "--server", address, "--name", "Botty", "--level", "beginner",
+               "--list-interval", "1", "--log-level", "warn"},
+              {}, -1, home.path() / "bot.log");
+
+    // Discovery goes to loopback only; the last server is some other one.
+    fs::create_directories(home.path() / "config" / "amazons");
+    std::ofstream(home.path() / "config" / "amazons" / "settings.json") << json{
+        {"name", "Alice"},
+        {"last_server", "127.0.0.1:1"},
+        {"discovery_target", "127.0.0.1"},
+        {"discovery_port", server->discovery_port()}}.dump();
+
+    VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
+    ClientDriver c(display, home.path(), kClientExe);
+    c.start();
+    c.screenshot(kShotDir, "online-menu");
+
+    // ---- connect: the server is found on the LAN and chosen ----
+    c.click("online");
+    json s = c.wait_screen("connect");
+    CHECK(s["widgets"]["server"]["text"] == "127.0.0.1:1");  // the last server, prefilled
+    CHECK(s["widgets"]["name"]["text"] == "Alice");
+    c.click("find_lan");
+    s = c.wait_for("a server found on the LAN",
+                   [](const json& st) { return st.contains("found") && !st["found"].empty(); });
+    CHECK(s["found"][0]["port"] == port);
+    c.click("lan0");
+    c.wait_for("the found server chosen",
+               [&](const json& st) { return st["widgets"]["server"]["text"] == address; });
+    c.click("connect");
+    s = c.wait_for("the lobby, online, with the bot", [](const json& st) {
+      return st.value("screen", "") == "lobby" && st["online"].get<bool>() &&
+             has(st["players"], "Botty");
+    });
+    CHECK(s["status"].get<std::string>().find("as Alice (1500)") != std::string::npos);
+
+    // ---- create a game on the 8x8 board; the bot joins it ----
+    select_option(c, "rules", "botzone8");
+    select_option(c, "colour", "White");
+    c.screenshot(kShotDir, "online-lobby");
+    c.click("create");
+    s = c.wait_for("the online game with the bot", [](const json& st) {
+      return st.value("screen", "") == "online_game" && st.contains("position");
+    });
+    CHECK(s["white"] == "Alice");
+    CHECK(s["black"] == "Botty");
+    CHECK(s["color"] == "white");
+    const std::string game = s["game"];
+
+    // ---- chat ----
+    c.click("chat");
+    c.wait_for("chat focused", [](const json& st) { return st["widgets"]["chat"]["focused"]; });
+    c.type("good luck");
+    c.click("send");
+    c.wait_for("the chat line back from the server",
+               [](const json& st) { return has(st["chat"], "Alice: good luck"); });
+
+    // ---- play the whole game ----
+    std::mt19937_64 rng(7);
+    bool shot = false;
+    for (int turn = 0; turn < 60; ++turn) {
+      s = c.wait_for(
+          "our turn or the end",
+          [](const json& st) {
+            return !st["result"].is_null() ||
+                   (st["human_to_move"].get<bool>() && st["stage"] == "choose_queen");
+          },
+          std::chrono::seconds(60));
+      if (!s["result"].is_null()) break;
+      const Position pos = *parse_position(s["position"].get<std::string>());
+      REQUIRE(pos.side_to_move() == Color::White);
+      auto moves = std::make_unique<MoveList>();
+      generate_moves(pos, *moves);
+      REQUIRE(!moves->empty());
+      const Move m =
+          (*moves)[std::uniform_int_distribution<std::size_t>(0, moves->size() - 1)(rng)];
+      const std::size_t before = s["moves"].size();
+      if (turn == 4) {
+        // The server dies and comes back on the same port: the client shows that it is
+        // reconnecting, and resumes the game where it was.
+        server->stop(SIGKILL);
+        c.wait_for("the reconnecting banner", [](const json& st) {
+          return !st["online"].get<bool>() &&
+                 st["connection"].get<std::string>().find("Reconnecting") != std::string::npos;
+        });
+        c.screenshot(kShotDir, "online-reconnecting");
+        server = std::make_unique<ServerProcess>(server_dir, json::object(),
+                                                 std::vector<std::string>{}, Launch::on_port(port));
+        s = c.wait_for(
+            "the game resumed",
+            [](const json& st) {
+              return st["online"].get<bool>() && st["human_to_move"].get<bool>();
+            },
+            std::chrono::seconds(30));
+        REQUIRE(s["moves"].size() == before);
+        REQUIRE(s["position"] == to_text(pos));
+      }
+      c.click_square(to_string(m.from()));
+      const json picked = c.wait_for(
+          "destinations", [](const json& st) { return st["stage"] == "choose_destination"; });
+      CHECK(picked["targets"] == queen_destinations(pos, m.from()).count());
+      if (!shot && before >= 6) {
+        c.screenshot(kShotDir, "online-game");
+        shot = true;
+      }
+      c.click_square(to_string(m.to()));
+      c.wait_for("arrow targets", [](const json& st) { return st["stage"] == "choose_arrow"; });
+      c.click_square(to_string(m.arrow()));
+      const json after = c.wait_for("our move confirmed by the server", [&](const json& st) {
+        return st["moves"].size() > before || !st["result"].is_null();
+      });
+      REQUIRE(after["moves"].size() > before);
+      CHECK(after["moves"][before] == to_string(m));
+    }
+    s = c.wait_for("the result", [](const json& st) { return !st["result"].is_null(); });
+    CHECK(s["result"]["reason"] == "no_moves");
+    CHECK(s["status"].get<std::string>().find("has no legal move left") != std::string::npos);
+    c.screenshot(kShotDir, "online-result");
+
+    // ---- the server's record is the game the client showed ----
+    Client observer(port);
+    observer.hello("Observer");
+    observer.send(protocol::RecordRequest{game, protocol::RecordFormat::Json});
+    const auto reply = observer.expect<protocol::Record>();
+    const auto record = parse_record_json(reply.record.dump());
+    REQUIRE(record.has_value());
+    CHECK(record->white.name == "Alice");
+    CHECK(record->black.name == "Botty");
+    CHECK(record->black.bot);
+    REQUIRE(record->moves.size() == s["moves"].size());
+    for (std::size_t i = 0; i < record->moves.size(); ++i)
+      CHECK(to_string(record->moves[i].move) == s["moves"][i]);
+    REQUIRE(record->result.has_value());
+    CHECK(color_name(*record->result->winner) == s["result"]["winner"]);
+    CHECK(record->result->reason == EndReason::NoMoves);
+
+    // ---- the archive: the game is there, replayed and exported ----
+    c.click("lobby");
+    c.wait_screen("lobby");
+    c.click("archive");
+    s = c.wait_for("the archive with the game",
+                   [&](const json& st) { return st.contains("games") && has(st["games"], game); });
+    c.click("game_" + game);
+    s = c.wait_screen("replay");
+    c.click("export");
+    s = c.wait_for("the export",
+                   [](const json& st) { return !st["exported"].get<std::string>().empty(); });
+    std::ifstream exported(s["exported"].get<std::string>());
+    const std::string text((std::istreambuf_iterator<char>(exported)),
+                           std::istreambuf_iterator<char>());
+    CHECK(text.find(to_string(record->moves.front().move)) != std::string::npos);
+    CHECK(text.find(to_string(record->moves.back().move)) != std::string::npos);
+    c.click("back");
+    c.wait_screen("archive");
+  }
+
+  TEST_CASE("host: --host starts a server, shows the address to give, and stops it on quit") {
+    TempDir home;
+    VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
+    ClientDriver c(display, home.path(), kClientExe);
+    // Loopback only, and no LAN discovery, as tests must.
+    c.start({"--host", "--server-exe", test::kServerBinary, "--server-args",
+             "--bind 127.0.0.1 --discovery-port -1 --config " AMAZONS_CONFIG_DIR "/server.json"},
+            "lobby");
+    json s = c.wait_for("the hosted lobby, online", [](const json& st) {
+      return st.value("screen", "") == "lobby" && st["online"].get<bool>();
+    });
+    const std::string hosting = s["hosting"];
+    const std::string marker = "Friends connect to: 127.0.0.1:";
+    const auto at = hosting.find(marker);
+    REQUIRE(at != std::string::npos);
+    const auto port = static_cast<unsigned short>(std::stoi(hosting.substr(at + marker.size())));
+    CHECK(s["status"].get<std::string>().find("127.0.0.1:" + std::to_string(port)) !=
+          std::string::npos);
+    CHECK(fs::exists(home.path() / "data" / "amazons" / "server" / "amazons.db"));
+    c.screenshot(kShotDir, "online-host");
+
+    // A friend can join: the hosted server is a real one.
+    {
+      Client friend_client(port);
+      friend_client.hello("Friend");
+      c.wait_for("the friend in the lobby",
+                 [](const json& st) { return has(st["players"], "Friend"); });
+    }
+
+    // Quitting the client stops the server.
+    c.key("Escape");  // the lobby: leave the server
+    c.wait_screen("menu");
+    c.click("quit");
+    CHECK(c.wait_exit() == 0);
+    CHECK_FALSE(net::LineClient::connect("127.0.0.1", port).has_value());
+  }
+}
