@@ -109,9 +109,14 @@ class MenuScreen final : public Screen {
     widgets_.draw(t, s);
     draw_text(t, s.fonts->regular, "Playing as " + app_.settings().name, s.px(14), width_ / 2,
               height_ - s.f(18), colors::kMuted, Align::Center);
+    if (const std::string hosting = hosting_line(app_); !hosting.empty())
+      draw_text(t, s.fonts->regular, hosting, s.px(15), width_ / 2, height_ - s.f(42),
+                colors::kAccent, Align::Center);
   }
 
-  nlohmann::json describe() const override { return {{"widgets", widgets_.describe()}}; }
+  nlohmann::json describe() const override {
+    return {{"widgets", widgets_.describe()}, {"hosting", hosting_line(app_)}};
+  }
 
  private:
   void resume() {

@@ -10,6 +10,15 @@
 
 namespace amazons::client::ui {
 
+// The addresses the hosted server gave, for the people to tell their friends.
+std::string hosting_line(App& app) {
+  const auto& host = app.hosted_server();
+  if (!host) return {};
+  std::string text;
+  for (const std::string& a : host->addresses()) text += (text.empty() ? "" : ",  ") + a;
+  return "Hosting on this computer. Friends connect to: " + text;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -35,15 +44,6 @@ void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std
 
 void show_notices(App& app, OnlineClient& client) {
   for (const OnlineNotice& n : client.take_notices()) app.notify(n.text, n.error);
-}
-
-// The addresses the hosted server gave, for the people to tell their friends.
-std::string hosting_line(App& app) {
-  const auto& host = app.hosted_server();
-  if (!host) return {};
-  std::string text;
-  for (const std::string& a : host->addresses()) text += (text.empty() ? "" : ",  ") + a;
-  return "Hosting on this computer. Friends connect to: " + text;
 }
 
 std::shared_ptr<OnlineClient> connect(App& app, const ServerAddress& where,

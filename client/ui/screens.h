@@ -47,6 +47,8 @@ std::vector<TimeChoice> time_choices();
 std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
 
 // Online play (online_screens.cpp, online_game_screen.cpp).
+// "Hosting on this computer. Friends connect to: ..." while this client hosts a server, else "".
+std::string hosting_line(App& app);
 // Play online: a server's host:port or one found on the LAN, a name and an optional password.
 std::unique_ptr<Screen> make_connect_screen(App& app);
 // Host a game on this computer: starts the server, shows its addresses, then its lobby.

@@ -231,7 +231,10 @@ TEST_SUITE("gui") {
 
     // Quitting the client stops the server.
     c.key("Escape");  // the lobby: leave the server
-    c.wait_screen("menu");
+    const json menu = c.wait_screen("menu");
+    // The server keeps running while the client is open, and the menu still says where.
+    CHECK(menu["hosting"].get<std::string>() == hosting);
+    CHECK(net::LineClient::connect("127.0.0.1", port).has_value());
     c.click("quit");
     CHECK(c.wait_exit() == 0);
     CHECK_FALSE(net::LineClient::connect("127.0.0.1", port).has_value());
