@@ -19,9 +19,9 @@
 #include <set>
 #include <string>
 
+#include "common/log.h"
 #include "server/config.h"
 #include "server/lobby.h"
-#include "common/log.h"
 #include "server/storage.h"
 #include "server/storage_worker.h"
 
