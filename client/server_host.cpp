@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +63,7 @@ Expected<std::unique_ptr<ServerHost>, std::string> ServerHost::start(ServerHostO
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     ::close(out[0]);
@@ -70,6 +72,11 @@ Expected<std::unique_ptr<ServerHost>, std::string> ServerHost::start(ServerHostO
     return Unexpected(std::string("cannot start the server: ") + std::strerror(errno));
   }
   if (pid == 0) {
+    // The server must not outlive a client that is killed or crashes: it gets SIGTERM (and
+    // shuts down gracefully) when the thread that started it ends, which is the client's main
+    // thread. The check closes the race with a parent that died before prctl.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(1);
     dup2(out[1], STDOUT_FILENO);
     if (log >= 0) dup2(log, STDERR_FILENO);
     const int null = ::open("/dev/null", O_RDONLY);

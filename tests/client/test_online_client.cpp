@@ -412,3 +412,43 @@ TEST_CASE("hosting: the server runs as a child, says its port and addresses, sto
     CHECK(!broken.error().empty());
   }
 }
+
+TEST_CASE("hosting: a client that is killed takes its server with it") {
+  TempDir dir;
+  ServerHostOptions o;
+  o.executable = test::kServerBinary;
+  o.database = dir.path() / "server.db";
+  o.log = dir.path() / "server.log";
+  o.extra = {"--bind", "127.0.0.1", "--discovery-port", "-1"};
+  // A stand-in for the client: a process that hosts a server, says its port, and is then killed
+  // with SIGKILL, so that no destructor runs.
+  int pipe_fds[2];
+  REQUIRE(pipe(pipe_fds) == 0);
+  const pid_t client = fork();
+  REQUIRE(client >= 0);
+  if (client == 0) {
+    ::close(pipe_fds[0]);
+    auto host = ServerHost::start(o);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (host && std::chrono::steady_clock::now() < until && !(*host)->port())
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const unsigned short port = host && (*host)->port() ? *(*host)->port() : 0;
+    if (::write(pipe_fds[1], &port, sizeof port) != sizeof port) _exit(1);
+    for (;;) pause();
+  }
+  ::close(pipe_fds[1]);
+  unsigned short port = 0;
+  REQUIRE(::read(pipe_fds[0], &port, sizeof port) == sizeof port);
+  ::close(pipe_fds[0]);
+  REQUIRE(port != 0);
+  CHECK(net::LineClient::connect("127.0.0.1", port).has_value());
+  kill(client, SIGKILL);
+  waitpid(client, nullptr, 0);
+  bool gone = false;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!gone && std::chrono::steady_clock::now() < until) {
+    gone = !net::LineClient::connect("127.0.0.1", port).has_value();
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK(gone);
+}
