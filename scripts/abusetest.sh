@@ -8,6 +8,7 @@
 # Usage: scripts/abusetest.sh [GAMES] [SECONDS] [THINK_MS]    (defaults: 100 20 200)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/server_lib.sh
 games=${1:-100}
 seconds=${2:-20}
 think=${3:-200}
@@ -30,20 +31,8 @@ cat >"$work/server.json" <<JSON
  "limits": {"connections_per_address": $((2 * games + 100)), "idle_ping_seconds": 2,
             "idle_timeout_seconds": 5}}
 JSON
-./build/release/server/amazons-server --port 0 --db "$work/abuse.db" --config "$work/server.json" \
-  --quiet >"$work/out.txt" 2>"$work/err.txt" &
-server_pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(grep -o 'listening on port [0-9]*' "$work/out.txt" | grep -o '[0-9]*$' || true)
-  [[ -n $port ]] && break
-  sleep 0.1
-done
-[[ -n $port ]] || { echo "abusetest: the server did not start" >&2; cat "$work/err.txt" >&2; exit 1; }
+start_server abusetest "$work/abuse.db" "$work/server.json"
 
-# The server's own CPU time in clock ticks: what the attack costs it, less disturbed than the
-# wall-clock figures by the other work on a shared machine.
-ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
 load() {
   ./build/release/bench/amazons-loadgen --port "$port" --games "$games" --seconds "$seconds" \
     --think-ms "$think" --prefix "$1" --echo 200 2> >(grep -v '^loadgen: [0-9]' >&2) |
@@ -52,17 +41,17 @@ load() {
 p99() { grep -o 'p99 [0-9.]*' "$work/$1.txt" | head -1 | cut -d' ' -f2; }
 
 echo "== $games legitimate games (think $think ms), no attack; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-t0=$(ticks)
+t0=$(server_ticks)
 load calm
-t1=$(ticks)
+t1=$(server_ticks)
 echo "== the same, under attack from 127.0.0.2"
 # The attack starts first and outlasts the measurement (loadgen needs a few seconds to start).
 ./build/release/bench/amazons-attack --port "$port" --seconds $((seconds + 15)) >"$work/attack.txt" &
 attack_pid=$!
 sleep 2
-t2=$(ticks)
+t2=$(server_ticks)
 load attacked
-t3=$(ticks)
+t3=$(server_ticks)
 echo "   load average $(cut -d' ' -f1-3 /proc/loadavg)"
 attack_ok=yes
 wait "$attack_pid" || attack_ok=no

@@ -6,6 +6,7 @@
 # Usage: scripts/loadtest.sh [GAMES] [SECONDS] [THINK_MS]     (defaults: 1000 10 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/server_lib.sh
 games=${1:-1000}
 seconds=${2:-10}
 think=${3:-1000}
@@ -19,26 +20,15 @@ cat >"$work/server.json" <<JSON
  "limits": {"connections_per_address": $((2 * games + 100)), "requests_per_second": 1000,
             "requests_burst": 1000}}
 JSON
-./build/release/server/amazons-server --port 0 --db "$work/load.db" --config "$work/server.json" \
-  --quiet >"$work/out.txt" 2>"$work/err.txt" &
-server_pid=$!
-for _ in $(seq 50); do
-  port=$(grep -o 'listening on port [0-9]*' "$work/out.txt" | grep -o '[0-9]*$' || true)
-  [[ -n $port ]] && break
-  sleep 0.1
-done
-[[ -n $port ]] || { echo "loadtest: the server did not start" >&2; cat "$work/err.txt" >&2; exit 1; }
+start_server loadtest "$work/load.db" "$work/server.json"
 
-# The server's own CPU time per stored move: a figure that the other work on a shared machine
-# disturbs much less than the wall-clock rates.
-ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
 stored() { sqlite3 "$work/load.db" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo 0; }
 run() {
   local name=$1 think_ms=$2 t0 m0 t1 m1
-  t0=$(ticks); m0=$(stored)
+  t0=$(server_ticks); m0=$(stored)
   ./build/release/bench/amazons-loadgen --port "$port" --games "$games" --seconds "$seconds" \
     --think-ms "$think_ms" --prefix "$name" --fsync-dir "$work" 2> >(grep -v '^loadgen: [0-9]' >&2)
-  t1=$(ticks); m1=$(stored)
+  t1=$(server_ticks); m1=$(stored)
   awk -v t=$((t1 - t0)) -v m=$((m1 - m0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
     if (m > 0) printf "server CPU: %.2f s for %d stored moves = %.0f us per move (%.0f moves per core-second)\n",
       t / hz, m, 1e6 * t / hz / m, m / (t / hz) }'

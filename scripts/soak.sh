@@ -11,6 +11,7 @@
 # CI runs the 60 s version; `scripts/soak.sh 600` is the 10-minute one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/server_lib.sh
 seconds=${1:-60}
 games=${2:-200}
 think=${3:-50}
@@ -34,16 +35,7 @@ cat >"$work/server.json" <<JSON
 {"bind": "127.0.0.1", "discovery_port": -1, "threads": 2,
  "limits": {"connections_per_address": $((2 * games + 100)), "finished_retention_seconds": $retention}}
 JSON
-./build/release/server/amazons-server --port 0 --db "$work/soak.db" --config "$work/server.json" \
-  --quiet >"$work/out.txt" 2>"$work/err.txt" &
-server_pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(grep -o 'listening on port [0-9]*' "$work/out.txt" | grep -o '[0-9]*$' || true)
-  [[ -n $port ]] && break
-  sleep 0.1
-done
-[[ -n $port ]] || { echo "soak: the server did not start" >&2; cat "$work/err.txt" >&2; exit 1; }
+start_server soak "$work/soak.db" "$work/server.json"
 
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status"; }
 fds() { find "/proc/$server_pid/fd" -mindepth 1 -maxdepth 1 | wc -l; }
