@@ -49,7 +49,7 @@ struct EnumNames<EndReason> {
 };
 template <>
 struct EnumNames<ErrorCode> {
-  static constexpr std::array<std::pair<ErrorCode, std::string_view>, 25> kValues{{
+  static constexpr std::array<std::pair<ErrorCode, std::string_view>, 26> kValues{{
       {ErrorCode::BadJson, "bad_json"},
       {ErrorCode::UnknownType, "unknown_type"},
       {ErrorCode::BadField, "bad_field"},
@@ -75,6 +75,7 @@ struct EnumNames<ErrorCode> {
       {ErrorCode::IdleTimeout, "idle_timeout"},
       {ErrorCode::Replaced, "replaced"},
       {ErrorCode::Internal, "internal"},
+      {ErrorCode::TlsRequired, "tls_required"},
   }};
 };
 

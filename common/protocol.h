@@ -57,6 +57,8 @@ enum class ErrorCode : std::uint8_t {
   IdleTimeout,         // no answer to ping (the connection is closed)
   Replaced,            // the same player logged in on another connection (this one closes)
   Internal,            // a fault in the server; the request changed nothing
+  TlsRequired,         // a password over plain TCP from another machine, or a plain connection
+                       // to a server that requires TLS: connect with TLS instead
 };
 std::string_view code(ErrorCode e);
 std::optional<ErrorCode> error_code_from(std::string_view text);
@@ -809,6 +811,7 @@ struct DiscoveryReply {
   int players = 0;
   int games = 0;
   bool password = false;  // a server password is needed
+  bool tls = false;       // the port also speaks TLS (connect with tls://)
   std::string nonce;
   static void fields(auto& s, auto& v) {
     v("name", s.name);
@@ -817,6 +820,7 @@ struct DiscoveryReply {
     v("players", s.players, 0);
     v("games", s.games, 0);
     v("password", s.password, false);
+    v("tls", s.tls, false);
     v("nonce", s.nonce, std::string());
   }
   friend bool operator==(const DiscoveryReply&, const DiscoveryReply&) = default;
