@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cassert>
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -53,6 +54,27 @@ class [[nodiscard]] Expected {
 
  private:
   std::variant<T, E> state_;
+};
+
+// "Done, or why not": `return {};` for success, `return Unexpected(why);` for failure.
+template <class E>
+class [[nodiscard]] Expected<void, E> {
+ public:
+  Expected() = default;
+  template <class U>
+  Expected(Unexpected<U> e) : error_(E(std::move(e.error))) {}
+
+  bool has_value() const { return !error_.has_value(); }
+  explicit operator bool() const { return has_value(); }
+
+  // Precondition: !has_value().
+  const E& error() const {
+    assert(!has_value());
+    return *error_;
+  }
+
+ private:
+  std::optional<E> error_;
 };
 
 }  // namespace amazons

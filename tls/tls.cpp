@@ -1,0 +1,207 @@
+#include "tls/tls.h"
+
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <memory>
+
+namespace amazons::tls {
+
+namespace ssl = boost::asio::ssl;
+
+namespace {
+
+constexpr long kValidSeconds = 10L * 365 * 24 * 3600;
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+struct X509Free {
+  void operator()(X509* x) const { X509_free(x); }
+};
+struct KeyFree {
+  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
+};
+struct ExtFree {
+  void operator()(X509_EXTENSION* e) const { X509_EXTENSION_free(e); }
+};
+
+// The reason of the newest OpenSSL error on this thread, for messages people read.
+std::string openssl_reason() {
+  const unsigned long e = ERR_get_error();
+  ERR_clear_error();
+  if (e == 0) return "unknown OpenSSL error";
+  std::array<char, 256> text{};
+  ERR_error_string_n(e, text.data(), text.size());
+  return text.data();
+}
+
+bool is_ip_address(const std::string& name) {
+  boost::system::error_code ec;
+  boost::asio::ip::make_address(name, ec);
+  return !ec;
+}
+
+}  // namespace
+
+std::string fingerprint(X509* certificate) {
+  if (certificate == nullptr) return {};
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  if (X509_digest(certificate, EVP_sha256(), digest.data(), &length) != 1) return {};
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    if (i > 0) out += ':';
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 15];
+  }
+  return out;
+}
+
+Expected<std::string, std::string> fingerprint_of_pem(const std::filesystem::path& pem) {
+  File f(std::fopen(pem.c_str(), "rb"));
+  if (!f) return Unexpected(pem.string() + ": cannot open");
+  std::unique_ptr<X509, X509Free> cert(PEM_read_X509(f.get(), nullptr, nullptr, nullptr));
+  if (!cert) return Unexpected(pem.string() + ": not a PEM certificate (" + openssl_reason() + ")");
+  return fingerprint(cert.get());
+}
+
+std::optional<std::string> parse_fingerprint(std::string_view text) {
+  std::string hex;
+  for (char c : text) {
+    if (c == ':' || c == ' ') continue;
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    hex += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  if (hex.size() != 64) return std::nullopt;
+  std::string out;
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    if (i > 0) out += ':';
+    out += hex.substr(i, 2);
+  }
+  return out;
+}
+
+Expected<void, std::string> write_self_signed(const std::filesystem::path& cert_file,
+                                              const std::filesystem::path& key_file,
+                                              const std::vector<std::string>& names) {
+  std::unique_ptr<EVP_PKEY, KeyFree> key(EVP_EC_gen("P-256"));
+  if (!key) return Unexpected("cannot make a key: " + openssl_reason());
+  std::unique_ptr<X509, X509Free> cert(X509_new());
+  X509_set_version(cert.get(), 2);
+  std::array<unsigned char, 16> serial{};
+  RAND_bytes(serial.data(), static_cast<int>(serial.size()));
+  serial[0] &= 0x7f;  // a positive serial number
+  BIGNUM* bn = BN_bin2bn(serial.data(), static_cast<int>(serial.size()), nullptr);
+  BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get()));
+  BN_free(bn);
+  X509_gmtime_adj(X509_getm_notBefore(cert.get()), -3600);  // clocks that are a little behind
+  X509_gmtime_adj(X509_getm_notAfter(cert.get()), kValidSeconds);
+  X509_set_pubkey(cert.get(), key.get());
+  X509_NAME* subject = X509_get_subject_name(cert.get());
+  X509_NAME_add_entry_by_txt(subject, "O", MBSTRING_ASC,
+                             reinterpret_cast<const unsigned char*>("amazons"), -1, -1, 0);
+  X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC,
+                             reinterpret_cast<const unsigned char*>("amazons-server"), -1, -1, 0);
+  X509_set_issuer_name(cert.get(), subject);
+  std::string alt;
+  for (const auto& name : names) {
+    if (name.empty() || name.find(',') != std::string::npos) continue;
+    if (!alt.empty()) alt += ',';
+    alt += (is_ip_address(name) ? "IP:" : "DNS:") + name;
+  }
+  if (!alt.empty()) {
+    std::unique_ptr<X509_EXTENSION, ExtFree> ext(
+        X509V3_EXT_conf_nid(nullptr, nullptr, NID_subject_alt_name, alt.c_str()));
+    if (!ext) return Unexpected("bad certificate names \"" + alt + "\": " + openssl_reason());
+    X509_add_ext(cert.get(), ext.get(), -1);
+  }
+  if (X509_sign(cert.get(), key.get(), EVP_sha256()) == 0)
+    return Unexpected("cannot sign the certificate: " + openssl_reason());
+
+  std::error_code ec;
+  if (std::filesystem::exists(cert_file, ec) || std::filesystem::exists(key_file, ec))
+    return Unexpected(cert_file.string() + " or " + key_file.string() + " exists already");
+  const int fd = ::open(key_file.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return Unexpected(key_file.string() + ": cannot create");
+  File key_out(::fdopen(fd, "wb"));
+  if (!key_out) {
+    ::close(fd);
+    return Unexpected(key_file.string() + ": cannot create");
+  }
+  if (PEM_write_PrivateKey(key_out.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1 ||
+      std::fflush(key_out.get()) != 0)
+    return Unexpected(key_file.string() + ": cannot write the key");
+  File cert_out(std::fopen(cert_file.c_str(), "wbx"));
+  if (!cert_out) return Unexpected(cert_file.string() + ": cannot create");
+  if (PEM_write_X509(cert_out.get(), cert.get()) != 1 || std::fflush(cert_out.get()) != 0)
+    return Unexpected(cert_file.string() + ": cannot write the certificate");
+  return {};
+}
+
+Expected<std::shared_ptr<ssl::context>, std::string> server_context(
+    const std::filesystem::path& cert_file, const std::filesystem::path& key_file) {
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
+  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                   ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 |
+                   ssl::context::single_dh_use);
+  boost::system::error_code ec;
+  ctx->use_certificate_chain_file(cert_file.string(), ec);
+  if (ec) return Unexpected(cert_file.string() + ": " + ec.message());
+  ctx->use_private_key_file(key_file.string(), ssl::context::pem, ec);
+  if (ec) return Unexpected(key_file.string() + ": " + ec.message());
+  if (SSL_CTX_check_private_key(ctx->native_handle()) != 1)
+    return Unexpected(key_file.string() + ": the key does not match " + cert_file.string());
+  return ctx;
+}
+
+ClientContext client_context(const ClientTrust& trust, const std::string& host) {
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
+  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                   ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  boost::system::error_code ignored;
+  if (trust.system_cas) ctx->set_default_verify_paths(ignored);
+  auto seen = std::make_shared<PeerCertificate>();
+  // The callback runs for every certificate of the chain, the root first and the server's own
+  // (depth 0) last; it decides at depth 0 with what the chain told it.
+  auto chain_ok = std::make_shared<bool>(true);
+  ctx->set_verify_mode(ssl::verify_peer);
+  ctx->set_verify_callback(
+      [trust, host, seen, chain_ok](bool preverified, ssl::verify_context& vc) {
+        X509_STORE_CTX* store = vc.native_handle();
+        const int depth = X509_STORE_CTX_get_error_depth(store);
+        if (depth > 0) {
+          *chain_ok = *chain_ok && preverified;
+          return true;
+        }
+        seen->fingerprint = fingerprint(X509_STORE_CTX_get_current_cert(store));
+        seen->ca_verified = trust.system_cas && *chain_ok && preverified &&
+                            ssl::host_name_verification(host)(preverified, vc);
+        *chain_ok = true;  // the next handshake on this context starts afresh
+        if (seen->ca_verified) return true;
+        return trust.pinned.has_value() && *trust.pinned == seen->fingerprint;
+      });
+  return {std::move(ctx), std::move(seen)};
+}
+
+std::optional<TrustFailure> trust_failure(const ClientTrust& trust, const PeerCertificate& seen) {
+  if (seen.fingerprint.empty() || seen.ca_verified) return std::nullopt;
+  if (!trust.pinned) return TrustFailure::Unknown;
+  if (*trust.pinned != seen.fingerprint) return TrustFailure::Changed;
+  return std::nullopt;
+}
+
+}  // namespace amazons::tls
