@@ -106,6 +106,20 @@ class Params {
   std::vector<std::optional<std::string>> values_;
 };
 
+// libpq's messages span lines ("...refused\n\tIs the server running..."): one line for logs.
+std::string one_line(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n' || c == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 template <class F>
 auto guarded(const char* what, F&& f) {
   try {
@@ -113,13 +127,8 @@ auto guarded(const char* what, F&& f) {
   } catch (const StorageError&) {
     throw;
   } catch (const std::exception& e) {
-    throw StorageError(std::string("postgresql: ") + what + ": " + e.what());
+    throw StorageError(std::string("postgresql: ") + what + ": " + one_line(e.what()));
   }
-}
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
 }
 
 }  // namespace
@@ -151,7 +160,7 @@ PgStorage::PgStorage(const std::string& url) : url_(redact_url(url)) {
   try {
     conn_ = std::make_unique<Connection>(url);
   } catch (const std::exception& e) {
-    throw StorageError("cannot connect to PostgreSQL at " + url_ + ": " + trimmed(e.what()));
+    throw StorageError("cannot connect to PostgreSQL at " + url_ + ": " + one_line(e.what()));
   }
   guarded("setup", [&] {
     // The durability promise does not depend on how the server or database is configured.
