@@ -38,7 +38,12 @@ class PgServer {
     }
     throw std::runtime_error("PostgreSQL for the test did not start: " + why);
   }
-  ~PgServer() { run("stop '" + dir_.string() + "'"); }
+  ~PgServer() { stop(); }
+  // Stops it at once (immediate shutdown, as a crash would) and removes its files.
+  void stop() {
+    if (!stopped_) run("stop '" + dir_.string() + "'");
+    stopped_ = true;
+  }
   PgServer(const PgServer&) = delete;
   PgServer& operator=(const PgServer&) = delete;
 
@@ -93,6 +98,7 @@ class PgServer {
   std::filesystem::path dir_;
   int port_ = 0;
   int databases_ = 0;
+  bool stopped_ = false;
 };
 
 // One server for the whole test process, started on first use and stopped at exit.
