@@ -54,9 +54,19 @@ constexpr const char* kUpgrades[kSchemaVersion] = {nullptr, nullptr};
 // database take turns.
 constexpr long kSchemaLock = 0x616d617a;  // "amaz"
 
-constexpr const char* kUpsertPlayer = "upsert_player";
-constexpr const char* kUpsertGame = "upsert_game";
-constexpr const char* kInsertMove = "insert_move";
+// The writes of apply(), each followed by a row of literals (Params::tuple).
+constexpr const char* kUpsertPlayer =
+    "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
+    "volatility, rated_games) VALUES ";
+constexpr const char* kUpsertPlayerTail =
+    " ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, token_digest = "
+    "EXCLUDED.token_digest, bot = EXCLUDED.bot, rating = EXCLUDED.rating, deviation = "
+    "EXCLUDED.deviation, volatility = EXCLUDED.volatility, rated_games = EXCLUDED.rated_games;\n";
+constexpr const char* kUpsertGameTail =
+    " ON CONFLICT (id) DO UPDATE SET winner = EXCLUDED.winner, reason = EXCLUDED.reason, "
+    "ended_at = EXCLUDED.ended_at;\n";
+constexpr const char* kInsertMove =
+    "INSERT INTO moves (game, ply, move, elapsed_ms, clock_ms) VALUES ";
 constexpr const char* kSelectMoves = "select_moves";
 constexpr const char* kSelectHistory = "select_history";
 constexpr const char* kSelectGame = "select_game";
@@ -95,6 +105,15 @@ class Params {
     if (v) return add(*v);
     values_.emplace_back(std::nullopt);
     return *this;
+  }
+  // The values as a row of SQL literals, "('a', NULL, '3')", quoted by libpq.
+  std::string tuple(pqxx::connection_base& c) const {
+    std::string out = "(";
+    for (const auto& v : values_) {
+      if (out.size() > 1) out += ", ";
+      out += v ? c.quote(*v) : std::string("NULL");
+    }
+    return out + ")";
   }
   pqxx::result run(pqxx::transaction_base& t, const char* statement) {
     std::vector<const char*> ptrs;
@@ -168,18 +187,6 @@ PgStorage::PgStorage(const std::string& url) : url_(redact_url(url)) {
     conn_->c.set_variable("client_min_messages", "warning");
     open_schema();
     const std::string game_columns = rows::kGameColumns;
-    conn_->c.prepare(kUpsertPlayer,
-                     "INSERT INTO players (name, password_hash, token_digest, bot, rating, "
-                     "deviation, volatility, rated_games) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                     "ON CONFLICT (name) DO UPDATE SET password_hash = $2, token_digest = $3, bot "
-                     "= $4, rating = $5, deviation = $6, volatility = $7, rated_games = $8");
-    conn_->c.prepare(kUpsertGame, "INSERT INTO games (" + game_columns +
-                                      ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-                                      "$12, $13, $14, $15, $16) ON CONFLICT (id) DO UPDATE SET "
-                                      "winner = $13, reason = $14, ended_at = $16");
-    conn_->c.prepare(kInsertMove,
-                     "INSERT INTO moves (game, ply, move, elapsed_ms, clock_ms) VALUES ($1, $2, "
-                     "$3, $4, $5)");
     conn_->c.prepare(kSelectMoves,
                      "SELECT ply, move, elapsed_ms, clock_ms FROM moves WHERE game = $1 ORDER BY "
                      "ply");
@@ -227,54 +234,68 @@ void PgStorage::open_schema() {
   schema_.found = found;
 }
 
+// All the writes go to PostgreSQL as one multi-statement query, which it runs as one implicit
+// transaction: one round trip and one commit (one WAL flush) per call, however many rows.
 void PgStorage::apply(std::span<const WriteBatch> batches) {
   guarded("write", [&] {
-    pqxx::work t(conn_->c);
+    auto& c = conn_->c;
+    std::string sql;
     for (const WriteBatch& b : batches)
       for (const auto& w : b.writes) {
         if (const auto* p = std::get_if<PlayerRow>(&w)) {
-          Params()
-              .add(p->name)
-              .add(p->password_hash)
-              .add(p->token_digest)
-              .add(p->bot)
-              .add(p->rating.rating)
-              .add(p->rating.deviation)
-              .add(p->rating.volatility)
-              .add(std::int64_t{p->rated_games})
-              .run(t, kUpsertPlayer);
+          sql += kUpsertPlayer;
+          sql += Params()
+                     .add(p->name)
+                     .add(p->password_hash)
+                     .add(p->token_digest)
+                     .add(p->bot)
+                     .add(p->rating.rating)
+                     .add(p->rating.deviation)
+                     .add(p->rating.volatility)
+                     .add(std::int64_t{p->rated_games})
+                     .tuple(c);
+          sql += kUpsertPlayerTail;
         } else if (const auto* g = std::get_if<GameRow>(&w)) {
           const auto v = rows::game_values(*g);
-          Params()
-              .add(g->id)
-              .add(g->rules)
-              .add(v.variant)
-              .add(v.time)
-              .add(g->white.name)
-              .add(g->white.bot)
-              .add(v.white_rating)
-              .add(g->black.name)
-              .add(g->black.bot)
-              .add(v.black_rating)
-              .add(g->rated)
-              .add(g->invite)
-              .add(v.winner)
-              .add(v.reason)
-              .add(rows::to_ms(g->started_at))
-              .add(v.ended_at)
-              .run(t, kUpsertGame);
+          sql += "INSERT INTO games (";
+          sql += rows::kGameColumns;
+          sql += ") VALUES ";
+          sql += Params()
+                     .add(g->id)
+                     .add(g->rules)
+                     .add(v.variant)
+                     .add(v.time)
+                     .add(g->white.name)
+                     .add(g->white.bot)
+                     .add(v.white_rating)
+                     .add(g->black.name)
+                     .add(g->black.bot)
+                     .add(v.black_rating)
+                     .add(g->rated)
+                     .add(g->invite)
+                     .add(v.winner)
+                     .add(v.reason)
+                     .add(rows::to_ms(g->started_at))
+                     .add(v.ended_at)
+                     .tuple(c);
+          sql += kUpsertGameTail;
         } else {
           const auto& m = std::get<MoveRow>(w);
-          Params()
-              .add(m.game)
-              .add(std::int64_t{m.ply})
-              .add(to_string(m.move))
-              .add(static_cast<std::int64_t>(m.elapsed.count()))
-              .add(m.clock_left ? std::optional<std::int64_t>(m.clock_left->count()) : std::nullopt)
-              .run(t, kInsertMove);
+          sql += kInsertMove;
+          sql += Params()
+                     .add(m.game)
+                     .add(std::int64_t{m.ply})
+                     .add(to_string(m.move))
+                     .add(static_cast<std::int64_t>(m.elapsed.count()))
+                     .add(m.clock_left ? std::optional<std::int64_t>(m.clock_left->count())
+                                       : std::nullopt)
+                     .tuple(c);
+          sql += ";\n";
         }
       }
-    t.commit();
+    if (sql.empty()) return 0;
+    pqxx::nontransaction t(c);
+    t.exec(sql);
     return 0;
   });
 }
