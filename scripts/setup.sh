@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages in scripts/debian-packages.txt that are missing.
-# Does nothing (and needs no privileges) when everything is there.
+# Does nothing (and needs no privileges) when everything is there. As root it also creates the
+# unprivileged user amazons-test for the PostgreSQL tests.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+
+# The PostgreSQL tests run their server as this user when run as root, since PostgreSQL refuses
+# to run as root (scripts/pg_test_server.sh creates it too when this has not run).
+if [[ $(id -u) -eq 0 ]] && ! id amazons-test >/dev/null 2>&1; then
+  useradd --system --no-create-home --shell /usr/sbin/nologin amazons-test
+fi
 
 mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/debian-packages.txt")
 missing=()

@@ -8,13 +8,15 @@
 
 #include <CLI/CLI.hpp>
 #include <boost/asio.hpp>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
 
 #include "server/config.h"
 #include "server/net_server.h"
-#include "server/sqlite_storage.h"
+#include "server/open_storage.h"
+#include "server/pg_storage.h"
 #include "tls/tls.h"
 
 using namespace amazons;
@@ -107,6 +109,26 @@ bool load_tls(Server& server, const ServerConfig& config, Log& log, bool first) 
   return true;
 }
 
+// amazons-server migrate: copies one database into another (docs in README, "Hosting a server").
+int run_migrate(const std::string& from, const std::string& to, bool force) {
+  try {
+    std::fprintf(stderr, "migrate: from %s to %s\n", describe_db(from).c_str(),
+                 describe_db(to).c_str());
+    if (!std::filesystem::exists(from) && !is_postgres_url(from))
+      throw StorageError("no database at " + from);
+    auto source = open_storage(from);
+    auto target = open_storage(to);
+    MigrateOptions options;
+    options.force = force;
+    options.progress = stderr;
+    migrate(*source, *target, options);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "amazons-server migrate: %s\n", e.what());
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,7 +140,9 @@ int main(int argc, char** argv) {
   app.add_option("--port", port, "TCP port (0 picks a free one and prints it)")
       ->check(CLI::Range(0, 65535));
   app.add_option("--bind", bind, "address to listen on (default :: = every IPv6 and IPv4 address)");
-  app.add_option("--db", db, "SQLite database file (created if missing)");
+  app.add_option("--db", db,
+                 "database: a SQLite file (created if missing) or "
+                 "postgresql://user[:password]@host[:port]/dbname");
   app.add_option("--config", config_path,
                  "JSON config file (default: config/server.json if present)");
   app.add_option("--password", password, "server password: only clients that know it may log in");
@@ -140,7 +164,20 @@ int main(int argc, char** argv) {
                "refuse plain connections except from this machine (loopback)");
   app.add_flag("--no-tls", no_tls, "do not speak TLS on the port");
   app.add_option("--web-root", web_root, "directory of the web client's files served at /");
+  std::string migrate_from, migrate_to;
+  bool migrate_force = false;
+  auto* migrate_cmd =
+      app.add_subcommand("migrate",
+                         "copy every player, rating and game from one database into another, then "
+                         "compare the counts (stop the server first)");
+  migrate_cmd->add_option("--from", migrate_from, "the database to copy (a SQLite file)")
+      ->required();
+  migrate_cmd->add_option("--to", migrate_to, "the database to fill (postgresql://...)")
+      ->required();
+  migrate_cmd->add_flag("--force", migrate_force,
+                        "delete what the target holds first instead of refusing a non-empty one");
   CLI11_PARSE(app, argc, argv);
+  if (*migrate_cmd) return run_migrate(migrate_from, migrate_to, migrate_force);
 
   ServerConfig config;
   config.rules_dir = std::filesystem::path(AMAZONS_CONFIG_DIR) / "rules";
@@ -181,9 +218,14 @@ int main(int argc, char** argv) {
   Log log(stderr, quiet ? Log::Level::Warn : Log::Level::Info);
   raise_file_limit();
   try {
-    SqliteStorage storage(config.db);
+    const std::string db_name = describe_db(config.db.string());
+    auto storage = open_storage(config.db.string());
+    if (storage->schema().upgraded())
+      log.info("schema_upgraded", {{"db", db_name},
+                                   {"from", std::to_string(storage->schema().found)},
+                                   {"to", std::to_string(storage->schema().now)}});
     boost::asio::io_context io;
-    Server server(io, config, storage, log);
+    Server server(io, config, *storage, log);
     if (config.tls && !load_tls(server, config, log, true)) {
       std::fprintf(stderr,
                    "amazons-server: cannot set up TLS (see the log); --no-tls runs without it\n");
@@ -194,7 +236,7 @@ int main(int argc, char** argv) {
     std::printf("amazons-server \"%s\" listening on port %u", config.name.c_str(), server.port());
     if (server.discovery_port())
       std::printf(" (LAN discovery on UDP port %u)", *server.discovery_port());
-    std::printf("\ndatabase: %s\n", std::filesystem::absolute(config.db).string().c_str());
+    std::printf("\ndatabase: %s\n", db_name.c_str());
     const auto fingerprint = server.tls_fingerprint();
     if (!fingerprint.empty())
       std::printf("TLS certificate fingerprint (SHA-256): %s\n", fingerprint.c_str());
@@ -227,16 +269,21 @@ int main(int argc, char** argv) {
     };
     wait_reload();
 
-    bool ok = true;
+    std::atomic<bool> ok = true;
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+    const auto finish = [&](bool stored_everything) {
+      ok = stored_everything;
+      boost::system::error_code ignored;
+      reload.cancel(ignored);
+      signals.cancel(ignored);
+      io.stop();
+    };
+    // A storage failure ends the process with status 1 at once (docs/RELIABILITY.md).
+    server.on_stopped(finish);
     signals.async_wait([&](const boost::system::error_code& ec, int sig) {
       if (ec) return;
       log.info("signal", {{"signal", sig == SIGINT ? "SIGINT" : "SIGTERM"}});
-      server.stop([&](bool stored_everything) {
-        ok = stored_everything;
-        reload.cancel();
-        io.stop();
-      });
+      server.stop(finish);
     });
     std::vector<std::thread> pool;
     for (int i = 1; i < config.threads; ++i) pool.emplace_back([&] { io.run(); });

@@ -283,7 +283,11 @@ void Server::on_committed(StorageCompletion c) {
                               "the server cannot store games: shutting down"));
         s->close_after_flush();
       }
-      if (!stopping_) stop([](bool) {});
+      // The process must end, so that a supervisor restarts it: whoever runs the server learns
+      // of the failure through on_stopped(false).
+      if (!stopping_) stop([this](bool ok) {
+          if (on_stopped_) on_stopped_(ok);
+        });
     }
     return;
   }

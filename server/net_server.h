@@ -50,6 +50,9 @@ class Server {
   // flight, closes the connections (waiting up to a few seconds for them to drain), and then
   // calls `done(ok)` (ok is false when storage had failed). The io_context may then be stopped.
   void stop(std::function<void(bool)> done);
+  // Called (on a network thread) when the server stops by itself: storage failed, `ok` false.
+  // Set before the io_context runs.
+  void on_stopped(std::function<void(bool)> f) { on_stopped_ = std::move(f); }
 
   // TLS on the port: from now on, new handshakes use `context` (a reload replaces it; without
   // one, TLS connections are closed). Any thread.
@@ -132,6 +135,7 @@ class Server {
   std::vector<std::shared_ptr<boost::asio::ssl::context>> tls_contexts_;
   std::string tls_fingerprint_;
   std::function<void(bool)> stop_done_;
+  std::function<void(bool)> on_stopped_;
   std::chrono::steady_clock::time_point stop_deadline_;
   unsigned short port_ = 0;
   std::optional<unsigned short> discovery_port_;

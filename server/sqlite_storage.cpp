@@ -3,20 +3,18 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cstdlib>
 
-#include <nlohmann/json.hpp>
-
-#include "common/notation.h"
+#include "server/storage_rows.h"
 
 namespace amazons::server {
 
 namespace {
 
-constexpr int kSchemaVersion = 1;
-
+// The tables of the current version (schema.h), created in an empty database.
 constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS players (
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE players (
   name TEXT PRIMARY KEY,
   password_hash TEXT NOT NULL,
   token_digest TEXT NOT NULL,
@@ -25,7 +23,7 @@ CREATE TABLE IF NOT EXISTS players (
   deviation REAL NOT NULL,
   volatility REAL NOT NULL,
   rated_games INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
+CREATE TABLE games (
   id INTEGER PRIMARY KEY,
   rules TEXT NOT NULL,
   variant TEXT NOT NULL,
@@ -38,10 +36,10 @@ CREATE TABLE IF NOT EXISTS games (
   reason TEXT,
   started_at INTEGER NOT NULL,
   ended_at INTEGER);
-CREATE INDEX IF NOT EXISTS games_unfinished ON games(id) WHERE reason IS NULL;
-CREATE INDEX IF NOT EXISTS games_white ON games(white, ended_at);
-CREATE INDEX IF NOT EXISTS games_black ON games(black, ended_at);
-CREATE TABLE IF NOT EXISTS moves (
+CREATE INDEX games_unfinished ON games(id) WHERE reason IS NULL;
+CREATE INDEX games_white ON games(white, ended_at);
+CREATE INDEX games_black ON games(black, ended_at);
+CREATE TABLE moves (
   game INTEGER NOT NULL REFERENCES games(id),
   ply INTEGER NOT NULL,
   move TEXT NOT NULL,
@@ -49,6 +47,12 @@ CREATE TABLE IF NOT EXISTS moves (
   clock_ms INTEGER,
   PRIMARY KEY (game, ply)) WITHOUT ROWID;
 )sql";
+
+// Upgrades[v] takes a database from version v to v + 1.
+constexpr const char* kUpgrades[kSchemaVersion] = {
+    nullptr,  // 0 is an empty database: kSchema
+    "CREATE TABLE schema_version (version INTEGER NOT NULL); DROP TABLE meta;",
+};
 
 enum Which {
   kUpsertPlayer,
@@ -92,9 +96,6 @@ constexpr const char* kSql[kStatementCount] = {
     "BEGIN IMMEDIATE",
     "COMMIT",
 };
-
-std::int64_t to_ms(Timestamp t) { return t.time_since_epoch().count(); }
-Timestamp from_ms(std::int64_t ms) { return Timestamp{Millis{ms}}; }
 
 }  // namespace
 
@@ -172,36 +173,9 @@ struct ResetOnExit {
   ~ResetOnExit() { s.reset(); }
 };
 
-template <class S>
-GameRow read_game(const S& q) {
-  GameRow g;
-  g.id = q.integer(0);
-  g.rules = q.text(1);
-  auto variant = variant_from_json(nlohmann::json::parse(q.text(2)));
-  if (!variant)
-    throw StorageError("game " + std::to_string(g.id) + ": variant: " + variant.error());
-  g.variant = *variant;
-  auto tc = time_control_from_json(nlohmann::json::parse(q.text(3)));
-  if (!tc) throw StorageError("game " + std::to_string(g.id) + ": time control: " + tc.error());
-  g.time = *tc;
-  g.white = {q.text(4), q.integer(5) != 0,
-             q.is_null(6) ? std::nullopt : std::optional<int>(static_cast<int>(q.integer(6)))};
-  g.black = {q.text(7), q.integer(8) != 0,
-             q.is_null(9) ? std::nullopt : std::optional<int>(static_cast<int>(q.integer(9)))};
-  g.rated = q.integer(10) != 0;
-  if (!q.is_null(11)) g.invite = q.text(11);
-  if (!q.is_null(13)) {
-    GameResult r;
-    if (!q.is_null(12)) r.winner = q.text(12) == "white" ? Color::White : Color::Black;
-    const auto reason = end_reason_from_code(q.text(13));
-    if (!reason) throw StorageError("game " + std::to_string(g.id) + ": unknown end reason");
-    r.reason = *reason;
-    g.result = r;
-  }
-  g.started_at = from_ms(q.integer(14));
-  if (!q.is_null(15)) g.ended_at = from_ms(q.integer(15));
-  return g;
-}
+using rows::from_ms;
+using rows::read_game;
+using rows::to_ms;
 
 }  // namespace
 
@@ -218,10 +192,7 @@ SqliteStorage::SqliteStorage(const std::filesystem::path& path) : path_(path) {
     exec("PRAGMA synchronous = FULL");
     exec("PRAGMA foreign_keys = ON");
     exec("PRAGMA wal_autocheckpoint = 0");
-    exec(kSchema);
-    exec(("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '" +
-          std::to_string(kSchemaVersion) + "')")
-             .c_str());
+    open_schema();
     for (const char* sql : kSql) statements_.push_back(std::make_unique<Statement>(db_, sql));
   } catch (...) {
     statements_.clear();
@@ -345,12 +316,10 @@ std::vector<MoveRow> SqliteStorage::moves_of(GameId id) {
   ResetOnExit<Statement> guard{q};
   q.bind(1, id);
   std::vector<MoveRow> out;
-  while (q.step()) {
-    auto move = parse_move(q.text(1));
-    if (!move) throw StorageError("game " + std::to_string(id) + ": bad move text " + q.text(1));
-    out.push_back({id, static_cast<int>(q.integer(0)), *move, Millis{q.integer(2)},
-                   q.is_null(3) ? std::nullopt : std::optional<Millis>(Millis{q.integer(3)})});
-  }
+  while (q.step())
+    out.push_back(
+        rows::read_move(id, static_cast<int>(q.integer(0)), q.text(1), q.integer(2),
+                        q.is_null(3) ? std::nullopt : std::optional<std::int64_t>(q.integer(3))));
   return out;
 }
 
@@ -389,21 +358,8 @@ std::vector<protocol::ArchiveEntry> SqliteStorage::finished_games(const std::str
   ResetOnExit<Statement> guard{q};
   q.bind(1, player).bind(2, std::int64_t{limit}).bind(3, viewer);
   std::vector<protocol::ArchiveEntry> out;
-  while (q.step()) {
-    const GameRow g = read_game(q);
-    protocol::ArchiveEntry e;
-    e.game = std::to_string(g.id);
-    e.rules = g.rules;
-    e.time = g.time;
-    e.white = {g.white.name, g.white.rating.value_or(1500), g.white.bot};
-    e.black = {g.black.name, g.black.rating.value_or(1500), g.black.bot};
-    e.rated = g.rated;
-    e.winner = g.result->winner;
-    e.reason = g.result->reason;
-    e.plies = static_cast<int>(q.integer(16));
-    if (g.ended_at) e.ended_at = format_timestamp(*g.ended_at);
-    out.push_back(std::move(e));
-  }
+  while (q.step())
+    out.push_back(rows::archive_entry(read_game(q), static_cast<int>(q.integer(16))));
   return out;
 }
 
@@ -418,17 +374,71 @@ std::optional<GameRow> SqliteStorage::game_row(GameId id) {
 std::optional<GameRecord> SqliteStorage::game_record(GameId id) {
   const auto row = game_row(id);
   if (!row) return std::nullopt;
-  const GameRow& g = *row;
-  GameRecord rec;
-  rec.rules = g.variant;
-  rec.white = g.white;
-  rec.black = g.black;
-  rec.time_control = g.time;
-  for (const MoveRow& m : moves_of(id)) rec.moves.push_back({m.move, m.elapsed, m.clock_left});
-  rec.result = g.result;
-  rec.started_at = g.started_at;
-  rec.ended_at = g.ended_at;
-  return rec;
+  return rows::game_record(*row, moves_of(id));
+}
+
+std::int64_t SqliteStorage::single_integer(const char* sql) {
+  Statement q(db_, sql);
+  return q.step() ? q.integer(0) : 0;
+}
+
+StorageCounts SqliteStorage::counts() {
+  return {single_integer("SELECT COUNT(*) FROM players"),
+          single_integer("SELECT COUNT(*) FROM games"),
+          single_integer("SELECT COUNT(*) FROM moves")};
+}
+
+void SqliteStorage::clear() {
+  prepared(kBegin).run();
+  try {
+    exec("DELETE FROM moves; DELETE FROM games; DELETE FROM players;");
+    prepared(kCommit).run();
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+// Finds the version (schema.h) and brings the database to the current one in one transaction,
+// so a crash halfway leaves the old version intact.
+void SqliteStorage::open_schema() {
+  exec("BEGIN IMMEDIATE");
+  try {
+    const auto has_table = [&](const char* name) {
+      Statement q(db_, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+      q.bind(1, std::string(name));
+      return q.step();
+    };
+    int found = 0;
+    if (has_table("schema_version")) {
+      found =
+          static_cast<int>(single_integer("SELECT COALESCE(MAX(version), -1) FROM schema_version"));
+    } else if (has_table("meta")) {
+      Statement q(db_, "SELECT value FROM meta WHERE key = 'schema'");
+      found = q.step() ? std::atoi(q.text(0).c_str()) : -1;
+    } else if (has_table("players") || has_table("games") || has_table("moves")) {
+      found = -1;
+    }
+    if (found < 0 || (found == 0 && single_integer("SELECT COUNT(*) FROM sqlite_master") != 0))
+      throw StorageError(path_.string() +
+                         " is not an amazons database (it has other tables, or no schema "
+                         "version); give --db a new file or an amazons database");
+    if (found > kSchemaVersion) throw StorageError(newer_schema_message(path_.string(), found));
+    if (found == 0)
+      exec(kSchema);
+    else
+      for (int v = found; v < kSchemaVersion; ++v) exec(kUpgrades[v]);
+    if (found != kSchemaVersion) {
+      exec("DELETE FROM schema_version");
+      exec(("INSERT INTO schema_version (version) VALUES (" + std::to_string(kSchemaVersion) + ")")
+               .c_str());
+    }
+    exec("COMMIT");
+    schema_.found = found;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
 }
 
 }  // namespace amazons::server

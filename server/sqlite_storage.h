@@ -1,7 +1,7 @@
 // Storage in one SQLite file, in WAL mode with synchronous=FULL: a transaction that returned
 // from apply() survives a crash of the process or of the machine. Checkpoints (copying the WAL
 // back into the database file, with fsyncs of their own) run on a thread of their own with a
-// second connection, so they never stall a commit.
+// second connection, so they never stall a commit. Opening upgrades an older schema (schema.h).
 #pragma once
 
 #include <condition_variable>
@@ -30,11 +30,16 @@ class SqliteStorage final : public Storage {
                                                      const std::string& viewer) override;
   std::optional<GameRow> game_row(GameId id) override;
   std::optional<GameRecord> game_record(GameId id) override;
+  StorageCounts counts() override;
+  void clear() override;
+  SchemaStatus schema() const override { return schema_; }
 
  private:
   class Statement;
   Statement& prepared(int which);
   void exec(const char* sql);
+  void open_schema();
+  std::int64_t single_integer(const char* sql);
   void write(const PlayerRow& row);
   void write(const GameRow& row);
   void write(const MoveRow& row);
@@ -44,6 +49,7 @@ class SqliteStorage final : public Storage {
 
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
+  SchemaStatus schema_;
   std::vector<std::unique_ptr<Statement>> statements_;
   std::mutex checkpoint_mutex_;
   std::condition_variable checkpoint_wake_;

@@ -1,7 +1,7 @@
 // The narrow interface between the game server and its database. The lobby never talks to a
 // database: it produces WriteBatches, which a backend applies atomically, and asks archive
-// questions that a backend answers. SQLite implements it now (sqlite_storage.h); a PostgreSQL
-// backend can implement the same six calls.
+// questions that a backend answers. Two backends implement it: SQLite (sqlite_storage.h, the
+// embedded default) and PostgreSQL (pg_storage.h); open_storage.h picks one from --db.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "common/game_record.h"
 #include "common/protocol.h"
 #include "server/glicko2.h"
+#include "server/schema.h"
 
 namespace amazons::server {
 
@@ -82,6 +83,15 @@ class StorageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How much a database holds (amazons-server migrate compares them).
+struct StorageCounts {
+  std::int64_t players = 0;
+  std::int64_t games = 0;
+  std::int64_t moves = 0;
+  friend bool operator==(const StorageCounts&, const StorageCounts&) = default;
+};
+
+// One backend's connection. Not thread-safe: one thread (the StorageWorker's) calls it.
 class Storage {
  public:
   virtual ~Storage() = default;
@@ -96,6 +106,11 @@ class Storage {
   // Any stored game's row and record (finished or not).
   virtual std::optional<GameRow> game_row(GameId id) = 0;
   virtual std::optional<GameRecord> game_record(GameId id) = 0;
+  virtual StorageCounts counts() = 0;
+  // Deletes every player, game and move in one transaction (migrate --force).
+  virtual void clear() = 0;
+  // The schema version found on opening, and whether opening upgraded it.
+  virtual SchemaStatus schema() const = 0;
 };
 
 }  // namespace amazons::server

@@ -30,6 +30,7 @@ struct Launch {
   std::filesystem::path stderr_file;  // where its stderr goes (default: the test's)
   std::vector<std::pair<std::string, std::string>> environment;  // set for the server only
   unsigned short port = 0;  // 0 picks a free one; a restart can ask for the port the last run had
+  std::string db;           // the --db value (default: test.db in the directory)
 
   static Launch on_port(unsigned short p) {
     Launch l;
@@ -55,7 +56,7 @@ class ServerProcess {
                                      "--port",
                                      std::to_string(launch.port),
                                      "--db",
-                                     (dir / "test.db").string(),
+                                     launch.db.empty() ? (dir / "test.db").string() : launch.db,
                                      "--config",
                                      config_path.string(),
                                      "--quiet"};

@@ -1,6 +1,8 @@
 // Drives a Lobby the way the server does, but synchronously and without sockets: writes go to a
-// real SQLite file, password jobs and archive queries run inline, and every line sent to a
-// session is decoded and kept for the test to inspect.
+// real database, password jobs and archive queries run inline, and every line sent to a
+// session is decoded and kept for the test to inspect. The database is a SQLite file, or, with
+// AMAZONS_TEST_DB=postgres in the environment (the "postgres" ctest label runs the lobby
+// tests so), a fresh database on a PostgreSQL the test process starts (tests/pg_server.h).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -8,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -17,7 +20,9 @@
 #include "common/protocol.h"
 #include "server/auth.h"
 #include "server/lobby.h"
+#include "server/pg_storage.h"
 #include "server/sqlite_storage.h"
+#include "tests/pg_server.h"
 
 namespace amazons::test {
 
@@ -47,6 +52,7 @@ class LobbyHarness {
                         std::filesystem::path db = {})
       : config_(std::move(config)) {
     db_path_ = db.empty() ? dir_.path() / "test.db" : db;
+    if (db.empty() && postgres_requested()) pg_url_ = shared_pg_server().create_database();
     reopen();
   }
 
@@ -62,7 +68,10 @@ class LobbyHarness {
   void reopen() {
     lobby_.reset();
     storage_.reset();
-    storage_ = std::make_unique<server::SqliteStorage>(db_path_);
+    if (pg_url_.empty())
+      storage_ = std::make_unique<server::SqliteStorage>(db_path_);
+    else
+      storage_ = std::make_unique<server::PgStorage>(pg_url_);
     lobby_ = std::make_unique<server::Lobby>(config_, storage_->load(), now());
     inbox_.clear();
     closed_.clear();
@@ -139,7 +148,12 @@ class LobbyHarness {
   }
   const std::string& token(const std::string& name) { return tokens_[name]; }
   server::Lobby& lobby() { return *lobby_; }
-  server::SqliteStorage& storage() { return *storage_; }
+  server::Storage& storage() { return *storage_; }
+  // Which database the test runs on: AMAZONS_TEST_DB=postgres picks PostgreSQL.
+  static bool postgres_requested() {
+    const char* v = std::getenv("AMAZONS_TEST_DB");
+    return v && std::string(v) == "postgres";
+  }
   std::size_t writes_applied() const { return writes_applied_; }
 
  private:
@@ -168,8 +182,9 @@ class LobbyHarness {
 
   TempDir dir_;
   std::filesystem::path db_path_;
+  std::string pg_url_;
   server::LobbyConfig config_;
-  std::unique_ptr<server::SqliteStorage> storage_;
+  std::unique_ptr<server::Storage> storage_;
   std::unique_ptr<server::Lobby> lobby_;
   Millis mono_{1'000'000};
   server::SessionId next_session_ = 1;

@@ -1,0 +1,395 @@
+#include "server/pg_storage.h"
+
+#include <cstdio>
+#include <pqxx/pqxx>
+
+#include "server/storage_rows.h"
+
+namespace amazons::server {
+
+namespace {
+
+// The tables of the current version (schema.h); the same shape as SQLite's, in PostgreSQL's
+// types.
+constexpr const char* kSchema = R"sql(
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE players (
+  name TEXT PRIMARY KEY,
+  password_hash TEXT NOT NULL,
+  token_digest TEXT NOT NULL,
+  bot BOOLEAN NOT NULL,
+  rating DOUBLE PRECISION NOT NULL,
+  deviation DOUBLE PRECISION NOT NULL,
+  volatility DOUBLE PRECISION NOT NULL,
+  rated_games INTEGER NOT NULL);
+CREATE TABLE games (
+  id BIGINT PRIMARY KEY,
+  rules TEXT NOT NULL,
+  variant TEXT NOT NULL,
+  time_control TEXT NOT NULL,
+  white TEXT NOT NULL, white_bot BOOLEAN NOT NULL, white_rating INTEGER,
+  black TEXT NOT NULL, black_bot BOOLEAN NOT NULL, black_rating INTEGER,
+  rated BOOLEAN NOT NULL,
+  invite TEXT,
+  winner TEXT,
+  reason TEXT,
+  started_at BIGINT NOT NULL,
+  ended_at BIGINT);
+CREATE INDEX games_unfinished ON games(id) WHERE reason IS NULL;
+CREATE INDEX games_white ON games(white, ended_at);
+CREATE INDEX games_black ON games(black, ended_at);
+CREATE TABLE moves (
+  game BIGINT NOT NULL REFERENCES games(id),
+  ply INTEGER NOT NULL,
+  move TEXT NOT NULL,
+  elapsed_ms BIGINT NOT NULL,
+  clock_ms BIGINT,
+  PRIMARY KEY (game, ply));
+)sql";
+
+// Upgrades[v] takes a database from version v to v + 1. PostgreSQL support began at version 2.
+constexpr const char* kUpgrades[kSchemaVersion] = {nullptr, nullptr};
+
+// Held while a server creates or upgrades the schema, so servers starting together on one
+// database take turns.
+constexpr long kSchemaLock = 0x616d617a;  // "amaz"
+
+// The writes of apply(), each followed by a row of literals (Params::tuple).
+constexpr const char* kUpsertPlayer =
+    "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
+    "volatility, rated_games) VALUES ";
+constexpr const char* kUpsertPlayerTail =
+    " ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, token_digest = "
+    "EXCLUDED.token_digest, bot = EXCLUDED.bot, rating = EXCLUDED.rating, deviation = "
+    "EXCLUDED.deviation, volatility = EXCLUDED.volatility, rated_games = EXCLUDED.rated_games;\n";
+constexpr const char* kUpsertGameTail =
+    " ON CONFLICT (id) DO UPDATE SET winner = EXCLUDED.winner, reason = EXCLUDED.reason, "
+    "ended_at = EXCLUDED.ended_at;\n";
+constexpr const char* kInsertMove =
+    "INSERT INTO moves (game, ply, move, elapsed_ms, clock_ms) VALUES ";
+constexpr const char* kSelectMoves = "select_moves";
+constexpr const char* kSelectHistory = "select_history";
+constexpr const char* kSelectGame = "select_game";
+
+// A result row seen through the accessors rows::read_game() wants.
+struct Row {
+  const pqxx::row& r;
+  std::int64_t integer(int c) const {
+    const auto f = r[c];
+    const char* s = f.c_str();
+    if (s[0] == 't' && s[1] == '\0') return 1;  // booleans
+    if (s[0] == 'f' && s[1] == '\0') return 0;
+    return f.as<std::int64_t>();
+  }
+  double real(int c) const { return r[c].as<double>(); }
+  std::string text(int c) const { return r[c].c_str(); }
+  bool is_null(int c) const { return r[c].is_null(); }
+};
+
+// Parameters as text, nullptr for NULL: libpqxx 6 has no std::optional parameters.
+class Params {
+ public:
+  Params& add(std::string v) {
+    values_.emplace_back(std::move(v));
+    return *this;
+  }
+  Params& add(std::int64_t v) { return add(std::to_string(v)); }
+  Params& add(bool v) { return add(std::string(v ? "t" : "f")); }
+  Params& add(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);  // round-trips exactly
+    return add(std::string(buf));
+  }
+  template <class T>
+  Params& add(const std::optional<T>& v) {
+    if (v) return add(*v);
+    values_.emplace_back(std::nullopt);
+    return *this;
+  }
+  // The values as a row of SQL literals, "('a', NULL, '3')", quoted by libpq.
+  std::string tuple(pqxx::connection_base& c) const {
+    std::string out = "(";
+    for (const auto& v : values_) {
+      if (out.size() > 1) out += ", ";
+      out += v ? c.quote(*v) : std::string("NULL");
+    }
+    return out + ")";
+  }
+  pqxx::result run(pqxx::transaction_base& t, const char* statement) {
+    std::vector<const char*> ptrs;
+    for (const auto& v : values_) ptrs.push_back(v ? v->c_str() : nullptr);
+    return t.exec_prepared(statement, pqxx::prepare::make_dynamic_params(ptrs));
+  }
+
+ private:
+  std::vector<std::optional<std::string>> values_;
+};
+
+// libpq's messages span lines ("...refused\n\tIs the server running..."): one line for logs.
+std::string one_line(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n' || c == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+template <class F>
+auto guarded(const char* what, F&& f) {
+  try {
+    return f();
+  } catch (const StorageError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw StorageError(std::string("postgresql: ") + what + ": " + one_line(e.what()));
+  }
+}
+
+}  // namespace
+
+struct PgStorage::Connection {
+  explicit Connection(const std::string& url) : c(url) {}
+  pqxx::connection c;
+};
+
+bool is_postgres_url(const std::string& db) {
+  return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
+}
+
+std::string redact_url(const std::string& url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string::npos) return url;
+  const auto at = url.find('@', scheme + 3);
+  const auto slash = url.find('/', scheme + 3);
+  if (at == std::string::npos || (slash != std::string::npos && slash < at)) return url;
+  const auto colon = url.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
+PgStorage::PgStorage(const std::string& url) : url_(redact_url(url)) {
+  if (!is_postgres_url(url))
+    throw StorageError("not a PostgreSQL URL: " + url_ +
+                       " (expected postgresql://user@host:port/dbname)");
+  try {
+    conn_ = std::make_unique<Connection>(url);
+  } catch (const std::exception& e) {
+    throw StorageError("cannot connect to PostgreSQL at " + url_ + ": " + one_line(e.what()));
+  }
+  guarded("setup", [&] {
+    // The durability promise does not depend on how the server or database is configured.
+    conn_->c.set_variable("synchronous_commit", "on");
+    conn_->c.set_variable("client_min_messages", "warning");
+    open_schema();
+    const std::string game_columns = rows::kGameColumns;
+    conn_->c.prepare(kSelectMoves,
+                     "SELECT ply, move, elapsed_ms, clock_ms FROM moves WHERE game = $1 ORDER BY "
+                     "ply");
+    conn_->c.prepare(kSelectHistory,
+                     "SELECT " + game_columns +
+                         ", (SELECT COUNT(*) FROM moves WHERE game = games.id) FROM games WHERE "
+                         "(white = $1 OR black = $1) AND reason IS NOT NULL AND (invite IS NULL OR "
+                         "white = $3 OR black = $3) ORDER BY ended_at DESC, id DESC LIMIT $2");
+    conn_->c.prepare(kSelectGame, "SELECT " + game_columns + " FROM games WHERE id = $1");
+    return 0;
+  });
+}
+
+PgStorage::~PgStorage() = default;
+
+void PgStorage::open_schema() {
+  pqxx::work t(conn_->c);
+  t.exec("SELECT pg_advisory_xact_lock(" + std::to_string(kSchemaLock) + ")");
+  const auto has_table = [&](const char* name) {
+    return !t.exec("SELECT to_regclass(" + t.quote(std::string("public.") + name) + ")")[0][0]
+                .is_null();
+  };
+  int found = 0;
+  if (has_table("schema_version")) {
+    found = t.exec("SELECT COALESCE(MAX(version), -1) FROM schema_version")[0][0].as<int>();
+  } else if (has_table("players") || has_table("games") || has_table("moves")) {
+    found = -1;
+  }
+  if (found < 0)
+    throw StorageError(url_ +
+                       " has tables named like amazons' but no schema version; give --db an "
+                       "empty database");
+  if (found > kSchemaVersion) throw StorageError(newer_schema_message(url_, found));
+  if (found == 0) {
+    t.exec(kSchema);
+  } else {
+    for (int v = found; v < kSchemaVersion; ++v)
+      if (kUpgrades[v]) t.exec(kUpgrades[v]);
+  }
+  if (found != kSchemaVersion) {
+    t.exec("DELETE FROM schema_version");
+    t.exec("INSERT INTO schema_version (version) VALUES (" + std::to_string(kSchemaVersion) + ")");
+  }
+  t.commit();
+  schema_.found = found;
+}
+
+// All the writes go to PostgreSQL as one multi-statement query, which it runs as one implicit
+// transaction: one round trip and one commit (one WAL flush) per call, however many rows.
+void PgStorage::apply(std::span<const WriteBatch> batches) {
+  guarded("write", [&] {
+    auto& c = conn_->c;
+    std::string sql;
+    for (const WriteBatch& b : batches)
+      for (const auto& w : b.writes) {
+        if (const auto* p = std::get_if<PlayerRow>(&w)) {
+          sql += kUpsertPlayer;
+          sql += Params()
+                     .add(p->name)
+                     .add(p->password_hash)
+                     .add(p->token_digest)
+                     .add(p->bot)
+                     .add(p->rating.rating)
+                     .add(p->rating.deviation)
+                     .add(p->rating.volatility)
+                     .add(std::int64_t{p->rated_games})
+                     .tuple(c);
+          sql += kUpsertPlayerTail;
+        } else if (const auto* g = std::get_if<GameRow>(&w)) {
+          const auto v = rows::game_values(*g);
+          sql += "INSERT INTO games (";
+          sql += rows::kGameColumns;
+          sql += ") VALUES ";
+          sql += Params()
+                     .add(g->id)
+                     .add(g->rules)
+                     .add(v.variant)
+                     .add(v.time)
+                     .add(g->white.name)
+                     .add(g->white.bot)
+                     .add(v.white_rating)
+                     .add(g->black.name)
+                     .add(g->black.bot)
+                     .add(v.black_rating)
+                     .add(g->rated)
+                     .add(g->invite)
+                     .add(v.winner)
+                     .add(v.reason)
+                     .add(rows::to_ms(g->started_at))
+                     .add(v.ended_at)
+                     .tuple(c);
+          sql += kUpsertGameTail;
+        } else {
+          const auto& m = std::get<MoveRow>(w);
+          sql += kInsertMove;
+          sql += Params()
+                     .add(m.game)
+                     .add(std::int64_t{m.ply})
+                     .add(to_string(m.move))
+                     .add(static_cast<std::int64_t>(m.elapsed.count()))
+                     .add(m.clock_left ? std::optional<std::int64_t>(m.clock_left->count())
+                                       : std::nullopt)
+                     .tuple(c);
+          sql += ";\n";
+        }
+      }
+    if (sql.empty()) return 0;
+    pqxx::nontransaction t(c);
+    t.exec(sql);
+    return 0;
+  });
+}
+
+std::vector<MoveRow> PgStorage::moves_of(GameId id) {
+  pqxx::read_transaction t(conn_->c);
+  std::vector<MoveRow> out;
+  for (const auto& r : Params().add(id).run(t, kSelectMoves)) {
+    const Row q{r};
+    out.push_back(
+        rows::read_move(id, static_cast<int>(q.integer(0)), q.text(1), q.integer(2),
+                        q.is_null(3) ? std::nullopt : std::optional<std::int64_t>(q.integer(3))));
+  }
+  return out;
+}
+
+LoadedState PgStorage::load() {
+  return guarded("load", [&] {
+    LoadedState state;
+    pqxx::read_transaction t(conn_->c);
+    for (const auto& r : t.exec("SELECT name, password_hash, token_digest, bot, rating, "
+                                "deviation, volatility, rated_games FROM players")) {
+      const Row q{r};
+      state.players.push_back({q.text(0), q.text(1), q.text(2), q.integer(3) != 0,
+                               Rating{q.real(4), q.real(5), q.real(6)},
+                               static_cast<int>(q.integer(7))});
+    }
+    for (const auto& r : t.exec(std::string("SELECT ") + rows::kGameColumns +
+                                " FROM games WHERE reason IS NULL ORDER BY id"))
+      state.unfinished.push_back({rows::read_game(Row{r}), {}});
+    // One query for every unfinished game's moves, rather than one per game.
+    std::size_t i = 0;
+    for (const auto& r :
+         t.exec("SELECT m.game, m.ply, m.move, m.elapsed_ms, m.clock_ms FROM moves m JOIN games "
+                "g ON g.id = m.game WHERE g.reason IS NULL ORDER BY m.game, m.ply")) {
+      const Row q{r};
+      const GameId id = q.integer(0);
+      while (i < state.unfinished.size() && state.unfinished[i].row.id < id) ++i;
+      if (i == state.unfinished.size() || state.unfinished[i].row.id != id) continue;
+      state.unfinished[i].moves.push_back(
+          rows::read_move(id, static_cast<int>(q.integer(1)), q.text(2), q.integer(3),
+                          q.is_null(4) ? std::nullopt : std::optional<std::int64_t>(q.integer(4))));
+    }
+    state.last_game_id = t.exec("SELECT COALESCE(MAX(id), 0) FROM games")[0][0].as<GameId>();
+    return state;
+  });
+}
+
+std::vector<protocol::ArchiveEntry> PgStorage::finished_games(const std::string& player, int limit,
+                                                              const std::string& viewer) {
+  return guarded("archive", [&] {
+    pqxx::read_transaction t(conn_->c);
+    std::vector<protocol::ArchiveEntry> out;
+    for (const auto& r :
+         Params().add(player).add(std::int64_t{limit}).add(viewer).run(t, kSelectHistory)) {
+      const Row q{r};
+      out.push_back(rows::archive_entry(rows::read_game(q), static_cast<int>(q.integer(16))));
+    }
+    return out;
+  });
+}
+
+std::optional<GameRow> PgStorage::game_row(GameId id) {
+  return guarded("game", [&]() -> std::optional<GameRow> {
+    pqxx::read_transaction t(conn_->c);
+    const auto res = Params().add(id).run(t, kSelectGame);
+    if (res.empty()) return std::nullopt;
+    return rows::read_game(Row{res[0]});
+  });
+}
+
+std::optional<GameRecord> PgStorage::game_record(GameId id) {
+  const auto row = game_row(id);
+  if (!row) return std::nullopt;
+  return guarded("moves", [&] { return rows::game_record(*row, moves_of(id)); });
+}
+
+StorageCounts PgStorage::counts() {
+  return guarded("count", [&] {
+    pqxx::read_transaction t(conn_->c);
+    const auto r = t.exec(
+        "SELECT (SELECT COUNT(*) FROM players), (SELECT COUNT(*) FROM games), (SELECT COUNT(*) "
+        "FROM moves)")[0];
+    return StorageCounts{r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<std::int64_t>()};
+  });
+}
+
+void PgStorage::clear() {
+  guarded("clear", [&] {
+    pqxx::work t(conn_->c);
+    t.exec("TRUNCATE moves, games, players");
+    t.commit();
+    return 0;
+  });
+}
+
+}  // namespace amazons::server

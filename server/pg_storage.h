@@ -1,0 +1,48 @@
+// Storage in PostgreSQL, for servers that share one database or outgrow one file. Every
+// apply() is one transaction committed with synchronous_commit = on: when it returns, the
+// server's WAL is flushed to disk, the same promise SQLite's synchronous=FULL gives.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "server/storage.h"
+
+namespace amazons::server {
+
+// True for a --db value that names a PostgreSQL database (postgresql:// or postgres://).
+bool is_postgres_url(const std::string& db);
+// The URL with any password replaced by "***", for messages and logs.
+std::string redact_url(const std::string& url);
+
+class PgStorage final : public Storage {
+ public:
+  // Connects (postgresql://user[:password]@host[:port]/dbname[?options], libpq's URI syntax)
+  // and creates or upgrades the schema. Throws StorageError with the reason: a malformed URL,
+  // an unreachable server, refused authentication, a newer schema.
+  explicit PgStorage(const std::string& url);
+  ~PgStorage() override;
+  PgStorage(const PgStorage&) = delete;
+  PgStorage& operator=(const PgStorage&) = delete;
+
+  LoadedState load() override;
+  void apply(std::span<const WriteBatch> batches) override;
+  std::vector<protocol::ArchiveEntry> finished_games(const std::string& player, int limit,
+                                                     const std::string& viewer) override;
+  std::optional<GameRow> game_row(GameId id) override;
+  std::optional<GameRecord> game_record(GameId id) override;
+  StorageCounts counts() override;
+  void clear() override;
+  SchemaStatus schema() const override { return schema_; }
+
+ private:
+  void open_schema();
+  std::vector<MoveRow> moves_of(GameId id);
+
+  struct Connection;  // the libpqxx connection, kept out of this header
+  std::string url_;   // redacted
+  std::unique_ptr<Connection> conn_;
+  SchemaStatus schema_;
+};
+
+}  // namespace amazons::server

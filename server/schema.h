@@ -1,0 +1,31 @@
+// Schema versions, shared by both backends. A database records the version it was written
+// with (table schema_version; version 1, the first release, kept it in meta.schema). Opening
+// an older database upgrades it in one transaction; a newer one is refused.
+//
+// Versions:
+//   1  players, games, moves; the version in meta(key 'schema').
+//   2  the version in schema_version(version), the same table in SQLite and PostgreSQL; meta
+//      dropped.
+#pragma once
+
+#include <string>
+
+namespace amazons::server {
+
+inline constexpr int kSchemaVersion = 2;
+
+// What opening a database did to its schema.
+struct SchemaStatus {
+  int found = 0;  // 0: an empty database, created now
+  int now = kSchemaVersion;
+  bool upgraded() const { return found != 0 && found != now; }
+};
+
+// The message for a database this program must not touch.
+inline std::string newer_schema_message(const std::string& where, int found) {
+  return where + " has schema version " + std::to_string(found) +
+         ", newer than this amazons-server understands (" + std::to_string(kSchemaVersion) +
+         "); run a newer amazons-server, or restore a backup made for this one";
+}
+
+}  // namespace amazons::server

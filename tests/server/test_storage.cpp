@@ -1,0 +1,361 @@
+// The Storage contract, run against both backends: every case below runs once on a SQLite file
+// and once on a real PostgreSQL started by the test (label "postgres"). Then the schema
+// upgrade of a database from the first release, migrate, and PostgreSQL's connection errors.
+#include <doctest/doctest.h>
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+#include "common/notation.h"
+#include "server/open_storage.h"
+#include "server/pg_storage.h"
+#include "server/sqlite_storage.h"
+#include "tests/pg_server.h"
+#include "tests/server/lobby_harness.h"
+
+using namespace amazons;
+using namespace amazons::server;
+using amazons::test::PgServer;
+using amazons::test::shared_pg_server;
+using amazons::test::TempDir;
+
+namespace {
+
+// One database, opened as often as a test likes (each open is a new connection).
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string db() const = 0;  // the --db value
+  std::unique_ptr<Storage> open() const { return open_storage(db()); }
+  // Writes a schema version behind the storage's back, as another program would.
+  virtual void set_schema_version(int v) = 0;
+};
+
+class SqliteBackend final : public Backend {
+ public:
+  std::string db() const override { return (dir_.path() / "test.db").string(); }
+  void set_schema_version(int v) override {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(this->db().c_str(), &db) == SQLITE_OK);
+    const std::string sql = "UPDATE schema_version SET version = " + std::to_string(v);
+    CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+  }
+
+ private:
+  TempDir dir_;
+};
+
+class PgBackend final : public Backend {
+ public:
+  PgBackend() : url_(shared_pg_server().create_database()) {}
+  std::string db() const override { return url_; }
+  void set_schema_version(int v) override {
+    const auto name = url_.substr(url_.rfind('/') + 1);
+    const auto [status, out] =
+        shared_pg_server().psql("UPDATE schema_version SET version = " + std::to_string(v), name);
+    CHECK_MESSAGE(status == 0, out);
+  }
+
+ private:
+  std::string url_;
+};
+
+Move move(const char* text) { return *parse_move(text); }
+
+PlayerRow player(std::string name, double rating, bool bot = false) {
+  return {std::move(name),
+          "hash-of-" + std::to_string(rating),
+          "digest",
+          bot,
+          Rating{rating, 123.456789012345678, 0.0612345678901234},
+          7};
+}
+
+GameRow game(GameId id, std::string white, std::string black) {
+  GameRow g;
+  g.id = id;
+  g.variant = standard_variant();
+  g.rules = "standard";
+  g.time = TimeControl::fischer(Millis{300'000}, Millis{5'000});
+  g.white = {std::move(white), false, 1500};
+  g.black = {std::move(black), true, std::nullopt};
+  g.rated = true;
+  g.started_at = Timestamp{Millis{1'800'000'000'000 + id * 1000}};
+  return g;
+}
+
+GameRow finished(GameRow g, std::optional<Color> winner, EndReason reason, std::int64_t at) {
+  g.result = GameResult{winner, reason};
+  g.ended_at = Timestamp{Millis{at}};
+  return g;
+}
+
+WriteBatch batch(std::vector<std::variant<PlayerRow, GameRow, MoveRow>> writes) {
+  return WriteBatch{std::move(writes)};
+}
+
+void apply(Storage& s, WriteBatch b) { s.apply(std::span(&b, 1)); }
+
+const MoveRow kMove1{1, 1, move("d1-d7/g7"), Millis{1200}, Millis{303'800}};
+const MoveRow kMove2{1, 2, move("a7-b6/e9"), Millis{900}, std::nullopt};
+
+using Body = std::function<void(Backend&)>;
+
+void on_sqlite(const Body& body) {
+  SqliteBackend b;
+  body(b);
+}
+void on_postgres(const Body& body) {
+  PgBackend b;
+  body(b);
+}
+
+}  // namespace
+
+// Registers the body twice: "storage sqlite: NAME" and "storage postgres: NAME" (suite postgres).
+#define STORAGE_CASE(fn, name)                                                               \
+  static void fn(Backend&);                                                                  \
+  TEST_CASE("storage sqlite: " name) { on_sqlite(fn); }                                      \
+  TEST_CASE("storage postgres: " name* doctest::test_suite("postgres")) { on_postgres(fn); } \
+  static void fn(Backend& backend)
+
+STORAGE_CASE(round_trip, "every row comes back as written and after a reopen") {
+  {
+    auto s = backend.open();
+    CHECK(s->schema().found == 0);
+    CHECK(s->counts() == StorageCounts{});
+    const auto empty = s->load();
+    CHECK(empty.players.empty());
+    CHECK(empty.unfinished.empty());
+    CHECK(empty.last_game_id == 0);
+    GameRow priv =
+        finished(game(2, "ann", "bob"), Color::Black, EndReason::Resign, 1'900'000'000'000);
+    priv.invite = "secret-code";
+    priv.rated = false;
+    apply(*s, batch({player("ann", 1612.123456789012345), player("bob", 1388.5, true),
+                     game(1, "ann", "bob"), kMove1, kMove2, priv}));
+  }
+  auto s = backend.open();
+  CHECK(s->schema().found == kSchemaVersion);
+  CHECK_FALSE(s->schema().upgraded());
+  const auto state = s->load();
+  REQUIRE(state.players.size() == 2);
+  for (const auto& p : state.players)
+    CHECK(p ==
+          (p.name == "ann" ? player("ann", 1612.123456789012345) : player("bob", 1388.5, true)));
+  CHECK(state.last_game_id == 2);
+  REQUIRE(state.unfinished.size() == 1);
+  CHECK(state.unfinished[0].row == game(1, "ann", "bob"));
+  CHECK(state.unfinished[0].moves == std::vector<MoveRow>{kMove1, kMove2});
+  CHECK(s->counts() == StorageCounts{2, 2, 2});
+
+  const auto row = s->game_row(2);
+  REQUIRE(row.has_value());
+  CHECK(row->invite == std::optional<std::string>("secret-code"));
+  CHECK(row->result->winner == Color::Black);
+  CHECK(row->result->reason == EndReason::Resign);
+  CHECK_FALSE(s->game_row(3).has_value());
+  const auto rec = s->game_record(1);
+  REQUIRE(rec.has_value());
+  REQUIRE(rec->moves.size() == 2);
+  CHECK(rec->moves[0].move == kMove1.move);
+  CHECK(rec->moves[0].clock_left == kMove1.clock_left);
+  CHECK(rec->moves[1].clock_left == std::nullopt);
+  CHECK_FALSE(s->game_record(9).has_value());
+}
+
+STORAGE_CASE(upserts, "rows are upserts so a player's rating and a game's result change in place") {
+  auto s = backend.open();
+  apply(*s, batch({player("ann", 1500), game(1, "ann", "bob")}));
+  PlayerRow better = player("ann", 1650.25);
+  better.token_digest = "";
+  better.rated_games = 8;
+  GameRow done =
+      finished(game(1, "ann", "bob"), std::nullopt, EndReason::Aborted, 1'800'000'500'000);
+  apply(*s, batch({better, done}));
+  const auto state = s->load();
+  REQUIRE(state.players.size() == 1);
+  CHECK(state.players[0] == better);
+  CHECK(state.unfinished.empty());
+  CHECK(s->game_row(1) == done);
+  CHECK(s->counts() == StorageCounts{1, 1, 0});
+}
+
+STORAGE_CASE(all_or_nothing, "a transaction that fails stores none of its batches") {
+  auto s = backend.open();
+  apply(*s, batch({game(1, "ann", "bob"), kMove1}));
+  std::vector<WriteBatch> two{batch({player("carl", 1700), kMove2}),
+                              batch({game(3, "carl", "dora"), kMove1})};  // kMove1 again
+  CHECK_THROWS_AS(s->apply(two), StorageError);
+  CHECK(s->counts() == StorageCounts{0, 1, 1});
+  // The connection is still good for the next transaction.
+  apply(*s, batch({kMove2}));
+  CHECK(s->counts() == StorageCounts{0, 1, 2});
+  auto again = backend.open();
+  CHECK(again->counts() == StorageCounts{0, 1, 2});
+}
+
+STORAGE_CASE(
+    archive,
+    "the archive lists newest first and limited and private games only for their players") {
+  auto s = backend.open();
+  GameRow hidden =
+      finished(game(3, "ann", "carl"), Color::White, EndReason::Time, 1'800'000'300'000);
+  hidden.invite = "x";
+  apply(*s,
+        batch({finished(game(1, "ann", "bob"), Color::White, EndReason::NoMoves, 1'800'000'100'000),
+               kMove1, kMove2,
+               finished(game(2, "bob", "ann"), Color::Black, EndReason::Resign, 1'800'000'200'000),
+               hidden, game(4, "ann", "bob")}));
+  const auto all = s->finished_games("ann", 10, "ann");
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].game == "3");
+  CHECK(all[1].game == "2");
+  CHECK(all[2].game == "1");
+  CHECK(all[2].plies == 2);
+  CHECK(all[2].white.rating == 1500);
+  CHECK(all[2].black.rating == 1500);  // unknown rating shown as the default
+  CHECK(all[2].black.bot);
+  CHECK(all[2].reason == EndReason::NoMoves);
+  CHECK(all[1].winner == Color::Black);
+  CHECK(s->finished_games("ann", 1, "ann").size() == 1);
+  const auto seen_by_bob = s->finished_games("ann", 10, "bob");
+  REQUIRE(seen_by_bob.size() == 2);
+  CHECK(seen_by_bob[0].game == "2");
+  CHECK(s->finished_games("nobody", 10, "").empty());
+}
+
+STORAGE_CASE(newer_schema, "a database from a newer amazons-server is refused and left untouched") {
+  apply(*backend.open(), batch({player("ann", 1500)}));
+  backend.set_schema_version(kSchemaVersion + 1);
+  try {
+    backend.open();
+    FAIL("opened a newer database");
+  } catch (const StorageError& e) {
+    CHECK(std::string(e.what()).find("newer than this amazons-server") != std::string::npos);
+  }
+  backend.set_schema_version(kSchemaVersion);
+  CHECK(backend.open()->counts() == StorageCounts{1, 0, 0});
+}
+
+STORAGE_CASE(clear, "clear empties every table in one go") {
+  auto s = backend.open();
+  apply(*s, batch({player("ann", 1500), game(1, "ann", "bob"), kMove1}));
+  s->clear();
+  CHECK(s->counts() == StorageCounts{});
+  CHECK(s->load().last_game_id == 0);
+}
+
+namespace {
+
+// A copy of the fixture written by the release before schema versions (tests/server/data).
+std::filesystem::path copy_v1_fixture(const TempDir& dir) {
+  const auto path = dir.path() / "v1.db";
+  std::filesystem::copy_file(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v1.db", path);
+  return path;
+}
+
+// What the fixture holds (tests/server/data/README.md), checked after upgrade or migration.
+void check_fixture_contents(Storage& s) {
+  CHECK(s.counts() == StorageCounts{10, 24, 1494});
+  const auto state = s.load();
+  CHECK(state.players.size() == 10);
+  CHECK(state.last_game_id == 24);
+  CHECK(state.unfinished.size() == 4);
+  std::size_t unfinished_moves = 0;
+  for (const auto& g : state.unfinished) unfinished_moves += g.moves.size();
+  CHECK(unfinished_moves == 95);
+  bool saw_alice = false;
+  for (const auto& p : state.players) {
+    if (p.name != "alice") continue;
+    saw_alice = true;
+    CHECK(p.rating.rating == doctest::Approx(1386.2281790659));
+    CHECK(p.rating.deviation == doctest::Approx(205.134918116142));
+    CHECK(p.rated_games == 5);
+    CHECK_FALSE(p.password_hash.empty());
+  }
+  CHECK(saw_alice);
+  CHECK(s.finished_games("alice", 100, "").size() == 5);
+  const auto rec = s.game_record(20);
+  REQUIRE(rec.has_value());
+  CHECK(rec->result->reason == EndReason::NoMoves);
+  CHECK(parse_record_json(to_json(*rec).dump()).has_value());  // replays to its result
+}
+
+}  // namespace
+
+TEST_CASE(
+    "storage sqlite: a database from the first release is upgraded in place and keeps everything") {
+  TempDir dir;
+  const auto path = copy_v1_fixture(dir);
+  {
+    SqliteStorage s(path);
+    CHECK(s.schema().found == 1);
+    CHECK(s.schema().upgraded());
+    check_fixture_contents(s);
+  }
+  SqliteStorage again(path);
+  CHECK(again.schema().found == kSchemaVersion);
+  CHECK_FALSE(again.schema().upgraded());
+  check_fixture_contents(again);
+}
+
+TEST_CASE("storage sqlite: a file that is not an amazons database is refused") {
+  TempDir dir;
+  const auto path = dir.path() / "other.db";
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  sqlite3_exec(db, "CREATE TABLE notes (x TEXT)", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  CHECK_THROWS_WITH_AS(SqliteStorage{path}, doctest::Contains("not an amazons database"),
+                       StorageError);
+}
+
+TEST_SUITE("postgres") {
+  TEST_CASE(
+      "storage postgres: migrate copies a first-release SQLite database and then refuses to "
+      "repeat") {
+    TempDir dir;
+    const auto path = copy_v1_fixture(dir);
+    SqliteStorage from(path);
+    PgStorage to(shared_pg_server().create_database());
+    const auto counts = migrate(from, to, {});
+    CHECK(counts == StorageCounts{10, 24, 1494});
+    check_fixture_contents(to);
+    CHECK_THROWS_WITH_AS(migrate(from, to, {}), doctest::Contains("not empty"), StorageError);
+    MigrateOptions force;
+    force.force = true;
+    force.games_per_transaction = 7;
+    CHECK(migrate(from, to, force) == counts);
+    check_fixture_contents(to);
+  }
+
+  TEST_CASE("storage postgres: a bad URL or no server or a refused login gives a clear error") {
+    auto& pg = shared_pg_server();
+    const auto error_of = [](const std::string& url) {
+      try {
+        PgStorage s(url);
+      } catch (const StorageError& e) {
+        return std::string(e.what());
+      }
+      return std::string("no error");
+    };
+    CHECK(error_of("postgresql://amazons@127.0.0.1:notaport/x").find("cannot connect") !=
+          std::string::npos);
+    PgServer::shell("true");
+    const auto closed = error_of("postgresql://amazons@127.0.0.1:1/x");
+    CHECK(closed.find("cannot connect to PostgreSQL at postgresql://amazons@127.0.0.1:1/x") !=
+          std::string::npos);
+    CHECK(closed.find("refused") != std::string::npos);
+    const auto refused = error_of(
+        "postgresql://stranger:wrong@127.0.0.1:" + std::to_string(pg.port()) + "/postgres");
+    CHECK(refused.find("password authentication failed") != std::string::npos);
+    CHECK(refused.find("wrong") == std::string::npos);  // the password stays out of messages
+    CHECK(refused.find("stranger:***@") != std::string::npos);
+    CHECK(error_of(pg.url("no_such_database")).find("does not exist") != std::string::npos);
+  }
+}
