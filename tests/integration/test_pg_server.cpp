@@ -162,4 +162,25 @@ TEST_SUITE("postgres") {
     // one to tell main; the same with SQLite): see docs/RELIABILITY.md, known limits.
     CHECK_FALSE(net::LineClient::connect("127.0.0.1", server.port()).has_value());
   }
+
+  TEST_CASE("server on postgres: a refused login or a newer schema stops the server at start") {
+    auto& pg = shared_pg_server();
+    const std::string flags = "--port 0 --discovery-port -1 --db ";
+    const auto [refused, why] =
+        run_server(flags + "postgresql://stranger:hunter2@127.0.0.1:" + std::to_string(pg.port()) +
+                   "/postgres");
+    CHECK(refused == 1);
+    CHECK_MESSAGE(contains(why, "password authentication failed for user \"stranger\""), why);
+    CHECK_FALSE(contains(why, "hunter2"));
+    const auto url = pg.create_database();
+    const auto name = url.substr(url.rfind('/') + 1);
+    REQUIRE(pg.psql("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO "
+                    "schema_version VALUES (99)",
+                    name)
+                .first == 0);
+    const auto [newer, message] = run_server(flags + url);
+    CHECK(newer == 1);
+    CHECK_MESSAGE(contains(message, "has schema version 99, newer than this amazons-server"),
+                  message);
+  }
 }
