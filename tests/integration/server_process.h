@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -109,6 +110,21 @@ class ServerProcess {
 
   // Sends a signal without waiting (SIGSTOP and SIGCONT freeze and thaw the server).
   void signal(int sig) { kill(pid_, sig); }
+
+  // Waits for the server to exit by itself: its exit status (-1 if killed by a signal), or
+  // nullopt if it still runs after `within`.
+  std::optional<int> wait_exit(Millis within) {
+    const auto deadline = std::chrono::steady_clock::now() + within;
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return std::nullopt;
+  }
 
   // Sends the signal and waits for the exit status (-1 if killed by a signal).
   int stop(int sig = SIGTERM) {
