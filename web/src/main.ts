@@ -206,6 +206,11 @@ class App {
         return this.renderLobbyLists();
       case "players":
         this.players = m.players;
+        for (const p of m.players)
+          if (p.name === this.me && p.rating !== this.myRating) {
+            this.myRating = p.rating;
+            this.renderHeader();
+          }
         return this.renderLobbyLists();
       case "leaderboard":
         this.leaderboard = m.players;
@@ -384,6 +389,11 @@ class App {
     if (this.waiting?.game === m.game) this.waiting = null;
     if (!g) return;
     g.applyEnd(m);
+    const mine = g.color === "white" ? m.white_rating : g.color === "black" ? m.black_rating : undefined;
+    if (mine) {
+      this.myRating = mine.rating;
+      this.renderHeader();
+    }
     if (m.game === this.current) this.showGame(m.game);
   }
 
