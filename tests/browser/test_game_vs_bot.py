@@ -8,7 +8,9 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from browser_lib import (Bot, Server, browser, click_move, fail, game_state, js, legal_move, square, sign_in,
                          temp_dir, text, wait_for)
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
@@ -60,10 +62,15 @@ def main():
                     to = last.split("-")[1].split("/")[0]
                     if "last" not in square(d, to).get_attribute("class").split():
                         fail("the last move's square %s is not marked" % to)
-                if len(g["moves"]) >= 12 and not shot_taken:
-                    shot(d, "web-game.png")
-                    shot_taken = True
                 move = legal_move(d)
+                if len(g["moves"]) >= 12 and not shot_taken:
+                    # The first stage of the input: the queen's destinations marked.
+                    square(d, move[0]).click()
+                    wait_for(d, "destinations", lambda d: "target" in square(d, move[1]).get_attribute("class").split())
+                    shot(d, "web-game.png")
+                    ActionChains(d).send_keys(Keys.ESCAPE).perform()
+                    wait_for(d, "Esc", lambda d: not d.find_elements(By.CSS_SELECTOR, ".sq.target"))
+                    shot_taken = True
                 before = len(g["moves"])
                 click_move(d, move)
                 wait_for(d, "our move to be taken", lambda d: len(game_state(d)["moves"]) > before or game_state(d)["status"] == "finished")

@@ -27,8 +27,13 @@ export class BoardView {
   private pressY = 0;
   private dragging = false;
 
-  // `onMove` gets each move entered; `input` is shared with the owner, who resets it.
-  constructor(readonly input: MoveInput, private readonly onMove: (m: Move) => void) {
+  // `onMove` gets each move entered, `onStage` hears of every other change of the input's stage;
+  // `input` is shared with the owner, who resets it.
+  constructor(
+    readonly input: MoveInput,
+    private readonly onMove: (m: Move) => void,
+    private readonly onStage: () => void = () => undefined,
+  ) {
     this.el = h("div", { class: "board", role: "grid" });
     this.el.addEventListener("pointerdown", (e) => this.down(e));
     this.el.addEventListener("pointermove", (e) => this.moveTo(e));
@@ -44,6 +49,7 @@ export class BoardView {
     if (this.input.back() !== "none") {
       this.endDrag();
       this.render();
+      this.onStage();
     }
   }
 
@@ -141,7 +147,10 @@ export class BoardView {
         /* capture is a nicety */
       }
     }
-    if (effect !== "none") this.render();
+    if (effect !== "none") {
+      this.render();
+      this.onStage();
+    }
   }
 
   private moveTo(e: PointerEvent): void {
@@ -170,7 +179,10 @@ export class BoardView {
     const s = this.squareAt(e.clientX, e.clientY);
     const effect = this.input.release(s);
     this.endDrag();
-    if (effect !== "none") this.render();
+    if (effect !== "none") {
+      this.render();
+      this.onStage();
+    }
   }
 
   private endDrag(): void {

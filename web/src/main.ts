@@ -127,7 +127,7 @@ class App {
 
   constructor(root: HTMLElement) {
     this.root = root;
-    this.boardView = new BoardView(this.input, (m) => this.sendMove(m));
+    this.boardView = new BoardView(this.input, (m) => this.sendMove(m), () => this.renderGame());
     replaceChildren(this.root, this.header, this.notices, this.main);
     this.link = new Link(defaultUrl(), {
       open: () => this.onOpen(),
