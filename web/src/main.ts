@@ -331,7 +331,8 @@ class App {
       if (ctx.game === this.current) this.renderGame();
       return;
     }
-    if ((ctx?.kind === "watch" || ctx?.kind === "join") && this.route.kind !== "lobby" && this.current === null) {
+    if ((ctx?.kind === "watch" || ctx?.kind === "join") && this.current === ctx.game && !this.games.has(ctx.game)) {
+      // The game the address names cannot be shown: say why and go back to the lobby.
       this.notify(`Game ${ctx.game}: ${text}`, true);
       location.hash = "#/";
       return;
@@ -764,6 +765,7 @@ class App {
       chat: h("div", { class: "chat-log", id: "chat-log" }),
     };
     const p = this.gameParts;
+    p.result.hidden = p.invite.hidden = true;
     append(p.id,
       h("div", { class: "board-col" }, p.top, this.boardView.el, p.bottom),
       h("aside", { class: "panel card" },
@@ -790,6 +792,7 @@ class App {
     if (this.screen !== "game" || !this.current) return;
     const g = this.games.get(this.current);
     const p = this.gameParts;
+    this.boardView.el.hidden = !g;
     if (!g) {
       replaceChildren(p.status, this.linkState === "open" ? "Asking the server for the game..." : "Reconnecting...");
       return;
