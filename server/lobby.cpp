@@ -119,10 +119,11 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
   }
 }
 
-Effects Lobby::connect(SessionId session, Instant) {
+Effects Lobby::connect(SessionId session, Instant, ConnectionInfo info) {
   sessions_.emplace(session,
                     SessionState{std::nullopt,
                                  false,
+                                 info,
                                  {},
                                  RateLimiter(config_.requests_per_second, config_.requests_burst),
                                  RateLimiter(config_.errors_per_second, config_.errors_burst),
@@ -247,6 +248,11 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
   if (m.protocol != protocol::kVersion)
     return ctx.error(ErrorCode::ProtocolVersion,
                      "this server speaks protocol " + std::to_string(protocol::kVersion));
+  if ((m.password || m.server_password) && !config_.allow_plain_passwords &&
+      !sessions_.at(ctx.requester).connection.private_channel)
+    return ctx.error(ErrorCode::TlsRequired,
+                     "this server takes passwords over TLS only: connect with tls://host:port "
+                     "(or the TLS switch), so that nobody on the way can read it");
   if (config_.server_password &&
       !equal_secret(m.server_password.value_or(""), *config_.server_password))
     return ctx.error(ErrorCode::AuthFailed, "this server needs the right server_password");

@@ -42,6 +42,15 @@ struct LobbyConfig {
   double errors_burst = 20.0;
   std::size_t max_open_games_per_player = 10;
   std::size_t max_list = 200;  // games in one list reply
+  // Take passwords over connections that are not private (plain TCP from another machine).
+  bool allow_plain_passwords = false;
+};
+
+// What the network layer knows of a connection that the lobby's rules depend on.
+struct ConnectionInfo {
+  // Nobody between the client and us can read what it sends: TLS, or a trusted local address.
+  // Passwords are taken only over such connections (unless allow_plain_passwords).
+  bool private_channel = true;
 };
 
 struct Outbound {
@@ -92,7 +101,7 @@ class Lobby {
   // skipped and reported by restore_problems().
   Lobby(LobbyConfig config, const LoadedState& state, Instant now);
 
-  Effects connect(SessionId session, Instant now);
+  Effects connect(SessionId session, Instant now, ConnectionInfo info = {});
   Effects disconnect(SessionId session, Instant now);
   // One line from a session, already decoded (or the reason it could not be).
   Effects handle(SessionId session,
@@ -115,6 +124,7 @@ class Lobby {
   struct SessionState {
     std::optional<std::string> player;
     bool hello_pending = false;
+    ConnectionInfo connection;
     std::set<GameId> watching;
     RateLimiter requests;
     RateLimiter errors;

@@ -74,9 +74,9 @@ class LobbyHarness {
     apply(lobby_->tick(now()));
   }
 
-  server::SessionId connect() {
+  server::SessionId connect(server::ConnectionInfo info = {}) {
     const auto id = next_session_++;
-    apply(lobby_->connect(id, now()));
+    apply(lobby_->connect(id, now(), info));
     return id;
   }
   void disconnect(server::SessionId s) { apply(lobby_->disconnect(s, now())); }

@@ -104,7 +104,7 @@ TEST_CASE("lobby: hello, welcome, and the errors before it") {
   CHECK(h.drain(other).size() == 1);
 }
 
-TEST_CASE("lobby: passwords protect a name; tokens resume it") {
+TEST_CASE("lobby: passwords protect a name, tokens resume it") {
   LobbyHarness h;
   const auto s = h.connect();
   h.send(s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"carol\",\"password\":\"s3cret\"}");
@@ -151,6 +151,39 @@ TEST_CASE("lobby: a server password keeps strangers out") {
   h.send(s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"dan\",\"server_password\":\"club\"}");
   h.take<Welcome>(s);
   CHECK(h.lobby().discovery_info().password);
+}
+
+TEST_CASE("lobby: passwords only over private channels unless the host allows plain ones") {
+  auto config = LobbyHarness::default_config();
+  config.server_password = "club";
+  LobbyHarness h(config);
+  const server::ConnectionInfo plain{.private_channel = false};
+  const auto s = h.connect(plain);
+  h.send(s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"erin\",\"server_password\":\"club\"}");
+  CHECK(h.error(s) == ErrorCode::TlsRequired);
+  h.send(s,
+         "{\"type\":\"hello\",\"protocol\":1,\"name\":\"erin\",\"password\":\"pw\","
+         "\"server_password\":\"club\"}");
+  CHECK(h.error(s) == ErrorCode::TlsRequired);
+  // The same hello over a private channel (TLS, or loopback) logs in.
+  const auto t = h.connect();
+  h.send(t, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"erin\",\"server_password\":\"club\"}");
+  CHECK(h.take<Welcome>(t).name == "erin");
+
+  config.allow_plain_passwords = true;
+  LobbyHarness allowed(config);
+  const auto u = allowed.connect(plain);
+  allowed.send(u,
+               "{\"type\":\"hello\",\"protocol\":1,\"name\":\"fay\",\"password\":\"pw\","
+               "\"server_password\":\"club\"}");
+  CHECK(allowed.take<Welcome>(u).name == "fay");
+}
+
+TEST_CASE("lobby: a guest over a plain connection needs no TLS") {
+  LobbyHarness h;
+  const auto s = h.connect(server::ConnectionInfo{.private_channel = false});
+  h.send(s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"gus\"}");
+  CHECK(h.take<Welcome>(s).name == "gus");
 }
 
 TEST_CASE("lobby: create, list, join, play, spectate, resign, archive") {
@@ -410,7 +443,7 @@ TEST_CASE("lobby: after a restart every unfinished game comes back and goes on")
   CHECK(h.take<Moved>(bob).ply == 3);
 }
 
-TEST_CASE("lobby: quick pairing matches equal seeks; challenges can be accepted or declined") {
+TEST_CASE("lobby: quick pairing matches equal seeks, challenges can be accepted or declined") {
   LobbyHarness h;
   const auto alice = h.login("alice");
   const auto bob = h.login("bob");
