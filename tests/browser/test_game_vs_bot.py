@@ -74,8 +74,9 @@ def main():
                 before = len(g["moves"])
                 click_move(d, move)
                 wait_for(d, "our move to be taken", lambda d: len(game_state(d)["moves"]) > before or game_state(d)["status"] == "finished")
-                plies_seen = len(game_state(d)["moves"])
-                shown = int(d.find_element(By.ID, "moves").get_attribute("data-plies"))
+                # Read together: the bot's answer may arrive between two separate reads.
+                shown, plies_seen = js(d, """const a = window.amazons, g = a.games.get(a.current);
+                    return [Number(document.getElementById('moves').dataset.plies), g.moves.length];""")
                 if shown != plies_seen:
                     fail("the move list shows %d plies, the game has %d" % (shown, plies_seen))
 
