@@ -116,6 +116,21 @@ def main():
                 record = f.read()
             if '[Rules "botzone8"]' not in record:
                 fail("the exported record is not the game's text record:\n" + record[:400])
+
+            # Quick pairing with a bot that seeks 3 min + 2 s, casual: paired, then aborted.
+            seeker = Bot(server, "seeker", "--seek", "180+2", "--no-join", "--no-challenges")
+            d.find_element(By.CSS_SELECTOR, "header .brand").click()
+            wait_for(d, "the lobby", lambda d: d.find_elements(By.ID, "quick"))
+            Select(d.find_element(By.ID, "rules")).select_by_value("standard")
+            Select(d.find_element(By.ID, "time")).select_by_visible_text("3 min + 2 s")
+            if d.find_element(By.ID, "rated").is_selected():
+                d.find_element(By.ID, "rated").click()
+            d.find_element(By.ID, "quick").click()
+            wait_for(d, "the paired game", lambda d: (lambda s: s and s["id"] != g["id"] and s["status"] == "active")(game_state(d)), timeout=30)
+            wait_for(d, "the abort button", lambda d: d.find_elements(By.ID, "abort"))
+            d.find_element(By.ID, "abort").click()
+            wait_for(d, "the aborted game", lambda d: text(d, "#result-title") == "Game aborted")
+            seeker.stop()
         finally:
             d.quit()
             bot.stop()

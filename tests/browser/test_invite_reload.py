@@ -1,5 +1,5 @@
 """A private game by invite link: the host's game screen shows the link, a second browser (a
-360x740 phone) opens it, signs in and joins; moves by click and by drag, Esc steps back, chat;
+360x740 phone, over TLS with the server's self-signed certificate) opens it, signs in and joins; moves by click and by drag, Esc steps back, chat;
 the phone reloads mid-game and resumes with its token; a resignation ends it on both pages."""
 import os
 import re
@@ -7,7 +7,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import (Server, browser, click_move, fail, game_state, legal_move, square, sign_in, temp_dir,
+from browser_lib import (Server, browser, click_move, fail, game_state, js, legal_move, square, sign_in, temp_dir,
                          text, wait_for)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -38,7 +38,7 @@ def main():
     with temp_dir() as tmp:
         server = Server(tmp)
         alice = browser(tmp, "alice")
-        bob = browser(tmp, "bob", 360, 740)
+        bob = browser(tmp, "bob", 360, 740, self_signed=True)
         try:
             # A phone: 360x740 CSS pixels, touch, the mobile viewport rules.
             bob.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -59,7 +59,9 @@ def main():
             if game_state(alice)["status"] != "open":
                 fail("the host's game is not waiting")
 
-            # The friend opens the link, signs in, and is in the game.
+            # The friend opens the link, over TLS this time (https and wss on the same port),
+            # signs in, and is in the game.
+            link = link.replace(server.url, server.https_url)
             bob.get(link)
             wait_for(bob, "the sign-in form", lambda d: d.find_elements(By.ID, "name"))
             bob.find_element(By.ID, "name").send_keys("bob")
@@ -68,6 +70,8 @@ def main():
             wait_for(alice, "the game to start for alice", lambda d: game_state(d)["status"] == "active")
             if game_state(bob)["color"] != "black" or game_state(bob)["id"] != m.group(1):
                 fail("bob is not black in game %s: %r" % (m.group(1), game_state(bob)))
+            if not bob.current_url.startswith("https://") or js(bob, "return location.protocol") != "https:":
+                fail("bob is not on https: " + bob.current_url)
             if not bob.current_url.endswith("#/game/" + m.group(1)):
                 fail("bob's address is " + bob.current_url)
 
