@@ -297,8 +297,10 @@ class App {
   }
 
   private onError(m: ServerMessageOf<"error">, ctx: Pending | undefined): void {
-    const text = m.message || m.code;
-    if (ctx?.kind === "hello" || m.code === "auth_failed" || m.code === "name_taken" || m.code === "protocol_version") {
+    let text = m.message || m.code;
+    if (m.code === "tls_required" && location.protocol === "http:")
+      text += ` Open https://${location.host}/ instead.`;
+    if (ctx?.kind === "hello" || ["auth_failed", "name_taken", "protocol_version", "tls_required"].includes(m.code)) {
       if (ctx?.kind === "hello" || !this.me) {
         if (ctx?.kind === "hello" && ctx.withToken) localStorage.removeItem(SESSION_KEY);
         this.me = null;
