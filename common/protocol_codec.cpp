@@ -1,7 +1,10 @@
-#include "common/protocol.h"
+#include "common/protocol_codec.h"
 
 #include <limits>
 #include <utility>
+
+#include "common/protocol_discovery.h"
+#include "common/protocol_enums.h"
 
 namespace amazons::protocol {
 
@@ -9,99 +12,6 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 namespace {
-
-template <class E>
-struct EnumNames;
-
-template <>
-struct EnumNames<Color> {
-  static constexpr std::array<std::pair<Color, std::string_view>, 2> kValues{
-      {{Color::White, "white"}, {Color::Black, "black"}}};
-};
-template <>
-struct EnumNames<ColorChoice> {
-  static constexpr std::array<std::pair<ColorChoice, std::string_view>, 3> kValues{
-      {{ColorChoice::White, "white"},
-       {ColorChoice::Black, "black"},
-       {ColorChoice::Random, "random"}}};
-};
-template <>
-struct EnumNames<GameStatus> {
-  static constexpr std::array<std::pair<GameStatus, std::string_view>, 3> kValues{
-      {{GameStatus::Open, "open"},
-       {GameStatus::Active, "active"},
-       {GameStatus::Finished, "finished"}}};
-};
-template <>
-struct EnumNames<RecordFormat> {
-  static constexpr std::array<std::pair<RecordFormat, std::string_view>, 2> kValues{
-      {{RecordFormat::Json, "json"}, {RecordFormat::Text, "text"}}};
-};
-template <>
-struct EnumNames<EndReason> {
-  static constexpr std::array<std::pair<EndReason, std::string_view>, 6> kValues{
-      {{EndReason::NoMoves, "no_moves"},
-       {EndReason::Resign, "resign"},
-       {EndReason::Time, "time"},
-       {EndReason::Abandon, "abandon"},
-       {EndReason::Aborted, "aborted"},
-       {EndReason::IllegalMove, "illegal_move"}}};
-};
-template <>
-struct EnumNames<ErrorCode> {
-  static constexpr std::array<std::pair<ErrorCode, std::string_view>, 26> kValues{{
-      {ErrorCode::BadJson, "bad_json"},
-      {ErrorCode::UnknownType, "unknown_type"},
-      {ErrorCode::BadField, "bad_field"},
-      {ErrorCode::LineTooLong, "line_too_long"},
-      {ErrorCode::ProtocolVersion, "protocol_version"},
-      {ErrorCode::NotLoggedIn, "not_logged_in"},
-      {ErrorCode::AlreadyLoggedIn, "already_logged_in"},
-      {ErrorCode::AuthFailed, "auth_failed"},
-      {ErrorCode::NameTaken, "name_taken"},
-      {ErrorCode::NoSuchGame, "no_such_game"},
-      {ErrorCode::NoSuchPlayer, "no_such_player"},
-      {ErrorCode::NoSuchChallenge, "no_such_challenge"},
-      {ErrorCode::GameFull, "game_full"},
-      {ErrorCode::NotAPlayer, "not_a_player"},
-      {ErrorCode::NotYourTurn, "not_your_turn"},
-      {ErrorCode::IllegalMove, "illegal_move"},
-      {ErrorCode::GameNotActive, "game_not_active"},
-      {ErrorCode::NotAllowed, "not_allowed"},
-      {ErrorCode::TooLong, "too_long"},
-      {ErrorCode::RateLimited, "rate_limited"},
-      {ErrorCode::TooManyErrors, "too_many_errors"},
-      {ErrorCode::TooManyConnections, "too_many_connections"},
-      {ErrorCode::IdleTimeout, "idle_timeout"},
-      {ErrorCode::Replaced, "replaced"},
-      {ErrorCode::Internal, "internal"},
-      {ErrorCode::TlsRequired, "tls_required"},
-  }};
-};
-
-template <class E>
-std::string_view enum_name(E e) {
-  for (const auto& [value, name] : EnumNames<E>::kValues)
-    if (value == e) return name;
-  return "?";
-}
-
-template <class E>
-std::optional<E> enum_from(std::string_view text) {
-  for (const auto& [value, name] : EnumNames<E>::kValues)
-    if (name == text) return value;
-  return std::nullopt;
-}
-
-template <class E>
-std::string enum_choices() {
-  std::string out;
-  for (const auto& [value, name] : EnumNames<E>::kValues) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
-}
 
 // ---- reading ----------------------------------------------------------------------------------
 
@@ -523,41 +433,6 @@ Expected<DiscoveryReply, DecodeError> decode_discovery_reply(std::string_view da
   if (datagram.size() > kMaxDatagramBytes)
     return Unexpected(DecodeError{ErrorCode::LineTooLong, "datagram too long", std::nullopt});
   return decode_single<DiscoveryReply>(datagram);
-}
-
-// ---- framing ----------------------------------------------------------------------------------
-
-LineFramer::Status LineFramer::next(std::string& line) {
-  if (failed_) return Status::TooLong;
-  const std::size_t from = start_ + scanned_;
-  const std::size_t newline = buffer_.find('\n', from);
-  if (newline == std::string::npos) {
-    scanned_ = buffer_.size() - start_;
-    if (scanned_ > max_line_ + 1) {  // + 1: room for a '\r' before the '\n' still to come
-      failed_ = true;
-      return Status::TooLong;
-    }
-    // Keep the buffer from growing with consumed bytes.
-    if (start_ > 0 && start_ >= buffer_.size() / 2) {
-      buffer_.erase(0, start_);
-      start_ = 0;
-    }
-    return Status::NeedMore;
-  }
-  std::size_t end = newline;
-  if (end > start_ && buffer_[end - 1] == '\r') --end;
-  if (end - start_ > max_line_) {
-    failed_ = true;
-    return Status::TooLong;
-  }
-  line.assign(buffer_, start_, end - start_);
-  start_ = newline + 1;
-  scanned_ = 0;
-  if (start_ == buffer_.size()) {
-    buffer_.clear();
-    start_ = 0;
-  }
-  return Status::Line;
 }
 
 }  // namespace amazons::protocol

@@ -1,0 +1,222 @@
+// What a client sends the server (docs/PROTOCOL.md), one struct per message type, and the
+// variant of them all that the server decodes.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "common/protocol_types.h"
+
+namespace amazons::protocol {
+
+struct Hello {
+  static constexpr std::string_view kType = "hello";
+  int protocol = kVersion;
+  std::string name;
+  std::optional<std::string> password;
+  std::optional<std::string> token;
+  std::optional<std::string> server_password;
+  bool bot = false;
+  static void fields(auto& s, auto& v) {
+    v("protocol", s.protocol);
+    v("name", s.name);
+    v("password", s.password);
+    v("token", s.token);
+    v("server_password", s.server_password);
+    v("bot", s.bot, false);
+  }
+  friend bool operator==(const Hello&, const Hello&) = default;
+};
+
+struct Create {
+  static constexpr std::string_view kType = "create";
+  std::string rules = "standard";
+  TimeControl time;
+  ColorChoice color = ColorChoice::Random;
+  bool rated = false;
+  bool is_private = false;
+  static void fields(auto& s, auto& v) {
+    v("rules", s.rules, std::string("standard"));
+    v("time", s.time, TimeControl{});
+    v("color", s.color, ColorChoice::Random);
+    v("rated", s.rated, false);
+    v("private", s.is_private, false);
+  }
+  friend bool operator==(const Create&, const Create&) = default;
+};
+
+struct List {
+  static constexpr std::string_view kType = "list";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const List&, const List&) = default;
+};
+
+struct Join {
+  static constexpr std::string_view kType = "join";
+  std::string game;
+  std::optional<std::string> invite;
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("invite", s.invite);
+  }
+  friend bool operator==(const Join&, const Join&) = default;
+};
+
+struct Watch {
+  static constexpr std::string_view kType = "watch";
+  std::string game;
+  std::optional<std::string> invite;
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("invite", s.invite);
+  }
+  friend bool operator==(const Watch&, const Watch&) = default;
+};
+
+// The requests that name one game and nothing else.
+template <std::size_t N>
+struct GameRequest {
+  std::string game;
+  static void fields(auto& s, auto& v) { v("game", s.game); }
+  friend bool operator==(const GameRequest&, const GameRequest&) = default;
+};
+struct Leave : GameRequest<0> {
+  static constexpr std::string_view kType = "leave";
+  friend bool operator==(const Leave&, const Leave&) = default;
+};
+struct Resign : GameRequest<1> {
+  static constexpr std::string_view kType = "resign";
+  friend bool operator==(const Resign&, const Resign&) = default;
+};
+struct Abort : GameRequest<2> {
+  static constexpr std::string_view kType = "abort";
+  friend bool operator==(const Abort&, const Abort&) = default;
+};
+struct Claim : GameRequest<3> {
+  static constexpr std::string_view kType = "claim";
+  friend bool operator==(const Claim&, const Claim&) = default;
+};
+struct Rematch : GameRequest<4> {
+  static constexpr std::string_view kType = "rematch";
+  friend bool operator==(const Rematch&, const Rematch&) = default;
+};
+
+struct MoveMsg {
+  static constexpr std::string_view kType = "move";
+  std::string game;
+  std::string move;
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("move", s.move);
+  }
+  friend bool operator==(const MoveMsg&, const MoveMsg&) = default;
+};
+
+struct ChatSend {
+  static constexpr std::string_view kType = "chat";
+  std::string game;
+  std::string text;
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("text", s.text);
+  }
+  friend bool operator==(const ChatSend&, const ChatSend&) = default;
+};
+
+struct Seek {
+  static constexpr std::string_view kType = "seek";
+  std::string rules = "standard";
+  TimeControl time;
+  bool rated = false;
+  static void fields(auto& s, auto& v) {
+    v("rules", s.rules, std::string("standard"));
+    v("time", s.time, TimeControl{});
+    v("rated", s.rated, false);
+  }
+  friend bool operator==(const Seek&, const Seek&) = default;
+};
+
+struct Unseek {
+  static constexpr std::string_view kType = "unseek";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const Unseek&, const Unseek&) = default;
+};
+
+struct ChallengeSend {
+  static constexpr std::string_view kType = "challenge";
+  std::string player;
+  std::string rules = "standard";
+  TimeControl time;
+  ColorChoice color = ColorChoice::Random;
+  bool rated = false;
+  static void fields(auto& s, auto& v) {
+    v("player", s.player);
+    v("rules", s.rules, std::string("standard"));
+    v("time", s.time, TimeControl{});
+    v("color", s.color, ColorChoice::Random);
+    v("rated", s.rated, false);
+  }
+  friend bool operator==(const ChallengeSend&, const ChallengeSend&) = default;
+};
+
+struct Accept {
+  static constexpr std::string_view kType = "accept";
+  std::string challenge;
+  static void fields(auto& s, auto& v) { v("challenge", s.challenge); }
+  friend bool operator==(const Accept&, const Accept&) = default;
+};
+struct Decline {
+  static constexpr std::string_view kType = "decline";
+  std::string challenge;
+  static void fields(auto& s, auto& v) { v("challenge", s.challenge); }
+  friend bool operator==(const Decline&, const Decline&) = default;
+};
+
+struct Players {
+  static constexpr std::string_view kType = "players";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const Players&, const Players&) = default;
+};
+
+struct HistoryRequest {
+  static constexpr std::string_view kType = "history";
+  std::optional<std::string> player;  // default: yourself
+  int limit = 20;
+  static void fields(auto& s, auto& v) {
+    v("player", s.player);
+    v("limit", s.limit, 20);
+  }
+  friend bool operator==(const HistoryRequest&, const HistoryRequest&) = default;
+};
+
+struct RecordRequest {
+  static constexpr std::string_view kType = "record";
+  std::string game;
+  RecordFormat format = RecordFormat::Json;
+  // A private game's invite code, unless you played in it. Initialised, so that older code
+  // writing RecordRequest{game, format} stays free of missing-initializer warnings.
+  std::optional<std::string> invite = std::nullopt;
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("format", s.format, RecordFormat::Json);
+    v("invite", s.invite);
+  }
+  friend bool operator==(const RecordRequest&, const RecordRequest&) = default;
+};
+
+struct LeaderboardRequest {
+  static constexpr std::string_view kType = "leaderboard";
+  int limit = 20;
+  static void fields(auto& s, auto& v) { v("limit", s.limit, 20); }
+  friend bool operator==(const LeaderboardRequest&, const LeaderboardRequest&) = default;
+};
+
+using ClientMessage =
+    std::variant<Hello, Ping, Pong, Create, List, Join, Watch, Leave, MoveMsg, Resign, Abort, Claim,
+                 Rematch, ChatSend, Seek, Unseek, ChallengeSend, Accept, Decline, Players,
+                 HistoryRequest, RecordRequest, LeaderboardRequest>;
+
+}  // namespace amazons::protocol

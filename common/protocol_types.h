@@ -1,0 +1,198 @@
+// The protocol's shared vocabulary (docs/PROTOCOL.md): its version and limits, the error codes,
+// the enums and the shapes that messages of both directions carry, and ping/pong, which both
+// sides send. Every message type describes its fields once, in `static void fields(s, v)`: the
+// codec (common/protocol_codec.h) and the TypeScript generator walk that one description.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/game_record.h"
+#include "common/time_control.h"
+#include "common/types.h"
+
+namespace amazons::protocol {
+
+inline constexpr int kVersion = 1;
+// The longest line either side accepts, not counting the '\n'.
+inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
+
+// Stable error codes, sent as {"type":"error","code":"bad_json",...}. Never renumbered or
+// renamed: clients switch on the text.
+enum class ErrorCode : std::uint8_t {
+  BadJson,             // the line is not a JSON object
+  UnknownType,         // "type" names no message this side understands
+  BadField,            // a field is missing, has the wrong type or a bad value
+  LineTooLong,         // the line exceeded kMaxLineBytes (the connection is closed)
+  ProtocolVersion,     // hello asked for a protocol version the server does not speak
+  NotLoggedIn,         // a request other than hello before the welcome
+  AlreadyLoggedIn,     // a second hello on the same connection
+  AuthFailed,          // wrong password, token or server password
+  NameTaken,           // the name is in use by someone else
+  NoSuchGame,          // no game with that id (or a private one without its invite code)
+  NoSuchPlayer,        // no such player, or not online (challenge)
+  NoSuchChallenge,     // the challenge does not exist or was not addressed to you
+  GameFull,            // both seats are taken
+  NotAPlayer,          // you have no seat in that game
+  NotYourTurn,         // the move came from the player not to move
+  IllegalMove,         // the rules refuse the move; the message gives the reason
+  GameNotActive,       // the game has not started or is over
+  NotAllowed,          // the request makes no sense now (abort after both moved, early claim...)
+  TooLong,             // a text (chat) is longer than allowed
+  RateLimited,         // too many requests; slow down
+  TooManyErrors,       // a stream of bad requests (the connection is closed)
+  TooManyConnections,  // too many connections from your address (the connection is closed)
+  IdleTimeout,         // no answer to ping (the connection is closed)
+  Replaced,            // the same player logged in on another connection (this one closes)
+  Internal,            // a fault in the server; the request changed nothing
+  TlsRequired,         // a password over plain TCP from another machine, or a plain connection
+                       // to a server that requires TLS: connect with TLS instead
+};
+std::string_view code(ErrorCode e);
+std::optional<ErrorCode> error_code_from(std::string_view text);
+
+// What a player asks for when creating a game or challenging.
+enum class ColorChoice : std::uint8_t { White, Black, Random };
+enum class GameStatus : std::uint8_t { Open, Active, Finished };
+enum class RecordFormat : std::uint8_t { Json, Text };
+
+// Names of the enums as they appear on the wire.
+std::string_view to_string(ColorChoice c);
+std::string_view to_string(GameStatus s);
+std::string_view to_string(RecordFormat f);
+
+// ---- shared pieces ----------------------------------------------------------------------------
+
+struct PlayerRef {
+  std::string name;
+  int rating = 1500;
+  bool bot = false;
+  static void fields(auto& s, auto& v) {
+    v("name", s.name);
+    v("rating", s.rating, 1500);
+    v("bot", s.bot, false);
+  }
+  friend bool operator==(const PlayerRef&, const PlayerRef&) = default;
+};
+
+// Remaining time of both sides in milliseconds at the moment the message was made, and whose
+// clock is running (absent when none is).
+struct ClockView {
+  std::int64_t white = 0;
+  std::int64_t black = 0;
+  std::optional<Color> running;
+  static void fields(auto& s, auto& v) {
+    v("white", s.white);
+    v("black", s.black);
+    v("running", s.running);
+  }
+  friend bool operator==(const ClockView&, const ClockView&) = default;
+};
+
+struct GameSummary {
+  std::string game;
+  std::string rules;
+  TimeControl time;
+  std::optional<PlayerRef> white;
+  std::optional<PlayerRef> black;
+  GameStatus status = GameStatus::Open;
+  bool rated = false;
+  int plies = 0;
+  int spectators = 0;
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("rules", s.rules);
+    v("time", s.time);
+    v("white", s.white);
+    v("black", s.black);
+    v("status", s.status);
+    v("rated", s.rated, false);
+    v("plies", s.plies, 0);
+    v("spectators", s.spectators, 0);
+  }
+  friend bool operator==(const GameSummary&, const GameSummary&) = default;
+};
+
+struct ArchiveEntry {
+  std::string game;
+  std::string rules;
+  TimeControl time;
+  PlayerRef white;
+  PlayerRef black;
+  bool rated = false;
+  std::optional<Color> winner;
+  EndReason reason = EndReason::NoMoves;
+  int plies = 0;
+  std::string ended_at;  // format_timestamp()
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("rules", s.rules);
+    v("time", s.time);
+    v("white", s.white);
+    v("black", s.black);
+    v("rated", s.rated, false);
+    v("winner", s.winner);
+    v("reason", s.reason);
+    v("plies", s.plies, 0);
+    v("ended_at", s.ended_at);
+  }
+  friend bool operator==(const ArchiveEntry&, const ArchiveEntry&) = default;
+};
+
+struct LeaderboardEntry {
+  std::string name;
+  int rating = 1500;
+  int deviation = 350;
+  int games = 0;
+  bool bot = false;
+  static void fields(auto& s, auto& v) {
+    v("name", s.name);
+    v("rating", s.rating);
+    v("deviation", s.deviation);
+    v("games", s.games);
+    v("bot", s.bot, false);
+  }
+  friend bool operator==(const LeaderboardEntry&, const LeaderboardEntry&) = default;
+};
+
+struct RatingChange {
+  int rating = 1500;  // after the game
+  int change = 0;
+  static void fields(auto& s, auto& v) {
+    v("rating", s.rating);
+    v("change", s.change);
+  }
+  friend bool operator==(const RatingChange&, const RatingChange&) = default;
+};
+
+struct OnlinePlayer {
+  std::string name;
+  int rating = 1500;
+  bool bot = false;
+  int games = 0;  // games in progress
+  static void fields(auto& s, auto& v) {
+    v("name", s.name);
+    v("rating", s.rating, 1500);
+    v("bot", s.bot, false);
+    v("games", s.games, 0);
+  }
+  friend bool operator==(const OnlinePlayer&, const OnlinePlayer&) = default;
+};
+
+// ---- messages both sides send -----------------------------------------------------------------
+
+struct Ping {
+  static constexpr std::string_view kType = "ping";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const Ping&, const Ping&) = default;
+};
+struct Pong {
+  static constexpr std::string_view kType = "pong";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const Pong&, const Pong&) = default;
+};
+
+}  // namespace amazons::protocol

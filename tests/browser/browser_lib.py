@@ -1,0 +1,205 @@
+"""Shared pieces of the browser tests: a real amazons-server on a loopback port, real bots, and
+headless Chromium driven by Selenium. Run with Debian's /usr/bin/python3 (python3-selenium)."""
+import atexit
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+BUILD = os.environ.get("AMAZONS_BINARY_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "build", "release"))
+SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+WAIT_S = 20  # the longest any single step may take before the test fails
+
+
+_children = []  # every process started, killed at exit whatever happens
+
+
+@atexit.register
+def _kill_children():
+    for p in _children:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+class Server:
+    """amazons-server --port 0 on 127.0.0.1 with its own database; its port from the first line."""
+
+    def __init__(self, tmp, port=0, db=None):
+        self.tmp = tmp
+        self.db = db or os.path.join(tmp, "amazons.db")
+        self.log = open(os.path.join(tmp, "server.log"), "ab")
+        exe = os.path.join(BUILD, "server", "amazons-server")
+        self.proc = subprocess.Popen(
+            [exe, "--port", str(port), "--bind", "127.0.0.1", "--db", self.db, "--discovery-port", "-1"],
+            stdout=subprocess.PIPE, stderr=self.log)
+        _children.append(self.proc)
+        self.port = 0
+        deadline = time.time() + WAIT_S
+        while time.time() < deadline:
+            line = self.proc.stdout.readline().decode(errors="replace")
+            if not line:
+                break
+            m = re.search(r"listening on port (\d+)", line)
+            if m:
+                self.port = int(m.group(1))
+                break
+        if not self.port:
+            self.stop()
+            fail("the server did not start (see %s)" % os.path.join(tmp, "server.log"))
+
+    @property
+    def https_url(self):
+        """The same port over TLS (the server's self-signed certificate)."""
+        return "https://127.0.0.1:%d" % self.port
+
+    @property
+    def url(self):
+        return os.environ.get("AMAZONS_WEB_URL", "http://127.0.0.1:%d" % self.port)
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Bot:
+    def __init__(self, server, name, *extra):
+        exe = os.path.join(BUILD, "bot", "amazons-bot")
+        self.log = open(os.path.join(server.tmp, "bot-%s.log" % name), "ab")
+        self.proc = subprocess.Popen(
+            [exe, "--server", "127.0.0.1:%d" % server.port, "--name", name, "--level", "beginner", *extra],
+            stdout=self.log, stderr=self.log)
+        _children.append(self.proc)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def browser(tmp, name, width=1280, height=900, self_signed=False):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height),
+                 "--user-data-dir=" + os.path.join(tmp, "chrome-" + name)):
+        options.add_argument(flag)
+    if self_signed:  # the test server's own certificate: no CA signed it
+        options.add_argument("--ignore-certificate-errors")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(WAIT_S)
+    return driver
+
+
+def wait_for(driver, what, predicate, timeout=WAIT_S):
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: predicate(d))
+    except Exception:
+        logs = ""
+        with contextlib.suppress(Exception):
+            logs = "\n".join(str(e) for e in driver.get_log("browser"))
+        shot = os.path.join(tempfile.gettempdir(), "amazons-browser-failure.png")
+        with contextlib.suppress(Exception):
+            driver.save_screenshot(shot)
+        fail("timed out waiting for %s (screenshot %s)\nbrowser log:\n%s" % (what, shot, logs))
+
+
+def js(driver, script, *args):
+    return driver.execute_script(script, *args)
+
+
+def text(driver, css):
+    els = driver.find_elements(By.CSS_SELECTOR, css)
+    return els[0].text if els else ""
+
+
+def sign_in(driver, url, name, password=None):
+    driver.get(url)
+    wait_for(driver, "the sign-in form", lambda d: d.find_elements(By.ID, "name"))
+    field = driver.find_element(By.ID, "name")
+    field.clear()
+    field.send_keys(name)
+    if password:
+        driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.ID, "signin-button").click()
+    wait_for(driver, "the welcome of " + name, lambda d: text(d, "#me").startswith(name))
+
+
+def game_state(driver):
+    """What the page shows of the current game, read from the page's own model."""
+    return js(driver, """
+      const a = window.amazons; if (!a || !a.current) return null;
+      const g = a.games.get(a.current); if (!g) return null;
+      return {id: g.id, status: g.status, color: g.color || null, moves: g.moves.slice(),
+              toMove: g.board.toMove, moveSent: g.moveSent, result: g.result || null,
+              size: g.board.size, myTurn: g.myTurn()};""")
+
+
+def legal_move(driver):
+    """A legal move for the side to move, from the page's rules code: [queen, to, arrow] names."""
+    return js(driver, """
+      const a = window.amazons; const g = a.games.get(a.current); const b = g.board;
+      const name = (s) => 'abcdefghijkl'[s % b.size] + (Math.floor(s / b.size) + 1);
+      const qs = b.queens(b.toMove);
+      for (let k = 0; k < 50; ++k) {
+        const q = qs[Math.floor(Math.random() * qs.length)];
+        const ds = b.destinations(q); if (!ds.length) continue;
+        const to = ds[Math.floor(Math.random() * ds.length)];
+        const as = b.arrowTargets(q, to);
+        return [name(q), name(to), name(as[Math.floor(Math.random() * as.length)])];
+      }
+      for (const q of qs) for (const to of b.destinations(q)) return [name(q), name(to), name(b.arrowTargets(q, to)[0])];
+      return null;""")
+
+
+def square(driver, name):
+    return driver.find_element(By.CSS_SELECTOR, '.board [data-sq="%s"]' % name)
+
+
+def click_move(driver, move):
+    """Enters a move the way a person does, in three clicks, checking the staged highlights."""
+    q, to, arrow = move
+    square(driver, q).click()
+    wait_for(driver, "destinations of " + q, lambda d: "target" in square(d, to).get_attribute("class").split())
+    square(driver, to).click()
+    wait_for(driver, "arrow targets from " + to,
+             lambda d: "target-arrow" in square(d, arrow).get_attribute("class").split())
+    # The square just left is always an arrow target.
+    if "target-arrow" not in square(driver, q).get_attribute("class").split():
+        fail("the square the queen left (%s) is not offered for the arrow" % q)
+    square(driver, arrow).click()
+
+
+@contextlib.contextmanager
+def temp_dir():
+    d = tempfile.mkdtemp(prefix="amazons-browser-")
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)

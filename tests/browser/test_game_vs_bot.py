@@ -1,0 +1,141 @@
+"""A whole game in the browser against a real amazons-bot, to its end; then the archive: the
+game replayed step by step and its text record exported. Screenshots of the lobby, the game and
+the result go to the directory given as the first argument (docs/screenshots when refreshing)."""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from browser_lib import (Bot, Server, browser, click_move, fail, game_state, js, legal_move, square, sign_in,
+                         temp_dir, text, wait_for)
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
+MAX_PLIES = 200  # a game of the 8x8 variant ends long before
+
+
+def shot(driver, name):
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        driver.save_screenshot(os.path.join(SHOTS, name))
+
+
+def main():
+    started = time.time()
+    with temp_dir() as tmp:
+        server = Server(tmp)
+        bot = Bot(server, "bot")
+        d = browser(tmp, "alice")
+        try:
+            d.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": tmp})
+            sign_in(d, server.url, "alice", "alice-secret")
+            wait_for(d, "the bot in the players list", lambda d: "bot" in text(d, "#players"))
+
+            Select(d.find_element(By.ID, "rules")).select_by_value("botzone8")
+            Select(d.find_element(By.ID, "time")).select_by_visible_text("5 min + 5 s")
+            Select(d.find_element(By.ID, "color")).select_by_value("white")
+            d.find_element(By.ID, "rated").click()
+            d.find_element(By.ID, "create").click()
+            wait_for(d, "the game to start", lambda d: (game_state(d) or {}).get("status") == "active")
+            g = game_state(d)
+            if g["color"] != "white" or g["size"] != 8:
+                fail("expected to play white on 8x8, got %r" % g)
+            # The clocks count down locally between the server's updates.
+            wait_for(d, "both clocks", lambda d: d.find_elements(By.ID, "clock-white") and d.find_elements(By.ID, "clock-black"))
+
+            plies_seen = 0
+            shot_taken = False
+            while True:
+                wait_for(d, "our turn or the end", lambda d: (lambda s: s["status"] == "finished" or (s["myTurn"] and not s["moveSent"]))(game_state(d)), timeout=60)
+                g = game_state(d)
+                if g["status"] == "finished":
+                    break
+                if len(g["moves"]) > MAX_PLIES:
+                    fail("the game does not end")
+                if len(g["moves"]) < plies_seen:
+                    fail("moves went missing: %d after %d" % (len(g["moves"]), plies_seen))
+                if g["moves"]:
+                    last = g["moves"][-1]
+                    to = last.split("-")[1].split("/")[0]
+                    if "last" not in square(d, to).get_attribute("class").split():
+                        fail("the last move's square %s is not marked" % to)
+                move = legal_move(d)
+                if len(g["moves"]) >= 12 and not shot_taken:
+                    # The first stage of the input: the queen's destinations marked.
+                    square(d, move[0]).click()
+                    wait_for(d, "destinations", lambda d: "target" in square(d, move[1]).get_attribute("class").split())
+                    shot(d, "web-game.png")
+                    ActionChains(d).send_keys(Keys.ESCAPE).perform()
+                    wait_for(d, "Esc", lambda d: not d.find_elements(By.CSS_SELECTOR, ".sq.target"))
+                    shot_taken = True
+                before = len(g["moves"])
+                click_move(d, move)
+                wait_for(d, "our move to be taken", lambda d: len(game_state(d)["moves"]) > before or game_state(d)["status"] == "finished")
+                # Read together: the bot's answer may arrive between two separate reads.
+                shown, plies_seen = js(d, """const a = window.amazons, g = a.games.get(a.current);
+                    return [Number(document.getElementById('moves').dataset.plies), g.moves.length];""")
+                if shown != plies_seen:
+                    fail("the move list shows %d plies, the game has %d" % (shown, plies_seen))
+
+            wait_for(d, "the result", lambda d: text(d, "#result-title"))
+            title, reason = text(d, "#result-title"), text(d, "#result-reason")
+            g = game_state(d)
+            if g["result"]["reason"] != "no_moves" or not reason.endswith("has no legal move left."):
+                fail("unexpected end: %r / %r" % (g["result"], reason))
+            print("game over after %d plies: %s. %s" % (len(g["moves"]), title, reason))
+            d.find_element(By.ID, "territory").click()
+            shot(d, "web-result.png")
+            d.find_element(By.ID, "territory").click()
+
+            # The lobby after a rated game: the leaderboard has both players.
+            d.find_element(By.ID, "back-lobby").click()
+            wait_for(d, "the leaderboard", lambda d: "alice" in text(d, "#leaderboard") and "bot" in text(d, "#leaderboard"))
+            shot(d, "web-lobby.png")
+
+            # The archive: the game is there, replays move by move, exports its text record.
+            d.find_element(By.ID, "nav-archive").click()
+            wait_for(d, "the archive", lambda d: d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]'))
+            if "1 finished games" not in text(d, "#archive-record"):
+                fail("archive summary: " + text(d, "#archive-record"))
+            d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]')[0].click()
+            wait_for(d, "the replay", lambda d: text(d, "#replay-ply").startswith("Move 0 of %d" % len(g["moves"])))
+            d.find_element(By.ID, "next").click()
+            wait_for(d, "one step", lambda d: text(d, "#replay-ply").startswith("Move 1 of"))
+            first = g["moves"][0].split("-")[1].split("/")[0]
+            if square(d, first).get_attribute("data-piece") not in ("white", "black"):
+                fail("after one step the queen is not on " + first)
+            d.find_element(By.ID, "last").click()
+            wait_for(d, "the last step", lambda d: text(d, "#replay-ply").startswith("Move %d of" % len(g["moves"])))
+            d.find_element(By.ID, "export").click()
+            path = os.path.join(tmp, "amazons-game-%s.txt" % g["id"])
+            wait_for(d, "the exported record", lambda d: os.path.exists(path))
+            with open(path) as f:
+                record = f.read()
+            if '[Rules "botzone8"]' not in record:
+                fail("the exported record is not the game's text record:\n" + record[:400])
+
+            # Quick pairing with a bot that seeks 3 min + 2 s, casual: paired, then aborted.
+            seeker = Bot(server, "seeker", "--seek", "180+2", "--no-join", "--no-challenges")
+            d.find_element(By.CSS_SELECTOR, "header .brand").click()
+            wait_for(d, "the lobby", lambda d: d.find_elements(By.ID, "quick"))
+            Select(d.find_element(By.ID, "rules")).select_by_value("standard")
+            Select(d.find_element(By.ID, "time")).select_by_visible_text("3 min + 2 s")
+            if d.find_element(By.ID, "rated").is_selected():
+                d.find_element(By.ID, "rated").click()
+            d.find_element(By.ID, "quick").click()
+            wait_for(d, "the paired game", lambda d: (lambda s: s and s["id"] != g["id"] and s["status"] == "active")(game_state(d)), timeout=30)
+            wait_for(d, "the abort button", lambda d: d.find_elements(By.ID, "abort"))
+            d.find_element(By.ID, "abort").click()
+            wait_for(d, "the aborted game", lambda d: text(d, "#result-title") == "Game aborted")
+            seeker.stop()
+        finally:
+            d.quit()
+            bot.stop()
+            server.stop()
+    print("ok in %.1f s" % (time.time() - started))
+
+
+main()

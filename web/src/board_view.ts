@@ -1,0 +1,200 @@
+// The board on the page: a grid of squares with the desktop client's colours, queens on round
+// tokens, burned squares, the last move, the staged highlights and the territory markers. Mouse,
+// pen and touch all arrive as pointer events: press and release on squares, a drag in between.
+import type { Color } from "@protocol";
+import { h } from "./dom";
+import { MoveInput } from "./input";
+import { Board, Cell, Move, Square, squareName } from "./rules";
+import { TerritoryMap, owner } from "./territory";
+
+export interface Scene {
+  board: Board;
+  lastMove: Move | null;
+  flipped: boolean;
+  territory: TerritoryMap | null;
+}
+
+const DRAG_THRESHOLD_PX = 4;
+
+export class BoardView {
+  readonly el: HTMLDivElement;
+  private squares: HTMLDivElement[] = [];
+  private size = 0;
+  private flipped = false;
+  private scene: Scene | null = null;
+  private ghost: HTMLDivElement | null = null;
+  private pressX = 0;
+  private pressY = 0;
+  private dragging = false;
+
+  // `onMove` gets each move entered, `onStage` hears of every other change of the input's stage;
+  // `input` is shared with the owner, who resets it.
+  constructor(
+    readonly input: MoveInput,
+    private readonly onMove: (m: Move) => void,
+    private readonly onStage: () => void = () => undefined,
+  ) {
+    this.el = h("div", { class: "board", role: "grid" });
+    this.el.addEventListener("pointerdown", (e) => this.down(e));
+    this.el.addEventListener("pointermove", (e) => this.moveTo(e));
+    this.el.addEventListener("pointerup", (e) => this.up(e));
+    this.el.addEventListener("pointercancel", () => this.endDrag());
+    this.el.addEventListener("contextmenu", (e) => {
+      e.preventDefault();
+      this.back();
+    });
+  }
+
+  back(): void {
+    if (this.input.back() !== "none") {
+      this.endDrag();
+      this.render();
+      this.onStage();
+    }
+  }
+
+  show(scene: Scene): void {
+    this.scene = scene;
+    this.render();
+  }
+
+  private build(size: number, flipped: boolean): void {
+    this.size = size;
+    this.flipped = flipped;
+    this.el.style.setProperty("--n", String(size));
+    this.el.replaceChildren();
+    this.squares = new Array(size * size);
+    for (let row = 0; row < size; ++row)
+      for (let col = 0; col < size; ++col) {
+        const file = flipped ? size - 1 - col : col;
+        const rank = flipped ? row : size - 1 - row;
+        const s = rank * size + file;
+        const el = h("div", { class: `sq ${(file + rank) % 2 === 0 ? "dark" : "light"}`, "data-sq": squareName(s, size) });
+        if (col === 0) el.appendChild(h("span", { class: "coord rank" }, String(rank + 1)));
+        if (row === size - 1) el.appendChild(h("span", { class: "coord file" }, "abcdefghijkl"[file]));
+        this.squares[s] = el;
+        this.el.appendChild(el);
+      }
+  }
+
+  render(): void {
+    const scene = this.scene;
+    if (!scene) return;
+    const b = scene.board;
+    if (b.size !== this.size || scene.flipped !== this.flipped) this.build(b.size, scene.flipped);
+    const inp = this.input;
+    const moving = inp.stage === "arrow";
+    for (let s = 0; s < b.cells.length; ++s) {
+      const el = this.squares[s];
+      let cell = b.at(s);
+      if (moving && s === inp.queen) cell = Cell.Empty;
+      if (moving && s === inp.destination) cell = b.at(inp.queen);
+      const cls: string[] = [];
+      if (cell === Cell.Arrow) cls.push("arrow");
+      if (scene.lastMove && (s === scene.lastMove.from || s === scene.lastMove.to)) cls.push("last");
+      if (scene.lastMove && s === scene.lastMove.arrow) cls.push("last-arrow");
+      if (s === inp.queen && inp.stage !== "disabled") cls.push("selected");
+      if (inp.targets.has(s)) cls.push(moving ? "target-arrow" : "target");
+      if (inp.accepts(s)) cls.push("accepts");
+      if (scene.territory && cell === Cell.Empty) {
+        const o = owner(scene.territory, s);
+        if (o) cls.push(`terr-${o}`);
+      }
+      const queen = cell === Cell.White ? "white" : cell === Cell.Black ? "black" : null;
+      el.dataset.piece = queen ?? (cell === Cell.Arrow ? "arrow" : "");
+      const base = el.classList.contains("dark") ? "dark" : "light";
+      el.className = ["sq", base, ...cls].join(" ");
+      this.setQueen(el, queen, this.dragging && inp.dragFrom === s);
+    }
+  }
+
+  private setQueen(el: HTMLDivElement, c: Color | null, lifted: boolean): void {
+    let q = el.querySelector<HTMLDivElement>(".queen");
+    if (!c) {
+      q?.remove();
+      return;
+    }
+    if (!q) {
+      q = h("div", { class: "queen" }, "\u265B");
+      el.appendChild(q);
+    }
+    q.className = `queen ${c}${lifted ? " lifted" : ""}`;
+  }
+
+  private squareAt(x: number, y: number): Square {
+    const r = this.el.getBoundingClientRect();
+    if (x < r.left || y < r.top || x >= r.right || y >= r.bottom || this.size === 0) return -1;
+    const col = Math.floor(((x - r.left) / r.width) * this.size);
+    const row = Math.floor(((y - r.top) / r.height) * this.size);
+    const file = this.flipped ? this.size - 1 - col : col;
+    const rank = this.flipped ? row : this.size - 1 - row;
+    return rank * this.size + file;
+  }
+
+  private down(e: PointerEvent): void {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    const s = this.squareAt(e.clientX, e.clientY);
+    const effect = this.input.press(s);
+    if (effect === "move") return this.finish();
+    if (this.input.dragFrom !== null) {
+      this.pressX = e.clientX;
+      this.pressY = e.clientY;
+      this.dragging = false;
+      try {
+        this.el.setPointerCapture(e.pointerId);
+      } catch {
+        /* capture is a nicety */
+      }
+    }
+    if (effect !== "none") {
+      this.render();
+      this.onStage();
+    }
+  }
+
+  private moveTo(e: PointerEvent): void {
+    if (this.input.dragFrom === null || !this.scene) return;
+    if (!this.dragging && Math.hypot(e.clientX - this.pressX, e.clientY - this.pressY) < DRAG_THRESHOLD_PX) return;
+    if (!this.dragging) {
+      this.dragging = true;
+      const from = this.input.dragFrom;
+      const b = this.scene.board;
+      const cell = this.input.stage === "arrow" && from === this.input.destination ? b.at(this.input.queen) : b.at(from);
+      const side = this.el.getBoundingClientRect().width / this.size;
+      this.ghost = h("div", { class: `queen ghost ${cell === Cell.Black ? "black" : "white"}` }, "\u265B");
+      this.ghost.style.width = this.ghost.style.height = `${side}px`;
+      this.ghost.style.fontSize = `${side * 0.56}px`;
+      document.body.appendChild(this.ghost);
+      this.render();
+    }
+    const g = this.ghost!;
+    const side = parseFloat(g.style.width);
+    g.style.left = `${e.clientX - side / 2}px`;
+    g.style.top = `${e.clientY - side / 2}px`;
+  }
+
+  private up(e: PointerEvent): void {
+    if (e.button !== 0) return;
+    const s = this.squareAt(e.clientX, e.clientY);
+    const effect = this.input.release(s);
+    this.endDrag();
+    if (effect !== "none") {
+      this.render();
+      this.onStage();
+    }
+  }
+
+  private endDrag(): void {
+    this.dragging = false;
+    this.ghost?.remove();
+    this.ghost = null;
+  }
+
+  private finish(): void {
+    this.endDrag();
+    const m = this.input.take();
+    this.render();
+    if (m) this.onMove(m);
+  }
+}

@@ -1,0 +1,179 @@
+// One game as the page knows it: built from the server's start or state, advanced by moved and
+// end. The server is the authority: a move it reports that does not fit (a gap, an illegal move)
+// makes the page ask for the whole state again instead of guessing.
+import type {
+  Clock,
+  Color,
+  EndReason,
+  GameStatus,
+  Player,
+  RatingChange,
+  ServerMessageOf,
+  TimeControl,
+  Variant,
+} from "@protocol";
+import { Board, Move, parseMove, replay } from "./rules";
+
+export interface ChatLine {
+  from: string;
+  text: string;
+}
+
+export class GameModel {
+  id: string;
+  rules: string;
+  variant: Variant;
+  board: Board;
+  moves: string[] = [];
+  played: Move[] = [];
+  white?: Player;
+  black?: Player;
+  time: TimeControl = null;
+  rated = false;
+  status: GameStatus = "open";
+  color?: Color;
+  clock?: Clock;
+  clockAt = 0; // performance.now() when `clock` arrived
+  result?: { winner?: Color; reason: EndReason };
+  ratings: { white?: RatingChange; black?: RatingChange } = {};
+  spectators = 0;
+  offline: Color[] = [];
+  claimAt?: number; // performance.now() after which the opponent may claim
+  chat: ChatLine[] = [];
+  invite?: string;
+  rematchSent = false;
+  rematchFrom?: string;
+  moveSent = false;
+  problem?: string;
+
+  private constructor(id: string, rules: string, variant: Variant) {
+    this.id = id;
+    this.rules = rules;
+    this.variant = variant;
+    this.board = Board.fromVariant(variant);
+  }
+
+  static fromStart(m: ServerMessageOf<"start">): GameModel {
+    const g = new GameModel(m.game, m.rules, m.variant);
+    g.white = m.white;
+    g.black = m.black;
+    g.time = m.time;
+    g.rated = m.rated;
+    g.color = m.color;
+    g.status = "active";
+    g.setClock(m.clock);
+    return g;
+  }
+
+  static fromState(m: ServerMessageOf<"state">, previous?: GameModel): GameModel {
+    const g = new GameModel(m.game, m.rules, m.variant);
+    if (previous && previous.id === m.game) {
+      g.chat = previous.chat;
+      g.invite = previous.invite;
+      g.rematchSent = previous.rematchSent;
+      g.rematchFrom = previous.rematchFrom;
+      g.ratings = previous.ratings;
+    }
+    g.white = m.white;
+    g.black = m.black;
+    g.time = m.time;
+    g.rated = m.rated;
+    g.status = m.status;
+    g.color = m.color;
+    g.spectators = m.spectators;
+    g.offline = m.offline;
+    g.result = m.result;
+    const r = replay(m.variant, m.moves);
+    g.board = r.board;
+    g.played = r.played;
+    g.moves = m.moves.slice(0, r.played.length);
+    if (r.error) g.problem = `The server's record of this game does not replay: ${r.error}.`;
+    g.setClock(m.clock);
+    return g;
+  }
+
+  setClock(c: Clock | undefined): void {
+    this.clock = c;
+    this.clockAt = performance.now();
+  }
+
+  // Milliseconds left for `side` now, counting down the running clock locally.
+  remaining(side: Color): number | null {
+    if (!this.clock) return null;
+    const base = this.clock[side];
+    if (this.clock.running !== side || this.status !== "active") return base;
+    return base - (performance.now() - this.clockAt);
+  }
+
+  lastMove(): Move | null {
+    return this.played.length > 0 ? this.played[this.played.length - 1] : null;
+  }
+
+  myTurn(): boolean {
+    return this.status === "active" && this.color !== undefined && this.board.toMove === this.color;
+  }
+
+  player(c: Color): Player | undefined {
+    return c === "white" ? this.white : this.black;
+  }
+
+  // "ok": applied; "old": already known; "resync": the page must ask for the state.
+  applyMoved(m: ServerMessageOf<"moved">): "ok" | "old" | "resync" {
+    if (m.ply <= this.moves.length) return this.moves[m.ply - 1] === m.move ? "old" : "resync";
+    if (m.ply !== this.moves.length + 1) return "resync";
+    const mv = parseMove(m.move, this.board.size);
+    if (!mv || !this.board.play(mv)) return "resync";
+    this.moves.push(m.move);
+    this.played.push(mv);
+    this.setClock(m.clock);
+    this.moveSent = false;
+    return "ok";
+  }
+
+  applyEnd(m: ServerMessageOf<"end">): void {
+    this.status = "finished";
+    this.result = { winner: m.winner, reason: m.reason };
+    this.ratings = { white: m.white_rating, black: m.black_rating };
+    if (this.clock) this.setClock({ white: this.remaining("white") ?? 0, black: this.remaining("black") ?? 0 });
+    this.moveSent = false;
+  }
+}
+
+export function sideName(c: Color): string {
+  return c === "white" ? "White" : "Black";
+}
+
+export function resultTitle(r: { winner?: Color }): string {
+  return r.winner ? `${sideName(r.winner)} wins` : "Game aborted";
+}
+
+// Why the game ended, as the desktop client says it (client/game_text.cpp).
+export function resultReason(r: { winner?: Color; reason: EndReason }): string {
+  const loser = r.winner ? sideName(r.winner === "white" ? "black" : "white") : "";
+  switch (r.reason) {
+    case "no_moves":
+      return `${loser} has no legal move left.`;
+    case "resign":
+      return `${loser} resigned.`;
+    case "time":
+      return `${loser} ran out of time.`;
+    case "abandon":
+      return `${loser} left the game.`;
+    case "aborted":
+      return "The game was called off.";
+    case "illegal_move":
+      return `${loser} sent an illegal move.`;
+  }
+}
+
+export function timeText(t: TimeControl): string {
+  if (t === null) return "no clock";
+  if ("per_move" in t) return `${t.per_move} s per move`;
+  const min = t.initial / 60;
+  return `${Number.isInteger(min) ? min : min.toFixed(1)} min` + (t.increment > 0 ? ` + ${t.increment} s` : "");
+}
+
+export function playerText(p: Player | undefined): string {
+  if (!p) return "(open seat)";
+  return `${p.name} (${p.rating}${p.bot ? ", bot" : ""})`;
+}

@@ -1,0 +1,1002 @@
+// The web client: sign-in, lobby, game, archive and replay screens over one WebSocket. The
+// screens read the state below and the server's messages change it; nothing here decides a
+// game: the server checks every request and this page shows what it says.
+import {
+  PROTOCOL_VERSION,
+  type ArchiveEntry,
+  type ClientMessage,
+  type Color,
+  type ColorChoice,
+  type GameRecordJson,
+  type GameSummary,
+  type LeaderboardEntry,
+  type OnlinePlayer,
+  type RequestId,
+  type ServerMessage,
+  type ServerMessageOf,
+  type TimeControl,
+} from "@protocol";
+import { BoardView } from "./board_view";
+import { Link, LinkState, defaultUrl } from "./connection";
+import { copyText, download, formatClock, h, replaceChildren } from "./dom";
+import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
+import { MoveInput } from "./input";
+import { Move, formatMove, other, replay } from "./rules";
+import { territoryMap } from "./territory";
+
+const SESSION_KEY = "amazons.session";
+const TERRITORY_KEY = "amazons.territory";
+const LOBBY_REFRESH_MS = 5000;
+const LEADERBOARD_REFRESH_MS = 30_000;
+const NOTICE_MS = 10_000;
+const LOW_TIME_MS = 10_000;
+const MAX_CHAT_BYTES = 500;
+
+const TIME_CHOICES: { label: string; time: TimeControl }[] = [
+  { label: "No clock", time: null },
+  { label: "3 min + 2 s", time: { initial: 180, increment: 2 } },
+  { label: "5 min + 5 s", time: { initial: 300, increment: 5 } },
+  { label: "10 min + 10 s", time: { initial: 600, increment: 10 } },
+  { label: "30 min", time: { initial: 1800, increment: 0 } },
+  { label: "30 s per move", time: { per_move: 30 } },
+];
+const RULES = ["standard", "botzone8"];
+
+interface Session {
+  name: string;
+  token: string;
+}
+
+type Route =
+  | { kind: "lobby" }
+  | { kind: "game"; game: string }
+  | { kind: "join"; game: string; invite: string }
+  | { kind: "archive"; player?: string }
+  | { kind: "replay"; game: string };
+
+function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  if (parts[0] === "game" && parts[1]) return { kind: "game", game: parts[1] };
+  if (parts[0] === "join" && parts[1] && parts[2]) return { kind: "join", game: parts[1], invite: parts[2] };
+  if (parts[0] === "archive") return { kind: "archive", player: parts[1] || undefined };
+  if (parts[0] === "replay" && parts[1]) return { kind: "replay", game: parts[1] };
+  return { kind: "lobby" };
+}
+
+function loadSession(): Session | null {
+  try {
+    const s = JSON.parse(localStorage.getItem(SESSION_KEY) ?? "null") as Session | null;
+    return s && typeof s.name === "string" && typeof s.token === "string" ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+// What a request was for, so its error or answer can be put in context.
+type Pending =
+  | { kind: "hello"; withToken: boolean }
+  | { kind: "join"; game: string; invite?: string }
+  | { kind: "watch"; game: string }
+  | { kind: "move"; game: string }
+  | { kind: "record-json"; game: string }
+  | { kind: "record-text"; game: string }
+  | { kind: "other"; what: string };
+
+class App {
+  private link: Link;
+  private nextId = 1;
+  private pending = new Map<RequestId, Pending>();
+  private linkState: LinkState = "connecting";
+  private linkDetail = "";
+  private signingIn: { name: string; password?: string } | null = null;
+  private signInError = "";
+  me: string | null = null;
+  myRating = 1500;
+  private route: Route = parseRoute(location.hash);
+
+  // Lobby
+  private openGames: GameSummary[] = [];
+  private players: OnlinePlayer[] = [];
+  private leaderboard: LeaderboardEntry[] = [];
+  private challenges = new Map<string, ServerMessageOf<"challenge">>();
+  private seeking: ServerMessageOf<"seeking"> | null = null;
+  private waiting: { game: string; invite?: string } | null = null;
+  private myGames = new Set<string>();
+  private lastLobbyRefresh = 0;
+  private lastLeaderboard = 0;
+
+  // Games
+  private games = new Map<string, GameModel>();
+  private invites = new Map<string, string>();
+  private current: string | null = null;
+  private input = new MoveInput();
+  private boardView: BoardView;
+  private territory = localStorage.getItem(TERRITORY_KEY) === "1";
+
+  // Archive and replay
+  private history: ServerMessageOf<"history"> | null = null;
+  private replayRecord: { game: string; record: GameRecordJson; moves: string[]; ply: number } | null = null;
+
+  // Page
+  private root: HTMLElement;
+  private header = h("header", { class: "top" });
+  private notices = h("div", { class: "notices", id: "notices", "aria-live": "polite" });
+  private main = h("main", { id: "screen" });
+  private screen = "";
+  private gameParts: Record<string, HTMLElement> = {};
+
+  constructor(root: HTMLElement) {
+    this.root = root;
+    this.boardView = new BoardView(this.input, (m) => this.sendMove(m), () => this.renderGame());
+    replaceChildren(this.root, this.header, this.notices, this.main);
+    this.link = new Link(defaultUrl(), {
+      open: () => this.onOpen(),
+      message: (m) => this.onMessage(m),
+      state: (s, d) => this.onLinkState(s, d),
+    });
+    window.addEventListener("hashchange", () => {
+      this.route = parseRoute(location.hash);
+      this.followRoute();
+    });
+    window.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && this.screen === "game") this.boardView.back();
+      if (this.screen === "replay" && !(e.target instanceof HTMLInputElement)) {
+        if (e.key === "ArrowLeft") this.stepReplay(-1);
+        if (e.key === "ArrowRight") this.stepReplay(1);
+      }
+    });
+    window.setInterval(() => this.tick(), 100);
+    const session = loadSession();
+    if (session) this.signingIn = { name: session.name };
+    this.renderHeader();
+    this.render();
+    this.link.start();
+  }
+
+  // ---- the wire ----
+
+  send(m: ClientMessage, what: Pending = { kind: "other", what: m.type }): boolean {
+    const id = this.nextId++;
+    const withId = { ...m, id } as ClientMessage;
+    if (!this.link.send(withId)) {
+      this.notify("Not connected to the server: try again in a moment.", true);
+      return false;
+    }
+    this.pending.set(id, what);
+    return true;
+  }
+
+  private onLinkState(s: LinkState, detail: string): void {
+    this.linkState = s;
+    this.linkDetail = detail;
+    if (s !== "open") this.seeking = null;
+    this.renderHeader();
+    if (this.screen === "game") this.renderGame();
+  }
+
+  private onOpen(): void {
+    const session = loadSession();
+    if (this.signingIn) {
+      const token = session && session.name === this.signingIn.name && !this.signingIn.password ? session.token : undefined;
+      this.link.send({
+        type: "hello",
+        protocol: PROTOCOL_VERSION,
+        name: this.signingIn.name,
+        password: this.signingIn.password,
+        token,
+        id: 0,
+      });
+      this.pending.set(0, { kind: "hello", withToken: token !== undefined });
+    } else if (this.me && session) {
+      this.link.send({ type: "hello", protocol: PROTOCOL_VERSION, name: session.name, token: session.token, id: 0 });
+      this.pending.set(0, { kind: "hello", withToken: true });
+    }
+  }
+
+  private onMessage(m: ServerMessage): void {
+    const ctx = m.id !== undefined ? this.pending.get(m.id) : undefined;
+    if (m.id !== undefined) this.pending.delete(m.id);
+    switch (m.type) {
+      case "welcome":
+        return this.onWelcome(m);
+      case "error":
+        return this.onError(m, ctx);
+      case "games":
+        this.openGames = m.games;
+        return this.renderLobbyLists();
+      case "players":
+        this.players = m.players;
+        for (const p of m.players)
+          if (p.name === this.me && p.rating !== this.myRating) {
+            this.myRating = p.rating;
+            this.renderHeader();
+          }
+        return this.renderLobbyLists();
+      case "leaderboard":
+        this.leaderboard = m.players;
+        return this.renderLobbyLists();
+      case "created":
+        this.waiting = { game: m.game, invite: m.invite };
+        this.myGames.add(m.game);
+        if (m.invite) this.invites.set(m.game, m.invite);
+        location.hash = `#/game/${m.game}`;
+        return;
+      case "seeking":
+        this.seeking = m;
+        return this.renderLobbyLists();
+      case "challenge":
+        this.challenges.set(m.challenge, m);
+        this.notify(`${playerText(m.from)} challenges you: ${m.rules}, ${timeText(m.time)}, ${m.rated ? "rated" : "casual"}.`);
+        return this.renderLobbyLists();
+      case "challenge_sent":
+        return this.notify(`Challenge sent to ${m.to}.`);
+      case "challenge_closed":
+        this.challenges.delete(m.challenge);
+        this.notify(m.reason === "declined" ? "A challenge was declined." : "A challenge was withdrawn: its player left.");
+        return this.renderLobbyLists();
+      case "start":
+        return this.onStart(m);
+      case "state":
+        return this.onState(m);
+      case "moved":
+        return this.onMoved(m);
+      case "end":
+        return this.onEnd(m);
+      case "chat": {
+        const g = this.games.get(m.game);
+        if (g) g.chat.push({ from: m.from, text: m.text });
+        if (m.game === this.current) this.renderChat();
+        return;
+      }
+      case "presence": {
+        const g = this.games.get(m.game);
+        if (!g) return;
+        g.offline = g.offline.filter((c) => c !== m.color);
+        if (!m.online) g.offline.push(m.color);
+        g.claimAt = !m.online && m.claim_in_ms !== undefined ? performance.now() + m.claim_in_ms : undefined;
+        this.notify(`${m.player} is ${m.online ? "back online" : "offline"}.`);
+        if (m.game === this.current) this.renderGame();
+        return;
+      }
+      case "rematch_offer": {
+        const g = this.games.get(m.game);
+        if (g) g.rematchFrom = m.from;
+        this.notify(`${m.from} offers a rematch.`);
+        if (m.game === this.current) this.renderGame();
+        return;
+      }
+      case "history":
+        this.history = m;
+        if (this.screen === "archive") this.renderArchive();
+        return;
+      case "record":
+        return this.onRecord(m, ctx);
+      case "ok":
+        if (ctx?.kind === "other" && ctx.what === "unseek") this.seeking = null;
+        this.renderLobbyLists();
+        return;
+      case "shutdown":
+        return this.notify(`The server is shutting down: ${m.message}`, true);
+      case "ping":
+      case "pong":
+        return;
+    }
+  }
+
+  private onWelcome(m: ServerMessageOf<"welcome">): void {
+    this.me = m.name;
+    this.myRating = m.player.rating;
+    this.signingIn = null;
+    this.signInError = "";
+    localStorage.setItem(SESSION_KEY, JSON.stringify({ name: m.name, token: m.token }));
+    for (const g of m.games) this.myGames.add(g);
+    this.renderHeader();
+    // A spectator's seat is not resumed by the server: watch the shown game again.
+    if (this.current && !this.myGames.has(this.current)) this.watch(this.current);
+    this.followRoute();
+  }
+
+  private onError(m: ServerMessageOf<"error">, ctx: Pending | undefined): void {
+    let text = m.message || m.code;
+    if (m.code === "tls_required" && location.protocol === "http:")
+      text += ` Open https://${location.host}/ instead.`;
+    if (ctx?.kind === "hello" || ["auth_failed", "name_taken", "protocol_version", "tls_required"].includes(m.code)) {
+      if (ctx?.kind === "hello" || !this.me) {
+        if (ctx?.kind === "hello" && ctx.withToken) localStorage.removeItem(SESSION_KEY);
+        this.me = null;
+        this.signingIn = null;
+        this.signInError = ctx?.kind === "hello" && ctx.withToken ? `Your session has ended: ${text}. Sign in again.` : text;
+        this.link.reconnect("signing in again");
+        this.renderHeader();
+        this.render();
+        return;
+      }
+    }
+    if (m.code === "replaced") {
+      this.link.stop("This name signed in on another page or device; this page is disconnected.");
+      this.notify("You signed in somewhere else, so this page was disconnected. Reload it to play here.", true);
+      return;
+    }
+    if (ctx?.kind === "join" && (m.code === "not_allowed" || m.code === "game_full")) {
+      // Your own game, or both seats taken: watch it instead.
+      this.watch(ctx.game, ctx.invite);
+      if (m.code === "game_full") this.notify(`Game ${ctx.game} is full: you are watching it. (${text})`);
+      return;
+    }
+    if (ctx?.kind === "move") {
+      const g = this.games.get(ctx.game);
+      if (g) {
+        g.moveSent = false;
+        g.problem = `The server refused the move: ${text}`;
+      }
+      this.notify(`Move refused: ${text}`, true);
+      if (ctx.game === this.current) this.renderGame();
+      return;
+    }
+    if ((ctx?.kind === "watch" || ctx?.kind === "join") && this.current === ctx.game && !this.games.has(ctx.game)) {
+      // The game the address names cannot be shown: say why and go back to the lobby.
+      this.notify(`Game ${ctx.game}: ${text}`, true);
+      location.hash = "#/";
+      return;
+    }
+    this.notify(m.game ? `Game ${m.game}: ${text}` : text, true);
+  }
+
+  private watch(game: string, invite?: string): void {
+    const code = invite ?? this.invites.get(game);
+    if (code) this.invites.set(game, code);
+    this.send({ type: "watch", game, invite: code }, { kind: "watch", game });
+  }
+
+  private onStart(m: ServerMessageOf<"start">): void {
+    const g = GameModel.fromStart(m);
+    const old = this.games.get(m.game);
+    if (old) g.chat = old.chat;
+    g.invite = this.invites.get(m.game);
+    this.games.set(m.game, g);
+    if (this.waiting?.game === m.game) this.waiting = null;
+    if (m.color) {
+      this.myGames.add(m.game);
+      this.seeking = null;
+      if (this.current !== m.game) location.hash = `#/game/${m.game}`;
+    }
+    if (m.game === this.current) this.showGame(m.game);
+  }
+
+  private onState(m: ServerMessageOf<"state">): void {
+    const g = GameModel.fromState(m, this.games.get(m.game));
+    g.invite = this.invites.get(m.game);
+    this.games.set(m.game, g);
+    if (g.problem) this.notify(g.problem, true);
+    if (m.color && m.status !== "finished") this.myGames.add(m.game);
+    const onLobby = this.route.kind === "lobby" && this.screen === "lobby";
+    if (m.game === this.current) this.showGame(m.game);
+    else if (onLobby && m.color && m.status === "active") location.hash = `#/game/${m.game}`;
+  }
+
+  private onMoved(m: ServerMessageOf<"moved">): void {
+    const g = this.games.get(m.game);
+    if (!g) return;
+    const r = g.applyMoved(m);
+    if (r === "resync") {
+      this.watch(m.game);
+      return;
+    }
+    g.problem = undefined;
+    if (m.game === this.current) this.showGame(m.game);
+  }
+
+  private onEnd(m: ServerMessageOf<"end">): void {
+    const g = this.games.get(m.game);
+    this.myGames.delete(m.game);
+    if (this.waiting?.game === m.game) this.waiting = null;
+    if (!g) return;
+    g.applyEnd(m);
+    const mine = g.color === "white" ? m.white_rating : g.color === "black" ? m.black_rating : undefined;
+    if (mine) {
+      this.myRating = mine.rating;
+      this.renderHeader();
+    }
+    if (m.game === this.current) this.showGame(m.game);
+  }
+
+  private onRecord(m: ServerMessageOf<"record">, ctx: Pending | undefined): void {
+    if (ctx?.kind === "record-text" || m.format === "text") {
+      if (typeof m.record === "string") download(`amazons-game-${m.game}.txt`, m.record);
+      else this.notify("The server sent a text record that is not text.", true);
+      return;
+    }
+    const rec = m.record;
+    if (typeof rec !== "object" || rec === null || !Array.isArray(rec.moves) || !rec.rules) {
+      this.notify(`The record of game ${m.game} is not a game record.`, true);
+      return;
+    }
+    const moves = rec.moves.map((x) => (typeof x === "string" ? x : x.move));
+    try {
+      const r = replay(rec.rules, moves);
+      if (r.error) this.notify(`The record of game ${m.game} does not replay: ${r.error}.`, true);
+      this.replayRecord = { game: m.game, record: rec, moves: moves.slice(0, r.played.length), ply: 0 };
+    } catch (e) {
+      this.notify(`The record of game ${m.game} has rules this page cannot show: ${String(e)}`, true);
+      return;
+    }
+    if (this.screen === "replay") this.renderReplay();
+  }
+
+  // ---- routes and screens ----
+
+  private followRoute(): void {
+    if (!this.me) return this.render();
+    const r = this.route;
+    if (r.kind === "join") {
+      this.invites.set(r.game, r.invite);
+      this.send({ type: "join", game: r.game, invite: r.invite }, { kind: "join", game: r.game, invite: r.invite });
+      history.replaceState(null, "", `#/game/${r.game}`);
+      this.route = { kind: "game", game: r.game };
+    }
+    const route = this.route;
+    if (route.kind === "game") {
+      if (this.current !== route.game) {
+        this.current = route.game;
+        if (!this.games.has(route.game) || r.kind !== "join") {
+          if (r.kind !== "join") this.watch(route.game);
+        }
+      }
+    } else {
+      if (this.current && !this.myGames.has(this.current)) {
+        const g = this.games.get(this.current);
+        if (g && g.color === undefined) this.send({ type: "leave", game: this.current });
+      }
+      this.current = null;
+    }
+    if (route.kind === "archive") this.send({ type: "history", player: route.player, limit: 50 });
+    if (route.kind === "replay") {
+      this.replayRecord = null;
+      this.send({ type: "record", game: route.game, format: "json", invite: this.invites.get(route.game) }, { kind: "record-json", game: route.game });
+    }
+    if (route.kind === "lobby") this.refreshLobby(true);
+    this.render();
+  }
+
+  private render(): void {
+    if (!this.me) return this.renderSignIn();
+    switch (this.route.kind) {
+      case "lobby":
+        return this.renderLobby();
+      case "game":
+      case "join":
+        return this.current ? this.showGame(this.current) : this.renderLobby();
+      case "archive":
+        return this.renderArchive();
+      case "replay":
+        return this.renderReplay();
+    }
+  }
+
+  private setScreen(name: string, ...children: HTMLElement[]): void {
+    this.screen = name;
+    this.main.dataset.screen = name;
+    replaceChildren(this.main, ...children);
+  }
+
+  private renderHeader(): void {
+    const state =
+      this.linkState === "open"
+        ? "Online"
+        : this.linkState === "reconnecting"
+        ? "Reconnecting..."
+        : this.linkState === "stopped"
+        ? "Disconnected"
+        : "Connecting...";
+    const conn = h("span", { class: `conn ${this.linkState}`, id: "conn", title: this.linkDetail }, state);
+    const nav = this.me
+      ? h(
+          "nav",
+          {},
+          h("a", { href: "#/" }, "Lobby"),
+          h("a", { href: "#/archive", id: "nav-archive" }, "My games"),
+          h("span", { class: "me", id: "me" }, `${this.me} (${this.myRating})`),
+          h("button", { class: "quiet", id: "signout", onclick: () => this.signOut() }, "Sign out"),
+        )
+      : null;
+    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, "\u265B"), "Amazons"), conn, nav);
+  }
+
+  private signOut(): void {
+    localStorage.removeItem(SESSION_KEY);
+    this.me = null;
+    this.games.clear();
+    this.myGames.clear();
+    this.current = null;
+    this.link.reconnect("signed out");
+    this.renderHeader();
+    this.render();
+  }
+
+  notify(text: string, error = false): void {
+    const close = h("button", { class: "close", "aria-label": "Dismiss" }, "\u00D7");
+    const n = h("div", { class: `notice${error ? " error" : ""}`, role: error ? "alert" : "status" }, h("span", {}, text), close);
+    close.addEventListener("click", () => n.remove());
+    this.notices.appendChild(n);
+    while (this.notices.childElementCount > 5) this.notices.firstElementChild!.remove();
+    window.setTimeout(() => n.remove(), error ? NOTICE_MS * 2 : NOTICE_MS);
+  }
+
+  private renderSignIn(): void {
+    if (this.signingIn && !this.signInError) {
+      this.setScreen("signin", h("section", { class: "card narrow" }, h("h1", {}, "Signing in"), h("p", { class: "muted" }, `As ${this.signingIn.name}...`)));
+      return;
+    }
+    const name = h("input", { id: "name", name: "name", autocomplete: "username", maxlength: 32, required: true, placeholder: "Your name" });
+    const saved = loadSession();
+    if (saved) name.value = saved.name;
+    const password = h("input", { id: "password", type: "password", autocomplete: "current-password", placeholder: "Password (optional: keeps your name yours)" });
+    const error = h("p", { class: "error", id: "signin-error" }, this.signInError);
+    const form = h(
+      "form",
+      { class: "card narrow", id: "signin" },
+      h("h1", {}, "Play the Game of the Amazons"),
+      h("p", { class: "muted" }, "Sign in with a name. A password keeps the name yours; without one it is a guest name."),
+      h("label", {}, "Name", name),
+      h("label", {}, "Password", password),
+      error,
+      h("button", { class: "primary", type: "submit", id: "signin-button" }, "Sign in"),
+    );
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const n = name.value.trim();
+      if (!/^[A-Za-z0-9_.-]{1,32}$/.test(n)) {
+        error.textContent = "A name has 1 to 32 letters, digits, or _ - . characters.";
+        return;
+      }
+      this.signInError = "";
+      this.signingIn = { name: n, password: password.value || undefined };
+      if (loadSession()?.name !== n) localStorage.removeItem(SESSION_KEY);
+      this.render();
+      if (this.link.isOpen()) this.onOpen();
+    });
+    this.setScreen("signin", form);
+    name.focus();
+  }
+
+  // ---- lobby ----
+
+  private lobbyParts: Record<string, HTMLElement> = {};
+  private form = {
+    rules: h("select", { id: "rules" }, ...RULES.map((r) => h("option", { value: r }, r))),
+    time: h("select", { id: "time" }, ...TIME_CHOICES.map((t, i) => h("option", { value: String(i) }, t.label))),
+    color: h("select", { id: "color" }, h("option", { value: "random" }, "Random"), h("option", { value: "white" }, "White"), h("option", { value: "black" }, "Black")),
+    rated: h("input", { type: "checkbox", id: "rated" }),
+    private: h("input", { type: "checkbox", id: "private" }),
+    invite: h("input", { id: "invite", placeholder: "17 ABCDEFGHJK, or the invite link" }),
+  };
+
+  private settings(): { rules: string; time: TimeControl; color: ColorChoice; rated: boolean } {
+    return {
+      rules: this.form.rules.value,
+      time: TIME_CHOICES[Number(this.form.time.value)]?.time ?? null,
+      color: this.form.color.value as ColorChoice,
+      rated: this.form.rated.checked,
+    };
+  }
+
+  private refreshLobby(all: boolean): void {
+    if (!this.link.isOpen() || !this.me) return;
+    this.lastLobbyRefresh = performance.now();
+    this.send({ type: "list" });
+    this.send({ type: "players" });
+    if (all || performance.now() - this.lastLeaderboard > LEADERBOARD_REFRESH_MS) {
+      this.lastLeaderboard = performance.now();
+      this.send({ type: "leaderboard", limit: 20 });
+    }
+  }
+
+  private renderLobby(): void {
+    const f = this.form;
+    const create = h("button", { class: "primary", id: "create", onclick: () => {
+      const s = this.settings();
+      this.send({ type: "create", rules: s.rules, time: s.time, color: s.color, rated: s.rated, private: f.private.checked });
+    } }, "Create game");
+    const quick = h("button", { id: "quick", onclick: () => {
+      const s = this.settings();
+      if (this.seeking) this.send({ type: "unseek" }, { kind: "other", what: "unseek" });
+      else this.send({ type: "seek", rules: s.rules, time: s.time, rated: s.rated });
+    } }, "Quick pairing");
+    const joinPrivate = h("button", { id: "join-private", onclick: () => {
+      const text = f.invite.value.trim();
+      const link = /#\/join\/([^/]+)\/([^/\s]+)/.exec(text);
+      const plain = /^(\S+)[\s,]+(\S+)$/.exec(text);
+      const m = link ?? plain;
+      if (!m) return this.notify("Type the game number and its invite code, e.g. \"17 ABCDEFGHJK\", or paste the invite link.", true);
+      location.hash = `#/join/${m[1]}/${m[2]}`;
+    } }, "Join");
+    this.lobbyParts = {
+      mine: h("div", { class: "section", id: "my-games" }),
+      open: h("div", { class: "section", id: "open-games" }),
+      live: h("div", { class: "section", id: "live-games" }),
+      challenges: h("div", { class: "section", id: "challenges" }),
+      players: h("div", { class: "section", id: "players" }),
+      leaders: h("div", { class: "section", id: "leaderboard" }),
+      waiting: h("div", { class: "waiting", id: "waiting" }),
+      quick,
+    };
+    const p = this.lobbyParts;
+    this.setScreen(
+      "lobby",
+      h(
+        "div",
+        { class: "lobby" },
+        h("div", { class: "lists card" }, h("h1", {}, "Lobby"), p.mine, p.challenges, p.open, p.live, p.players, p.leaders),
+        h(
+          "div",
+          { class: "new card" },
+          h("h2", {}, "New game"),
+          h("label", {}, "Rules", f.rules),
+          h("label", {}, "Time control", f.time),
+          h("label", {}, "Your colour", f.color),
+          h("label", { class: "check" }, f.rated, "Rated"),
+          h("label", { class: "check" }, f.private, "Private (join by invite link)"),
+          h("div", { class: "row" }, create, quick),
+          p.waiting,
+          h("h2", {}, "Private game"),
+          h("div", { class: "row" }, f.invite, joinPrivate),
+        ),
+      ),
+    );
+    this.renderLobbyLists();
+  }
+
+  private section(el: HTMLElement | undefined, title: string, empty: string, rows: HTMLElement[]): void {
+    if (!el) return;
+    replaceChildren(el, h("h2", {}, title), ...(rows.length ? rows : [h("p", { class: "muted" }, empty)]));
+  }
+
+  private renderLobbyLists(): void {
+    if (this.screen !== "lobby") return;
+    const p = this.lobbyParts;
+    const me = this.me;
+    const mine = [...this.myGames].map((id) =>
+      h("div", { class: "item" }, h("span", {}, `Your game ${id}`), h("a", { class: "button primary", href: `#/game/${id}`, id: `resume-${id}` }, "Open")),
+    );
+    this.section(p.mine, "Your games", "None in progress.", mine);
+    const open = this.openGames.filter((g) => g.status === "open");
+    this.section(
+      p.open,
+      "Open games",
+      "No open games: create one.",
+      open.map((g) => {
+        const host = g.white ?? g.black;
+        const yours = host?.name === me;
+        const label = `${playerText(host)} · ${g.rules} · ${timeText(g.time)} · ${g.rated ? "rated" : "casual"} · ${g.white ? "you play black" : "you play white"}`;
+        return h(
+          "div",
+          { class: "item" },
+          h("span", {}, yours ? `Your game ${g.game} · waiting` : label),
+          yours
+            ? h("button", { class: "quiet", onclick: () => this.send({ type: "leave", game: g.game }) }, "Cancel")
+            : h("button", { class: "primary", id: `join-${g.game}`, onclick: () => this.send({ type: "join", game: g.game }, { kind: "join", game: g.game }) }, "Join"),
+        );
+      }),
+    );
+    const live = this.openGames.filter((g) => g.status === "active");
+    this.section(
+      p.live,
+      "Games in progress",
+      "None right now.",
+      live.map((g) =>
+        h("div", { class: "item" }, h("span", {}, `${playerText(g.white)} vs ${playerText(g.black)} · ${g.rules} · ${timeText(g.time)} · move ${g.plies + 1}`),
+          h("a", { class: "button", href: `#/game/${g.game}`, id: `watch-${g.game}` }, "Watch")),
+      ),
+    );
+    this.section(
+      p.challenges,
+      "Challenges to you",
+      "None.",
+      [...this.challenges.values()].map((c) =>
+        h(
+          "div",
+          { class: "item" },
+          h("span", {}, `${playerText(c.from)} · ${c.rules} · ${timeText(c.time)} · ${c.rated ? "rated" : "casual"} · they play ${c.color}`),
+          h("span", { class: "buttons" },
+            h("button", { class: "primary", id: `accept-${c.challenge}`, onclick: () => { this.challenges.delete(c.challenge); this.send({ type: "accept", challenge: c.challenge }); } }, "Accept"),
+            h("button", { class: "quiet", id: `decline-${c.challenge}`, onclick: () => { this.challenges.delete(c.challenge); this.send({ type: "decline", challenge: c.challenge }); this.renderLobbyLists(); } }, "Decline")),
+        ),
+      ),
+    );
+    const others = this.players.filter((x) => x.name !== me);
+    this.section(
+      p.players,
+      "Players online",
+      "Nobody else is online.",
+      others.map((x) =>
+        h("div", { class: "item" }, h("span", {}, `${x.name} (${x.rating}${x.bot ? ", bot" : ""}) · ${x.games} ${x.games === 1 ? "game" : "games"}`),
+          h("button", { id: `challenge-${x.name}`, onclick: () => {
+            const s = this.settings();
+            this.send({ type: "challenge", player: x.name, rules: s.rules, time: s.time, color: s.color, rated: s.rated });
+          } }, "Challenge")),
+      ),
+    );
+    if (p.leaders) {
+      const rows = this.leaderboard.map((x, i) =>
+        h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#/archive/${encodeURIComponent(x.name)}` }, x.name + (x.bot ? " (bot)" : ""))), h("td", {}, String(x.rating)), h("td", {}, String(x.games))),
+      );
+      replaceChildren(p.leaders, h("h2", {}, "Leaderboard"),
+        rows.length ? h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Games")), ...rows) : h("p", { class: "muted" }, "No rated games yet."));
+    }
+    if (p.quick) p.quick.textContent = this.seeking ? "Stop pairing" : "Quick pairing";
+    if (p.waiting) {
+      replaceChildren(p.waiting, this.seeking ? h("p", {}, `Looking for an opponent: ${this.seeking.rules}, ${timeText(this.seeking.time)}...`) : null);
+    }
+  }
+
+  // ---- game ----
+
+  private showGame(id: string): void {
+    const g = this.games.get(id);
+    if (this.screen !== "game" || this.gameParts.id?.dataset.game !== id) this.buildGame(id);
+    if (!g) return;
+    this.input.reset(g.board, g.myTurn() && !g.moveSent);
+    this.renderGame();
+  }
+
+  private buildGame(id: string): void {
+    const chatInput = h("input", { id: "chat-input", maxlength: MAX_CHAT_BYTES, placeholder: "Say something" });
+    const chatForm = h("form", { class: "chat-form" }, chatInput, h("button", { type: "submit" }, "Send"));
+    chatForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = chatInput.value.trim();
+      if (!text) return;
+      if (new TextEncoder().encode(text).length > MAX_CHAT_BYTES) return this.notify(`A chat line has at most ${MAX_CHAT_BYTES} bytes.`, true);
+      if (this.send({ type: "chat", game: id, text })) chatInput.value = "";
+    });
+    const territory = h("input", { type: "checkbox", id: "territory", checked: this.territory });
+    territory.addEventListener("change", () => {
+      this.territory = territory.checked;
+      localStorage.setItem(TERRITORY_KEY, this.territory ? "1" : "0");
+      this.renderGame();
+    });
+    this.gameParts = {
+      id: h("div", { class: "game", "data-game": id }),
+      top: h("div", { class: "seat top" }),
+      bottom: h("div", { class: "seat bottom" }),
+      status: h("div", { class: "status", id: "status" }),
+      result: h("div", { class: "result", id: "result" }),
+      invite: h("div", { class: "invite", id: "invite-box" }),
+      actions: h("div", { class: "actions", id: "actions" }),
+      moves: h("ol", { class: "moves", id: "moves" }),
+      chat: h("div", { class: "chat-log", id: "chat-log" }),
+    };
+    const p = this.gameParts;
+    p.result.hidden = p.invite.hidden = true;
+    append(p.id,
+      h("div", { class: "board-col" }, p.top, this.boardView.el, p.bottom),
+      h("aside", { class: "panel card" },
+        h("h2", {}, `Game ${id}`), p.status, p.result, p.invite, p.actions,
+        h("label", { class: "check" }, territory, "Territory"),
+        h("h3", {}, "Moves"), p.moves,
+        h("h3", {}, "Chat"), p.chat, chatForm));
+    this.setScreen("game", p.id);
+  }
+
+  private renderSeat(el: HTMLElement, g: GameModel, c: Color): void {
+    const ms = g.remaining(c);
+    const running = g.status === "active" && g.board.toMove === c;
+    const low = ms !== null && ms < LOW_TIME_MS && g.status === "active";
+    const offline = g.offline.includes(c);
+    replaceChildren(el,
+      h("span", { class: `token ${c}` }, "\u265B"),
+      h("span", { class: "name" }, playerText(g.player(c)), offline ? h("span", { class: "offline" }, " offline") : null, g.color === c ? h("span", { class: "you" }, " you") : null),
+      ms !== null ? h("span", { class: `clock${running ? " running" : ""}${low ? " low" : ""}`, id: `clock-${c}` }, formatClock(ms)) : null);
+    el.classList.toggle("to-move", running);
+  }
+
+  private renderGame(): void {
+    if (this.screen !== "game" || !this.current) return;
+    const g = this.games.get(this.current);
+    const p = this.gameParts;
+    this.boardView.el.hidden = !g;
+    if (!g) {
+      replaceChildren(p.status, this.linkState === "open" ? "Asking the server for the game..." : "Reconnecting...");
+      return;
+    }
+    const flipped = g.color === "black";
+    this.renderSeat(p.top, g, flipped ? "white" : "black");
+    this.renderSeat(p.bottom, g, flipped ? "black" : "white");
+    this.boardView.show({ board: g.board, lastMove: g.lastMove(), flipped, territory: this.territory ? territoryMap(g.board) : null });
+
+    let status: string;
+    if (this.linkState !== "open") status = "Reconnecting...";
+    else if (g.status === "open") status = "Waiting for an opponent to join.";
+    else if (g.status === "finished") status = "The game is over.";
+    else if (g.color === undefined) status = `Watching · ${sideName(g.board.toMove)} to move`;
+    else if (g.moveSent) status = "Sending your move...";
+    else if (g.myTurn()) status = this.input.stage === "arrow" ? "Your move: now shoot the arrow." : this.input.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
+    else status = `Waiting for ${sideName(g.board.toMove)}.`;
+    replaceChildren(p.status, h("span", {}, status), g.spectators > 0 ? h("span", { class: "muted" }, ` · ${g.spectators} watching`) : null,
+      g.problem ? h("div", { class: "error" }, g.problem) : null);
+    p.status.dataset.state = g.status;
+
+    if (g.result) {
+      const rating = (c: Color) => {
+        const r = g.ratings[c];
+        return r ? `${sideName(c)} ${r.rating} (${r.change >= 0 ? "+" : ""}${r.change})` : null;
+      };
+      const ratings = [rating("white"), rating("black")].filter(Boolean).join(" · ");
+      replaceChildren(p.result, h("strong", { id: "result-title" }, resultTitle(g.result)), h("div", { id: "result-reason" }, resultReason(g.result)), ratings ? h("div", { class: "muted" }, ratings) : null);
+      p.result.hidden = false;
+    } else {
+      p.result.hidden = true;
+    }
+
+    const invite = g.invite ?? this.invites.get(g.id);
+    if (invite && g.status === "open" && g.color !== undefined) {
+      const url = `${location.origin}/#/join/${g.id}/${invite}`;
+      const copy = h("button", { id: "copy-invite" }, "Copy");
+      copy.addEventListener("click", async () => {
+        copy.textContent = (await copyText(url)) ? "Copied" : "Copy failed";
+      });
+      replaceChildren(p.invite, h("div", {}, "Send this link to the friend you want to play:"), h("div", { class: "row" }, h("input", { id: "invite-link", readonly: true, value: url }), copy));
+      p.invite.hidden = false;
+    } else {
+      p.invite.hidden = true;
+    }
+
+    const actions: HTMLElement[] = [];
+    const player = g.color !== undefined;
+    if (player && g.status === "active") {
+      if (g.moves.length < 2) actions.push(h("button", { id: "abort", onclick: () => this.send({ type: "abort", game: g.id }) }, "Abort"));
+      else actions.push(this.confirmButton("resign", "Resign", "Really resign?", () => this.send({ type: "resign", game: g.id })));
+      const opponent = other(g.color!);
+      if (g.offline.includes(opponent)) {
+        const wait = g.claimAt !== undefined ? Math.max(0, g.claimAt - performance.now()) : 0;
+        actions.push(h("button", { id: "claim", disabled: wait > 0, onclick: () => this.send({ type: "claim", game: g.id }) }, wait > 0 ? `Claim the win in ${Math.ceil(wait / 1000)} s` : "Claim the win"));
+      }
+    }
+    if (player && g.status === "open") actions.push(h("button", { id: "cancel-game", onclick: () => { this.send({ type: "leave", game: g.id }); this.waiting = null; this.myGames.delete(g.id); location.hash = "#/"; } }, "Cancel game"));
+    if (player && g.status === "finished" && g.result?.reason !== "aborted") {
+      const label = g.rematchSent ? "Rematch offered" : g.rematchFrom ? `Accept ${g.rematchFrom}'s rematch` : "Rematch";
+      actions.push(h("button", { id: "rematch", class: g.rematchFrom ? "primary" : "", disabled: g.rematchSent, onclick: () => {
+        if (this.send({ type: "rematch", game: g.id })) g.rematchSent = true;
+        this.renderGame();
+      } }, label));
+    }
+    if (g.status === "finished") actions.push(h("a", { class: "button", href: `#/replay/${g.id}`, id: "replay-link" }, "Replay"));
+    actions.push(h("a", { class: "button quiet", href: "#/", id: "back-lobby" }, "Lobby"));
+    replaceChildren(p.actions, ...actions);
+
+    const rows: HTMLElement[] = [];
+    for (let i = 0; i < g.moves.length; i += 2)
+      rows.push(h("li", {}, h("span", { class: "mv" }, g.moves[i]), g.moves[i + 1] ? h("span", { class: "mv" }, g.moves[i + 1]) : null));
+    replaceChildren(p.moves, ...rows);
+    p.moves.dataset.plies = String(g.moves.length);
+    p.moves.scrollTop = p.moves.scrollHeight;
+    this.renderChat();
+  }
+
+  private confirmButton(id: string, label: string, confirm: string, act: () => void): HTMLButtonElement {
+    const b = h("button", { id, class: "danger" }, label);
+    let armed = false;
+    b.addEventListener("click", () => {
+      if (armed) return act();
+      armed = true;
+      b.textContent = confirm;
+      window.setTimeout(() => {
+        armed = false;
+        b.textContent = label;
+      }, 4000);
+    });
+    return b;
+  }
+
+  private renderChat(): void {
+    if (this.screen !== "game" || !this.current) return;
+    const g = this.games.get(this.current);
+    const el = this.gameParts.chat;
+    if (!g || !el) return;
+    replaceChildren(el, ...g.chat.map((c) => h("div", { class: "line" }, h("b", {}, c.from + ": "), c.text)));
+    el.scrollTop = el.scrollHeight;
+  }
+
+  private sendMove(m: Move): void {
+    const g = this.current ? this.games.get(this.current) : undefined;
+    if (!g) return;
+    if (this.send({ type: "move", game: g.id, move: formatMove(m, g.board.size) }, { kind: "move", game: g.id })) g.moveSent = true;
+    else this.input.reset(g.board, g.myTurn());
+    this.renderGame();
+  }
+
+  private tick(): void {
+    if (this.screen === "game" && this.current) {
+      const g = this.games.get(this.current);
+      if (g && g.status === "active") {
+        const flipped = g.color === "black";
+        this.renderSeat(this.gameParts.top, g, flipped ? "white" : "black");
+        this.renderSeat(this.gameParts.bottom, g, flipped ? "black" : "white");
+        if (g.claimAt !== undefined && Math.abs(g.claimAt - performance.now()) < 100) this.renderGame();
+      }
+    }
+    if (this.screen === "lobby" && performance.now() - this.lastLobbyRefresh > LOBBY_REFRESH_MS) this.refreshLobby(false);
+  }
+
+  // ---- archive and replay ----
+
+  private renderArchive(): void {
+    const hist = this.history;
+    const who = this.route.kind === "archive" && this.route.player ? this.route.player : this.me!;
+    let body: HTMLElement[];
+    if (!hist || hist.player !== who) body = [h("p", { class: "muted" }, "Asking the server...")];
+    else if (hist.games.length === 0) body = [h("p", { class: "muted" }, "No finished games on this server yet.")];
+    else {
+      const winnerName = (g: ArchiveEntry) => (g.winner === "white" ? g.white.name : g.winner === "black" ? g.black.name : null);
+      const won = hist.games.filter((g) => winnerName(g) === who).length;
+      const lost = hist.games.filter((g) => winnerName(g) !== null && winnerName(g) !== who).length;
+      body = [
+        h("p", { id: "archive-record" }, `${hist.games.length} finished games, newest first: ${won} won, ${lost} lost.`),
+        h("div", { class: "section" }, ...hist.games.map((g) => this.archiveRow(g))),
+      ];
+    }
+    this.setScreen("archive", h("section", { class: "card" }, h("h1", {}, who === this.me ? "My games" : `Games of ${who}`), ...body));
+  }
+
+  private archiveRow(g: ArchiveEntry): HTMLElement {
+    const result = g.winner ? `${sideName(g.winner)} won` : "aborted";
+    return h("div", { class: "item" },
+      h("span", {}, `${playerText(g.white)} vs ${playerText(g.black)} · ${result} (${g.reason}) · ${g.plies} moves · ${g.ended_at.slice(0, 16).replace("T", " ")}`),
+      h("span", { class: "buttons" },
+        h("a", { class: "button", href: `#/replay/${g.game}`, id: `replay-${g.game}` }, "Replay"),
+        h("button", { class: "quiet", onclick: () => this.exportRecord(g.game) }, "Export")));
+  }
+
+  private exportRecord(game: string): void {
+    this.send({ type: "record", game, format: "text", invite: this.invites.get(game) }, { kind: "record-text", game });
+  }
+
+  private stepReplay(d: number | "start" | "end"): void {
+    const r = this.replayRecord;
+    if (!r) return;
+    r.ply = d === "start" ? 0 : d === "end" ? r.moves.length : Math.max(0, Math.min(r.moves.length, r.ply + d));
+    this.renderReplay();
+  }
+
+  private renderReplay(): void {
+    const r = this.replayRecord;
+    if (!r || this.route.kind !== "replay" || r.game !== this.route.game) {
+      this.setScreen("replay", h("section", { class: "card" }, h("p", { class: "muted" }, "Asking the server for the record...")));
+      return;
+    }
+    const { board, played } = replay(r.record.rules, r.moves.slice(0, r.ply));
+    const view = new BoardView(new MoveInput(), () => undefined);
+    view.show({ board, lastMove: played[played.length - 1] ?? null, flipped: false, territory: this.territory ? territoryMap(board) : null });
+    const rec = r.record;
+    const result = rec.result ? `${resultTitle({ winner: rec.result.winner ?? undefined })}: ${resultReason({ winner: rec.result.winner ?? undefined, reason: rec.result.reason })}` : "Unfinished.";
+    const step = (id: string, label: string, d: number | "start" | "end") => h("button", { id, onclick: () => this.stepReplay(d) }, label);
+    const rows: HTMLElement[] = [];
+    for (let i = 0; i < r.moves.length; i += 2) {
+      const cell = (k: number) => (k < r.moves.length ? h("span", { class: `mv${k + 1 === r.ply ? " current" : ""}`, onclick: () => { r.ply = k + 1; this.renderReplay(); } }, r.moves[k]) : null);
+      rows.push(h("li", {}, cell(i), cell(i + 1)));
+    }
+    this.setScreen("replay", h("div", { class: "game" },
+      h("div", { class: "board-col" }, h("div", { class: "seat top" }, h("span", { class: "token black" }, "\u265B"), h("span", { class: "name" }, rec.black?.name ?? "Black")), view.el,
+        h("div", { class: "seat bottom" }, h("span", { class: "token white" }, "\u265B"), h("span", { class: "name" }, rec.white?.name ?? "White"))),
+      h("aside", { class: "panel card" },
+        h("h2", {}, `Replay of game ${r.game}`),
+        h("div", { class: "status", id: "replay-ply" }, `Move ${r.ply} of ${r.moves.length}`),
+        h("div", { class: "result" }, result),
+        h("div", { class: "actions" }, step("first", "\u23EE", "start"), step("prev", "\u25C0", -1), step("next", "\u25B6", 1), step("last", "\u23ED", "end")),
+        h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.exportRecord(r.game) }, "Export record"), h("a", { class: "button quiet", href: "#/archive" }, "Back")),
+        h("h3", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
+  }
+}
+
+function append(el: HTMLElement, ...children: HTMLElement[]): void {
+  for (const c of children) el.appendChild(c);
+}
+
+declare global {
+  interface Window {
+    amazons?: App;
+  }
+}
+
+const root = document.getElementById("app");
+if (root) window.amazons = new App(root);
