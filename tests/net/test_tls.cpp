@@ -1,0 +1,194 @@
+// The client connection over TLS against the real amazons-server on loopback: the certificate
+// rules (CA, pin, unknown, changed) and a game played through TLS.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <thread>
+
+#include "net_util.h"
+#include "tests/integration/server_process.h"
+#include "tls/tls.h"
+
+using namespace amazons;
+using namespace amazons::protocol;
+using amazons::net::ClientError;
+using amazons::net::Connection;
+using amazons::net::ConnectionStatus;
+using amazons::test::call;
+using amazons::test::connection_options;
+using amazons::test::EventRecorder;
+using amazons::test::Launch;
+using amazons::test::ServerProcess;
+using amazons::test::TempDir;
+
+namespace {
+
+// A certificate for the server (made here, so that the test knows its fingerprint).
+struct Certificate {
+  explicit Certificate(const std::filesystem::path& dir, const std::string& stem = "server") {
+    cert = dir / (stem + ".crt");
+    key = dir / (stem + ".key");
+    REQUIRE(tls::write_self_signed(cert, key, {"localhost", "127.0.0.1"}).has_value());
+    fingerprint = tls::fingerprint_of_pem(cert).value();
+  }
+  std::vector<std::string> flags() const {
+    return {"--tls-cert", cert.string(), "--tls-key", key.string()};
+  }
+  std::filesystem::path cert, key;
+  std::string fingerprint;
+};
+
+net::ConnectionOptions tls_options(unsigned short port, const std::string& name,
+                                   std::optional<std::string> pin) {
+  auto o = connection_options(port, name);
+  o.tls = true;
+  o.tls_fingerprint = std::move(pin);
+  return o;
+}
+
+int count_status(EventRecorder& events, ConnectionStatus s) {
+  int n = 0;
+  for (const auto& e : events.events())
+    if (const auto* st = std::get_if<net::StatusEvent>(&e); st && st->status == s) ++n;
+  return n;
+}
+
+template <class M>
+M reply_as(const net::ServerLink::Reply& r) {
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().describe()));
+  const M* m = std::get_if<M>(&*r);
+  REQUIRE_MESSAGE(m != nullptr, "expected " << M::kType << ", got " << encode(*r));
+  return *m;
+}
+
+// The value of `key=` in the server's log, once it is there.
+std::string log_value(const std::filesystem::path& log, const std::string& key) {
+  for (int i = 0; i < 100; ++i) {
+    std::ifstream in(log);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (const auto at = text.find(key + "="); at != std::string::npos) {
+      const auto start = at + key.size() + 1;
+      const auto end = text.find_first_of(" \n", start);
+      std::string v = text.substr(start, end - start);
+      if (!v.empty() && v.front() == '"') v = v.substr(1, v.size() - 2);
+      return v;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("tls: an unknown certificate fails with its fingerprint, once, without retrying") {
+  TempDir dir;
+  const Certificate cert(dir.path());
+  ServerProcess server(dir.path(), nlohmann::json::object(), cert.flags());
+  EventRecorder events;
+  Connection c(tls_options(server.port(), "newcomer", std::nullopt), events.handler());
+  c.start();
+  const auto closed = events.wait_status(ConnectionStatus::Closed);
+  REQUIRE(closed);
+  REQUIRE(closed->error);
+  CHECK(closed->error->kind == ClientError::Kind::Certificate);
+  CHECK(closed->error->certificate == ClientError::Trust::Unknown);
+  CHECK(closed->error->fingerprint == cert.fingerprint);
+  CHECK(closed->error->message.find(cert.fingerprint) != std::string::npos);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  CHECK(count_status(events, ConnectionStatus::Connecting) == 1);
+  CHECK(count_status(events, ConnectionStatus::WaitingRetry) == 0);
+  CHECK(c.status() == ConnectionStatus::Closed);
+}
+
+TEST_CASE("tls: a pinned certificate connects and two players play a game over TLS") {
+  TempDir dir;
+  const Certificate cert(dir.path());
+  ServerProcess server(dir.path(), nlohmann::json::object(), cert.flags());
+  EventRecorder ea, eb;
+  auto oa = tls_options(server.port(), "alice", cert.fingerprint);
+  oa.password = "secret-a";  // a password over TLS is accepted
+  Connection a(oa, ea.handler());
+  Connection b(tls_options(server.port(), "bob", cert.fingerprint), eb.handler());
+  a.start();
+  b.start();
+  REQUIRE(ea.wait_login());
+  REQUIRE(eb.wait_login());
+  const auto game = reply_as<Created>(call(a, Create{"standard", {}, ColorChoice::White})).game;
+  reply_as<Start>(call(b, Join{game, std::nullopt}));
+  CHECK(reply_as<Moved>(call(a, MoveMsg{game, "d1-d7/g7"})).ply == 1);
+  CHECK(reply_as<Moved>(call(b, MoveMsg{game, "d10-d8/f8"})).ply == 2);
+  const auto seen =
+      eb.wait_message<Moved>(Millis{3000}, 0, [](const Moved& m) { return m.ply == 1; });
+  REQUIRE(seen);
+  CHECK(seen->move == "d1-d7/g7");
+  CHECK(a.round_trip() > Millis{0});
+}
+
+TEST_CASE("tls: a changed certificate is refused with a warning naming both fingerprints") {
+  TempDir dir;
+  const Certificate cert(dir.path());
+  const Certificate other(dir.path(), "other");
+  ServerProcess server(dir.path(), nlohmann::json::object(), cert.flags());
+  EventRecorder events;
+  Connection c(tls_options(server.port(), "careful", other.fingerprint), events.handler());
+  c.start();
+  const auto closed = events.wait_status(ConnectionStatus::Closed);
+  REQUIRE(closed);
+  REQUIRE(closed->error);
+  CHECK(closed->error->kind == ClientError::Kind::Certificate);
+  CHECK(closed->error->certificate == ClientError::Trust::Changed);
+  CHECK(closed->error->fingerprint == cert.fingerprint);
+  CHECK(closed->error->message.find("WARNING") != std::string::npos);
+  CHECK(closed->error->message.find(other.fingerprint) != std::string::npos);
+  CHECK(closed->error->message.find(cert.fingerprint) != std::string::npos);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(count_status(events, ConnectionStatus::Connecting) == 1);
+}
+
+TEST_CASE("tls: the server's own certificate has the fingerprint it prints, and pinned it connects") {
+  TempDir dir;
+  Launch launch;
+  launch.stderr_file = (dir.path() / "server.log").string();
+  ServerProcess server(dir.path(), nlohmann::json::object(), {}, launch);
+  const std::string printed = log_value(dir.path() / "server.log", "tls_fingerprint");
+  REQUIRE(tls::parse_fingerprint(printed) == printed);
+  EventRecorder unknown;
+  Connection first(tls_options(server.port(), "first", std::nullopt), unknown.handler());
+  first.start();
+  const auto closed = unknown.wait_status(ConnectionStatus::Closed);
+  REQUIRE(closed);
+  REQUIRE(closed->error);
+  CHECK(closed->error->fingerprint == printed);
+  EventRecorder pinned;
+  Connection second(tls_options(server.port(), "second", printed), pinned.handler());
+  second.start();
+  CHECK(pinned.wait_login());
+}
+
+TEST_CASE("tls: the connection survives a killed server and resumes its game over TLS") {
+  TempDir dir;
+  const Certificate cert(dir.path());
+  std::optional<ServerProcess> server;
+  server.emplace(dir.path(), nlohmann::json::object(), cert.flags());
+  const auto port = server->port();
+  EventRecorder ea, eb;
+  Connection a(tls_options(port, "anna", cert.fingerprint), ea.handler());
+  Connection b(tls_options(port, "bert", cert.fingerprint), eb.handler());
+  a.start();
+  b.start();
+  REQUIRE(ea.wait_login());
+  REQUIRE(eb.wait_login());
+  const auto game = reply_as<Created>(call(a, Create{"standard", {}, ColorChoice::White})).game;
+  reply_as<Start>(call(b, Join{game, std::nullopt}));
+  CHECK(reply_as<Moved>(call(a, MoveMsg{game, "d1-d7/g7"})).ply == 1);
+  server->stop(SIGKILL);
+  REQUIRE(ea.wait_status(ConnectionStatus::WaitingRetry));
+  const auto from = ea.size();
+  server.emplace(dir.path(), nlohmann::json::object(), cert.flags(), Launch::on_port(port));
+  const auto login = ea.wait_login(Millis{8000}, from);
+  REQUIRE(login);
+  CHECK(login->resumed);
+  const auto state = ea.wait_message<State>(Millis{5000}, from);
+  REQUIRE(state);
+  CHECK(state->moves.size() == 1);
+}
