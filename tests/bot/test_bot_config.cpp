@@ -36,7 +36,8 @@ std::string error_of(const Expected<CommandLine, std::string>& r) {
 TEST_CASE("bot config: tls:// servers, a pinned fingerprint and the known-servers file") {
   TempDir dir;
   const std::string fp =
-      "9F:99:2A:92:3B:58:2E:79:B2:23:4A:FA:45:EF:D7:73:EF:D6:6A:94:A8:87:0D:48:F2:85:26:5E:9D:74:1C:4B";
+      "9F:99:2A:92:3B:58:2E:79:B2:23:4A:FA:45:EF:D7:73:EF:D6:6A:94:A8:87:0D:48:F2:85:26:5E:9D:74:"
+      "1C:4B";
   auto plain = parse(dir, "{}", {"--server", "example.org:7000"});
   REQUIRE(plain);
   CHECK(plain->config.host == "example.org");
