@@ -236,7 +236,7 @@ class ConnectScreen final : public Screen {
 
   TextField server_{"server", "Server (host:port)", 80};
   Button find_{"find_lan", "Find on LAN"};
-  Toggle tls_{"tls", "TLS (encrypted; the server's certificate is checked)"};
+  Toggle tls_{"tls", "Connect with TLS (encrypted)"};
   TextField name_{"name", "Your name", kMaxNameLength};
   TextField password_{"password", "Password (optional: keeps your name yours)", 64};
   Button connect_{"connect", "Connect", ButtonStyle::Primary};
@@ -825,7 +825,7 @@ class CertificateScreen final : public Screen {
     col_w_ = std::min(s.f(640), w - s.f(48));
     x_ = std::round((w - col_w_) / 2);
     top_ = std::round(std::max(s.f(30), h * 0.1f));
-    const float y = top_ + s.f(360);
+    const float y = top_ + (changed_ ? s.f(380) : s.f(300));
     if (changed_) {
       cancel_.rect = {std::round((w - s.f(200)) / 2), y, s.f(200), s.f(50)};
     } else {
