@@ -372,14 +372,14 @@ TEST_CASE("bots: over TLS, trusting the first certificate seen, a bot plays a wh
   // First use: the fingerprint is logged and remembered; the other one is pinned on the command
   // line. Both log in with a password, which the server takes only over TLS from other hosts.
   BotProcess first(dir.path(), server.port(),
-                   with({"--server", address, "--known-servers", known.string(), "--name",
-                         "tofu", "--password", "pw-tofu", "--level", "beginner", "--games", "1"},
+                   with({"--server", address, "--known-servers", known.string(), "--name", "tofu",
+                         "--password", "pw-tofu", "--level", "beginner", "--games", "1"},
                         kQuickSeek));
-  BotProcess pinned(dir.path(), server.port(),
-                    with({"--server", address, "--tls-fingerprint", cert.fingerprint, "--name",
-                          "pinned", "--password", "pw-pinned", "--level", "beginner", "--games",
-                          "1"},
-                         kQuickSeek));
+  BotProcess pinned(
+      dir.path(), server.port(),
+      with({"--server", address, "--tls-fingerprint", cert.fingerprint, "--name", "pinned",
+            "--password", "pw-pinned", "--level", "beginner", "--games", "1"},
+           kQuickSeek));
   require_clean_exit(first);
   require_clean_exit(pinned);
   CHECK(first.events("tls_trust_first_use", cert.fingerprint).size() == 1);
@@ -396,17 +396,17 @@ TEST_CASE("bots: over TLS, trusting the first certificate seen, a bot plays a wh
   CHECK((games[0].white.name == "pinned" || games[0].black.name == "pinned"));
 
   // The known certificate is used again without a word; a different one is refused.
-  BotProcess again(dir.path(), server.port(),
-                   with({"--server", address, "--known-servers", known.string(), "--name",
-                         "tofu", "--password", "pw-tofu", "--level", "beginner", "--games", "1",
-                         "--no-join"},
-                        kQuickSeek));
+  BotProcess again(
+      dir.path(), server.port(),
+      with({"--server", address, "--known-servers", known.string(), "--name", "tofu", "--password",
+            "pw-tofu", "--level", "beginner", "--games", "1", "--no-join"},
+           kQuickSeek));
   REQUIRE(again.wait_event("logged_in"));
   CHECK(again.events("tls_trust_first_use").empty());
   again.signal(SIGINT);
   const TestCertificate other(dir.path(), "other");
-  REQUIRE_FALSE(bot::remember_server(known, "127.0.0.1:" + std::to_string(server.port()),
-                                     other.fingerprint));
+  REQUIRE_FALSE(
+      bot::remember_server(known, "127.0.0.1:" + std::to_string(server.port()), other.fingerprint));
   BotProcess refused(dir.path(), server.port(),
                      {"--server", address, "--known-servers", known.string(), "--name", "tofu2"});
   const auto status = refused.wait_exit(seconds(20));

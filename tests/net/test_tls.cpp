@@ -1,7 +1,11 @@
 // The client connection over TLS against the real amazons-server on loopback: the certificate
 // rules (CA, pin, unknown, changed) and a game played through TLS.
+#include <utility>  // before Asio (Boost 1.74 under GCC 12)
+
 #include <doctest/doctest.h>
 
+#include <boost/asio.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -25,10 +29,11 @@ namespace {
 
 // A certificate for the server (made here, so that the test knows its fingerprint).
 struct Certificate {
-  explicit Certificate(const std::filesystem::path& dir, const std::string& stem = "server") {
+  explicit Certificate(const std::filesystem::path& dir, const std::string& stem = "server",
+                       std::vector<std::string> names = {"localhost", "127.0.0.1"}) {
     cert = dir / (stem + ".crt");
     key = dir / (stem + ".key");
-    REQUIRE(tls::write_self_signed(cert, key, {"localhost", "127.0.0.1"}).has_value());
+    REQUIRE(tls::write_self_signed(cert, key, names).has_value());
     fingerprint = tls::fingerprint_of_pem(cert).value();
   }
   std::vector<std::string> flags() const {
@@ -145,7 +150,8 @@ TEST_CASE("tls: a changed certificate is refused with a warning naming both fing
   CHECK(count_status(events, ConnectionStatus::Connecting) == 1);
 }
 
-TEST_CASE("tls: the server's own certificate has the fingerprint it prints, and pinned it connects") {
+TEST_CASE(
+    "tls: the server's own certificate has the fingerprint it prints, and pinned it connects") {
   TempDir dir;
   Launch launch;
   launch.stderr_file = (dir.path() / "server.log").string();
@@ -191,4 +197,72 @@ TEST_CASE("tls: the connection survives a killed server and resumes its game ove
   const auto state = ea.wait_message<State>(Millis{5000}, from);
   REQUIRE(state);
   CHECK(state->moves.size() == 1);
+}
+
+TEST_CASE("tls: a certificate the system's CAs vouch for and that names the host needs no pin") {
+  TempDir dir;
+  const Certificate cert(dir.path());
+  // OpenSSL's default verify paths honour SSL_CERT_FILE: the test's certificate becomes the one
+  // "system CA" (its own anchor), read when the connection makes its context.
+  ::setenv("SSL_CERT_FILE", cert.cert.c_str(), 1);
+  ServerProcess server(dir.path(), nlohmann::json::object(), cert.flags());
+  EventRecorder events;
+  Connection c(tls_options(server.port(), "vouched", std::nullopt), events.handler());
+  c.start();
+  CHECK(events.wait_login());
+
+  // Without the CAs (trust_system_cas off) the same certificate is unknown.
+  EventRecorder off;
+  auto o = tls_options(server.port(), "unvouched", std::nullopt);
+  o.trust_system_cas = false;
+  Connection c2(o, off.handler());
+  c2.start();
+  const auto closed = off.wait_status(ConnectionStatus::Closed);
+  REQUIRE(closed);
+  REQUIRE(closed->error);
+  CHECK(closed->error->certificate == ClientError::Trust::Unknown);
+}
+
+TEST_CASE("tls: a CA-vouched certificate for another host name is not accepted without a pin") {
+  TempDir dir;
+  const Certificate cert(dir.path(), "elsewhere", {"elsewhere.example"});
+  ::setenv("SSL_CERT_FILE", cert.cert.c_str(), 1);
+  ServerProcess server(dir.path(), nlohmann::json::object(), cert.flags());
+  EventRecorder events;
+  Connection c(tls_options(server.port(), "strict", std::nullopt), events.handler());
+  c.start();
+  const auto closed = events.wait_status(ConnectionStatus::Closed);
+  REQUIRE(closed);
+  REQUIRE(closed->error);
+  CHECK(closed->error->kind == ClientError::Kind::Certificate);
+  CHECK(closed->error->certificate == ClientError::Trust::Unknown);
+  CHECK(closed->error->fingerprint == cert.fingerprint);
+}
+
+TEST_CASE("tls: a plain-TCP-only port fails the handshake as a connection error and retries") {
+  // A listener that accepts and answers garbage, as a port that speaks no TLS would.
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  std::thread plain([&] {
+    for (int i = 0; i < 2; ++i) {
+      boost::system::error_code ec;
+      auto s = acceptor.accept(ec);
+      if (ec) return;
+      boost::asio::write(s, boost::asio::buffer(std::string("{\"type\":\"hi\"}\n")), ec);
+    }
+  });
+  EventRecorder events;
+  auto o = tls_options(acceptor.local_endpoint().port(), "confused", std::nullopt);
+  o.reconnect.max_attempts = 2;
+  Connection c(o, events.handler());
+  c.start();
+  const auto retry = events.wait_status(ConnectionStatus::WaitingRetry);
+  REQUIRE(retry);
+  REQUIRE(retry->error);
+  CHECK(retry->error->kind == ClientError::Kind::Connect);
+  CHECK(retry->error->message.find("TLS handshake") != std::string::npos);
+  const auto closed = events.wait_status(ConnectionStatus::Closed);
+  REQUIRE(closed);
+  CHECK(closed->error->kind == ClientError::Kind::Connect);
+  plain.join();
 }
