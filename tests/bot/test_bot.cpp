@@ -58,7 +58,7 @@ void require_clean_exit(BotProcess& bot, std::chrono::milliseconds timeout = sec
 
 }  // namespace
 
-TEST_CASE("bots: two bots play whole games through the server; both show as bots everywhere") {
+TEST_CASE("bots: two bots play whole games through the server, both show as bots everywhere") {
   TempDir dir;
   ServerProcess server(dir.path());
   // The built-in engine against our engine as a Botzone-format program, rematching once.
@@ -181,7 +181,7 @@ TEST_CASE("bots: an engine program that crashes is restarted and the game goes o
   CHECK(crashy.events("game_note").empty());
 }
 
-TEST_CASE("bots: a hung engine resigns before its flag falls; garbage is logged and resigns") {
+TEST_CASE("bots: a hung engine resigns before its flag falls, garbage is logged and resigns") {
   TempDir dir;
   ServerProcess server(dir.path());
   const std::string broken = (kTestData / "broken_engine.sh").string();

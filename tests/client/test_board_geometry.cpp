@@ -14,7 +14,7 @@ TEST_CASE("the board fits its area with whole-pixel squares and room for coordin
   CHECK(BoardGeometry::fit(12, {0, 0, 5, 5}).square == 1);  // never zero
 }
 
-TEST_CASE("every square's centre maps back to the square, flipped or not; off the board is none") {
+TEST_CASE("every square's centre maps back to the square, flipped or not, off the board is none") {
   for (bool flipped : {false, true}) {
     BoardGeometry g = BoardGeometry::fit(8, {0, 0, 400, 300});
     g.flipped = flipped;

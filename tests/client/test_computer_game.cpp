@@ -68,7 +68,7 @@ std::vector<Move> play(GameSession& s, Color person, std::mt19937_64& rng, Posit
 
 }  // namespace
 
-TEST_CASE("a computer player's record names its level; people and other programs name none") {
+TEST_CASE("a computer player's record names its level, people and other programs name none") {
   CHECK(computer_name("hard") == "Computer (hard)");
   CHECK(computer_level({"Computer (hard)", true, std::nullopt}) == "hard");
   CHECK(computer_level({"Computer (hard)", false, std::nullopt}) == std::nullopt);  // a person
@@ -101,7 +101,7 @@ TEST_CASE("an unknown level is refused and nothing is set up") {
   CHECK_FALSE(setup.programs[1]);
 }
 
-TEST_CASE("a game against the beginner runs to its end; resumed, it meets the same level") {
+TEST_CASE("a game against the beginner runs to its end, resumed, it meets the same level") {
   test::TempDir dir;
   GameStore store(dir.path());
   const ai::AiConfig config = test_config();

@@ -43,7 +43,7 @@ std::unique_ptr<GameSession> start(SessionSetup setup) {
 
 }  // namespace
 
-TEST_CASE("a hot-seat game runs to its end through the events; it is saved as it goes") {
+TEST_CASE("a hot-seat game runs to its end through the events, it is saved as it goes") {
   test::TempDir dir;
   SessionSetup setup;
   setup.game = new_game();
@@ -95,7 +95,7 @@ TEST_CASE("a hot-seat game runs to its end through the events; it is saved as it
   }
 }
 
-TEST_CASE("leaving keeps the game saved; resuming goes on with its moves and clocks") {
+TEST_CASE("leaving keeps the game saved, resuming goes on with its moves and clocks") {
   test::TempDir dir;
   GameStore store(dir.path());
   std::mt19937_64 rng(5);
@@ -148,7 +148,7 @@ TEST_CASE("leaving keeps the game saved; resuming goes on with its moves and clo
   CHECK(store.list().size() == 1);
 }
 
-TEST_CASE("abort ends the game as aborted; a game without moves is not kept") {
+TEST_CASE("abort ends the game as aborted, a game without moves is not kept") {
   test::TempDir dir;
   SessionSetup setup;
   setup.game = new_game();

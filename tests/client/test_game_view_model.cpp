@@ -89,7 +89,7 @@ TEST_CASE("clocks run down for the side to move and warn when time is low") {
   CHECK(vm.clock(Color::Black, t0 + 100s) == 40s);  // frozen at the end
 }
 
-TEST_CASE("a fixed time per move restarts every turn; losing on time shows zero") {
+TEST_CASE("a fixed time per move restarts every turn, losing on time shows zero") {
   const SteadyTime t0{};
   const TimeControl tc = TimeControl::fixed_per_move(30s);
   GameViewModel vm(make_start(tc), {true, true});
@@ -102,7 +102,7 @@ TEST_CASE("a fixed time per move restarts every turn; losing on time shows zero"
   CHECK(vm.result_reason() == "White ran out of time.");
 }
 
-TEST_CASE("the result says who won and why; the buttons change with the state") {
+TEST_CASE("the result says who won and why, the buttons change with the state") {
   GameViewModel vm(make_start(), {true, true});
   CHECK(vm.actions() == std::vector{GameAction::Resign, GameAction::Abort, GameAction::Leave});
   play(vm, mv("d1-d7/g7"), {});

@@ -138,7 +138,7 @@ TEST_CASE("files are written whole, or not at all, with a clear error") {
   CHECK(missing.error().find("cannot open") != std::string::npos);
 }
 
-TEST_CASE("pinned TLS certificates are kept per host:port; a bad fingerprint is dropped") {
+TEST_CASE("pinned TLS certificates are kept per host:port and a bad fingerprint is dropped") {
   test::TempDir dir;
   const auto file = dir.path() / "settings.json";
   std::string fp;

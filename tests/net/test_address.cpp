@@ -22,7 +22,7 @@ TEST_CASE("address: host:port, a default port, IPv6 in brackets, and the schemes
   CHECK(parse_server_address("wss://h/").value() == ServerAddress{"h", 7420, Transport::Wss});
 }
 
-TEST_CASE("address: printed so that it parses back; host_port is the key without the scheme") {
+TEST_CASE("address: printed so that it parses back, and host_port is the key without the scheme") {
   for (const char* text : {"h:1", "tls://h:1", "[::1]:7420", "tls://[::1]:7420", "ws://a.b:80"}) {
     CAPTURE(text);
     const auto a = parse_server_address(text).value();

@@ -50,7 +50,7 @@ unsigned short unused_port() {
 
 }  // namespace
 
-TEST_CASE("connection: logs in as a bot; requests get their replies or typed errors") {
+TEST_CASE("connection: logs in as a bot, requests get their replies or typed errors") {
   TempDir dir;
   ServerProcess server(dir.path());
   EventRecorder events;

@@ -329,7 +329,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("server game: an illegal answer is not sent; the driver resigns and says why") {
+TEST_CASE("server game: an illegal answer is not sent, the driver resigns and says why") {
   TempDir dir;
   ServerProcess server(dir.path(), {{"rules_dir", tiny_rules(dir).string()}});
   IllegalPlayer illegal;
@@ -365,7 +365,7 @@ TEST_CASE("server game: an opponent who stays away is claimed after the grace pe
 }
 
 TEST_CASE(
-    "server game: the server is killed mid-game; an answer made meanwhile is sent when the "
+    "server game: the server is killed mid-game, an answer made meanwhile is sent when the "
     "game resumes, and the game finishes") {
   TempDir dir;
   const auto rules = tiny_rules(dir);
