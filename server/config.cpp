@@ -58,6 +58,8 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
         c.max_write_queue_bytes = static_cast<std::size_t>(i) * 1024;
     } else if (key == "idle_ping_seconds") {
       if (!(err = number(v, k, 0.05, 86'400, d))) c.idle_ping = seconds(d);
+    } else if (key == "handshake_timeout_seconds") {
+      if (!(err = number(v, k, 0.1, 3'600, d))) c.handshake_timeout = seconds(d);
     } else if (key == "idle_timeout_seconds") {
       if (!(err = number(v, k, 0.1, 86'400, d))) c.idle_timeout = seconds(d);
     } else if (key == "claim_grace_seconds") {
@@ -79,6 +81,68 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
   }
   if (c.idle_timeout <= c.idle_ping)
     return std::string("limits.idle_timeout_seconds: must be longer than idle_ping_seconds");
+  return std::nullopt;
+}
+
+std::optional<std::string> boolean(const json& j, const std::string& key, bool& out) {
+  if (!j.is_boolean()) return key + ": expected true or false, got " + j.type_name();
+  out = j.get<bool>();
+  return std::nullopt;
+}
+
+std::optional<std::string> apply_tls(ServerConfig& c, const json& tls) {
+  if (!tls.is_object()) return std::string("tls: expected an object");
+  for (const auto& [key, v] : tls.items()) {
+    const std::string k = "tls." + key;
+    std::string s;
+    std::optional<std::string> err;
+    if (key == "enabled") {
+      err = boolean(v, k, c.tls);
+    } else if (key == "cert" || key == "key") {
+      auto& field = key == "cert" ? c.tls_cert : c.tls_key;
+      if (v.is_null())
+        field.reset();
+      else if (!(err = text(v, k, s)))
+        field = s;
+    } else if (key == "require") {
+      err = boolean(v, k, c.require_tls);
+    } else if (key == "trust_loopback") {
+      err = boolean(v, k, c.trust_loopback);
+    } else if (key == "allow_plain_passwords") {
+      err = boolean(v, k, c.lobby.allow_plain_passwords);
+    } else {
+      err = k + ": unknown key";
+    }
+    if (err) return err;
+  }
+  if (c.tls_cert.has_value() != c.tls_key.has_value())
+    return std::string("tls: give both cert and key, or neither");
+  return std::nullopt;
+}
+
+std::optional<std::string> apply_web(ServerConfig& c, const json& web) {
+  if (!web.is_object()) return std::string("web: expected an object");
+  for (const auto& [key, v] : web.items()) {
+    const std::string k = "web." + key;
+    std::string s;
+    std::optional<std::string> err;
+    if (key == "root") {
+      if (!(err = text(v, k, s))) c.web_root = s;
+    } else if (key == "allowed_origins") {
+      if (!v.is_array()) return k + ": expected a list of origins like \"https://example.org\"";
+      c.allowed_origins.clear();
+      for (const auto& o : v) {
+        if (!o.is_string()) return k + ": expected strings";
+        const auto origin = o.get<std::string>();
+        if (!origin.starts_with("http://") && !origin.starts_with("https://"))
+          return k + ": \"" + origin + "\" is not an origin (http://host[:port] or https://...)";
+        c.allowed_origins.push_back(origin);
+      }
+    } else {
+      err = k + ": unknown key";
+    }
+    if (err) return err;
+  }
   return std::nullopt;
 }
 
@@ -120,6 +184,10 @@ Expected<ServerConfig, std::string> apply_config_json(ServerConfig c, const json
       }
     } else if (key == "limits") {
       err = apply_limits(c, v);
+    } else if (key == "tls") {
+      err = apply_tls(c, v);
+    } else if (key == "web") {
+      err = apply_web(c, v);
     } else {
       err = key + ": unknown key";
     }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -30,8 +31,18 @@ struct ServerConfig {
   // Limits.
   int connections_per_address = 16;
   std::size_t max_write_queue_bytes = 1 << 20;
-  Millis idle_ping{30'000};     // silent this long: the server sends a ping
-  Millis idle_timeout{60'000};  // silent this long: the connection is closed
+  Millis idle_ping{30'000};          // silent this long: the server sends a ping
+  Millis idle_timeout{60'000};       // silent this long: the connection is closed
+  Millis handshake_timeout{10'000};  // to send a first request, finish TLS or the upgrade
+  // TLS on the port. Without cert and key files, a self-signed certificate beside the database.
+  bool tls = true;
+  std::optional<std::filesystem::path> tls_cert;
+  std::optional<std::filesystem::path> tls_key;
+  bool require_tls = false;    // plain connections only from trusted local addresses
+  bool trust_loopback = true;  // loopback connections count as private (no proxy in front)
+  // The web client.
+  std::filesystem::path web_root;            // the built files served at "/"
+  std::vector<std::string> allowed_origins;  // other pages that may open a WebSocket
   LobbyConfig lobby;
 };
 

@@ -15,6 +15,7 @@
 #include "server/config.h"
 #include "server/net_server.h"
 #include "server/sqlite_storage.h"
+#include "tls/tls.h"
 
 using namespace amazons;
 using namespace amazons::server;
@@ -52,6 +53,60 @@ void raise_file_limit() {
   }
 }
 
+// The certificate and key the server uses: the host's files, or its own self-signed pair beside
+// the database (made on first start).
+struct TlsFiles {
+  std::filesystem::path cert, key;
+  bool self_signed = false;
+};
+
+TlsFiles tls_files(const ServerConfig& config) {
+  if (config.tls_cert) return {*config.tls_cert, *config.tls_key, false};
+  const auto db = config.db.string();
+  const bool url = db.find("://") != std::string::npos;
+  const auto dir = url ? std::filesystem::current_path() : config.db.parent_path();
+  const auto stem = url ? std::string("amazons") : config.db.stem().string();
+  return {dir / (stem + "-tls-cert.pem"), dir / (stem + "-tls-key.pem"), true};
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return {};
+  return name;
+}
+
+// Loads the certificate (making the self-signed one if needed) into `server`. False, with the
+// reason logged, when it cannot.
+bool load_tls(Server& server, const ServerConfig& config, Log& log, bool first) {
+  const auto files = tls_files(config);
+  std::error_code ec;
+  if (files.self_signed && !std::filesystem::exists(files.cert, ec)) {
+    std::vector<std::string> names{"localhost", "127.0.0.1", "::1"};
+    if (const auto h = host_name(); !h.empty()) names.push_back(h);
+    for (auto a : reachable_addresses()) {
+      if (a.starts_with('[')) a = a.substr(1, a.size() - 2);
+      names.push_back(a);
+    }
+    std::filesystem::remove(files.key, ec);  // a key without its certificate is useless
+    if (auto made = tls::write_self_signed(files.cert, files.key, names); !made) {
+      log.error("tls_failed", {{"why", made.error()}});
+      return false;
+    }
+    log.info("tls_certificate_made", {{"cert", files.cert.string()}});
+  }
+  auto context = tls::server_context(files.cert, files.key);
+  auto fingerprint = tls::fingerprint_of_pem(files.cert);
+  if (!context || !fingerprint) {
+    log.error(first ? "tls_failed" : "tls_reload_failed",
+              {{"why", !context ? context.error() : fingerprint.error()}});
+    return false;
+  }
+  server.use_tls(std::move(*context), *fingerprint);
+  if (!first)
+    log.info("tls_reloaded", {{"cert", files.cert.string()}, {"fingerprint", *fingerprint}});
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,6 +128,18 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "network threads")->check(CLI::Range(1, 64));
   app.add_option("--rules-dir", rules_dir, "directory of rule variant files");
   app.add_flag("--quiet", quiet, "log warnings and errors only");
+  std::optional<std::string> tls_cert, tls_key, web_root;
+  bool require_tls = false, no_tls = false;
+  app.add_option("--tls-cert", tls_cert,
+                 "TLS certificate chain (PEM; reloaded on SIGHUP). Default: a self-signed one "
+                 "made beside the database")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-key", tls_key, "the certificate's private key (PEM)")
+      ->check(CLI::ExistingFile);
+  app.add_flag("--require-tls", require_tls,
+               "refuse plain connections except from this machine (loopback)");
+  app.add_flag("--no-tls", no_tls, "do not speak TLS on the port");
+  app.add_option("--web-root", web_root, "directory of the web client's files served at /");
   CLI11_PARSE(app, argc, argv);
 
   ServerConfig config;
@@ -96,6 +163,20 @@ int main(int argc, char** argv) {
   if (discovery_port) config.discovery_port = *discovery_port;
   if (threads) config.threads = *threads;
   if (rules_dir) config.rules_dir = *rules_dir;
+  if (tls_cert) config.tls_cert = *tls_cert;
+  if (tls_key) config.tls_key = *tls_key;
+  if (require_tls) config.require_tls = true;
+  if (no_tls) config.tls = false;
+  if (web_root) config.web_root = *web_root;
+  if (config.web_root.empty()) config.web_root = AMAZONS_WEB_DIR;
+  if (config.tls_cert.has_value() != config.tls_key.has_value()) {
+    std::fprintf(stderr, "amazons-server: give --tls-cert and --tls-key together\n");
+    return 2;
+  }
+  if (config.require_tls && !config.tls) {
+    std::fprintf(stderr, "amazons-server: --require-tls needs TLS (drop --no-tls)\n");
+    return 2;
+  }
 
   Log log(stderr, quiet ? Log::Level::Warn : Log::Level::Info);
   raise_file_limit();
@@ -103,14 +184,28 @@ int main(int argc, char** argv) {
     SqliteStorage storage(config.db);
     boost::asio::io_context io;
     Server server(io, config, storage, log);
+    if (config.tls && !load_tls(server, config, log, true)) {
+      std::fprintf(stderr,
+                   "amazons-server: cannot set up TLS (see the log); --no-tls runs without it\n");
+      return 1;
+    }
     server.start();
 
     std::printf("amazons-server \"%s\" listening on port %u", config.name.c_str(), server.port());
     if (server.discovery_port())
       std::printf(" (LAN discovery on UDP port %u)", *server.discovery_port());
     std::printf("\ndatabase: %s\n", std::filesystem::absolute(config.db).string().c_str());
+    const auto fingerprint = server.tls_fingerprint();
+    if (!fingerprint.empty())
+      std::printf("TLS certificate fingerprint (SHA-256): %s\n", fingerprint.c_str());
     const auto addresses = reachable_addresses();
-    if (config.bind == "::" || config.bind == "0.0.0.0") {
+    const bool everywhere = config.bind == "::" || config.bind == "0.0.0.0";
+    const std::string first = !everywhere         ? config.bind
+                              : addresses.empty() ? "127.0.0.1"
+                                                  : addresses.front();
+    std::printf("in a browser: %s://%s:%u/\n", fingerprint.empty() ? "http" : "https",
+                first.c_str(), server.port());
+    if (everywhere) {
       std::printf("friends can connect to:\n");
       for (const auto& a : addresses) std::printf("  %s:%u\n", a.c_str(), server.port());
       if (addresses.empty())
@@ -121,6 +216,17 @@ int main(int argc, char** argv) {
     }
     std::fflush(stdout);
 
+    boost::asio::signal_set reload(io, SIGHUP);
+    std::function<void()> wait_reload = [&] {
+      reload.async_wait([&](const boost::system::error_code& ec, int) {
+        if (ec) return;
+        log.info("signal", {{"signal", "SIGHUP"}});
+        if (config.tls) load_tls(server, config, log, false);
+        wait_reload();
+      });
+    };
+    wait_reload();
+
     bool ok = true;
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code& ec, int sig) {
@@ -128,6 +234,7 @@ int main(int argc, char** argv) {
       log.info("signal", {{"signal", sig == SIGINT ? "SIGINT" : "SIGTERM"}});
       server.stop([&](bool stored_everything) {
         ok = stored_everything;
+        reload.cancel();
         io.stop();
       });
     });

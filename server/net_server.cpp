@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "server/auth.h"
+#include "server/net_session.h"
 
 namespace amazons::server {
 
@@ -15,12 +16,6 @@ using boost::system::error_code;
 namespace {
 
 constexpr auto kTickInterval = std::chrono::milliseconds(50);
-// Lines gathered into one write while earlier ones are in flight.
-constexpr std::size_t kMaxLinesPerWrite = 64;
-constexpr std::size_t kReadChunk = 16 * 1024;
-// How long a closing connection may take to read the rest of what its peer sent, so the last
-// error line is not lost to a reset.
-constexpr auto kLingerTime = std::chrono::seconds(1);
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr double kDiscoveryRepliesPerSecond = 50.0;
 constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
@@ -35,187 +30,6 @@ std::shared_ptr<const std::string> error_line(protocol::ErrorCode code, std::str
 }
 
 }  // namespace
-
-// One connection, on its own strand. Reads lines and hands them to the server; writes what the
-// server delivers, one write in flight with a bounded queue behind it.
-class Session : public std::enable_shared_from_this<Session> {
- public:
-  Session(tcp::socket socket, Server& server, SessionId id, std::string address)
-      : socket_(std::move(socket)),
-        idle_timer_(socket_.get_executor()),
-        server_(server),
-        id_(id),
-        address_(std::move(address)),
-        last_heard_(steady_ms()) {}
-
-  SessionId id() const { return id_; }
-  const std::string& address() const { return address_; }
-
-  void start() {
-    asio::dispatch(socket_.get_executor(), [self = shared_from_this()] {
-      self->read();
-      self->arm_idle_timer();
-    });
-  }
-  void deliver(std::shared_ptr<const std::string> line) {
-    asio::post(socket_.get_executor(),
-               [self = shared_from_this(), line = std::move(line)] { self->enqueue(line); });
-  }
-  // Closes once everything queued so far is written.
-  void close_after_flush() {
-    asio::post(socket_.get_executor(), [self = shared_from_this()] {
-      self->closing_ = true;
-      if (!self->writing_) self->finish(true);
-    });
-  }
-  void close_now() {
-    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->finish(false); });
-  }
-
- private:
-  void read() {
-    socket_.async_read_some(
-        asio::buffer(buffer_),
-        [self = shared_from_this()](error_code ec, std::size_t n) { self->on_read(ec, n); });
-  }
-
-  void on_read(error_code ec, std::size_t n) {
-    if (ec || closed_) return finish(false);
-    last_heard_ = steady_ms();
-    ping_sent_ = false;
-    framer_.append(std::string_view(buffer_.data(), n));
-    std::string line;
-    for (;;) {
-      const auto status = framer_.next(line);
-      if (status == protocol::LineFramer::Status::NeedMore) break;
-      if (status == protocol::LineFramer::Status::TooLong) {
-        enqueue(error_line(protocol::ErrorCode::LineTooLong,
-                           "line longer than " + std::to_string(protocol::kMaxLineBytes) +
-                               " bytes: closing the connection"));
-        server_.log_.warn("line_too_long", {{"session", std::to_string(id_)}, {"addr", address_}});
-        closing_ = true;
-        if (!writing_) finish(true);
-        return;
-      }
-      if (!closing_) server_.on_line(id_, protocol::decode_client(line));
-    }
-    if (!closing_) read();
-  }
-
-  void enqueue(const std::shared_ptr<const std::string>& line) {
-    if (closed_) return;
-    queued_bytes_ += line->size() + 1;
-    if (queued_bytes_ > server_.config_.max_write_queue_bytes) {
-      server_.log_.warn("slow_reader", {{"session", std::to_string(id_)},
-                                        {"addr", address_},
-                                        {"queued_bytes", std::to_string(queued_bytes_)}});
-      return finish(false);
-    }
-    queue_.push_back(line);
-    if (!writing_) write_next();
-  }
-
-  void write_next() {
-    writing_ = true;
-    in_flight_ = std::min(queue_.size(), kMaxLinesPerWrite);
-    buffers_.clear();
-    static constexpr char kNewline = '\n';
-    for (std::size_t i = 0; i < in_flight_; ++i) {
-      buffers_.push_back(asio::buffer(*queue_[i]));
-      buffers_.push_back(asio::buffer(&kNewline, 1));
-    }
-    asio::async_write(socket_, buffers_, [self = shared_from_this()](error_code ec, std::size_t) {
-      self->on_write(ec);
-    });
-  }
-
-  void on_write(error_code ec) {
-    writing_ = false;
-    if (ec || closed_) return finish(false);
-    for (std::size_t i = 0; i < in_flight_; ++i) {
-      queued_bytes_ -= queue_.front()->size() + 1;
-      queue_.pop_front();
-    }
-    if (!queue_.empty()) return write_next();
-    if (closing_) finish(true);
-  }
-
-  void arm_idle_timer() {
-    const auto check = std::min(server_.config_.idle_ping, server_.config_.idle_timeout) / 2;
-    idle_timer_.expires_after(std::max(check, Millis{10}));
-    idle_timer_.async_wait([self = shared_from_this()](error_code ec) {
-      if (ec || self->closed_) return;
-      self->on_idle_check();
-      self->arm_idle_timer();
-    });
-  }
-
-  void on_idle_check() {
-    if (closing_) return;
-    const Millis silent = steady_ms() - last_heard_;
-    if (silent >= server_.config_.idle_timeout) {
-      enqueue(error_line(protocol::ErrorCode::IdleTimeout, "no answer to ping: closing"));
-      closing_ = true;
-      if (!writing_) finish(true);
-    } else if (silent >= server_.config_.idle_ping && !ping_sent_) {
-      ping_sent_ = true;
-      enqueue(std::make_shared<const std::string>(
-          protocol::encode(protocol::ServerMessage{protocol::Ping{}})));
-    }
-  }
-
-  // Ends the connection once. Gracefully: shut down our side, read what the peer still sends
-  // for a moment (so our last line is not destroyed by a reset), then close.
-  void finish(bool graceful) {
-    if (closed_) return;
-    closed_ = true;
-    closing_ = true;
-    error_code ignored;
-    idle_timer_.cancel();
-    server_.on_closed(id_);
-    if (!graceful) {
-      socket_.close(ignored);
-      return;
-    }
-    socket_.shutdown(tcp::socket::shutdown_send, ignored);
-    idle_timer_.expires_after(kLingerTime);
-    idle_timer_.async_wait([self = shared_from_this()](error_code) {
-      error_code e;
-      self->socket_.close(e);
-    });
-    drain();
-  }
-
-  void drain() {
-    socket_.async_read_some(asio::buffer(buffer_),
-                            [self = shared_from_this()](error_code ec, std::size_t) {
-                              if (ec) {
-                                error_code e;
-                                self->idle_timer_.cancel();
-                                self->socket_.close(e);
-                                return;
-                              }
-                              self->drain();
-                            });
-  }
-
-  tcp::socket socket_;
-  asio::steady_timer idle_timer_;
-  Server& server_;
-  SessionId id_;
-  std::string address_;
-  std::array<char, kReadChunk> buffer_{};
-  protocol::LineFramer framer_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
-  std::vector<asio::const_buffer> buffers_;
-  std::size_t in_flight_ = 0;
-  std::size_t queued_bytes_ = 0;
-  bool writing_ = false;
-  bool closing_ = false;
-  bool closed_ = false;
-  Millis last_heard_;
-  bool ping_sent_ = false;
-};
 
 Server::Server(asio::io_context& io, ServerConfig config, Storage& storage, Log& log)
     : io_(io),
@@ -301,7 +115,8 @@ void Server::start() {
   log_.info("listening",
             {{"port", std::to_string(port_)},
              {"bind", config_.bind},
-             {"discovery_port", discovery_port_ ? std::to_string(*discovery_port_) : "off"}});
+             {"discovery_port", discovery_port_ ? std::to_string(*discovery_port_) : "off"},
+             {"tls_fingerprint", tls_fingerprint().empty() ? "off" : tls_fingerprint()}});
 }
 
 void Server::accept(tcp::acceptor& acceptor) {
@@ -325,34 +140,67 @@ void Server::accept(tcp::acceptor& acceptor) {
         auto address = remote.address();
         if (address.is_v6() && address.to_v6().is_v4_mapped())
           address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
-        asio::post(strand_, [this, socket = std::move(socket),
-                             address = address.to_string()]() mutable {
-          on_accept(std::make_shared<Session>(std::move(socket), *this, next_session_++, address));
-        });
+        asio::post(strand_,
+                   [this, socket = std::move(socket), address = address.to_string()]() mutable {
+                     on_accept(std::move(socket), std::move(address));
+                   });
         accept(acceptor);
       });
 }
 
-void Server::on_accept(std::shared_ptr<Session> session) {
-  if (stopping_) {
-    session->close_now();
-    return;
-  }
-  int& count = per_address_[session->address()];
-  if (count >= config_.connections_per_address) {
-    log_.warn("too_many_connections", {{"addr", session->address()}});
+void Server::on_accept(tcp::socket socket, std::string address) {
+  if (stopping_) return;
+  const SessionId id = next_session_++;
+  int& count = per_address_[address];
+  const bool refused = count >= config_.connections_per_address;
+  if (refused)
+    log_.warn("too_many_connections", {{"addr", address}});
+  else
+    ++count;
+  connections_.emplace(id, Connection{address, !refused});
+  serve_connection(*this, std::move(socket), id, std::move(address), refused);
+}
+
+void Server::attach(std::shared_ptr<Session> session) {
+  asio::post(strand_, [this, session = std::move(session)] {
+    if (stopping_ || !connections_.contains(session->id())) return session->close_now();
+    sessions_.emplace(session->id(), session);
+    apply(lobby_->connect(session->id(), now(), ConnectionInfo{session->private_channel()}));
     session->start();
-    session->deliver(error_line(protocol::ErrorCode::TooManyConnections,
-                                "too many connections from your address"));
-    session->close_after_flush();
-    return;
-  }
-  ++count;
-  sessions_.emplace(session->id(), session);
-  apply(lobby_->connect(session->id(), now()));
-  session->start();
-  log_.debug("connected",
-             {{"session", std::to_string(session->id())}, {"addr", session->address()}});
+    log_.debug("connected", {{"session", std::to_string(session->id())},
+                             {"addr", session->address()},
+                             {"transport", std::string(to_string(session->transport()))}});
+  });
+}
+
+bool Server::is_trusted_local(const std::string& address) const {
+  if (!config_.trust_loopback) return false;
+  error_code ec;
+  const auto a = asio::ip::make_address(address, ec);
+  return !ec && a.is_loopback();
+}
+
+asio::ssl::context* Server::tls_context() {
+  std::lock_guard lock(tls_mutex_);
+  return tls_contexts_.empty() ? nullptr : tls_contexts_.back().get();
+}
+
+void Server::use_tls(std::shared_ptr<asio::ssl::context> context, std::string fingerprint) {
+  std::lock_guard lock(tls_mutex_);
+  // Contexts are never freed: a connection still in its handshake refers to the one it began
+  // with, and reloads are rare (a renewal every few weeks).
+  tls_contexts_.push_back(std::move(context));
+  tls_fingerprint_ = std::move(fingerprint);
+}
+
+std::string Server::tls_fingerprint() const {
+  std::lock_guard lock(tls_mutex_);
+  return tls_fingerprint_;
+}
+
+std::string Server::health_json() const {
+  return "{\"status\":\"" + std::string(storage_failed_.load() ? "storage_failed" : "ok") +
+         "\",\"tls\":" + (tls_fingerprint().empty() ? "false" : "true") + "}";
 }
 
 void Server::on_line(SessionId id,
@@ -372,11 +220,13 @@ void Server::on_line(SessionId id,
 
 void Server::on_closed(SessionId id) {
   asio::post(strand_, [this, id] {
-    const auto it = sessions_.find(id);
-    if (it == sessions_.end()) return;
-    if (--per_address_[it->second->address()] <= 0) per_address_.erase(it->second->address());
-    sessions_.erase(it);
+    const auto c = connections_.find(id);
+    if (c == connections_.end()) return;
+    if (c->second.counted && --per_address_[c->second.address] <= 0)
+      per_address_.erase(c->second.address);
+    connections_.erase(c);
     closing_.erase(id);
+    if (sessions_.erase(id) == 0) return;
     if (!stopping_) apply(lobby_->disconnect(id, now()));
     log_.debug("disconnected", {{"session", std::to_string(id)}});
   });
@@ -475,6 +325,7 @@ void Server::receive_discovery() {
             discovery_tokens_ -= 1.0;
             auto reply = lobby_->discovery_info();
             reply.port = port_;
+            reply.tls = tls_context() != nullptr;
             reply.nonce = query->nonce;
             auto text = std::make_shared<std::string>(protocol::encode(reply));
             error_code ignored;

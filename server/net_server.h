@@ -9,12 +9,15 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl/context.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -48,8 +51,17 @@ class Server {
   // calls `done(ok)` (ok is false when storage had failed). The io_context may then be stopped.
   void stop(std::function<void(bool)> done);
 
+  // TLS on the port: from now on, new handshakes use `context` (a reload replaces it; without
+  // one, TLS connections are closed). Any thread.
+  void use_tls(std::shared_ptr<boost::asio::ssl::context> context, std::string fingerprint);
+  std::string tls_fingerprint() const;
+
  private:
   friend class Session;
+  struct Connection {
+    std::string address;
+    bool counted = false;  // holds one of its address's connection slots
+  };
   struct Pending {
     std::uint64_t seq = 0;  // 0: waits for nothing but the groups before it
     std::vector<Outbound> messages;
@@ -59,11 +71,26 @@ class Server {
 
   Instant now() const;
   void accept(boost::asio::ip::tcp::acceptor& acceptor);
-  void on_accept(std::shared_ptr<Session> session);
-  // From sessions, any thread.
-  void on_line(SessionId id, Expected<protocol::ClientEnvelope, protocol::DecodeError> request);
-  void on_closed(SessionId id);
+  void on_accept(boost::asio::ip::tcp::socket socket, std::string address);
 
+ public:
+  // For the connections (net_session.cpp), any thread.
+  const ServerConfig& config() const { return config_; }
+  Log& log() { return log_; }
+  // A connection that speaks the protocol: registered with the lobby, then started.
+  void attach(std::shared_ptr<Session> session);
+  void on_line(SessionId id, Expected<protocol::ClientEnvelope, protocol::DecodeError> request);
+  // Every accepted connection ends here exactly once.
+  void on_closed(SessionId id);
+  // Whether connections from this address count as private (loopback, unless the host said
+  // otherwise: behind a reverse proxy on this machine every connection comes from loopback).
+  bool is_trusted_local(const std::string& address) const;
+  // The context for new TLS handshakes, or null when TLS is off. Lives as long as the server.
+  boost::asio::ssl::context* tls_context();
+  void count_tls_failure() { ++tls_failures_; }
+  std::string health_json() const;
+
+ private:
   // On the lobby strand.
   void apply(Effects fx);
   void deliver(Pending& group);
@@ -94,11 +121,16 @@ class Server {
   // flood that earned too_many_errors does not keep this strand busy with the rest of it.
   std::set<SessionId> closing_;
   std::map<std::string, int> per_address_;
+  std::map<SessionId, Connection> connections_;  // every open connection, sessions or not
   std::deque<Pending> pending_;
   std::uint64_t committed_ = 0;
   SessionId next_session_ = 1;
   bool stopping_ = false;
-  bool storage_failed_ = false;
+  std::atomic<bool> storage_failed_ = false;
+  std::atomic<std::uint64_t> tls_failures_ = 0;
+  mutable std::mutex tls_mutex_;
+  std::vector<std::shared_ptr<boost::asio::ssl::context>> tls_contexts_;
+  std::string tls_fingerprint_;
   std::function<void(bool)> stop_done_;
   std::chrono::steady_clock::time_point stop_deadline_;
   unsigned short port_ = 0;

@@ -176,7 +176,7 @@ TEST_CASE("abort stops a game that is waiting for a player") {
   CHECK(r.moves.size() == 1);
 }
 
-TEST_CASE("opening moves are played before anyone is asked; a start position may be given") {
+TEST_CASE("opening moves are played before anyone is asked, a start position may be given") {
   RandomPlayer a("a", 5), b("b", 6);
   LocalGameOptions opt;
   opt.opening = {test::mv("d1-d7/g7"), test::mv("a7-b7/c7")};

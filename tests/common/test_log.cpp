@@ -29,7 +29,7 @@ std::string logged(Log::Level min, F&& write) {
 
 }  // namespace
 
-TEST_CASE("log: one logfmt line per event; values that need it are quoted") {
+TEST_CASE("log: one logfmt line per event, values that need it are quoted") {
   const std::string text = logged(Log::Level::Info, [](Log& log) {
     log.info("game_start", {{"game", "17"}, {"opponent", "alice"}});
     log.warn("engine_failure", {{"why", "printed \"banana\" = garbage"}, {"empty", ""}});

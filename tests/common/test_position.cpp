@@ -32,7 +32,7 @@ TEST_CASE("the botzone 8x8 start: Black moves first") {
   CHECK(p.piece_at(sq("f1")) == Piece::WhiteQueen);
 }
 
-TEST_CASE("a move places the queen and the arrow and passes the turn; undo restores everything") {
+TEST_CASE("a move places the queen and the arrow and passes the turn, undo restores everything") {
   Position p(standard_variant());
   const Position before = p;
   const Move m = mv("d1-d7/g7");

@@ -26,7 +26,7 @@ TEST_CASE("positions of every size survive a round trip through text") {
   }
 }
 
-TEST_CASE("arrows may be written x or X; the side to move w or b") {
+TEST_CASE("arrows may be written x or X, the side to move w or b") {
   const auto p = parse_position("W5/X5/6/6/6/5B b");
   REQUIRE(p);
   CHECK(p->piece_at(test::sq("a5")) == Piece::Arrow);

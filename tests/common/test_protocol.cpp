@@ -171,7 +171,7 @@ TEST_CASE("protocol: server messages encode with type first and decode back") {
 }
 
 TEST_CASE("protocol: discovery datagrams round-trip and refuse junk") {
-  DiscoveryReply r{"lan party", 7420, 1, 3, 1, true, "n1"};
+  DiscoveryReply r{"lan party", 7420, 1, 3, 1, true, true, "n1"};
   auto back = decode_discovery_reply(encode(r));
   REQUIRE(back.has_value());
   CHECK(*back == r);

@@ -104,7 +104,7 @@ TEST_CASE("a rule file with a number too large for a double is refused, not a cr
                 "number overflow");
 }
 
-TEST_CASE("variants are found by name; names are never paths") {
+TEST_CASE("variants are found by name, names are never paths") {
   CHECK(find_variant("standard", kRulesDir)->size == 10);
   CHECK(find_variant("botzone8", kRulesDir)->size == 8);
   CHECK(find_variant("standard", "/nonexistent")->name == "standard");  // built in

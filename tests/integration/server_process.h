@@ -17,6 +17,7 @@
 
 #include "common/protocol.h"
 #include "net/line_client.h"
+#include "tests/integration/transport_client.h"
 #include "tests/server/lobby_harness.h"
 
 namespace amazons::test {
@@ -139,14 +140,28 @@ class Client {
     REQUIRE_MESSAGE(c.has_value(), (c ? "" : c.error()));
     conn_.emplace(std::move(*c));
   }
-  void send(const std::string& line) { CHECK(conn_->send_line(line)); }
+  // The same client over another door of the port: TLS, WebSocket or both.
+  Client(unsigned short port, Wire wire, WireOptions options = {}) {
+    if (wire == Wire::Tcp) {
+      auto c = net::LineClient::connect(options.host, port);
+      REQUIRE_MESSAGE(c.has_value(), (c ? "" : c.error()));
+      conn_.emplace(std::move(*c));
+      return;
+    }
+    auto c = TransportClient::connect(wire, port, options);
+    REQUIRE_MESSAGE(c.has_value(), (c ? "" : c.error()));
+    wire_.emplace(std::move(*c));
+  }
+  void send(const std::string& line) {
+    CHECK((conn_ ? conn_->send_line(line) : wire_->send(line)));
+  }
   void send(const protocol::ClientMessage& m, protocol::RequestId id = std::nullopt) {
     send(protocol::encode(m, id));
   }
   // The next message, skipping pings (answered) unless asked not to.
   protocol::ServerEnvelope next(Millis timeout = Millis{5000}) {
     for (;;) {
-      auto line = conn_->read_line(timeout);
+      auto line = conn_ ? conn_->read_line(timeout) : wire_->read(timeout);
       REQUIRE_MESSAGE(line.has_value(), "no line from the server");
       auto env = protocol::decode_server(*line);
       REQUIRE_MESSAGE(env.has_value(), *line);
@@ -170,8 +185,8 @@ class Client {
   bool closed_by_server(Millis timeout = Millis{3000}) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
-      auto line = conn_->read_line(Millis{200});
-      if (!line && conn_->closed()) return true;
+      auto line = conn_ ? conn_->read_line(Millis{200}) : wire_->read(Millis{200});
+      if (!line && (conn_ ? conn_->closed() : wire_->closed())) return true;
     }
     return false;
   }
@@ -179,11 +194,13 @@ class Client {
     send("{\"type\":\"hello\",\"protocol\":1,\"name\":\"" + name + "\"" + extra + "}");
     return expect<protocol::Welcome>().token;
   }
-  net::LineClient& raw() { return *conn_; }
+  net::LineClient& raw() { return *conn_; }   // TCP clients only
+  TransportClient& wire() { return *wire_; }  // the other wires only
   void answer_pings(bool on) { answer_pings_ = on; }
 
  private:
   std::optional<net::LineClient> conn_;
+  std::optional<TransportClient> wire_;
   bool answer_pings_ = true;
 };
 

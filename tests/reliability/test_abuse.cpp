@@ -122,7 +122,7 @@ TEST_CASE("abuse: moves in other people's games and spectators moving change not
   CHECK(mallory.expect<Moved>().ply == 2);
 }
 
-TEST_CASE("abuse: forged tokens are refused; a stolen one is undone by the password") {
+TEST_CASE("abuse: forged tokens are refused, a stolen one is undone by the password") {
   TempDir dir;
   ServerProcess server(dir.path());
   Client alice(server.port()), bob(server.port());

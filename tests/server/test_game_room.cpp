@@ -48,7 +48,7 @@ TEST_CASE("room: start tells each seat its colour and spectators none") {
   CHECK(room.status() == protocol::GameStatus::Active);
 }
 
-TEST_CASE("room: a legal move is stored and announced; others are refused and change nothing") {
+TEST_CASE("room: a legal move is stored and announced, others are refused and change nothing") {
   GameRoom room = started_room();
   const auto bad_turn = room.handle(Color::Black, move_msg("a7-b7/c7"), at(10));
   REQUIRE(bad_turn.error.has_value());

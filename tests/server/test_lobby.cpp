@@ -104,7 +104,7 @@ TEST_CASE("lobby: hello, welcome, and the errors before it") {
   CHECK(h.drain(other).size() == 1);
 }
 
-TEST_CASE("lobby: passwords protect a name; tokens resume it") {
+TEST_CASE("lobby: passwords protect a name, tokens resume it") {
   LobbyHarness h;
   const auto s = h.connect();
   h.send(s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"carol\",\"password\":\"s3cret\"}");
@@ -443,7 +443,7 @@ TEST_CASE("lobby: after a restart every unfinished game comes back and goes on")
   CHECK(h.take<Moved>(bob).ply == 3);
 }
 
-TEST_CASE("lobby: quick pairing matches equal seeks; challenges can be accepted or declined") {
+TEST_CASE("lobby: quick pairing matches equal seeks, challenges can be accepted or declined") {
   LobbyHarness h;
   const auto alice = h.login("alice");
   const auto bob = h.login("bob");

@@ -1,0 +1,105 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "server/transport.h"
+#include "tests/server/lobby_harness.h"
+#include "tls/tls.h"
+
+using namespace amazons;
+using namespace amazons::server;
+
+TEST_CASE("transport: the first bytes tell TLS, HTTP and lines apart") {
+  const std::string hello("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 11);
+  CHECK(classify_first_bytes("", false) == FirstBytes::NeedMore);
+  CHECK(classify_first_bytes(hello.substr(0, 1), false) == FirstBytes::NeedMore);
+  CHECK(classify_first_bytes(hello.substr(0, 5), false) == FirstBytes::NeedMore);
+  CHECK(classify_first_bytes(hello, false) == FirstBytes::Tls);
+  CHECK(classify_first_bytes(hello, true) == FirstBytes::Lines);  // no TLS inside TLS
+  CHECK(classify_first_bytes("GET / HTTP/1.1\r\n", false) == FirstBytes::Http);
+  CHECK(classify_first_bytes("G", true) == FirstBytes::Http);
+  CHECK(classify_first_bytes("{\"type\":\"hello\"}", false) == FirstBytes::Lines);
+  CHECK(classify_first_bytes(" {", false) == FirstBytes::Lines);
+  CHECK(classify_first_bytes("get / http/1.1", false) == FirstBytes::Lines);
+  // A record that only starts like a ClientHello is not TLS.
+  CHECK(classify_first_bytes(std::string("\x16\x03\x01\x00\x05xyz", 8), false) ==
+        FirstBytes::Lines);
+}
+
+TEST_CASE("transport: a WebSocket Origin must be our own address or listed") {
+  const std::vector<std::string> none;
+  CHECK(origin_allowed(std::nullopt, "example.org:7420", none));
+  CHECK(origin_allowed("https://example.org:7420", "example.org:7420", none));
+  CHECK(origin_allowed("HTTPS://Example.org:7420", "example.ORG:7420", none));
+  CHECK(origin_allowed("https://example.org", "example.org:443", none));
+  CHECK(origin_allowed("http://example.org", "example.org", none));
+  CHECK(origin_allowed("http://[::1]:7420", "[::1]:7420", none));
+  CHECK_FALSE(origin_allowed("https://example.org:7421", "example.org:7420", none));
+  CHECK_FALSE(origin_allowed("https://evil.org:7420", "example.org:7420", none));
+  CHECK_FALSE(origin_allowed("https://example.org.evil.org", "example.org", none));
+  CHECK_FALSE(origin_allowed("null", "example.org:7420", none));
+  CHECK_FALSE(origin_allowed("file://", "example.org", none));
+  CHECK_FALSE(origin_allowed("https://example.org/path", "example.org", none));
+  CHECK_FALSE(origin_allowed("https://example.org:7420", "", none));
+  CHECK(
+      origin_allowed("https://play.example.net", "example.org:7420", {"https://play.example.net"}));
+}
+
+TEST_CASE("transport: request targets name files under the web root only") {
+  test::TempDir dir;
+  const auto root = dir.path() / "web";
+  std::filesystem::create_directories(root / "assets");
+  std::ofstream(root / "index.html") << "x";
+  std::ofstream(root / "assets" / "app.js") << "x";
+  std::ofstream(dir.path() / "secret.txt") << "x";
+  CHECK(web_file(root, "/") == root / "index.html");
+  CHECK(web_file(root, "/?x=1") == root / "index.html");
+  CHECK(web_file(root, "/assets/app.js#frag") == root / "assets" / "app.js");
+  CHECK_FALSE(web_file(root, "/assets").has_value());  // a directory
+  CHECK_FALSE(web_file(root, "/../secret.txt").has_value());
+  CHECK_FALSE(web_file(root, "/assets/../../secret.txt").has_value());
+  CHECK_FALSE(web_file(root, "/%2e%2e/secret.txt").has_value());
+  CHECK_FALSE(web_file(root, "//etc/passwd").has_value());
+  CHECK_FALSE(web_file(root, "index.html").has_value());
+  CHECK_FALSE(web_file(root, "").has_value());
+  CHECK(content_type(root / "index.html").starts_with("text/html"));
+  CHECK(content_type(root / "a.js").starts_with("text/javascript"));
+  CHECK(content_type(root / "a.bin") == "application/octet-stream");
+}
+
+TEST_CASE("tls: a self-signed certificate, its fingerprint, and the server context") {
+  test::TempDir dir;
+  const auto cert = dir.path() / "c.pem", key = dir.path() / "k.pem";
+  REQUIRE(tls::write_self_signed(cert, key, {"localhost", "127.0.0.1", "::1"}));
+  CHECK_FALSE(tls::write_self_signed(cert, key, {"localhost"}));  // never overwrites
+  const auto fp = tls::fingerprint_of_pem(cert);
+  REQUIRE(fp.has_value());
+  CHECK(fp->size() == 32 * 3 - 1);
+  CHECK(tls::parse_fingerprint(*fp) == *fp);
+  std::string bare;
+  for (char c : *fp)
+    if (c != ':') bare += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  CHECK(tls::parse_fingerprint(bare) == *fp);
+  CHECK_FALSE(tls::parse_fingerprint(bare.substr(2)).has_value());
+  CHECK_FALSE(tls::parse_fingerprint("zz" + bare.substr(2)).has_value());
+  CHECK(tls::server_context(cert, key).has_value());
+
+  const auto cert2 = dir.path() / "c2.pem", key2 = dir.path() / "k2.pem";
+  REQUIRE(tls::write_self_signed(cert2, key2, {"localhost"}));
+  CHECK(*tls::fingerprint_of_pem(cert2) != *fp);
+  const auto mixed = tls::server_context(cert, key2);
+  REQUIRE_FALSE(mixed.has_value());
+  CHECK(mixed.error().find("k2.pem") != std::string::npos);  // names the file and the reason
+  CHECK_FALSE(tls::fingerprint_of_pem(dir.path() / "missing.pem").has_value());
+  std::ofstream(dir.path() / "junk.pem") << "junk";
+  CHECK_FALSE(tls::fingerprint_of_pem(dir.path() / "junk.pem").has_value());
+}
+
+TEST_CASE("tls: the client's trust rule: CA, pin, unknown, changed") {
+  tls::PeerCertificate seen{"AA:BB", false};
+  CHECK(tls::trust_failure({true, std::nullopt}, seen) == tls::TrustFailure::Unknown);
+  CHECK(tls::trust_failure({true, "AA:BB"}, seen) == std::nullopt);
+  CHECK(tls::trust_failure({true, "CC:DD"}, seen) == tls::TrustFailure::Changed);
+  seen.ca_verified = true;
+  CHECK(tls::trust_failure({true, "CC:DD"}, seen) == std::nullopt);
+}
