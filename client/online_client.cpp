@@ -76,6 +76,9 @@ void OnlineClient::on_event(const net::ConnectionEvent& event) {
     } else if (s->status == net::ConnectionStatus::Closed) {
       closed_reason_ = s->error ? s->error->message : "closed";
       closed_error_ = s->error;
+      if (s->error && s->error->code == protocol::ErrorCode::TlsRequired)
+        *closed_reason_ +=
+            " (connect with TLS: switch it on, or type tls://" + net::host_port(address_) + ")";
     }
   } else if (const auto* l = std::get_if<net::LoginEvent>(&event)) {
     welcome_ = l->welcome;

@@ -42,12 +42,16 @@ std::string log_tail(const std::filesystem::path& log) {
   return last;
 }
 
-// The fingerprint after "tls_fingerprint=" in `text`, if it is there and well formed.
+// The fingerprint in `text` after "TLS certificate fingerprint (SHA-256): " (the server's
+// output) or "tls_fingerprint=" (its log), if it is there and well formed.
 std::optional<std::string> fingerprint_in(const std::string& text) {
-  const std::string marker = "tls_fingerprint=";
-  const auto at = text.find(marker);
-  if (at == std::string::npos) return std::nullopt;
-  auto start = at + marker.size();
+  std::size_t start = std::string::npos;
+  for (const std::string marker : {"TLS certificate fingerprint (SHA-256): ", "tls_fingerprint="})
+    if (const auto at = text.find(marker); at != std::string::npos) {
+      start = at + marker.size();
+      break;
+    }
+  if (start == std::string::npos) return std::nullopt;
   if (start < text.size() && text[start] == '"') ++start;
   std::string fp;
   for (auto i = start; i < text.size(); ++i) {

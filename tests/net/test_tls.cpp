@@ -4,8 +4,13 @@
 
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <boost/asio.hpp>
 #include <cstdlib>
+
 #include <fstream>
 #include <thread>
 
@@ -66,22 +71,69 @@ M reply_as(const net::ServerLink::Reply& r) {
   return *m;
 }
 
-// The value of `key=` in the server's log, once it is there.
-std::string log_value(const std::filesystem::path& log, const std::string& key) {
-  for (int i = 0; i < 100; ++i) {
-    std::ifstream in(log);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (const auto at = text.find(key + "="); at != std::string::npos) {
-      const auto start = at + key.size() + 1;
-      const auto end = text.find_first_of(" \n", start);
-      std::string v = text.substr(start, end - start);
-      if (!v.empty() && v.front() == '"') v = v.substr(1, v.size() - 2);
-      return v;
+// amazons-server run as a host runs it (not --quiet), for what it prints on stdout: its port and
+// its certificate's fingerprint.
+class PrintingServer {
+ public:
+  explicit PrintingServer(const std::filesystem::path& dir) {
+    std::vector<std::string> args = {test::kServerBinary,
+                                     "--port",
+                                     "0",
+                                     "--db",
+                                     (dir / "printing.db").string(),
+                                     "--bind",
+                                     "127.0.0.1",
+                                     "--discovery-port",
+                                     "-1"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int out[2];
+    REQUIRE(::pipe(out) == 0);
+    const std::string log = (dir / "printing.log").string();
+    pid_ = ::fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      ::dup2(out[1], STDOUT_FILENO);
+      const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (err >= 0) ::dup2(err, STDERR_FILENO);
+      ::close(out[0]);
+      ::close(out[1]);
+      ::execv(argv[0], argv.data());
+      _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ::close(out[1]);
+    stdout_ = ::fdopen(out[0], "r");
+    char buffer[512];
+    const std::string port_marker = "listening on port ";
+    const std::string fp_marker = "TLS certificate fingerprint (SHA-256): ";
+    while (std::fgets(buffer, sizeof buffer, stdout_)) {
+      std::string line = buffer;
+      while (!line.empty() && line.back() == '\n') line.pop_back();
+      if (const auto at = line.find(port_marker); at != std::string::npos)
+        port_ = static_cast<unsigned short>(std::atoi(line.c_str() + at + port_marker.size()));
+      if (const auto at = line.find(fp_marker); at != std::string::npos)
+        fingerprint_ = line.substr(at + fp_marker.size());
+      if (line.find("friends can connect to") != std::string::npos) break;
+    }
+    REQUIRE_MESSAGE(port_ != 0, "the server did not start");
   }
-  return {};
-}
+  ~PrintingServer() {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    if (stdout_) std::fclose(stdout_);
+  }
+  PrintingServer(const PrintingServer&) = delete;
+  PrintingServer& operator=(const PrintingServer&) = delete;
+  unsigned short port() const { return port_; }
+  const std::string& fingerprint() const { return fingerprint_; }
+
+ private:
+  pid_t pid_ = -1;
+  std::FILE* stdout_ = nullptr;
+  unsigned short port_ = 0;
+  std::string fingerprint_;
+};
 
 }  // namespace
 
@@ -153,10 +205,8 @@ TEST_CASE("tls: a changed certificate is refused with a warning naming both fing
 TEST_CASE(
     "tls: the server's own certificate has the fingerprint it prints, and pinned it connects") {
   TempDir dir;
-  Launch launch;
-  launch.stderr_file = (dir.path() / "server.log").string();
-  ServerProcess server(dir.path(), nlohmann::json::object(), {}, launch);
-  const std::string printed = log_value(dir.path() / "server.log", "tls_fingerprint");
+  PrintingServer server(dir.path());
+  const std::string printed = server.fingerprint();
   REQUIRE(tls::parse_fingerprint(printed) == printed);
   EventRecorder unknown;
   Connection first(tls_options(server.port(), "first", std::nullopt), unknown.handler());
