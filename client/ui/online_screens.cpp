@@ -557,7 +557,9 @@ class LobbyScreen final : public Screen {
                       : hosting_fingerprint_line(app_).empty() ? s.f(138)
                                                                : s.f(152);
     left_ = {margin, top, width_ - 2 * margin - gap - right_w, 0};
-    right_ = {left_.right() + gap, s.f(130), right_w, 0};
+    // Below the fingerprint line, when there is one (it runs across both columns).
+    right_ = {left_.right() + gap, hosting_fingerprint_line(app_).empty() ? s.f(130) : s.f(142),
+              right_w, 0};
 
     headings_.clear();
     lines_.clear();
@@ -605,8 +607,9 @@ class LobbyScreen final : public Screen {
     ry += s.f(56);
     waiting_y_ = ry + s.f(8);
     cancel_.visible = client_->waiting_game().has_value();
-    cancel_.rect = {right_.x, ry + s.f(22), right_.w, s.f(36)};
-    ry += s.f(86);
+    const float link = invite_link().empty() ? 0 : s.f(20);  // the invite link's line
+    cancel_.rect = {right_.x, ry + s.f(22) + link, right_.w, s.f(36)};
+    ry += s.f(86) + link;
     invite_.rect = {right_.x, ry, right_.w - s.f(90), s.f(40)};
     join_private_.rect = {right_.right() - s.f(80), ry, s.f(80), s.f(40)};
     const float by = height_ - s.f(60);
