@@ -3,6 +3,12 @@
 // (move sent -> own "moved" received, which the server sends only after the move is committed)
 // as percentiles, and, in the same run, the round trip of a plain TCP echo on loopback as the
 // floor no server can beat.
+//
+// --transport tcp|tls|ws|wss: the JSON lines over plain TCP or TLS, or one message per WebSocket
+// text frame at /ws (plain or under TLS): Boost.Beast and asio::ssl, nothing hand-written. TLS
+// runs also report the handshakes per second while the connections open. Several servers
+// (--server a:7420,b:7420, or --port repeated) share the games: game g plays on address g mod N.
+// The certificate is not checked unless --tls-fingerprint is given: a measurement, not trust.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
 
 #include <fcntl.h>
@@ -12,6 +18,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -23,9 +33,14 @@
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "common/protocol.h"
+#include "net/address.h"
+#include "tls/tls.h"
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+namespace ssl = asio::ssl;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
 using boost::system::error_code;
 using Clock = std::chrono::steady_clock;
 using namespace amazons;
@@ -34,7 +49,10 @@ namespace {
 
 struct Options {
   std::string host = "127.0.0.1";
-  unsigned short port = 7420;
+  std::vector<unsigned short> ports;
+  std::string servers;  // "a:7420,b:7420": overrides --host/--port
+  net::Transport transport = net::Transport::Tcp;
+  std::optional<std::string> tls_fingerprint;
   int games = 1000;
   double seconds = 10;
   double think_ms = 0;  // mean pause before each move; 0: answer at once (saturation)
@@ -114,28 +132,18 @@ std::vector<double> fsync_latencies(const std::string& dir, int count) {
 
 class Loadgen;
 
-class Conn : public std::enable_shared_from_this<Conn> {
+// One player's connection. The transports differ only in how bytes and messages travel.
+class Conn {
  public:
-  Conn(asio::io_context& io, Loadgen& lg, int game, Color color)
-      : socket_(io), lg_(lg), game_(game), color_(color) {}
-  void start(const tcp::endpoint& ep);
-  void send(std::string line);
-  void close() {
-    error_code ec;
-    socket_.close(ec);
-  }
+  virtual ~Conn() = default;
+  virtual void start(const tcp::endpoint& ep) = 0;
+  virtual void send(std::string line) = 0;
+  virtual void close() = 0;
+};
 
- private:
-  void read();
-  void write_next();
-  tcp::socket socket_;
-  Loadgen& lg_;
-  int game_;
-  Color color_;
-  protocol::LineFramer framer_;
-  std::array<char, 8192> buf_{};
-  std::deque<std::string> out_;
-  bool writing_ = false;
+struct Target {
+  net::ServerAddress address;
+  tcp::endpoint endpoint;
 };
 
 struct Game {
@@ -155,15 +163,28 @@ class Loadgen {
   Loadgen(asio::io_context& io, Options o)
       : io_(io), opt_(std::move(o)), games_(static_cast<std::size_t>(opt_.games)), rng_(12345) {}
 
-  void run() {
-    tcp::resolver resolver(io_);
-    const tcp::endpoint ep = *resolver.resolve(opt_.host, std::to_string(opt_.port)).begin();
+  void run(std::vector<Target> targets) {
+    targets_ = std::move(targets);
+    if (net::uses_tls(opt_.transport)) {
+      tls_ = std::make_unique<ssl::context>(ssl::context::tls_client);
+      if (opt_.tls_fingerprint) {
+        tls::ClientTrust trust;
+        trust.system_cas = false;
+        trust.pinned = opt_.tls_fingerprint;
+        tls_ = nullptr;
+        pinned_ = tls::client_context(trust, targets_.front().address.host);
+      } else {
+        tls_->set_verify_mode(ssl::verify_none);
+      }
+    }
+    connect_started_ = Clock::now();
     for (int g = 0; g < opt_.games; ++g) {
       auto& game = games_[static_cast<std::size_t>(g)];
       game.think = std::make_unique<asio::steady_timer>(io_);
+      const Target& target = targets_[static_cast<std::size_t>(g) % targets_.size()];
       for (Color c : {Color::White, Color::Black}) {
-        game.conn[index_of(c)] = std::make_shared<Conn>(io_, *this, g, c);
-        game.conn[index_of(c)]->start(ep);
+        game.conn[index_of(c)] = make_conn(target, g, c);
+        game.conn[index_of(c)]->start(target.endpoint);
       }
     }
     begin_ = Clock::now();
@@ -278,6 +299,13 @@ class Loadgen {
     }
   }
 
+  ssl::context& tls_context() { return tls_ ? *tls_ : *pinned_.context; }
+  void handshake_done(Clock::time_point started) {
+    handshake_ms_.push_back(
+        std::chrono::duration<double, std::milli>(Clock::now() - started).count());
+    last_handshake_ = Clock::now();
+  }
+
   void hello(int g, Color c) {
     Game& game = games_[static_cast<std::size_t>(g)];
     protocol::Hello h;
@@ -293,8 +321,10 @@ class Loadgen {
     std::vector<double> rtt = rtt_;
     std::vector<double> e = echo;
     const double secs = measured_seconds_ > 0 ? measured_seconds_ : opt_.seconds;
-    std::printf("games %d, connections %d, think %.0f ms, measured %.1f s\n", opt_.games,
-                2 * opt_.games, opt_.think_ms, secs);
+    std::printf(
+        "transport %s, servers %zu, games %d, connections %d, think %.0f ms, measured %.1f s\n",
+        std::string(net::to_string(opt_.transport)).c_str(), targets_.size(), opt_.games,
+        2 * opt_.games, opt_.think_ms, secs);
     std::printf("accepted moves: %zu (%.0f per second), games finished: %d, errors: %llu\n",
                 rtt.size(), static_cast<double>(rtt.size()) / secs, finished_games_,
                 static_cast<unsigned long long>(errors_));
@@ -306,12 +336,23 @@ class Loadgen {
     if (!fsyncs.empty())
       std::printf("fsync of 4 KiB on the database disk ms: p50 %.2f  p99 %.2f  max %.2f\n",
                   percentile(fsyncs, 50), percentile(fsyncs, 99), percentile(fsyncs, 100));
+    if (!handshake_ms_.empty()) {
+      std::vector<double> h = handshake_ms_;
+      const double span = std::chrono::duration<double>(last_handshake_ - connect_started_).count();
+      std::printf(
+          "tls handshakes: %zu in %.2f s while connecting (%.0f per second); connect+handshake "
+          "ms: p50 %.2f  p99 %.2f\n",
+          h.size(), span, span > 0 ? static_cast<double>(h.size()) / span : 0.0, percentile(h, 50),
+          percentile(h, 99));
+    }
     if (percentile(e, 50) > 0)
       std::printf("ratio move/echo: p50 %.1fx  p99 %.1fx\n",
                   percentile(rtt, 50) / percentile(e, 50), percentile(rtt, 99) / percentile(e, 99));
   }
 
  private:
+  std::shared_ptr<Conn> make_conn(const Target& target, int g, Color c);
+
   void create(Game& game) {
     if (stopping_) return;
     protocol::Create c;
@@ -341,6 +382,11 @@ class Loadgen {
 
   asio::io_context& io_;
   Options opt_;
+  std::vector<Target> targets_;
+  std::unique_ptr<ssl::context> tls_;  // no certificate check
+  tls::ClientContext pinned_;          // --tls-fingerprint
+  std::vector<double> handshake_ms_;
+  Clock::time_point connect_started_, last_handshake_;
   std::vector<Game> games_;
   std::mt19937_64 rng_;
   std::vector<double> rtt_;
@@ -353,45 +399,177 @@ class Loadgen {
   Clock::time_point begin_, measure_from_;
 };
 
-void Conn::start(const tcp::endpoint& ep) {
-  socket_.async_connect(ep, [self = shared_from_this(), this](error_code ec) {
-    if (ec) {
-      lg_.error("connect: " + ec.message());
-      return;
-    }
-    socket_.set_option(tcp::no_delay(true), ec);
+// The JSON lines over a byte stream: a tcp::socket, or an ssl::stream over one.
+template <class Stream>
+class LineConn final : public Conn, public std::enable_shared_from_this<LineConn<Stream>> {
+ public:
+  template <class... Args>
+  LineConn(Loadgen& lg, int game, Color color, Args&&... args)
+      : stream_(std::forward<Args>(args)...), lg_(lg), game_(game), color_(color) {}
+
+  void start(const tcp::endpoint& ep) override {
+    const auto started = Clock::now();
+    beast::get_lowest_layer(stream_).async_connect(
+        ep, [self = this->shared_from_this(), this, started](error_code ec) {
+          if (ec) return lg_.error("connect: " + ec.message());
+          beast::get_lowest_layer(stream_).set_option(tcp::no_delay(true), ec);
+          if constexpr (std::is_same_v<Stream, tcp::socket>) {
+            begin();
+          } else {
+            stream_.async_handshake(ssl::stream_base::client, [self, this, started](error_code e) {
+              if (e) return lg_.error("tls handshake: " + e.message());
+              lg_.handshake_done(started);
+              begin();
+            });
+          }
+        });
+  }
+  void send(std::string line) override {
+    line += '\n';
+    out_.push_back(std::move(line));
+    if (!writing_) write_next();
+  }
+  void close() override {
+    error_code ec;
+    beast::get_lowest_layer(stream_).close(ec);
+  }
+
+ private:
+  void begin() {
     lg_.hello(game_, color_);
     read();
-  });
-}
+  }
+  void write_next() {
+    writing_ = true;
+    asio::async_write(stream_, asio::buffer(out_.front()),
+                      [self = this->shared_from_this(), this](error_code ec, std::size_t) {
+                        writing_ = false;
+                        if (ec) return;
+                        out_.pop_front();
+                        if (!out_.empty()) write_next();
+                      });
+  }
+  void read() {
+    stream_.async_read_some(asio::buffer(buf_),
+                            [self = this->shared_from_this(), this](error_code ec, std::size_t n) {
+                              if (ec) return;
+                              framer_.append(std::string_view(buf_.data(), n));
+                              std::string line;
+                              while (framer_.next(line) == protocol::LineFramer::Status::Line)
+                                lg_.on_line(game_, color_, line);
+                              read();
+                            });
+  }
 
-void Conn::send(std::string line) {
-  line += '\n';
-  out_.push_back(std::move(line));
-  if (!writing_) write_next();
-}
+  Stream stream_;
+  Loadgen& lg_;
+  int game_;
+  Color color_;
+  protocol::LineFramer framer_;
+  std::array<char, 8192> buf_{};
+  std::deque<std::string> out_;
+  bool writing_ = false;
+};
 
-void Conn::write_next() {
-  writing_ = true;
-  asio::async_write(socket_, asio::buffer(out_.front()),
-                    [self = shared_from_this(), this](error_code ec, std::size_t) {
+// One JSON message per WebSocket text frame at /ws, over a tcp::socket or an ssl::stream.
+template <class Next>
+class WsConn final : public Conn, public std::enable_shared_from_this<WsConn<Next>> {
+ public:
+  template <class... Args>
+  WsConn(Loadgen& lg, int game, Color color, std::string host, Args&&... args)
+      : ws_(std::forward<Args>(args)...),
+        lg_(lg),
+        game_(game),
+        color_(color),
+        host_(std::move(host)) {}
+
+  void start(const tcp::endpoint& ep) override {
+    const auto started = Clock::now();
+    beast::get_lowest_layer(ws_).async_connect(
+        ep, [self = this->shared_from_this(), this, started](error_code ec) {
+          if (ec) return lg_.error("connect: " + ec.message());
+          beast::get_lowest_layer(ws_).set_option(tcp::no_delay(true), ec);
+          if constexpr (std::is_same_v<Next, tcp::socket>) {
+            upgrade();
+          } else {
+            ws_.next_layer().async_handshake(ssl::stream_base::client,
+                                             [self, this, started](error_code e) {
+                                               if (e)
+                                                 return lg_.error("tls handshake: " + e.message());
+                                               lg_.handshake_done(started);
+                                               upgrade();
+                                             });
+          }
+        });
+  }
+  void send(std::string line) override {
+    out_.push_back(std::move(line));
+    if (!writing_ && open_) write_next();
+  }
+  void close() override {
+    error_code ec;
+    beast::get_lowest_layer(ws_).close(ec);
+  }
+
+ private:
+  void upgrade() {
+    ws_.text(true);
+    ws_.async_handshake(host_, "/ws", [self = this->shared_from_this(), this](error_code ec) {
+      if (ec) return lg_.error("websocket upgrade: " + ec.message());
+      open_ = true;
+      lg_.hello(game_, color_);
+      read();
+      if (!writing_ && !out_.empty()) write_next();
+    });
+  }
+  void write_next() {
+    writing_ = true;
+    ws_.async_write(asio::buffer(out_.front()),
+                    [self = this->shared_from_this(), this](error_code ec, std::size_t) {
                       writing_ = false;
                       if (ec) return;
                       out_.pop_front();
                       if (!out_.empty()) write_next();
                     });
-}
+  }
+  void read() {
+    ws_.async_read(buffer_, [self = this->shared_from_this(), this](error_code ec, std::size_t) {
+      if (ec) return;
+      const std::string message = beast::buffers_to_string(buffer_.data());
+      buffer_.consume(buffer_.size());
+      lg_.on_line(game_, color_, message);
+      read();
+    });
+  }
 
-void Conn::read() {
-  socket_.async_read_some(asio::buffer(buf_),
-                          [self = shared_from_this(), this](error_code ec, std::size_t n) {
-                            if (ec) return;
-                            framer_.append(std::string_view(buf_.data(), n));
-                            std::string line;
-                            while (framer_.next(line) == protocol::LineFramer::Status::Line)
-                              lg_.on_line(game_, color_, line);
-                            read();
-                          });
+  websocket::stream<Next> ws_;
+  Loadgen& lg_;
+  int game_;
+  Color color_;
+  std::string host_;  // the Host header
+  beast::flat_buffer buffer_;
+  std::deque<std::string> out_;
+  bool writing_ = false;
+  bool open_ = false;
+};
+
+std::shared_ptr<Conn> Loadgen::make_conn(const Target& target, int g, Color c) {
+  const std::string host = net::host_port(target.address);
+  switch (opt_.transport) {
+    case net::Transport::Tcp:
+      return std::make_shared<LineConn<tcp::socket>>(*this, g, c, io_);
+    case net::Transport::Tls: {
+      auto conn =
+          std::make_shared<LineConn<ssl::stream<tcp::socket>>>(*this, g, c, io_, tls_context());
+      return conn;
+    }
+    case net::Transport::Ws:
+      return std::make_shared<WsConn<tcp::socket>>(*this, g, c, host, io_);
+    case net::Transport::Wss:
+      return std::make_shared<WsConn<ssl::stream<tcp::socket>>>(*this, g, c, host, io_,
+                                                                tls_context());
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -399,8 +577,16 @@ void Conn::read() {
 int main(int argc, char** argv) {
   CLI::App app{"amazons-loadgen: plays many concurrent games against a running amazons-server"};
   Options o;
+  std::string transport = "tcp";
   app.add_option("--host", o.host, "server address (loopback only for measurements)");
-  app.add_option("--port", o.port, "server port")->required();
+  app.add_option("--port", o.ports, "server port; repeat it to spread the games over several");
+  app.add_option("--server", o.servers,
+                 "servers HOST:PORT[,HOST:PORT...] sharing the games (instead of --host/--port)");
+  app.add_option("--transport", transport, "tcp, tls (JSON lines under TLS), ws or wss (WebSocket)")
+      ->check(CLI::IsMember({"tcp", "tls", "ws", "wss"}));
+  std::string fingerprint;
+  app.add_option("--tls-fingerprint", fingerprint,
+                 "check the server's certificate against this SHA-256 fingerprint");
   app.add_option("--games", o.games, "concurrent games (two connections each)")
       ->check(CLI::Range(1, 5000));
   app.add_option("--seconds", o.seconds, "how long to measure once every game has started")
@@ -414,6 +600,48 @@ int main(int argc, char** argv) {
   app.add_option("--prefix", o.prefix,
                  "player name prefix (use a new one per run on the same database)");
   CLI11_PARSE(app, argc, argv);
+  o.transport = net::parse_server_address(transport + "://loopback")->transport;
+  if (!fingerprint.empty()) {
+    o.tls_fingerprint = tls::parse_fingerprint(fingerprint);
+    if (!o.tls_fingerprint) {
+      std::fprintf(stderr, "amazons-loadgen: --tls-fingerprint: expected 32 bytes in hex\n");
+      return 2;
+    }
+  }
+  std::vector<std::string> texts;
+  if (!o.servers.empty()) {
+    for (std::size_t at = 0; at <= o.servers.size();) {
+      const auto comma = std::min(o.servers.find(',', at), o.servers.size());
+      texts.push_back(o.servers.substr(at, comma - at));
+      at = comma + 1;
+    }
+  } else {
+    if (o.ports.empty()) {
+      std::fprintf(stderr, "amazons-loadgen: give --port (or --server HOST:PORT,...)\n");
+      return 2;
+    }
+    for (const auto p : o.ports) texts.push_back(net::host_port({o.host, p}));
+  }
+  std::vector<Target> targets;
+  {
+    asio::io_context resolving;
+    tcp::resolver resolver(resolving);
+    for (const auto& text : texts) {
+      auto parsed = net::parse_server_address(text);
+      if (!parsed) {
+        std::fprintf(stderr, "amazons-loadgen: %s\n", parsed.error().c_str());
+        return 2;
+      }
+      error_code ec;
+      const auto found = resolver.resolve(parsed->host, std::to_string(parsed->port), ec);
+      if (ec || found.empty()) {
+        std::fprintf(stderr, "amazons-loadgen: cannot resolve %s: %s\n", text.c_str(),
+                     ec.message().c_str());
+        return 2;
+      }
+      targets.push_back({*parsed, *found.begin()});
+    }
+  }
 
   rlimit r{};
   if (getrlimit(RLIMIT_NOFILE, &r) == 0) {
@@ -425,7 +653,7 @@ int main(int argc, char** argv) {
       o.fsync_dir.empty() ? std::vector<double>{} : fsync_latencies(o.fsync_dir, 200);
   asio::io_context io;
   Loadgen lg(io, o);
-  lg.run();
+  lg.run(std::move(targets));
   lg.report(echo, fsyncs);
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include "ai/ai_player.h"
 #include "ai/external_engine.h"
+#include "bot/known_servers.h"
 #include "common/notation.h"
 
 namespace amazons::bot {
@@ -59,10 +60,12 @@ Bot::~Bot() {
 
 // ---- the loop ---------------------------------------------------------------------------------
 
-int Bot::run() {
+void Bot::connect(std::optional<std::string> pin) {
   net::ConnectionOptions o;
   o.host = config_.host;
   o.port = config_.port;
+  o.tls = config_.tls;
+  o.tls_fingerprint = std::move(pin);
   o.name = config_.name;
   o.password = config_.password;
   o.server_password = config_.server_password;
@@ -72,11 +75,52 @@ int Bot::run() {
   o.reconnect.max = Millis{15000};
   connection_ =
       std::make_unique<net::Connection>(o, [this](const net::ConnectionEvent& e) { on_event(e); });
+  connection_->start();
+  connection_->post_after(config_.list_interval, [this] { tick(); });
+}
 
+std::optional<std::string> Bot::known_pin() {
+  if (config_.tls_fingerprint) return config_.tls_fingerprint;
+  if (config_.known_servers.empty()) return std::nullopt;
+  auto known = load_known_servers(config_.known_servers);
+  if (!known) {
+    log_.warn("known_servers", {{"why", known.error()}});
+    return std::nullopt;
+  }
+  const auto it = known->find(server_key());
+  if (it == known->end()) return std::nullopt;
+  return it->second;
+}
+
+void Bot::on_certificate(const net::ClientError& e) {
+  if (e.certificate == net::ClientError::Trust::Unknown && !logged_in_ && seats_.empty()) {
+    // Trust on first use, as ssh does: remember this certificate and refuse any other later.
+    log_.warn("tls_trust_first_use", {{"server", server_key()},
+                                      {"fingerprint", e.fingerprint},
+                                      {"known_servers", config_.known_servers.string()}});
+    if (!config_.known_servers.empty())
+      if (auto why = remember_server(config_.known_servers, server_key(), e.fingerprint))
+        log_.warn("known_servers", {{"why", *why}});
+    trust_next_ = e.fingerprint;
+    return;
+  }
+  log_.error("tls_certificate_refused",
+             {{"server", server_key()},
+              {"why", e.message},
+              {"fingerprint", e.fingerprint},
+              {"known_servers", config_.known_servers.string()},
+              {"fix", "once the host confirms the new fingerprint: --tls-fingerprint " +
+                          e.fingerprint + ", or delete the line of " + server_key() + " in " +
+                          config_.known_servers.string()}});
+  exit_status_ = 1;
+  done_ = true;
+}
+
+int Bot::run() {
   log_.info(
       "starting",
       {{"name", config_.name},
-       {"server", config_.host + ":" + std::to_string(config_.port)},
+       {"server", std::string(config_.tls ? "tls://" : "") + server_key()},
        {"player", config_.engine ? "engine" : "level"},
        {"level", config_.engine ? "" : config_.level},
        {"engine", config_.engine.value_or("")},
@@ -85,12 +129,16 @@ int Bot::run() {
        {"accept_challenges", yes_no(config_.accept_challenges)},
        {"seek", config_.seek ? config_.seek->rules + " " + time_text(config_.seek->time) : "no"},
        {"rematch", yes_no(config_.rematch)}});
-  connection_->start();
-  connection_->post_after(config_.list_interval, [this] { tick(); });
+  connect(config_.tls ? known_pin() : std::nullopt);
 
   std::optional<SteadyClock::time_point> quit_by;
   while (!done_) {
     connection_->poll_for(kPollSlice);
+    if (trust_next_) {
+      // Outside the connection's callbacks: it may be destroyed here.
+      connect(std::exchange(trust_next_, std::nullopt));
+      continue;
+    }
     for (const int requested = stop_requests_; stops_seen_ < requested;) {
       if (++stops_seen_ == 1) {
         drain();
@@ -165,6 +213,10 @@ void Bot::on_event(const net::ConnectionEvent& event) {
                                {"retry_in_ms", std::to_string(s->retry_in.count())},
                                {"attempt", std::to_string(s->attempt)}});
     } else if (s->status == net::ConnectionStatus::Closed) {
+      if (s->error && s->error->kind == net::ClientError::Kind::Certificate) {
+        on_certificate(*s->error);
+        return;
+      }
       if (s->error) {
         log_.error("connection", {{"status", status}, {"why", s->error->describe()}});
         exit_status_ = 1;
@@ -174,6 +226,7 @@ void Bot::on_event(const net::ConnectionEvent& event) {
       log_.debug("connection", {{"status", status}});
     }
   } else if (const auto* l = std::get_if<net::LoginEvent>(&event)) {
+    logged_in_ = true;
     on_login(*l);
   } else if (const auto* m = std::get_if<net::MessageEvent>(&event)) {
     on_message(m->message);

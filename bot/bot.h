@@ -18,6 +18,7 @@
 #include "ai/levels.h"
 #include "bot/bot_config.h"
 #include "common/log.h"
+#include "net/address.h"
 #include "net/connection.h"
 #include "net/server_game.h"
 
@@ -44,6 +45,14 @@ class Bot final : private net::ServerGameObserver {
 
   Bot(BotConfig config, ai::AiConfig ai, Log& log);
   std::unique_ptr<Player> make_player(const std::string& game);
+  // Makes the connection (TLS with `pin` trusted, if any) and starts it.
+  void connect(std::optional<std::string> pin);
+  // TLS: the pin for this server, from --tls-fingerprint or the known-servers file.
+  std::optional<std::string> known_pin();
+  // "host:port": how the known-servers file names this server.
+  std::string server_key() const { return net::host_port({config_.host, config_.port}); }
+  // A certificate no CA vouches for: trust it if nothing was pinned (first use), else refuse.
+  void on_certificate(const net::ClientError& e);
   void on_event(const net::ConnectionEvent& event);
   void on_message(const protocol::ServerMessage& message);
   void on_login(const net::LoginEvent& login);
@@ -76,7 +85,9 @@ class Bot final : private net::ServerGameObserver {
   // Games on their way, each holding a place: joins and accepted challenges until answered,
   // rematch offers until the opponent answers or kRematchWait passes. Key -> opponent's name.
   std::map<std::string, std::string> pending_;
-  std::set<std::string> rematches_;  // games we offered a rematch for
+  std::set<std::string> rematches_;        // games we offered a rematch for
+  std::optional<std::string> trust_next_;  // first use: connect again trusting this fingerprint
+  bool logged_in_ = false;
   bool seeking_ = false;
   bool draining_ = false;
   bool done_ = false;

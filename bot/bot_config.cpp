@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
 #include "common/json_fields.h"
+#include "tls/tls.h"
 
 namespace amazons::bot {
 
@@ -133,34 +135,23 @@ std::string_view to_string(RatedFilter f) {
   return "any";
 }
 
-Expected<std::pair<std::string, unsigned short>, std::string> parse_server_address(
-    std::string_view text) {
-  const std::string shown = "server \"" + std::string(text) + "\": ";
-  std::string_view host = text;
-  std::optional<std::string_view> port_text;
-  if (!text.empty() && text.front() == '[') {
-    const auto close = text.find(']');
-    if (close == std::string_view::npos)
-      return Error{shown + "an IPv6 address needs its closing ']'"};
-    host = text.substr(1, close - 1);
-    const auto rest = text.substr(close + 1);
-    if (!rest.empty() && rest.front() != ':') return Error{shown + "expected ':PORT' after ']'"};
-    if (!rest.empty()) port_text = rest.substr(1);
-  } else if (const auto colon = text.find(':'); colon != std::string_view::npos) {
-    if (text.find(':', colon + 1) != std::string_view::npos)
-      return Error{shown + "write an IPv6 address in brackets, as [::1]:7420"};
-    host = text.substr(0, colon);
-    port_text = text.substr(colon + 1);
-  }
-  if (host.empty()) return Error{shown + "the host is missing"};
-  unsigned port = 7420;
-  if (port_text) {
-    const char* end = port_text->data() + port_text->size();
-    const auto [stop, ec] = std::from_chars(port_text->data(), end, port);
-    if (port_text->empty() || ec != std::errc() || stop != end || port == 0 || port > 65535)
-      return Error{shown + "the port must be a number from 1 to 65535"};
-  }
-  return std::pair{std::string(host), static_cast<unsigned short>(port)};
+std::filesystem::path default_known_servers() {
+  const char* state = std::getenv("XDG_STATE_HOME");
+  if (state != nullptr && std::filesystem::path(state).is_absolute())
+    return std::filesystem::path(state) / "amazons" / "known_servers";
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && std::filesystem::path(home).is_absolute())
+    return std::filesystem::path(home) / ".local" / "state" / "amazons" / "known_servers";
+  return {};
+}
+
+std::optional<std::string> apply_server(BotConfig& c, const net::ServerAddress& a) {
+  if (a.transport != net::Transport::Tcp && a.transport != net::Transport::Tls)
+    return "server \"" + net::to_string(a) + "\": the bot connects with tcp:// or tls://";
+  c.host = a.host;
+  c.port = a.port;
+  c.tls = a.transport == net::Transport::Tls;
+  return std::nullopt;
 }
 
 Expected<BotConfig, std::string> apply_bot_json(BotConfig c, const json& j) {
@@ -171,13 +162,21 @@ Expected<BotConfig, std::string> apply_bot_json(BotConfig c, const json& j) {
       err = take(jf::text(v, key), [](const std::string&) {});
     } else if (key == "server") {
       auto text = jf::text(v, key);
-      auto address = text ? parse_server_address(*text) : Error{text.error()};
+      auto address = text ? net::parse_server_address(*text) : Error{text.error()};
       if (!address) {
         err = address.error();
-      } else {
-        c.host = address->first;
-        c.port = address->second;
+      } else if (auto why = apply_server(c, *address)) {
+        err = *why;
       }
+    } else if (key == "tls_fingerprint") {
+      auto text = jf::text(v, key);
+      auto fp = text ? tls::parse_fingerprint(*text) : std::nullopt;
+      if (!fp)
+        err = "tls_fingerprint: expected 32 bytes in hex (AB:CD:...), got " + v.dump();
+      else
+        c.tls_fingerprint = *fp;
+    } else if (key == "known_servers") {
+      err = take(jf::text(v, key), [&](std::string s) { c.known_servers = s; });
     } else if (key == "name") {
       err = take(jf::text(v, key), [&](std::string s) { c.name = std::move(s); });
     } else if (key == "password") {
@@ -235,7 +234,8 @@ Expected<BotConfig, std::string> apply_bot_json(BotConfig c, const json& j) {
       err = take(jf::text(v, key), [&](std::string s) { c.log_level = std::move(s); });
     } else {
       err = key +
-            ": unknown setting (known: server, name, password, server_password, level, engine, "
+            ": unknown setting (known: server, tls_fingerprint, known_servers, name, password, "
+            "server_password, level, engine, "
             "protocol, engine_restarts, ai_config, threads, hash_mb, max_games, join_open, "
             "accept_challenges, seek, rematch, claim, games, accept, lag_margin, list_interval, "
             "log_level)";
@@ -256,6 +256,8 @@ Expected<BotConfig, std::string> load_bot_config(BotConfig config,
 
 Expected<BotConfig, std::string> finish_config(BotConfig c) {
   if (c.name.empty()) return Error{"name: the bot needs a name (--name)"};
+  if (c.tls_fingerprint && !c.tls)
+    return Error{"tls_fingerprint: it applies to a TLS server (--server tls://HOST:PORT)"};
   if (c.engine && c.engine->find_first_not_of(" \t") == std::string::npos)
     return Error{"engine: the command is empty"};
   if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warn" &&

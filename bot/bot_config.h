@@ -14,6 +14,7 @@
 #include "common/expected.h"
 #include "common/protocol.h"
 #include "common/time_control.h"
+#include "net/address.h"
 
 namespace amazons::bot {
 
@@ -42,6 +43,12 @@ struct BotConfig {
   // Where and who.
   std::string host = "127.0.0.1";
   unsigned short port = 7420;
+  bool tls = false;  // "server": "tls://host:port"
+  // TLS: accept exactly this certificate (SHA-256, "AB:CD:..."); without it a certificate the
+  // system's CAs vouch for, else the one remembered in known_servers (trust on first use).
+  std::optional<std::string> tls_fingerprint;
+  // TLS: the fingerprints first seen per server ("host:port FINGERPRINT" lines); empty: none kept.
+  std::filesystem::path known_servers;
   std::string name = "amazons-bot";
   std::optional<std::string> password;
   std::optional<std::string> server_password;
@@ -71,9 +78,12 @@ struct BotConfig {
   std::string log_level = "info";
 };
 
-// "host:port", "[v6::addr]:port", or a host alone (port 7420).
-Expected<std::pair<std::string, unsigned short>, std::string> parse_server_address(
-    std::string_view text);
+// Where the bot remembers the certificates of servers it met over TLS:
+// $XDG_STATE_HOME/amazons/known_servers, else $HOME/.local/state/amazons/known_servers; empty when
+// neither is an absolute path.
+std::filesystem::path default_known_servers();
+// Takes the server from a parsed address; tcp:// and tls:// only (the bot speaks no WebSocket).
+std::optional<std::string> apply_server(BotConfig& c, const net::ServerAddress& a);
 
 // Applies the settings in a JSON object onto `config` (unknown keys are refused).
 Expected<BotConfig, std::string> apply_bot_json(BotConfig config, const nlohmann::json& j);

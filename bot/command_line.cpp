@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tls/tls.h"
+
 namespace amazons::bot {
 
 namespace {
@@ -34,7 +36,15 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   bool no_join = false, no_challenges = false, no_bots = false, no_unlimited = false,
        no_claim = false, rematch = false, rated = false;
 
-  app.add_option("--server", server, "the server, HOST:PORT (default 127.0.0.1:7420)");
+  std::optional<std::string> tls_fingerprint, known_servers;
+  app.add_option("--server", server,
+                 "the server: HOST:PORT, or tls://HOST:PORT for TLS (default 127.0.0.1:7420)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--tls-fingerprint", tls_fingerprint,
+                 "TLS: trust exactly the certificate with this SHA-256 fingerprint (AB:CD:...)");
+  app.add_option("--known-servers", known_servers,
+                 "TLS: the file of certificates trusted on first use (default "
+                 "$XDG_STATE_HOME/amazons/known_servers or ~/.local/state/amazons/known_servers)");
   app.add_option("--name", name, "the bot's account name");
   app.add_option("--password", password, "the account's password (protects the name)");
   app.add_option("--server-password", server_password, "the server's password, if it has one");
@@ -96,11 +106,19 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
     c = *loaded;
   }
   if (server) {
-    auto a = parse_server_address(*server);
+    auto a = net::parse_server_address(*server);
     if (!a) return Error{a.error()};
-    c.host = a->first;
-    c.port = a->second;
+    if (auto why = apply_server(c, *a)) return Error{*why};
   }
+  if (tls_fingerprint) {
+    auto fp = tls::parse_fingerprint(*tls_fingerprint);
+    if (!fp)
+      return Error{"--tls-fingerprint: expected 32 bytes in hex (AB:CD:...), got \"" +
+                   *tls_fingerprint + "\""};
+    c.tls_fingerprint = *fp;
+  }
+  if (known_servers) c.known_servers = *known_servers;
+  if (c.known_servers.empty()) c.known_servers = default_known_servers();
   if (name) c.name = *name;
   if (password) c.password = *password;
   if (server_password) c.server_password = *server_password;

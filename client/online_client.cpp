@@ -1,59 +1,10 @@
 #include "client/online_client.h"
 
-#include <charconv>
-
 namespace amazons::client {
 
-Expected<ServerAddress, std::string> parse_server_address(std::string_view text,
-                                                          unsigned short default_port) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  if (text.empty()) return Unexpected(std::string("no server address given"));
-  ServerAddress out;
-  out.port = default_port;
-  std::string_view port_text;
-  if (text.front() == '[') {
-    const auto close = text.find(']');
-    if (close == std::string_view::npos)
-      return Unexpected("\"" + std::string(text) + "\": the IPv6 address lacks its ']'");
-    out.host = std::string(text.substr(1, close - 1));
-    const auto rest = text.substr(close + 1);
-    if (!rest.empty()) {
-      if (rest.front() != ':')
-        return Unexpected("\"" + std::string(text) + "\": expected ':' and a port after ']'");
-      port_text = rest.substr(1);
-    }
-  } else if (const auto colon = text.rfind(':'); colon != std::string_view::npos) {
-    if (text.find(':') != colon)
-      return Unexpected("\"" + std::string(text) +
-                        "\": write an IPv6 address in brackets, e.g. [::1]:7420");
-    out.host = std::string(text.substr(0, colon));
-    port_text = text.substr(colon + 1);
-  } else {
-    out.host = std::string(text);
-  }
-  if (out.host.empty()) return Unexpected("\"" + std::string(text) + "\": no host name");
-  if (out.host.find(' ') != std::string::npos)
-    return Unexpected("\"" + std::string(text) + "\": a host name has no spaces");
-  if (!port_text.empty() || (text.back() == ':')) {
-    unsigned value = 0;
-    const auto [end, ec] =
-        std::from_chars(port_text.data(), port_text.data() + port_text.size(), value);
-    if (ec != std::errc() || end != port_text.data() + port_text.size() || value == 0 ||
-        value > 65535)
-      return Unexpected("\"" + std::string(port_text) + "\" is not a port (1-65535)");
-    out.port = static_cast<unsigned short>(value);
-  }
-  return out;
-}
-
-std::string to_string(const ServerAddress& a) {
-  const bool v6 = a.host.find(':') != std::string::npos;
-  return (v6 ? "[" + a.host + "]" : a.host) + ":" + std::to_string(a.port);
-}
-
 OnlineClient::OnlineClient(net::ConnectionOptions options)
-    : address_{options.host, options.port}, name_(options.name) {
+    : address_{options.host, options.port, options.tls ? net::Transport::Tls : net::Transport::Tcp},
+      name_(options.name) {
   options.delivery = net::Delivery::Poll;
   connection_ = std::make_unique<net::Connection>(
       std::move(options), [this](const net::ConnectionEvent& e) { on_event(e); });
@@ -124,6 +75,10 @@ void OnlineClient::on_event(const net::ConnectionEvent& event) {
       challenges_.clear();
     } else if (s->status == net::ConnectionStatus::Closed) {
       closed_reason_ = s->error ? s->error->message : "closed";
+      closed_error_ = s->error;
+      if (s->error && s->error->code == protocol::ErrorCode::TlsRequired)
+        *closed_reason_ +=
+            " (connect with TLS: switch it on, or type tls://" + net::host_port(address_) + ")";
     }
   } else if (const auto* l = std::get_if<net::LoginEvent>(&event)) {
     welcome_ = l->welcome;

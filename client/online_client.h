@@ -19,19 +19,15 @@
 #include "common/expected.h"
 #include "common/game_record.h"
 #include "common/protocol.h"
+#include "net/address.h"
 #include "net/connection.h"
 
 namespace amazons::client {
 
-// "host:port" (an IPv6 address in brackets: "[::1]:7420"); the port defaults to `default_port`.
-struct ServerAddress {
-  std::string host;
-  unsigned short port = 7420;
-  friend bool operator==(const ServerAddress&, const ServerAddress&) = default;
-};
-Expected<ServerAddress, std::string> parse_server_address(std::string_view text,
-                                                          unsigned short default_port = 7420);
-std::string to_string(const ServerAddress& a);
+// "host:port", "[::1]:7420", "tls://host:port" (net/address.h).
+using net::parse_server_address;
+using net::ServerAddress;
+using net::to_string;
 
 // A line for the person: a refusal from the server, a lost connection, a challenge declined.
 struct OnlineNotice {
@@ -68,6 +64,10 @@ class OnlineClient {
   std::string status_text() const;
   // Closed for good: why (a refused login, or close()).
   const std::optional<std::string>& closed_reason() const { return closed_reason_; }
+  // Closed for good: the error, when there was one (a Certificate one asks the person).
+  const std::optional<net::ClientError>& closed_error() const { return closed_error_; }
+  // What the connection was made with (to connect again, e.g. with a confirmed certificate).
+  const net::ConnectionOptions& options() const { return connection_->options(); }
   const std::optional<protocol::Welcome>& welcome() const { return welcome_; }
   const std::string& name() const;
   const ServerAddress& address() const { return address_; }
@@ -132,6 +132,7 @@ class OnlineClient {
   net::ConnectionStatus status_ = net::ConnectionStatus::Idle;
   std::optional<net::StatusEvent> last_status_;
   std::optional<std::string> closed_reason_;
+  std::optional<net::ClientError> closed_error_;
   std::optional<protocol::Welcome> welcome_;
   std::deque<OnlineNotice> notices_;
 

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -39,6 +40,27 @@ std::string log_tail(const std::filesystem::path& log) {
   while (std::getline(in, line))
     if (!trimmed(line).empty()) last = trimmed(line);
   return last;
+}
+
+// The fingerprint in `text` after "TLS certificate fingerprint (SHA-256): " (the server's
+// output) or "tls_fingerprint=" (its log), if it is there and well formed.
+std::optional<std::string> fingerprint_in(const std::string& text) {
+  std::size_t start = std::string::npos;
+  for (const std::string marker : {"TLS certificate fingerprint (SHA-256): ", "tls_fingerprint="})
+    if (const auto at = text.find(marker); at != std::string::npos) {
+      start = at + marker.size();
+      break;
+    }
+  if (start == std::string::npos) return std::nullopt;
+  if (start < text.size() && text[start] == '"') ++start;
+  std::string fp;
+  for (auto i = start; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!std::isxdigit(static_cast<unsigned char>(c)) && c != ':') break;
+    fp += c;
+  }
+  if (fp.size() != 95) return std::nullopt;  // 32 bytes: "AB:" x 31 + "CD"
+  return fp;
 }
 
 }  // namespace
@@ -104,6 +126,7 @@ void ServerHost::read_output(int fd) {
   while (std::fgets(buffer, sizeof buffer, in)) {
     const std::string line = trimmed(buffer);
     std::lock_guard lock(mutex_);
+    if (auto fp = fingerprint_in(line)) fingerprint_ = std::move(fp);
     if (!port_) {
       port_ = number_after(line, "listening on port ");
       continue;
@@ -158,6 +181,32 @@ std::optional<unsigned short> ServerHost::port() const {
 std::vector<std::string> ServerHost::addresses() const {
   std::lock_guard lock(mutex_);
   return addresses_;
+}
+
+std::optional<std::string> ServerHost::tls_fingerprint() const {
+  std::lock_guard lock(mutex_);
+  if (fingerprint_ || !port_) return fingerprint_;
+  // The server logs it in its "listening" line, on stderr, which goes to the log file: read the
+  // file's start again now and then until it is there.
+  const auto now = std::chrono::steady_clock::now();
+  if (now - log_checked_ < std::chrono::milliseconds(500)) return std::nullopt;
+  log_checked_ = now;
+  std::ifstream in(options_.log);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  fingerprint_ = fingerprint_in(head);
+  return fingerprint_;
+}
+
+std::vector<std::string> ServerHost::browser_links() const {
+  const bool tls = tls_fingerprint().has_value();
+  std::vector<std::string> out;
+  for (const std::string& a : addresses()) {
+    if (a.empty() || a.front() == '(') continue;  // "(no network interface is up; ...)"
+    out.push_back((tls ? "https://" : "http://") + a + "/");
+  }
+  return out;
 }
 
 std::optional<std::string> ServerHost::failure() const {

@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -39,6 +40,13 @@ class ServerHost {
   std::optional<unsigned short> port() const;
   // The "host:port" addresses the server says friends can connect to.
   std::vector<std::string> addresses() const;
+  // The SHA-256 fingerprint of the server's TLS certificate, once it printed it
+  // (tls_fingerprint=... in its output or its log).
+  std::optional<std::string> tls_fingerprint() const;
+  // Where friends open the game in a browser, one per address: "https://ADDRESS:PORT/" when the
+  // server speaks TLS, else "http://ADDRESS:PORT/". A private game's invite link is this plus
+  // "#/join/GAME/CODE".
+  std::vector<std::string> browser_links() const;
   // Set when the server ended or never started: why, for people (with the end of its log).
   std::optional<std::string> failure() const;
   pid_t pid() const { return pid_; }
@@ -52,6 +60,8 @@ class ServerHost {
   mutable std::mutex mutex_;
   std::optional<unsigned short> port_;
   std::vector<std::string> addresses_;
+  mutable std::optional<std::string> fingerprint_;
+  mutable std::chrono::steady_clock::time_point log_checked_{};
   std::optional<std::string> failure_;
   bool stopping_ = false;
   std::thread reader_;

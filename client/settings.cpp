@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "client/user_files.h"
+#include "tls/tls.h"
 
 namespace amazons::client {
 
@@ -62,6 +63,7 @@ std::optional<std::string> check_name(std::string_view name) {
 json to_json(const Settings& s) {
   return {{"name", s.name},
           {"last_server", s.last_server},
+          {"pinned_servers", s.pinned_servers},
           {"discovery_target", s.discovery_target},
           {"discovery_port", s.discovery_port},
           {"light_squares", to_hex(s.light_squares)},
@@ -107,6 +109,21 @@ LoadedSettings settings_from_json(const json& j) {
   text("name", s.name, true);
   text("last_server", s.last_server, false);
   text("discovery_target", s.discovery_target, false);
+  if (j.contains("pinned_servers")) {
+    const json& pins = j["pinned_servers"];
+    if (!pins.is_object()) {
+      bad("pinned_servers", "is not an object of \"host:port\": \"fingerprint\"");
+    } else {
+      for (const auto& [server, fp] : pins.items()) {
+        auto parsed = fp.is_string() ? tls::parse_fingerprint(fp.get<std::string>()) : std::nullopt;
+        if (!parsed)
+          out.problems.push_back("setting \"pinned_servers\": the fingerprint of " + server +
+                                 " is not 32 bytes in hex; that server is not pinned");
+        else
+          s.pinned_servers[server] = *parsed;
+      }
+    }
+  }
   if (j.contains("discovery_port")) {
     if (!j["discovery_port"].is_number_integer() || j["discovery_port"].get<long long>() < 1 ||
         j["discovery_port"].get<long long>() > 65535)

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,7 +32,10 @@ inline constexpr std::size_t kMaxNameLength = 24;
 
 struct Settings {
   std::string name = "Player";
-  std::string last_server;  // "host:port" of the last server joined
+  std::string last_server;  // "host:port" (or "tls://host:port") of the last server joined
+  // TLS certificates the person confirmed for servers no CA vouches for: "host:port" ->
+  // SHA-256 fingerprint "AB:CD:...". A server showing another one is refused.
+  std::map<std::string, std::string> pinned_servers;
   // Where "find servers on the LAN" sends its query: a broadcast address on a LAN (loopback in
   // tests), and the servers' discovery port.
   std::string discovery_target = "255.255.255.255";

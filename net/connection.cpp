@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -14,10 +15,13 @@
 #include <random>
 #include <thread>
 
+#include "tls/tls.h"
+
 namespace amazons::net {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+namespace ssl = asio::ssl;
 using boost::system::error_code;
 using SteadyClock = std::chrono::steady_clock;
 
@@ -48,6 +52,7 @@ bool fatal_login_error(protocol::ErrorCode code) {
     case protocol::ErrorCode::BadField:
     case protocol::ErrorCode::BadJson:
     case protocol::ErrorCode::UnknownType:
+    case protocol::ErrorCode::TlsRequired:
       return true;
     default:
       return false;
@@ -89,6 +94,8 @@ std::string_view to_string(ClientError::Kind kind) {
       return "bad reply";
     case ClientError::Kind::Closed:
       return "closed";
+    case ClientError::Kind::Certificate:
+      return "certificate";
   }
   return "error";
 }
@@ -131,6 +138,11 @@ class Connection::Impl {
         retry_timer_(io_),
         deadline_timer_(io_),
         rng_(options.seed != 0 ? options.seed : std::random_device{}()) {
+    if (options_.tls) {
+      trust_.system_cas = options_.trust_system_cas;
+      trust_.pinned = options_.tls_fingerprint;
+      tls_ = tls::client_context(trust_, options_.host);
+    }
     thread_ = std::thread([this] { io_.run(); });
   }
 
@@ -195,6 +207,7 @@ class Connection::Impl {
     explicit Attempt(asio::io_context& io) : resolver(io), socket(io) {}
     tcp::resolver resolver;
     tcp::socket socket;
+    std::unique_ptr<ssl::stream<tcp::socket&>> tls;  // over `socket`, when options.tls
     protocol::LineFramer framer{kMaxIncomingLine};
     std::array<char, kReadChunk> buffer{};
     std::deque<std::string> out;
@@ -268,12 +281,62 @@ class Connection::Impl {
                                        std::to_string(options_.port) + ": " + e.message()));
             error_code ignored;
             a->socket.set_option(tcp::no_delay(true), ignored);
-            heard_at_ = SteadyClock::now();
-            set_status(ConnectionStatus::LoggingIn);
-            read(a);
-            send_hello();
+            if (options_.tls) return handshake(a);
+            logging_in(a);
           });
         });
+  }
+
+  void logging_in(const std::shared_ptr<Attempt>& a) {
+    heard_at_ = SteadyClock::now();
+    set_status(ConnectionStatus::LoggingIn);
+    read(a);
+    send_hello();
+  }
+
+  void handshake(const std::shared_ptr<Attempt>& a) {
+    a->tls = std::make_unique<ssl::stream<tcp::socket&>>(a->socket, *tls_.context);
+    error_code not_ip;
+    asio::ip::make_address(options_.host, not_ip);
+    // SNI names a host; an address literal is not sent (RFC 6066).
+    // (SSL_set_tlsext_host_name is this call behind a macro with an old-style cast.)
+    if (not_ip)
+      SSL_ctrl(a->tls->native_handle(), SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
+               const_cast<char*>(options_.host.c_str()));
+    *tls_.seen = tls::PeerCertificate{};
+    a->tls->async_handshake(ssl::stream_base::client, [this, a](error_code ec) {
+      if (a != attempt_) return;
+      if (const auto failure = tls::trust_failure(trust_, *tls_.seen))
+        return close_for_good(certificate_error(*failure, tls_.seen->fingerprint));
+      if (ec)
+        return drop(error_of(ClientError::Kind::Connect,
+                             "TLS handshake with " + where() + " failed: " + ec.message()));
+      logging_in(a);
+    });
+  }
+
+  std::string where() const {
+    const bool v6 = options_.host.find(':') != std::string::npos;
+    return (v6 ? "[" + options_.host + "]" : options_.host) + ":" + std::to_string(options_.port);
+  }
+
+  ClientError certificate_error(tls::TrustFailure failure, const std::string& seen) const {
+    ClientError e;
+    e.kind = ClientError::Kind::Certificate;
+    e.fingerprint = seen;
+    if (failure == tls::TrustFailure::Unknown) {
+      e.certificate = ClientError::Trust::Unknown;
+      e.message = "no certificate authority vouches for the certificate of " + where() +
+                  " and none is pinned; its SHA-256 fingerprint is " + seen +
+                  ": compare it with the one the server printed before trusting it";
+    } else {
+      e.certificate = ClientError::Trust::Changed;
+      e.message = "WARNING: the certificate of " + where() +
+                  " changed. Pinned: " + trust_.pinned.value_or("") + ", now shown: " + seen +
+                  ". Someone may be intercepting the connection (or the host made a new "
+                  "certificate); refused until the host confirms the new fingerprint";
+    }
+    return e;
   }
 
   void send_hello() {
@@ -322,11 +385,12 @@ class Connection::Impl {
   // ---- reading ----
 
   void read(const std::shared_ptr<Attempt>& a) {
-    a->socket.async_read_some(asio::buffer(a->buffer), [this, a](error_code ec, std::size_t n) {
+    auto on_read = [this, a](error_code ec, std::size_t n) {
       if (a != attempt_) return;
       if (ec) {
-        const std::string why =
-            ec == asio::error::eof ? "the server closed the connection" : ec.message();
+        const std::string why = ec == asio::error::eof || ec == ssl::error::stream_truncated
+                                    ? "the server closed the connection"
+                                    : ec.message();
         return drop(error_of(ClientError::Kind::Disconnected, why));
       }
       heard_at_ = SteadyClock::now();
@@ -343,7 +407,11 @@ class Connection::Impl {
         if (a != attempt_) return;  // the line ended this connection
       }
       read(a);
-    });
+    };
+    if (a->tls)
+      a->tls->async_read_some(asio::buffer(a->buffer), std::move(on_read));
+    else
+      a->socket.async_read_some(asio::buffer(a->buffer), std::move(on_read));
   }
 
   void on_line(const std::string& line) {
@@ -433,17 +501,19 @@ class Connection::Impl {
 
   void write_next(const std::shared_ptr<Attempt>& a) {
     a->writing = true;
-    asio::async_write(
-        a->socket, asio::buffer(a->out.front()), [this, a](error_code ec, std::size_t) {
-          a->writing = false;
-          if (a != attempt_) return;
-          if (ec)
-            return drop(
-                error_of(ClientError::Kind::Disconnected, "writing failed: " + ec.message()));
-          a->out_bytes -= a->out.front().size();
-          a->out.pop_front();
-          if (!a->out.empty()) write_next(a);
-        });
+    auto on_written = [this, a](error_code ec, std::size_t) {
+      a->writing = false;
+      if (a != attempt_) return;
+      if (ec)
+        return drop(error_of(ClientError::Kind::Disconnected, "writing failed: " + ec.message()));
+      a->out_bytes -= a->out.front().size();
+      a->out.pop_front();
+      if (!a->out.empty()) write_next(a);
+    };
+    if (a->tls)
+      asio::async_write(*a->tls, asio::buffer(a->out.front()), std::move(on_written));
+    else
+      asio::async_write(a->socket, asio::buffer(a->out.front()), std::move(on_written));
   }
 
   // ---- timers, drops and the end ----
@@ -527,7 +597,9 @@ class Connection::Impl {
 
   const ConnectionOptions options_;
   const EventHandler on_event_;
-  asio::io_context io_;  // first, so that it is destroyed last
+  tls::ClientTrust trust_;
+  tls::ClientContext tls_;  // options.tls: the context every attempt's stream uses
+  asio::io_context io_;     // first, so that it is destroyed last
   // Keeps the network thread running while the connection is closed, for post() and post_after().
   asio::executor_work_guard<asio::io_context::executor_type> work_{io_.get_executor()};
   asio::steady_timer tick_timer_;

@@ -4,6 +4,13 @@
 // reconnects with back-off and logs in again with the token, which resumes every game the player
 // holds (the server then resends each game's full `state`).
 //
+// TLS (options.tls): the same lines inside a TLS session (SNI set to the host name). The server's
+// certificate is accepted when the system's CAs vouch for it and it names the host, or when its
+// SHA-256 fingerprint equals options.tls_fingerprint. Anything else ends the connection for good
+// with ClientError::Kind::Certificate (no retry: a person must decide): `certificate` says
+// whether nothing was pinned (Unknown: show `fingerprint`, ask, connect again with the pin) or
+// the pin no longer matches (Changed: refuse and warn).
+//
 // Threading contract
 // - Every public function may be called from any thread and never blocks (except the
 //   destructor, which waits for the network thread to end).
@@ -41,12 +48,19 @@ struct ClientError {
     NotConnected,  // the request was made while not logged in; nothing was sent
     BadReply,      // the server sent a line that is not a valid message
     Closed,        // the connection was closed for good (close(), or it gave up)
+    Certificate,   // TLS: the server's certificate is not trusted (closes for good)
+  };
+  enum class Trust : std::uint8_t {
+    Unknown,  // no CA vouches for it and nothing is pinned: ask the person about `fingerprint`
+    Changed,  // a pin exists and the server shows another certificate: refuse, warn
   };
   Kind kind = Kind::Closed;
   std::optional<protocol::ErrorCode> code;  // Kind::Server only
   std::string message;                      // for people
   std::optional<std::string> game;          // the game the refused request named
   std::optional<std::string> reason;        // illegal_move: the rules' reason code
+  std::optional<Trust> certificate;         // Kind::Certificate only
+  std::string fingerprint;                  // Kind::Certificate: what the server showed
 
   static ClientError from(const protocol::Error& e);
   // "server refused (illegal_move): the path of the queen is blocked", "connect: ...".
@@ -72,6 +86,12 @@ enum class Delivery : std::uint8_t { NetworkThread, Poll };
 struct ConnectionOptions {
   std::string host = "127.0.0.1";  // a name, an IPv4 or an IPv6 address
   unsigned short port = 7420;
+  // TLS: the JSON lines inside TLS (a server's port speaks both). The certificate must be vouched
+  // for by the system's CAs (when trust_system_cas) and name `host`, or have this fingerprint
+  // ("AB:CD:...", SHA-256 of the DER bytes, as tls::fingerprint writes it).
+  bool tls = false;
+  bool trust_system_cas = true;
+  std::optional<std::string> tls_fingerprint;
   std::string name;
   std::optional<std::string> password;
   std::optional<std::string> server_password;

@@ -10,13 +10,24 @@
 
 namespace amazons::client::ui {
 
-// The addresses the hosted server gave, for the people to tell their friends.
+// The addresses the hosted server gave, for the people to tell their friends, and the link
+// that opens the game in a browser (https when the server speaks TLS).
 std::string hosting_line(App& app) {
   const auto& host = app.hosted_server();
   if (!host) return {};
   std::string text;
   for (const std::string& a : host->addresses()) text += (text.empty() ? "" : ",  ") + a;
-  return "Hosting on this computer. Friends connect to: " + text;
+  std::string line = "Hosting on this computer. Friends connect to: " + text;
+  if (const auto links = host->browser_links(); !links.empty())
+    line += " \u00B7 in a browser: " + links.front();
+  return line;
+}
+
+std::string hosting_fingerprint_line(App& app) {
+  const auto& host = app.hosted_server();
+  if (!host) return {};
+  const auto fp = host->tls_fingerprint();
+  return fp ? "TLS certificate SHA-256: " + *fp : std::string();
 }
 
 namespace {
@@ -51,6 +62,12 @@ std::shared_ptr<OnlineClient> connect(App& app, const ServerAddress& where,
   net::ConnectionOptions o;
   o.host = where.host;
   o.port = where.port;
+  o.tls = where.transport == net::Transport::Tls;
+  if (o.tls) {
+    const auto& pins = app.settings().pinned_servers;
+    if (const auto it = pins.find(net::host_port(where)); it != pins.end())
+      o.tls_fingerprint = it->second;
+  }
   o.name = app.settings().name;
   o.password = std::move(password);
   o.reconnect.max = Millis{4000};
@@ -66,6 +83,11 @@ class ConnectScreen final : public Screen {
   explicit ConnectScreen(App& app) : Screen(app) {
     server_.text =
         app_.settings().last_server.empty() ? "127.0.0.1:7420" : app_.settings().last_server;
+    // The switch says TLS; the field holds host:port (a typed tls:// works too).
+    if (auto last = parse_server_address(server_.text); last) {
+      tls_.value = last->transport == net::Transport::Tls;
+      server_.text = net::host_port(*last);
+    }
     name_.text = app_.settings().name;
     password_.secret = true;
     find_.on_click = [this] { find(); };
@@ -86,7 +108,9 @@ class ConnectScreen final : public Screen {
     float y = top_ + s.f(110);
     server_.rect = {x_, y, col_w_ - s.f(150), s.f(46)};
     find_.rect = {x_ + col_w_ - s.f(140), y, s.f(140), s.f(46)};
-    y += s.f(60);
+    y += s.f(56);
+    tls_.rect = {x_, y, col_w_, s.f(30)};
+    y += s.f(40);
     for (auto& b : found_buttons_) {
       b->rect = {x_, y, col_w_, s.f(36)};
       y += s.f(42);
@@ -137,7 +161,10 @@ class ConnectScreen final : public Screen {
   nlohmann::json describe() const override {
     nlohmann::json found = nlohmann::json::array();
     for (const auto& f : found_)
-      found.push_back({{"address", f.address}, {"port", f.reply.port}, {"name", f.reply.name}});
+      found.push_back({{"address", f.address},
+                       {"port", f.reply.port},
+                       {"name", f.reply.name},
+                       {"tls", f.reply.tls}});
     return {{"widgets", widgets_.describe()},
             {"error", error_},
             {"lan", lan_text_},
@@ -149,18 +176,25 @@ class ConnectScreen final : public Screen {
   void rebuild() {
     found_buttons_.clear();
     widgets_ = WidgetSet{};
-    for (Widget* w :
-         std::initializer_list<Widget*>{&server_, &find_, &name_, &password_, &connect_, &back_})
+    for (Widget* w : std::initializer_list<Widget*>{&server_, &find_, &tls_, &name_, &password_,
+                                                    &connect_, &back_})
       widgets_.add(*w);
     for (std::size_t i = 0; i < found_.size() && i < 4; ++i) {
       const auto& f = found_[i];
-      const std::string where = f.address + ":" + std::to_string(f.reply.port);
-      auto b = std::make_unique<Button>("lan" + std::to_string(i),
-                                        f.reply.name + kDot + where + kDot +
-                                            std::to_string(f.reply.players) + " online" +
-                                            (f.reply.password ? kDot + "password" : ""));
+      if (f.reply.port < 1 || f.reply.port > 65535) continue;  // from the network: checked
+      const std::string where =
+          net::host_port({f.address, static_cast<unsigned short>(f.reply.port)});
+      const bool tls = f.reply.tls;
+      auto b = std::make_unique<Button>(
+          "lan" + std::to_string(i),
+          f.reply.name + kDot + where + kDot + std::to_string(f.reply.players) + " online" +
+              (tls ? kDot + "TLS" : kDot + "no TLS") + (f.reply.password ? kDot + "password" : ""));
       b->align = Align::Left;
-      b->on_click = [this, where] { server_.text = where; };
+      // A server that speaks TLS is joined with it.
+      b->on_click = [this, where, tls] {
+        server_.text = where;
+        tls_.value = tls;
+      };
       widgets_.add(*b);
       found_buttons_.push_back(std::move(b));
     }
@@ -183,6 +217,11 @@ class ConnectScreen final : public Screen {
       error_ = "Server: " + where.error() + ".";
       return;
     }
+    if (where->transport == net::Transport::Ws || where->transport == net::Transport::Wss) {
+      error_ = "Server: this client connects with tcp:// or tls:// (ws:// is for browsers).";
+      return;
+    }
+    if (tls_.value) where->transport = net::Transport::Tls;
     if (auto why = check_name(name_.text)) {
       error_ = "Name: " + *why + ".";
       return;
@@ -197,6 +236,7 @@ class ConnectScreen final : public Screen {
 
   TextField server_{"server", "Server (host:port)", 80};
   Button find_{"find_lan", "Find on LAN"};
+  Toggle tls_{"tls", "Connect with TLS (encrypted)"};
   TextField name_{"name", "Your name", kMaxNameLength};
   TextField password_{"password", "Password (optional: keeps your name yours)", 64};
   Button connect_{"connect", "Connect", ButtonStyle::Primary};
@@ -324,6 +364,11 @@ class LobbyScreen final : public Screen {
   void update(SteadyTime now) override {
     client_->poll();
     show_notices(app_, *client_);
+    if (const auto& e = client_->closed_error();
+        e && e->kind == net::ClientError::Kind::Certificate) {
+      app_.show(make_certificate_screen(app_, client_->options(), *e));
+      return;
+    }
     if (OnlineGame* g = client_->game(); g && g->view()) {
       app_.show(make_online_game_screen(app_, client_));
       return;
@@ -349,6 +394,9 @@ class LobbyScreen final : public Screen {
     if (!hosting.empty())
       draw_text(t, s.fonts->regular, elide(s.fonts->regular, hosting, s.px(15), width_ - s.f(48)),
                 s.px(15), left_.x, s.f(96), colors::kAccent);
+    if (const std::string fp = hosting_fingerprint_line(app_); !fp.empty())
+      draw_text(t, s.fonts->regular, elide(s.fonts->regular, fp, s.px(12), width_ - s.f(48)),
+                s.px(12), left_.x, s.f(116), colors::kMuted);
     for (const auto& [y, text] : headings_)
       draw_text(t, s.fonts->bold, text, s.px(17), left_.x, y, colors::kText);
     for (const auto& [y, text] : lines_)
@@ -360,6 +408,9 @@ class LobbyScreen final : public Screen {
       if (w.invite) text += kDot + "invite code " + w.invite.value();
       draw_text(t, s.fonts->regular, elide(s.fonts->regular, text, s.px(14), right_.w), s.px(14),
                 right_.x, waiting_y_, colors::kAccent);
+      if (const std::string link = invite_link(); !link.empty())
+        draw_text(t, s.fonts->regular, elide(s.fonts->regular, link, s.px(13), right_.w), s.px(13),
+                  right_.x, waiting_y_ + s.f(20), colors::kAccent);
     } else if (client_->seeking()) {
       draw_text(t, s.fonts->regular, "Looking for an opponent...", s.px(14), right_.x, waiting_y_,
                 colors::kAccent);
@@ -373,6 +424,8 @@ class LobbyScreen final : public Screen {
     j["status"] = client_->status_text();
     j["online"] = client_->online();
     j["hosting"] = hosting_line(app_);
+    j["hosting_fingerprint"] = hosting_fingerprint_line(app_);
+    j["invite_link"] = invite_link();
     auto ids = [](const std::vector<protocol::GameSummary>& games) {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& g : games) out.push_back(g.game);
@@ -392,6 +445,16 @@ class LobbyScreen final : public Screen {
   }
 
  private:
+  // While this client hosts the server: the browser link of the private game it waits in.
+  std::string invite_link() const {
+    const auto& host = app_.hosted_server();
+    const auto& w = client_->waiting_game();
+    if (!host || !w || !w->invite) return {};
+    const auto links = host->browser_links();
+    if (links.empty()) return {};
+    return "Invite link: " + links.front() + "#/join/" + w->game + "/" + *w->invite;
+  }
+
   struct Snapshot {
     std::vector<protocol::GameSummary> open, live;
     std::vector<protocol::OnlinePlayer> players;
@@ -490,9 +553,13 @@ class LobbyScreen final : public Screen {
     const Style& s = app_.style();
     const float margin = s.f(28), gap = s.f(24);
     const float right_w = std::min(s.f(380), width_ * 0.36f);
-    const float top = hosting_line(app_).empty() ? s.f(124) : s.f(138);
+    const float top = hosting_line(app_).empty()               ? s.f(124)
+                      : hosting_fingerprint_line(app_).empty() ? s.f(138)
+                                                               : s.f(152);
     left_ = {margin, top, width_ - 2 * margin - gap - right_w, 0};
-    right_ = {left_.right() + gap, s.f(130), right_w, 0};
+    // Below the fingerprint line, when there is one (it runs across both columns).
+    right_ = {left_.right() + gap, hosting_fingerprint_line(app_).empty() ? s.f(130) : s.f(142),
+              right_w, 0};
 
     headings_.clear();
     lines_.clear();
@@ -540,8 +607,9 @@ class LobbyScreen final : public Screen {
     ry += s.f(56);
     waiting_y_ = ry + s.f(8);
     cancel_.visible = client_->waiting_game().has_value();
-    cancel_.rect = {right_.x, ry + s.f(22), right_.w, s.f(36)};
-    ry += s.f(86);
+    const float link = invite_link().empty() ? 0 : s.f(20);  // the invite link's line
+    cancel_.rect = {right_.x, ry + s.f(22) + link, right_.w, s.f(36)};
+    ry += s.f(86) + link;
     invite_.rect = {right_.x, ry, right_.w - s.f(90), s.f(40)};
     join_private_.rect = {right_.right() - s.f(80), ry, s.f(80), s.f(40)};
     const float by = height_ - s.f(60);
@@ -736,12 +804,127 @@ class ArchiveScreen final : public Screen {
   float width_ = 0, height_ = 0, x_ = 0;
 };
 
+// ---- a TLS certificate nobody vouches for, or one that changed ----
+
+class CertificateScreen final : public Screen {
+ public:
+  CertificateScreen(App& app, net::ConnectionOptions options, net::ClientError error)
+      : Screen(app), options_(std::move(options)), error_(std::move(error)) {
+    changed_ = error_.certificate == net::ClientError::Trust::Changed;
+    where_ = net::host_port({options_.host, options_.port});
+    trust_.on_click = [this] { trust(); };
+    cancel_.on_click = [this] { app_.show(make_connect_screen(app_)); };
+    if (changed_) cancel_.label = "Back";
+    if (!changed_) widgets_.add(trust_);
+    widgets_.add(cancel_);
+  }
+
+  std::string name() const override { return changed_ ? "certificate_changed" : "trust_server"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    width_ = w;
+    height_ = h;
+    col_w_ = std::min(s.f(640), w - s.f(48));
+    x_ = std::round((w - col_w_) / 2);
+    top_ = std::round(std::max(s.f(30), h * 0.1f));
+    const float y = top_ + (changed_ ? s.f(380) : s.f(300));
+    if (changed_) {
+      cancel_.rect = {std::round((w - s.f(200)) / 2), y, s.f(200), s.f(50)};
+    } else {
+      const float bw = (col_w_ - s.f(14)) / 2;
+      cancel_.rect = {x_, y, bw, s.f(50)};
+      trust_.rect = {x_ + bw + s.f(14), y, bw, s.f(50)};
+    }
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape)
+      app_.show(make_connect_screen(app_));
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    if (changed_) {
+      draw_title(t, s, x_, top_, "Certificate changed!",
+                 where_ + " shows another certificate than the one you trusted.", colors::kDanger);
+    } else {
+      draw_title(t, s, x_, top_, "Trust this server?",
+                 "No certificate authority vouches for the certificate of " + where_ + ".");
+    }
+    float y = top_ + s.f(100);
+    auto line = [&](const std::string& text, sf::Color colour, bool bold = false, float px = 15) {
+      draw_text(t, bold ? s.fonts->bold : s.fonts->regular, text, s.px(px), x_, y, colour);
+      y += s.f(26);
+    };
+    // 95 characters do not fit one line: the fingerprint in two halves of 16 bytes.
+    auto fingerprint = [&](const std::string& caption, const std::string& fp) {
+      line(caption, colors::kText, true);
+      line(fp.substr(0, 48), colors::kAccent, false, 16);
+      if (fp.size() > 48) line(fp.substr(48), colors::kAccent, false, 16);
+    };
+    if (changed_) {
+      fingerprint("Trusted before (SHA-256):", options_.tls_fingerprint.value_or(""));
+      fingerprint("Shown now:", error_.fingerprint);
+      y += s.f(6);
+      line("Someone may be intercepting the connection, or the host made a new certificate.",
+           colors::kDanger);
+      line("The connection is refused. Ask the host which fingerprint the server prints; to",
+           colors::kMuted);
+      line("trust a new one, remove " + where_ + " from \"pinned_servers\" in settings.json.",
+           colors::kMuted);
+    } else {
+      fingerprint("Its SHA-256 fingerprint:", error_.fingerprint);
+      y += s.f(6);
+      line("Compare it with the fingerprint the server printed (tls_fingerprint=...) or that",
+           colors::kMuted);
+      line("the host tells you. Trusted, it is remembered for " + where_ + "; a server there",
+           colors::kMuted);
+      line("showing any other certificate later is refused.", colors::kMuted);
+    }
+    widgets_.draw(t, s);
+  }
+
+  nlohmann::json describe() const override {
+    return {{"widgets", widgets_.describe()},
+            {"server", where_},
+            {"fingerprint", error_.fingerprint},
+            {"pinned", options_.tls_fingerprint.value_or("")},
+            {"changed", changed_}};
+  }
+
+ private:
+  void trust() {
+    app_.settings().pinned_servers[where_] = error_.fingerprint;
+    app_.save_settings();
+    net::ConnectionOptions o = options_;
+    o.tls_fingerprint = error_.fingerprint;
+    auto client = std::make_shared<OnlineClient>(o);
+    client->start();
+    app_.show(make_lobby_screen(app_, std::move(client)));
+  }
+
+  net::ConnectionOptions options_;
+  net::ClientError error_;
+  bool changed_ = false;
+  std::string where_;
+  Button trust_{"trust", "Trust and connect", ButtonStyle::Primary};
+  Button cancel_{"cancel", "Cancel"};
+  WidgetSet widgets_;
+  float width_ = 0, height_ = 0, x_ = 0, col_w_ = 0, top_ = 0;
+};
+
 }  // namespace
 
 std::unique_ptr<Screen> make_connect_screen(App& app) {
   return std::make_unique<ConnectScreen>(app);
 }
 std::unique_ptr<Screen> make_host_screen(App& app) { return std::make_unique<HostScreen>(app); }
+std::unique_ptr<Screen> make_certificate_screen(App& app, net::ConnectionOptions options,
+                                                net::ClientError error) {
+  return std::make_unique<CertificateScreen>(app, std::move(options), std::move(error));
+}
 std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<OnlineClient> client) {
   return std::make_unique<LobbyScreen>(app, std::move(client));
 }

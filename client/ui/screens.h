@@ -49,10 +49,16 @@ std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
 // Online play (online_screens.cpp, online_game_screen.cpp).
 // "Hosting on this computer. Friends connect to: ..." while this client hosts a server, else "".
 std::string hosting_line(App& app);
+// "TLS certificate SHA-256: AB:CD:..." of the hosted server, when it has one, else "".
+std::string hosting_fingerprint_line(App& app);
 // Play online: a server's host:port or one found on the LAN, a name and an optional password.
 std::unique_ptr<Screen> make_connect_screen(App& app);
 // Host a game on this computer: starts the server, shows its addresses, then its lobby.
 std::unique_ptr<Screen> make_host_screen(App& app);
+// A TLS certificate the connection did not trust: Unknown asks "Trust this server?" with its
+// fingerprint (trusting pins it in the settings and connects again); Changed warns and refuses.
+std::unique_ptr<Screen> make_certificate_screen(App& app, net::ConnectionOptions options,
+                                                net::ClientError error);
 // The lobby of the server `client` is logged in to (or logging in to).
 std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<client::OnlineClient> client);
 // The game client->game() shows, played or watched; back to the lobby when left.

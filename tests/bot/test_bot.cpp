@@ -4,10 +4,12 @@
 
 #include <thread>
 
+#include "bot/known_servers.h"
 #include "bot_process.h"
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "tests/integration/server_process.h"
+#include "tls/tls.h"
 
 using namespace amazons;
 using namespace amazons::protocol;
@@ -342,4 +344,75 @@ TEST_CASE("bots: a bot restarted with its password picks its game up again") {
   REQUIRE(second.wait_event("game_end", "result=win"));
   second.signal(SIGTERM);
   require_clean_exit(second, seconds(10));
+}
+
+namespace {
+
+// A certificate for the server, made here so that the test knows its fingerprint.
+struct TestCertificate {
+  TestCertificate(const std::filesystem::path& dir, const std::string& stem) {
+    cert = dir / (stem + ".crt");
+    key = dir / (stem + ".key");
+    REQUIRE(tls::write_self_signed(cert, key, {"localhost", "127.0.0.1"}).has_value());
+    fingerprint = tls::fingerprint_of_pem(cert).value();
+  }
+  std::filesystem::path cert, key;
+  std::string fingerprint;
+};
+
+}  // namespace
+
+TEST_CASE("bots: over TLS, trusting the first certificate seen, a bot plays a whole game") {
+  TempDir dir;
+  const TestCertificate cert(dir.path(), "server");
+  ServerProcess server(dir.path(), nlohmann::json::object(),
+                       {"--tls-cert", cert.cert.string(), "--tls-key", cert.key.string()});
+  const std::string address = "tls://127.0.0.1:" + std::to_string(server.port());
+  const auto known = dir.path() / "state" / "known_servers";
+  // First use: the fingerprint is logged and remembered; the other one is pinned on the command
+  // line. Both log in with a password, which the server takes only over TLS from other hosts.
+  BotProcess first(dir.path(), server.port(),
+                   with({"--server", address, "--known-servers", known.string(), "--name", "tofu",
+                         "--password", "pw-tofu", "--level", "beginner", "--games", "1"},
+                        kQuickSeek));
+  BotProcess pinned(
+      dir.path(), server.port(),
+      with({"--server", address, "--tls-fingerprint", cert.fingerprint, "--name", "pinned",
+            "--password", "pw-pinned", "--level", "beginner", "--games", "1"},
+           kQuickSeek));
+  require_clean_exit(first);
+  require_clean_exit(pinned);
+  CHECK(first.events("tls_trust_first_use", cert.fingerprint).size() == 1);
+  CHECK(pinned.events("tls_trust_first_use").empty());
+  CHECK(first.events("game_end").size() == 1);
+  CHECK(pinned.events("game_end").size() == 1);
+  const auto remembered = bot::load_known_servers(known);
+  REQUIRE(remembered);
+  CHECK(remembered->at("127.0.0.1:" + std::to_string(server.port())) == cert.fingerprint);
+  Client watcher(server.port());
+  watcher.hello("watcher");
+  const auto games = history_of(watcher, "tofu").games;
+  REQUIRE(games.size() == 1);
+  CHECK((games[0].white.name == "pinned" || games[0].black.name == "pinned"));
+
+  // The known certificate is used again without a word; a different one is refused.
+  BotProcess again(
+      dir.path(), server.port(),
+      with({"--server", address, "--known-servers", known.string(), "--name", "tofu", "--password",
+            "pw-tofu", "--level", "beginner", "--games", "1", "--no-join"},
+           kQuickSeek));
+  REQUIRE(again.wait_event("logged_in"));
+  CHECK(again.events("tls_trust_first_use").empty());
+  again.signal(SIGINT);
+  const TestCertificate other(dir.path(), "other");
+  REQUIRE_FALSE(
+      bot::remember_server(known, "127.0.0.1:" + std::to_string(server.port()), other.fingerprint));
+  BotProcess refused(dir.path(), server.port(),
+                     {"--server", address, "--known-servers", known.string(), "--name", "tofu2"});
+  const auto status = refused.wait_exit(seconds(20));
+  INFO(refused.log());
+  REQUIRE(status.has_value());
+  CHECK(*status == 1);
+  CHECK(refused.events("tls_certificate_refused", other.fingerprint).size() == 1);
+  CHECK(refused.events("tls_certificate_refused", cert.fingerprint).size() == 1);
 }

@@ -6,6 +6,7 @@
 
 #include "bot/bot.h"
 #include "bot/command_line.h"
+#include "bot/known_servers.h"
 #include "tests/server/lobby_harness.h"
 
 using namespace amazons;
@@ -32,19 +33,62 @@ std::string error_of(const Expected<CommandLine, std::string>& r) {
 
 }  // namespace
 
-TEST_CASE("bot config: server addresses") {
-  CHECK(*parse_server_address("example.org:7000") ==
-        std::pair<std::string, unsigned short>{"example.org", 7000});
-  CHECK(*parse_server_address("example.org") ==
-        std::pair<std::string, unsigned short>{"example.org", 7420});
-  CHECK(*parse_server_address("[::1]:7421") == std::pair<std::string, unsigned short>{"::1", 7421});
-  CHECK(*parse_server_address("[::1]") == std::pair<std::string, unsigned short>{"::1", 7420});
-  CHECK(parse_server_address("::1:7420").error().find("in brackets") != std::string::npos);
-  CHECK(parse_server_address("host:0").error().find("from 1 to 65535") != std::string::npos);
-  CHECK(parse_server_address("host:99999").error().find("from 1 to 65535") != std::string::npos);
-  CHECK(parse_server_address("host:").error().find("from 1 to 65535") != std::string::npos);
-  CHECK(parse_server_address(":7420").error().find("host is missing") != std::string::npos);
-  CHECK(parse_server_address("[::1").error().find("closing ']'") != std::string::npos);
+TEST_CASE("bot config: tls:// servers, a pinned fingerprint and the known-servers file") {
+  TempDir dir;
+  const std::string fp =
+      "9F:99:2A:92:3B:58:2E:79:B2:23:4A:FA:45:EF:D7:73:EF:D6:6A:94:A8:87:0D:48:F2:85:26:5E:9D:74:"
+      "1C:4B";
+  auto plain = parse(dir, "{}", {"--server", "example.org:7000"});
+  REQUIRE(plain);
+  CHECK(plain->config.host == "example.org");
+  CHECK(plain->config.port == 7000);
+  CHECK_FALSE(plain->config.tls);
+  auto secure = parse(dir, "{}",
+                      {"--server", "tls://[::1]:7421", "--tls-fingerprint",
+                       "9f992a923b582e79b2234afa45efd773efd66a94a8870d48f285265e9d741c4b",
+                       "--known-servers", (dir.path() / "ks").string()});
+  REQUIRE_MESSAGE(secure, (secure ? "" : secure.error()));
+  CHECK(secure->config.host == "::1");
+  CHECK(secure->config.port == 7421);
+  CHECK(secure->config.tls);
+  CHECK(secure->config.tls_fingerprint == fp);  // normalised
+  CHECK(secure->config.known_servers == dir.path() / "ks");
+  auto from_file = parse(dir, R"({"server":"tls://h:9","tls_fingerprint":")" + fp + "\"}", {});
+  REQUIRE_MESSAGE(from_file, (from_file ? "" : from_file.error()));
+  CHECK(from_file->config.tls);
+  CHECK(from_file->config.tls_fingerprint == fp);
+  // The last --server counts (a test harness may add its own).
+  CHECK(parse(dir, "{}", {"--server", "a:1", "--server", "tls://b:2"})->config.host == "b");
+  CHECK(error_of(parse(dir, "{}", {"--server", "ws://h:1"})).find("tcp:// or tls://") !=
+        std::string::npos);
+  CHECK(error_of(parse(dir, "{}", {"--server", "h:0"})).find("from 1 to 65535") !=
+        std::string::npos);
+  CHECK(error_of(parse(dir, "{}", {"--server", "tls://h", "--tls-fingerprint", "AB:CD"}))
+            .find("--tls-fingerprint: expected 32 bytes") != std::string::npos);
+  CHECK(error_of(parse(dir, "{}", {"--server", "h", "--tls-fingerprint", fp}))
+            .find("applies to a TLS server") != std::string::npos);
+  CHECK(error_of(parse(dir, R"({"tls_fingerprint":"zz"})", {})).find("tls_fingerprint") !=
+        std::string::npos);
+}
+
+TEST_CASE("bot config: the known-servers file: first fingerprints kept, bad lines refused") {
+  TempDir dir;
+  const auto file = dir.path() / "state" / "amazons" / "known_servers";
+  auto hex = [](char c) {
+    std::string out;
+    for (int i = 0; i < 32; ++i) out += std::string(i ? ":" : "") + c + c;
+    return out;
+  };
+  CHECK(load_known_servers(file)->empty());  // no file yet
+  CHECK_FALSE(remember_server(file, "h:1", hex('A')));
+  CHECK_FALSE(remember_server(file, "[::1]:2", hex('B')));
+  auto known = load_known_servers(file);
+  REQUIRE(known);
+  CHECK(known->size() == 2);
+  CHECK(known->at("h:1") == hex('A'));
+  CHECK(known->at("[::1]:2") == hex('B'));
+  std::ofstream(file, std::ios::app) << "h:3 not-a-fingerprint\n";
+  CHECK(load_known_servers(file).error().find(":4: expected") != std::string::npos);
 }
 
 TEST_CASE("bot config: the shipped config/bot.json is valid and the default without flags") {

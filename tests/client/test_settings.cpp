@@ -137,3 +137,30 @@ TEST_CASE("files are written whole, or not at all, with a clear error") {
   REQUIRE_FALSE(missing);
   CHECK(missing.error().find("cannot open") != std::string::npos);
 }
+
+TEST_CASE("pinned TLS certificates are kept per host:port and a bad fingerprint is dropped") {
+  test::TempDir dir;
+  const auto file = dir.path() / "settings.json";
+  std::string fp;
+  for (int i = 0; i < 32; ++i) fp += std::string(i ? ":" : "") + "0A";
+  Settings s;
+  s.pinned_servers["example.org:7420"] = fp;
+  s.pinned_servers["[::1]:9000"] = fp;
+  REQUIRE_FALSE(save_settings(file, s));
+  const auto loaded = load_settings(file);
+  CHECK(loaded.problems.empty());
+  CHECK(loaded.settings.pinned_servers == s.pinned_servers);
+
+  const auto mixed = settings_from_json(nlohmann::json{
+      {"pinned_servers",
+       {{"good:1", "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a"},
+        {"bad:2", "not hex"},
+        {"worse:3", 42}}}});
+  CHECK(mixed.settings.pinned_servers ==
+        std::map<std::string, std::string>{{"good:1", fp}});  // normalised to AB:CD:...
+  CHECK(mixed.problems.size() == 2);
+  CHECK(mixed.problems.front().find("pinned_servers") != std::string::npos);
+  const auto not_object = settings_from_json(nlohmann::json{{"pinned_servers", "x"}});
+  CHECK(not_object.settings.pinned_servers.empty());
+  CHECK(not_object.problems.size() == 1);
+}

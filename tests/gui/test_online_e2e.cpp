@@ -70,10 +70,18 @@ TEST_SUITE("gui") {
     s = c.wait_for("a server found on the LAN",
                    [](const json& st) { return st.contains("found") && !st["found"].empty(); });
     CHECK(s["found"][0]["port"] == port);
+    // A server that speaks TLS is chosen with it; its self-signed certificate is then confirmed.
+    const bool tls = s["found"][0].value("tls", false);
     c.click("lan0");
-    c.wait_for("the found server chosen",
-               [&](const json& st) { return st["widgets"]["server"]["text"] == address; });
+    c.wait_for("the found server chosen", [&](const json& st) {
+      return st["widgets"]["server"]["text"] == address && st["widgets"]["tls"]["value"] == tls;
+    });
     c.click("connect");
+    if (tls) {
+      s = c.wait_screen("trust_server");
+      CHECK(s["server"] == address);
+      c.click("trust");
+    }
     s = c.wait_for("the lobby, online, with the bot", [](const json& st) {
       return st.value("screen", "") == "lobby" && st["online"].get<bool>() &&
              has(st["players"], "Botty");

@@ -1,0 +1,42 @@
+// Server addresses as people type them, parsed in one place for the desktop client, amazons-bot
+// and amazons-loadgen:
+//   host            the port defaults (7420)
+//   host:port       a name or an IPv4 address
+//   [v6addr]:port   an IPv6 address, in brackets (the port may be left out: [::1])
+//   SCHEME://...    tcp:// (the default), tls:// (the JSON lines under TLS), ws:// and wss://
+//                   (WebSocket at /ws, plain and under TLS; only amazons-loadgen speaks them)
+// Spaces around the text are ignored; anything else that does not fit is refused with a sentence
+// that says what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/expected.h"
+
+namespace amazons::net {
+
+enum class Transport : std::uint8_t { Tcp, Tls, Ws, Wss };
+std::string_view to_string(Transport t);  // "tcp", "tls", "ws", "wss"
+// Is this transport encrypted (TLS underneath)?
+constexpr bool uses_tls(Transport t) { return t == Transport::Tls || t == Transport::Wss; }
+
+inline constexpr unsigned short kDefaultPort = 7420;
+
+struct ServerAddress {
+  std::string host;  // a name, an IPv4 or an IPv6 address (without brackets)
+  unsigned short port = kDefaultPort;
+  Transport transport = Transport::Tcp;
+  friend bool operator==(const ServerAddress&, const ServerAddress&) = default;
+};
+
+Expected<ServerAddress, std::string> parse_server_address(
+    std::string_view text, unsigned short default_port = kDefaultPort);
+// "host:port" or "[v6]:port", without the scheme: the key a pinned certificate is stored under.
+std::string host_port(const ServerAddress& a);
+// host_port() with "tls://", "ws://" or "wss://" before it when the transport is not plain TCP:
+// text that parse_server_address() reads back as the same address.
+std::string to_string(const ServerAddress& a);
+
+}  // namespace amazons::net

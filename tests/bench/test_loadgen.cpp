@@ -1,0 +1,97 @@
+// amazons-loadgen against the real amazons-server on loopback, over every transport: a few games
+// for a second each, checked from what it prints.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <regex>
+
+#include "tests/integration/server_process.h"
+#include "tls/tls.h"
+
+using namespace amazons;
+using amazons::test::ServerProcess;
+using amazons::test::TempDir;
+
+namespace {
+
+const std::string kLoadgen = AMAZONS_BINARY_DIR "/bench/amazons-loadgen";
+
+struct Run {
+  int status = -1;
+  std::string out;
+};
+
+Run loadgen(const std::string& args) {
+  Run r;
+  FILE* pipe = ::popen((kLoadgen + " --echo 20 --seconds 1 " + args + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) r.out += buffer;
+  const int status = ::pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+long number_after(const std::string& text, const std::string& marker) {
+  const auto at = text.find(marker);
+  return at == std::string::npos ? -1 : std::atol(text.c_str() + at + marker.size());
+}
+
+nlohmann::json roomy_limits() {
+  return {{"limits",
+           {{"connections_per_address", 200},
+            {"requests_per_second", 1000},
+            {"requests_burst", 1000}}}};
+}
+
+}  // namespace
+
+TEST_CASE("loadgen: plays over tcp, tls, ws and wss, and TLS runs count their handshakes") {
+  TempDir dir;
+  const auto cert = dir.path() / "s.crt", key = dir.path() / "s.key";
+  REQUIRE(tls::write_self_signed(cert, key, {"127.0.0.1"}).has_value());
+  const std::string fp = tls::fingerprint_of_pem(cert).value();
+  ServerProcess server(dir.path(), roomy_limits(),
+                       {"--tls-cert", cert.string(), "--tls-key", key.string()});
+  const std::string port = std::to_string(server.port());
+  for (const std::string transport : {"tcp", "tls", "ws", "wss"}) {
+    CAPTURE(transport);
+    const Run r = loadgen("--port " + port + " --games 3 --transport " + transport + " --prefix " +
+                          transport);
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("transport " + transport + ", servers 1, games 3") != std::string::npos);
+    CHECK(number_after(r.out, "accepted moves: ") > 0);
+    CHECK(number_after(r.out, "errors: ") == 0);
+    const bool tls = transport == "tls" || transport == "wss";
+    CHECK(number_after(r.out, "tls handshakes: ") == (tls ? 6 : -1));
+  }
+  // A pinned fingerprint that matches plays; one that does not gets no game started.
+  const Run pinned = loadgen("--port " + port + " --games 1 --transport tls --prefix pin " +
+                             "--tls-fingerprint " + fp);
+  INFO(pinned.out);
+  CHECK(number_after(pinned.out, "accepted moves: ") > 0);
+}
+
+TEST_CASE("loadgen: several addresses share the games and bad addresses are refused clearly") {
+  TempDir a_dir, b_dir;
+  ServerProcess a(a_dir.path(), roomy_limits()), b(b_dir.path(), roomy_limits());
+  const Run r = loadgen("--server 127.0.0.1:" + std::to_string(a.port()) +
+                        ",127.0.0.1:" + std::to_string(b.port()) + " --games 4 --prefix two");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("servers 2, games 4") != std::string::npos);
+  CHECK(number_after(r.out, "accepted moves: ") > 0);
+  CHECK(number_after(r.out, "errors: ") == 0);
+  const Run ports = loadgen("--port " + std::to_string(a.port()) + " --port " +
+                            std::to_string(a.port()) + " --games 2 --prefix rep");
+  CHECK(ports.out.find("servers 2, games 2") != std::string::npos);
+
+  const Run bad = loadgen("--server 127.0.0.1:1,[::1 --games 1");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("closing ']'") != std::string::npos);
+  const Run none = loadgen("--games 1");
+  CHECK(none.status == 2);
+  CHECK(none.out.find("--port") != std::string::npos);
+}

@@ -1,0 +1,54 @@
+#include <doctest/doctest.h>
+
+#include "net/address.h"
+
+using amazons::net::host_port;
+using amazons::net::parse_server_address;
+using amazons::net::ServerAddress;
+using amazons::net::Transport;
+
+TEST_CASE("address: host:port, a default port, IPv6 in brackets, and the schemes") {
+  CHECK(parse_server_address("example.org:7000").value() == ServerAddress{"example.org", 7000});
+  CHECK(parse_server_address("example.org").value() == ServerAddress{"example.org", 7420});
+  CHECK(parse_server_address("example.org", 9).value() == ServerAddress{"example.org", 9});
+  CHECK(parse_server_address(" 10.0.0.5 ").value() == ServerAddress{"10.0.0.5", 7420});
+  CHECK(parse_server_address("[::1]:7421").value() == ServerAddress{"::1", 7421});
+  CHECK(parse_server_address("[::1]").value() == ServerAddress{"::1", 7420});
+  CHECK(parse_server_address("tls://example.org:7000").value() ==
+        ServerAddress{"example.org", 7000, Transport::Tls});
+  CHECK(parse_server_address("tls://[::1]:9").value() == ServerAddress{"::1", 9, Transport::Tls});
+  CHECK(parse_server_address("tcp://h:1").value() == ServerAddress{"h", 1, Transport::Tcp});
+  CHECK(parse_server_address("ws://h:1/ws").value() == ServerAddress{"h", 1, Transport::Ws});
+  CHECK(parse_server_address("wss://h/").value() == ServerAddress{"h", 7420, Transport::Wss});
+}
+
+TEST_CASE("address: printed so that it parses back, and host_port is the key without the scheme") {
+  for (const char* text : {"h:1", "tls://h:1", "[::1]:7420", "tls://[::1]:7420", "ws://a.b:80"}) {
+    CAPTURE(text);
+    const auto a = parse_server_address(text).value();
+    CHECK(to_string(a) == text);
+    CHECK(parse_server_address(to_string(a)).value() == a);
+  }
+  CHECK(host_port(ServerAddress{"::1", 9000, Transport::Tls}) == "[::1]:9000");
+  CHECK(host_port(ServerAddress{"host", 1, Transport::Tls}) == "host:1");
+}
+
+TEST_CASE("address: bad input gets an error that says what is wrong") {
+  struct Bad {
+    const char* text;
+    const char* says;
+  };
+  for (const Bad& b : {Bad{"", "no server address"}, Bad{"host:", "from 1 to 65535"},
+                       Bad{"host:0", "from 1 to 65535"}, Bad{"host:70000", "from 1 to 65535"},
+                       Bad{"host:12ab", "from 1 to 65535"}, Bad{"host:-1", "from 1 to 65535"},
+                       Bad{"::1:80", "in brackets"}, Bad{"[::1", "closing ']'"},
+                       Bad{"[::1]x", "':PORT' after ']'"}, Bad{":7420", "host is missing"},
+                       Bad{"tls://", "host is missing"}, Bad{"a b:1", "character"},
+                       Bad{"http://h:1", "unknown scheme"}, Bad{"tls://h:1/lobby", "no path"},
+                       Bad{"user@h:1", "character"}}) {
+    CAPTURE(b.text);
+    const auto parsed = parse_server_address(b.text);
+    REQUIRE_FALSE(parsed.has_value());
+    CHECK(parsed.error().find(b.says) != std::string::npos);
+  }
+}
