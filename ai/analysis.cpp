@@ -1,5 +1,6 @@
 #include "ai/analysis.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace amazons::ai {
@@ -26,33 +27,33 @@ Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
   SearchLimits limits;
   limits.movetime = options.movetime;
 
-  // scores[i], best[i]: the position before ply i (i == plies: the final one), for its mover.
-  std::vector<double> scores(plies + 1);
-  std::vector<Move> best(plies + 1, Move::none());
-  for (std::size_t i = 0; i <= plies; ++i) {
-    if (pos.is_game_over()) {
-      scores[i] = -MoveAnnotation::kDecidedSquares;  // the side to move has lost
-    } else {
-      const SearchResult r = search_now(*search, pos, limits);
-      scores[i] = score_squares(r.score);
-      best[i] = r.best;
-    }
-    if (progress) progress(i + 1, plies + 1);
-    if (i < plies) pos.do_move(record.moves[i].move);
-  }
-
   GameRecord out = record;
+  if (progress) progress(0, plies);
   for (std::size_t i = 0; i < plies; ++i) {
+    const Move played = record.moves[i].move;
+    const SearchResult best = search_now(*search, pos, limits);
+    pos.do_move(played);
     MoveAnnotation a;
-    a.before = scores[i];
-    a.after = -scores[i + 1];
-    if (best[i] != record.moves[i].move) {
-      a.best = best[i];
-      // The engine's own choice is not judged: a deeper look at the next position is no mistake
-      // of the player's.
+    a.before = a.after = score_squares(best.score);
+    if (best.best != played) {
+      a.best = best.best;
+      // The move played is searched one ply less deep than the engine's, so that both scores
+      // look equally far ahead: a search of the next position on its own clock would reach
+      // another depth, and in this game the side that moves last in a search is favoured by
+      // more than a square, which would mark sound moves as mistakes.
+      if (pos.is_game_over()) {
+        a.after = MoveAnnotation::kDecidedSquares;  // the opponent cannot move
+      } else {
+        // A decided result is exact whatever the depth that found it: the move played gets the
+        // whole time to show whether it keeps it.
+        SearchLimits same_depth = limits;
+        if (!is_decided(best.score)) same_depth.depth = std::max(1, best.depth - 1);
+        a.after = -score_squares(search_now(*search, pos, same_depth).score);
+      }
       a.mark = mark_for_loss(a.before - a.after);
     }
     out.moves[i].annotation = a;
+    if (progress) progress(i + 1, plies);
   }
   return out;
 }

@@ -25,7 +25,7 @@ struct AnalysisOptions {
   SearchSettings settings;  // full strength by default
 };
 
-// After each searched position: `done` of `total` (the plies plus the final position).
+// Before the first ply (0) and after each ply: `done` plies of `total` judged.
 using AnalysisProgress = std::function<void(std::size_t done, std::size_t total)>;
 
 // A search score in squares of territory, as the client's evaluation bar reads it; a proven or
@@ -34,7 +34,9 @@ double score_squares(Score s);
 MoveMark mark_for_loss(double squares_lost);
 
 // The record with an annotation on every move (earlier annotations replaced), or why the record
-// does not replay. Blocks for about (plies + 1) * movetime; calls progress on this thread.
+// does not replay. Each position is searched for movetime; a move that is not the engine's is
+// then searched one ply less deep than the engine's (the same horizon) for the score after it.
+// Blocks for up to 2 * plies * movetime; calls progress on this thread.
 Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
                                                const AnalysisOptions& options,
                                                const AnalysisProgress& progress = {});

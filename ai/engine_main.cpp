@@ -190,10 +190,8 @@ int run_analyse(const AnalyseArgs& args, const std::filesystem::path& config_dir
   const ai::Level* hard = config->find("hard");
   options.settings = hard ? ai::settings_for(*hard, *config) : ai::SearchSettings{};
   options.settings.threads = 1;
-  const std::size_t plies = record->moves.size();
-  auto analysed = ai::analyse_game(*record, options, [plies](std::size_t done, std::size_t) {
-    // Ply k is judged once the positions before and after it are searched.
-    std::cerr << "ply " << done - 1 << "/" << plies << std::endl;
+  auto analysed = ai::analyse_game(*record, options, [](std::size_t done, std::size_t plies) {
+    std::cerr << "ply " << done << "/" << plies << std::endl;
   });
   if (!analysed) return fail(args.game + ": " + analysed.error());
 
@@ -211,7 +209,7 @@ int run_analyse(const AnalyseArgs& args, const std::filesystem::path& config_dir
     out.close();
     if (!out) return fail(args.out + ": cannot be written");
   }
-  std::cerr << "analysed " << plies << " plies: " << mistakes
+  std::cerr << "analysed " << analysed->moves.size() << " plies: " << mistakes
             << (mistakes == 1 ? " mistake, " : " mistakes, ") << blunders
             << (blunders == 1 ? " blunder" : " blunders") << std::endl;
   return 0;
