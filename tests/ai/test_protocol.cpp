@@ -293,3 +293,12 @@ TEST_CASE("end of input during pondering answers as stop does") {
   REQUIRE(last);
   CHECK(last->rfind("bestmove ", 0) == 0);
 }
+
+TEST_CASE("quit during pondering ends the ponder search without a bestmove") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  CHECK(protocol.handle("go ponder"));
+  CHECK(next_answer(out, std::chrono::milliseconds(100)) == std::nullopt);
+  CHECK_FALSE(protocol.handle("quit"));
+  CHECK(next_answer(out, std::chrono::milliseconds(200)) == std::nullopt);
+}
