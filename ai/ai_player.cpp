@@ -21,9 +21,12 @@ AIPlayer::~AIPlayer() {
   search_->wait();
 }
 
-void AIPlayer::on_game_start(const GameStart&) {
+void AIPlayer::on_game_start(const GameStart& start) {
   search_->stop();
   search_->wait();
+  pondering_.reset();
+  asked_.reset();
+  color_ = start.your_color;
   std::uint64_t state = seed_ + games_++;
   settings_.eval.noise_seed = zobrist::splitmix64(state);
   search_->set_settings(settings_);
@@ -31,6 +34,13 @@ void AIPlayer::on_game_start(const GameStart&) {
 }
 
 void AIPlayer::request_move(const MoveRequest& request, ReplyFn reply) {
+  if (pondering_) {
+    const bool hit = pondering_->hash() == request.position.hash();
+    end_ponder();
+    std::lock_guard lock(mutex_);
+    ++(hit ? stats_.hits : stats_.misses);
+  }
+  asked_ = request.position;
   const SearchLimits limits = limits_for(level_, &request.clock, request.position.side_to_move());
   SearchCallbacks callbacks;
   callbacks.on_progress = on_progress_;
@@ -52,6 +62,38 @@ std::optional<Millis> AIPlayer::time_limit(const MoveRequest& request) const {
 }
 
 void AIPlayer::cancel_request() { search_->stop(); }
+
+void AIPlayer::end_ponder() {
+  search_->stop();
+  search_->wait();
+  pondering_.reset();
+}
+
+void AIPlayer::on_move(Move move, Color mover) {
+  if (!ponder_ || mover != color_ || !asked_) return;
+  const auto result = last_result();
+  if (!result || result->pv.size() < 2 || result->pv[0] != move) return;
+  Position pos = *asked_;
+  if (pos.check(move)) return;
+  pos.do_move(move);
+  if (pos.check(result->pv[1])) return;
+  pos.do_move(result->pv[1]);
+  if (pos.is_game_over()) return;
+  SearchLimits forever;
+  forever.infinite = true;
+  // No callbacks: nothing of the ponder search is reported or played; its table is what counts.
+  search_->start(pos, forever, {});
+  pondering_ = pos;
+}
+
+void AIPlayer::on_game_end(const GameResult&) {
+  if (pondering_) end_ponder();
+}
+
+AIPlayer::PonderStats AIPlayer::ponder_stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
 
 std::optional<SearchResult> AIPlayer::last_result() const {
   std::lock_guard lock(mutex_);

@@ -36,6 +36,21 @@ class AIPlayer final : public Player {
   std::optional<Millis> time_limit(const MoveRequest& request) const;
   // Stops the search; its (ignored) reply comes at once.
   void cancel_request() override;
+  // Starts pondering after this player's own move (see set_ponder).
+  void on_move(Move move, Color mover) override;
+  void on_game_end(const GameResult& result) override;
+
+  // Pondering: after its move the player thinks, on the opponent's time, about the position after
+  // the reply it expects (the second move of its principal variation). When that reply comes, the
+  // search for the next move starts with the table the ponder search filled (as the engine
+  // protocol's ponderhit); another reply just ends the ponder search. Off by default; set before
+  // the game starts.
+  void set_ponder(bool on) { ponder_ = on; }
+  struct PonderStats {
+    int hits = 0;    // the expected reply came
+    int misses = 0;  // another one came
+  };
+  PonderStats ponder_stats() const;
 
   // Called on the search thread after each completed depth and with each result. Set before the
   // game starts.
@@ -54,8 +69,15 @@ class AIPlayer final : public Player {
   SearchSettings settings_;
   std::unique_ptr<Search> search_;
   std::function<void(const SearchProgress&)> on_progress_;
+  // The driver's thread only (request_move, on_move, on_game_start/end).
+  bool ponder_ = false;
+  Color color_ = Color::White;
+  std::optional<Position> asked_;      // the position of the last request
+  std::optional<Position> pondering_;  // the position the ponder search thinks about
+  void end_ponder();
   mutable std::mutex mutex_;
   std::optional<SearchResult> last_;  // guarded by mutex_
+  PonderStats stats_;                 // guarded by mutex_
 };
 
 }  // namespace amazons::ai

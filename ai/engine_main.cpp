@@ -1,20 +1,26 @@
 // amazons-engine: the engine's command line. Without a subcommand it speaks the engine protocol
-// on stdin/stdout; --botzone speaks Botzone's format; `selfplay` shows a game; `perft N` counts
-// move sequences.
+// on stdin/stdout; --botzone speaks Botzone's format; `selfplay` shows a game; `analyse GAME`
+// annotates a game record; `perft N` counts move sequences.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
+#include "ai/analysis.h"
 #include "ai/botzone.h"
 #include "ai/levels.h"
 #include "ai/protocol.h"
 #include "ai/selfplay.h"
+#include "common/game_record.h"
 #include "common/notation.h"
 #include "common/perft.h"
 #include "common/position_text.h"
@@ -138,6 +144,77 @@ int run_selfplay(const SelfplayArgs& args, const std::filesystem::path& config_d
   return 0;
 }
 
+struct AnalyseArgs {
+  std::string game;
+  std::string out;
+  int movetime_ms = 1000;
+};
+
+// Reads the whole file; nullopt (and the reason in `why`) when it cannot.
+std::optional<std::string> read_file(const std::string& path, std::string& why) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    why = std::filesystem::exists(path, ec) ? "not a regular file" : "no such file";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) {
+    why = "cannot be read";
+    return std::nullopt;
+  }
+  return text.str();
+}
+
+int run_analyse(const AnalyseArgs& args, const std::filesystem::path& config_dir) {
+  auto fail = [](const std::string& message) {
+    std::cerr << "amazons-engine analyse: " << message << "\n";
+    return 2;
+  };
+  auto config = load_config(config_dir);
+  if (!config) return fail(config.error());
+  std::string why;
+  const auto text = read_file(args.game, why);
+  if (!text) return fail(args.game + ": " + why);
+  // The JSON form is an object; the text form starts with tags or moves.
+  const auto first = text->find_first_not_of(" \t\r\n");
+  const bool json = first != std::string::npos && (*text)[first] == '{';
+  auto record = json ? parse_record_json(*text) : parse_record_text(*text);
+  if (!record)
+    return fail(args.game + ": not a game record (" + std::string(json ? "JSON" : "text") +
+                " form): " + record.error());
+
+  ai::AnalysisOptions options;
+  options.movetime = Millis{args.movetime_ms};
+  const ai::Level* hard = config->find("hard");
+  options.settings = hard ? ai::settings_for(*hard, *config) : ai::SearchSettings{};
+  options.settings.threads = 1;
+  auto analysed = ai::analyse_game(*record, options, [](std::size_t done, std::size_t plies) {
+    std::cerr << "ply " << done << "/" << plies << std::endl;
+  });
+  if (!analysed) return fail(args.game + ": " + analysed.error());
+
+  int mistakes = 0, blunders = 0;
+  for (const RecordedMove& m : analysed->moves) {
+    mistakes += m.annotation->mark == MoveMark::Mistake;
+    blunders += m.annotation->mark == MoveMark::Blunder;
+  }
+  const std::string result = json ? to_json(*analysed).dump(2) + "\n" : to_text(*analysed);
+  if (args.out.empty()) {
+    std::cout << result << std::flush;
+  } else {
+    std::ofstream out(args.out, std::ios::binary | std::ios::trunc);
+    out << result;
+    out.close();
+    if (!out) return fail(args.out + ": cannot be written");
+  }
+  std::cerr << "analysed " << analysed->moves.size() << " plies: " << mistakes
+            << (mistakes == 1 ? " mistake, " : " mistakes, ") << blunders
+            << (blunders == 1 ? " blunder" : " blunders") << std::endl;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -182,6 +259,20 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--seed", selfplay.seed, "Picks the opening (default: from the clock)")
       ->each([&](const std::string&) { selfplay.seed_given = true; });
 
+  AnalyseArgs analyse;
+  auto* analyse_cmd = app.add_subcommand(
+      "analyse",
+      "Search every position of a game record (JSON or text form) and write it back annotated: "
+      "scores before and after each move, the engine's move where it differs, mistakes and "
+      "blunders (docs/GAME_RECORD.md)");
+  analyse_cmd->add_option("GAME", analyse.game, "The game record")->required();
+  analyse_cmd->add_option("--movetime", analyse.movetime_ms, "Milliseconds per position")
+      ->check(CLI::Range(1, 600000))
+      ->capture_default_str();
+  analyse_cmd->add_option("--out", analyse.out,
+                          "Write the annotated record here (default: standard output), in the "
+                          "form it was read in");
+
   PerftOptions perft;
   auto* perft_cmd = app.add_subcommand("perft", "Count the move sequences of length N");
   perft_cmd->add_option("N", perft.depth, "Depth")->required()->check(CLI::Range(0, 6));
@@ -193,6 +284,7 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   if (*perft_cmd) return run_perft(perft, config_dir);
+  if (*analyse_cmd) return run_analyse(analyse, config_dir);
   if (*selfplay_cmd) return run_selfplay(selfplay, config_dir);
   if (botzone) {
     bz.movetime = Millis{bz_movetime};

@@ -200,11 +200,22 @@ TermWeights blend(const EvalParams& p, double phase) {
 
 }  // namespace
 
-Evaluator::Evaluator(EvalParams params) : params_(params), endgame_(params.endgame_budget) {}
+Evaluator::Evaluator(EvalParams params) : params_(params), endgame_(params.endgame_budget) {
+  fill_mobility_table();
+}
 
 void Evaluator::set_params(const EvalParams& params) {
   params_ = params;
   endgame_.set_node_budget(params.endgame_budget);
+  fill_mobility_table();
+}
+
+void Evaluator::fill_mobility_table() {
+  for (std::size_t m = 0; m < mobility_.size(); ++m) {
+    const double reach = static_cast<double>(m);
+    const double denominator = reach + params_.mobility_half;
+    mobility_[m] = denominator > 0 ? params_.mobility_scale * reach / denominator : 0.0;
+  }
 }
 
 EvalTerms Evaluator::terms(const Position& pos) {

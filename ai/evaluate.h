@@ -83,9 +83,11 @@ class Evaluator {
  private:
   Score score_terms(const Position& pos, const EvalTerms& t) const;
   Score score_separated(const Position& pos);
+  // Fills mobility_ from params_: every change of the parameters must refill it.
+  void fill_mobility_table();
 
   EvalParams params_;
-  std::array<double, kMaxReach + 1> mobility_{};  // the mobility of a queen by its reach
+  std::array<double, kMaxReach + 1> mobility_{};  // the mobility of a queen by its reach (m)
   EndgameCounter endgame_;
   std::uint64_t count_ = 0;
 };

@@ -98,13 +98,16 @@ bool EngineProtocol::handle(std::string_view line) {
       search_->stop();
       search_->wait();
     }
+    pondering_ = false;
     return false;
   }
   if (cmd == "isready") {
     if (!searching_.load()) prepare_search();
     say("readyok");
   } else if (cmd == "stop") {
-    if (search_) search_->stop();
+    cmd_stop();
+  } else if (cmd == "ponderhit") {
+    cmd_ponderhit();
   } else if (cmd == "id") {
     say("id name amazons-engine " AMAZONS_VERSION);
   } else if (cmd == "help") {
@@ -146,8 +149,9 @@ bool EngineProtocol::handle(std::string_view line) {
 
 void EngineProtocol::finish() {
   if (!search_) return;
-  // Input has ended, so nobody can send stop: end an unbounded search now; a bounded one
-  // finishes by itself.
+  // Input has ended, so nobody can send stop: end an unbounded search now (a ponder search as
+  // stop would, with its bestmove); a bounded one finishes by itself.
+  if (pondering_) return cmd_stop();
   if (unbounded_) search_->stop();
   search_->wait();
 }
@@ -164,7 +168,9 @@ void EngineProtocol::cmd_help() {
       "  level NAME                           beginner, easy, medium, hard, max, ...",
       "  limits [movetime MS] [depth N] [nodes N] [width W] [noise N] [search alphabeta|mcts]",
       "  threads N | hash MB                  search threads, table size",
-      "  go [movetime MS] [wtime MS btime MS winc MS binc MS] [depth N] [nodes N] [infinite]",
+      "  go [ponder] [movetime MS] [wtime MS btime MS winc MS binc MS] [depth N] [nodes N]",
+      "     [infinite]                        ponder: think until ponderhit or stop",
+      "  ponderhit                            the expected move came: search under go's limits",
       "  stop                                 answers bestmove at once",
       "  show | eval | perft N | quit",
   };
@@ -315,9 +321,15 @@ void EngineProtocol::prepare_search() {
   }
 }
 
-void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
+std::optional<SearchLimits> EngineProtocol::parse_go(const std::vector<std::string>& args,
+                                                     bool& ponder) {
+  auto fail = [this](const std::string& message) {
+    error(message);
+    return std::nullopt;
+  };
   SearchLimits limits;
   bool any = false;
+  ponder = false;
   std::optional<Millis> clock[2], inc[2];
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& key = args[i];
@@ -325,26 +337,32 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
       limits.infinite = any = true;
       continue;
     }
-    if (i + 1 >= args.size()) return error("go: " + key + " needs a value");
+    if (key == "ponder") {
+      if (i != 1) return fail("go: ponder must come first (go ponder LIMITS...)");
+      ponder = true;
+      continue;
+    }
+    if (i + 1 >= args.size()) return fail("go: " + key + " needs a value");
     const std::string& value = args[++i];
     const auto v = parse_int(value, 0, key == "nodes" ? (1LL << 50) : kMaxMillis);
-    if (!v) return error("go: bad value '" + value + "' for " + key);
+    if (!v) return fail("go: bad value '" + value + "' for " + key);
     if (key == "movetime") {
-      if (*v == 0) return error("go: movetime must be at least 1 ms");
+      if (*v == 0) return fail("go: movetime must be at least 1 ms");
       limits.movetime = Millis{*v};
     } else if (key == "wtime" || key == "btime") {
       clock[key[0] == 'w' ? 0 : 1] = Millis{*v};
     } else if (key == "winc" || key == "binc") {
       inc[key[0] == 'w' ? 0 : 1] = Millis{*v};
     } else if (key == "depth") {
-      if (*v < 1 || *v > 100) return error("go: depth must be 1 to 100");
+      if (*v < 1 || *v > 100) return fail("go: depth must be 1 to 100");
       limits.depth = static_cast<int>(*v);
     } else if (key == "nodes") {
-      if (*v < 1) return error("go: nodes must be at least 1");
+      if (*v < 1) return fail("go: nodes must be at least 1");
       limits.nodes = static_cast<std::uint64_t>(*v);
     } else {
-      return error("go: unknown argument '" + key +
-                   "' (expected movetime, wtime, btime, winc, binc, depth, nodes or infinite)");
+      return fail("go: unknown argument '" + key +
+                  "' (expected ponder, movetime, wtime, btime, winc, binc, depth, nodes or "
+                  "infinite)");
     }
     any = true;
   }
@@ -354,23 +372,75 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
     limits.increment = inc[side].value_or(Millis{0});
   }
   if (!any) limits = limits_for(level_, nullptr, position_.side_to_move());
+  return limits;
+}
 
-  if (position_.is_game_over()) return say("bestmove none");
-  prepare_search();
+SearchCallbacks EngineProtocol::callbacks(bool answer) {
   SearchCallbacks callbacks;
   callbacks.on_progress = [this](const SearchProgress& p) {
     say("info depth " + std::to_string(p.depth) + " score " + score_text(p.score) + " nodes " +
         std::to_string(p.nodes) + " nps " + std::to_string(p.nps) + " time " +
         std::to_string(p.elapsed.count()) + " pv " + pv_string(p.pv));
   };
-  callbacks.on_done = [this](const SearchResult& r) {
-    searching_.store(false);
-    say("bestmove " + (r.best.is_none() ? std::string("none") : to_string(r.best)));
-  };
+  // A ponder search never answers by itself: ponderhit or stop decide (see cmd_stop).
+  if (answer)
+    callbacks.on_done = [this](const SearchResult& r) {
+      searching_.store(false);
+      say(bestmove_line(r));
+    };
+  return callbacks;
+}
+
+std::string EngineProtocol::bestmove_line(const SearchResult& r) {
+  return "bestmove " + (r.best.is_none() ? std::string("none") : to_string(r.best));
+}
+
+void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
+  bool ponder = false;
+  const auto limits = parse_go(args, ponder);
+  if (!limits) return;
+  if (position_.is_game_over()) return say("bestmove none");
+  prepare_search();
+  if (ponder) {
+    // Think until ponderhit or stop, whatever the limits say; they apply from the ponderhit.
+    ponder_limits_ = *limits;
+    pondering_ = true;
+    unbounded_ = true;
+    searching_.store(true);
+    SearchLimits forever;
+    forever.infinite = true;
+    search_->start(position_, forever, callbacks(false));
+    return;
+  }
+  unbounded_ = limits->infinite && limits->depth == 0 && limits->nodes == 0 && !limits->movetime &&
+               !limits->time_left;
+  searching_.store(true);
+  search_->start(position_, *limits, callbacks(true));
+}
+
+void EngineProtocol::cmd_stop() {
+  if (!search_) return;
+  search_->stop();
+  if (!pondering_) return;  // a normal search answers from its own thread
+  const SearchResult r = search_->wait();
+  pondering_ = false;
+  unbounded_ = false;
+  searching_.store(false);
+  say(bestmove_line(r));
+}
+
+void EngineProtocol::cmd_ponderhit() {
+  if (!pondering_) return error("ponderhit: not pondering (send go ponder first)");
+  // The ponder search ends and the real one starts at once on the same position, with the
+  // table the ponder search filled: its depths come back from the table, and the go command's
+  // limits are measured from now.
+  search_->stop();
+  search_->wait();
+  pondering_ = false;
+  const SearchLimits& limits = ponder_limits_;
   unbounded_ = limits.infinite && limits.depth == 0 && limits.nodes == 0 && !limits.movetime &&
                !limits.time_left;
-  searching_.store(true);
-  search_->start(position_, limits, std::move(callbacks));
+  search_->start(position_, limits, callbacks(true));
 }
 
 void EngineProtocol::cmd_perft(const std::vector<std::string>& args) {

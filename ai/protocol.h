@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +33,8 @@ class EngineProtocol {
 
   // Handles one line. Returns false after `quit` (nothing more should be sent). A malformed or
   // refused command is answered with a line "error ..." and changes nothing. Blocks only for
-  // perft and for quit (which stops a running search and waits for its bestmove line).
+  // perft, for quit (which stops a running search and waits for its bestmove line), and while
+  // pondering for ponderhit and stop (which end the ponder search, a millisecond or so).
   bool handle(std::string_view line);
 
   // End of input: waits for a running search to finish (an infinite one is stopped first).
@@ -51,6 +53,14 @@ class EngineProtocol {
   void cmd_limits(const std::vector<std::string>& args);
   void cmd_setting(const std::vector<std::string>& args);
   void cmd_go(const std::vector<std::string>& args);
+  void cmd_stop();
+  void cmd_ponderhit();
+  // The limits a go command gives on the current position (and whether it says ponder); on a
+  // bad argument answers the error and returns nullopt.
+  std::optional<SearchLimits> parse_go(const std::vector<std::string>& args, bool& ponder);
+  // Progress lines, and the bestmove line when `answer` (a ponder search does not answer).
+  SearchCallbacks callbacks(bool answer);
+  static std::string bestmove_line(const SearchResult& r);
   void cmd_perft(const std::vector<std::string>& args);
   void cmd_eval();
   void cmd_show();
@@ -76,6 +86,9 @@ class EngineProtocol {
   std::size_t hash_mb_ = 64;
   std::unique_ptr<Search> search_;
   bool unbounded_ = false;  // the last search runs until stopped
+  // Between go ponder and ponderhit or stop; only the thread calling handle() touches these.
+  bool pondering_ = false;
+  SearchLimits ponder_limits_;  // the go ponder command's limits, applied from the ponderhit
   // From go until just before its bestmove line: a client that has read bestmove may send the
   // next command at once, while the search thread is still winding down.
   std::atomic<bool> searching_{false};

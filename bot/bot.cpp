@@ -26,6 +26,7 @@ std::string yes_no(bool b) { return b ? "true" : "false"; }
 
 struct Bot::Seat {
   std::unique_ptr<Player> player;
+  ai::AIPlayer* engine = nullptr;         // the player, when it is the built-in engine
   std::unique_ptr<net::ServerGame> game;  // declared after the player: destroyed before it
 };
 
@@ -128,7 +129,8 @@ int Bot::run() {
        {"join_open", yes_no(config_.join_open)},
        {"accept_challenges", yes_no(config_.accept_challenges)},
        {"seek", config_.seek ? config_.seek->rules + " " + time_text(config_.seek->time) : "no"},
-       {"rematch", yes_no(config_.rematch)}});
+       {"rematch", yes_no(config_.rematch)},
+       {"ponder", yes_no(config_.ponder)}});
   connect(config_.tls ? known_pin() : std::nullopt);
 
   std::optional<SteadyClock::time_point> quit_by;
@@ -409,12 +411,16 @@ std::unique_ptr<Player> Bot::make_player(const std::string& game) {
     });
     return engine;
   }
-  return std::make_unique<ai::AIPlayer>(*ai_.find(config_.level), ai_, config_.name, seed_++);
+  auto engine =
+      std::make_unique<ai::AIPlayer>(*ai_.find(config_.level), ai_, config_.name, seed_++);
+  engine->set_ponder(config_.ponder);
+  return engine;
 }
 
 void Bot::open_seat(const std::string& game) {
   auto seat = std::make_unique<Seat>();
   seat->player = make_player(game);
+  seat->engine = dynamic_cast<ai::AIPlayer*>(seat->player.get());
   net::ServerGameOptions o;
   o.lag_margin = config_.lag_margin;
   o.resign_before_flag = true;
@@ -448,6 +454,13 @@ void Bot::on_game_move(const net::ServerGame& game, Move move, Color mover) {
 
 void Bot::on_game_end(const net::ServerGame& game, const GameResult& result) {
   ++finished_games_;
+  std::string ponder_hits, ponder_misses;
+  if (const auto it = seats_.find(game.id()); config_.ponder && it != seats_.end()) {
+    if (const ai::AIPlayer* engine = it->second->engine) {
+      ponder_hits = std::to_string(engine->ponder_stats().hits);
+      ponder_misses = std::to_string(engine->ponder_stats().misses);
+    }
+  }
   const std::string outcome = !result.winner                   ? "aborted"
                               : *result.winner == game.color() ? "win"
                                                                : "loss";
@@ -455,6 +468,8 @@ void Bot::on_game_end(const net::ServerGame& game, const GameResult& result) {
                          {"result", outcome},
                          {"reason", std::string(code(result.reason))},
                          {"plies", std::to_string(game.moves().size())},
+                         {"ponder_hits", ponder_hits},
+                         {"ponder_misses", ponder_misses},
                          {"opponent", game.started() ? game.player(~game.color()).name : ""}});
   if (const auto it = seats_.find(game.id()); it != seats_.end()) {
     retired_.push_back(std::move(it->second));

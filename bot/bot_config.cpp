@@ -217,6 +217,8 @@ Expected<BotConfig, std::string> apply_bot_json(BotConfig c, const json& j) {
       err = take(jf::boolean(v, key), [&](bool b) { c.accept_challenges = b; });
     } else if (key == "seek") {
       err = apply_seek(c, v);
+    } else if (key == "ponder") {
+      err = take(jf::boolean(v, key), [&](bool b) { c.ponder = b; });
     } else if (key == "rematch") {
       err = take(jf::boolean(v, key), [&](bool b) { c.rematch = b; });
     } else if (key == "claim") {
@@ -236,7 +238,7 @@ Expected<BotConfig, std::string> apply_bot_json(BotConfig c, const json& j) {
       err = key +
             ": unknown setting (known: server, tls_fingerprint, known_servers, name, password, "
             "server_password, level, engine, "
-            "protocol, engine_restarts, ai_config, threads, hash_mb, max_games, join_open, "
+            "protocol, engine_restarts, ai_config, threads, hash_mb, ponder, max_games, join_open, "
             "accept_challenges, seek, rematch, claim, games, accept, lag_margin, list_interval, "
             "log_level)";
     }
@@ -260,6 +262,8 @@ Expected<BotConfig, std::string> finish_config(BotConfig c) {
     return Error{"tls_fingerprint: it applies to a TLS server (--server tls://HOST:PORT)"};
   if (c.engine && c.engine->find_first_not_of(" \t") == std::string::npos)
     return Error{"engine: the command is empty"};
+  if (c.engine && c.ponder)
+    return Error{"ponder: only the built-in engine (level) ponders, not an engine program"};
   if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warn" &&
       c.log_level != "error")
     return Error{"log_level: expected debug, info, warn or error, got \"" + c.log_level + "\""};

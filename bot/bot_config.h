@@ -61,6 +61,9 @@ struct BotConfig {
   std::filesystem::path ai_config;  // the engine levels (config/ai.json)
   int threads = 1;                  // search threads per game
   int hash_mb = 32;                 // transposition table per game
+  // The built-in engine thinks on the opponent's time about the reply it expects, and keeps
+  // what it learned when that reply comes (AIPlayer::set_ponder). Not for engine programs.
+  bool ponder = false;
 
   // Which games.
   int max_games = 1;  // played at once

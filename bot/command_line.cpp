@@ -34,7 +34,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   std::optional<int> max_games, threads, hash_mb, engine_restarts, games;
   std::optional<double> min_time, max_time, lag_margin_ms, list_interval;
   bool no_join = false, no_challenges = false, no_bots = false, no_unlimited = false,
-       no_claim = false, rematch = false, rated = false;
+       no_claim = false, rematch = false, rated = false, ponder = false;
 
   std::optional<std::string> tls_fingerprint, known_servers;
   app.add_option("--server", server,
@@ -74,6 +74,8 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   app.add_option("--games", games, "play this many games, then leave")
       ->check(CLI::Range(1, 1'000'000'000));
   app.add_option("--threads", threads, "search threads per game")->check(CLI::Range(1, 64));
+  app.add_flag("--ponder", ponder,
+               "think on the opponent's time about the reply the engine expects (--level only)");
   app.add_option("--hash", hash_mb, "transposition table per game, MB")
       ->check(CLI::Range(1, 1 << 14));
   app.add_option("--engine-restarts", engine_restarts,
@@ -169,6 +171,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   if (no_bots) c.accept.bots = false;
   if (no_claim) c.claim = false;
   if (rematch) c.rematch = true;
+  if (ponder) c.ponder = true;
   if (lag_margin_ms) c.lag_margin = Millis{static_cast<Millis::rep>(*lag_margin_ms)};
   if (list_interval) c.list_interval = Millis{static_cast<Millis::rep>(*list_interval * 1000.0)};
   if (log_level) c.log_level = *log_level;

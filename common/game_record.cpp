@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -38,6 +39,24 @@ std::optional<EndReason> end_reason_from_code(std::string_view c) {
   for (EndReason r : {EndReason::NoMoves, EndReason::Resign, EndReason::Time, EndReason::Abandon,
                       EndReason::Aborted, EndReason::IllegalMove})
     if (code(r) == c) return r;
+  return std::nullopt;
+}
+
+std::string_view code(MoveMark m) {
+  switch (m) {
+    case MoveMark::None:
+      return "";
+    case MoveMark::Mistake:
+      return "mistake";
+    case MoveMark::Blunder:
+      return "blunder";
+  }
+  return "";
+}
+
+std::optional<MoveMark> move_mark_from_code(std::string_view c) {
+  for (MoveMark m : {MoveMark::None, MoveMark::Mistake, MoveMark::Blunder})
+    if (code(m) == c) return m;
   return std::nullopt;
 }
 
@@ -131,6 +150,65 @@ std::optional<std::string> check_result(const GameResult& r, const Position& fin
   return std::nullopt;
 }
 
+// An annotation's best move must be a legal move of the position it was found in.
+std::optional<std::string> check_annotations(const GameRecord& r) {
+  auto pos = initial_position(r);
+  if (!pos) return pos.error();
+  for (std::size_t i = 0; i < r.moves.size(); ++i) {
+    const auto& a = r.moves[i].annotation;
+    if (a && a->best)
+      if (auto err = pos->check(*a->best))
+        return "move " + std::to_string(i + 1) + ": the analysis's best move " +
+               to_string(*a->best) + " is not legal: " + std::string(describe(*err));
+    pos->do_move(r.moves[i].move);
+  }
+  return std::nullopt;
+}
+
+// Annotation scores are kept to hundredths of a square, what the text form writes, so that
+// both forms read back the same; and within a sane range.
+constexpr double kMaxAnnotationSquares = 10000;
+std::optional<double> annotation_squares(double v) {
+  if (!std::isfinite(v) || std::abs(v) > kMaxAnnotationSquares) return std::nullopt;
+  return std::round(v * 100) / 100;
+}
+
+json annotation_json(const MoveAnnotation& a) {
+  json j = {{"before", a.before}, {"after", a.after}};
+  if (a.best) j["best"] = to_string(*a.best);
+  if (a.mark != MoveMark::None) j["mark"] = code(a.mark);
+  return j;
+}
+
+Expected<MoveAnnotation, std::string> annotation_from_json(const json& j,
+                                                           const std::string& field) {
+  if (!j.is_object()) return Unexpected(field + ": expected an object with before and after");
+  MoveAnnotation a;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "before" || key == "after") {
+      const auto v = value.is_number() ? annotation_squares(value.get<double>()) : std::nullopt;
+      if (!v)
+        return Unexpected(field + "." + key + ": expected a number of squares, at most 10000");
+      (key == "before" ? a.before : a.after) = *v;
+    } else if (key == "best") {
+      if (!value.is_string()) return Unexpected(field + ".best: expected a move");
+      auto m = parse_move(value.get<std::string>());
+      if (!m) return Unexpected(field + ".best: " + m.error().message());
+      a.best = *m;
+    } else if (key == "mark") {
+      auto mark = value.is_string() ? move_mark_from_code(value.get<std::string>()) : std::nullopt;
+      if (!mark || *mark == MoveMark::None)
+        return Unexpected(field + ".mark: expected \"mistake\" or \"blunder\"");
+      a.mark = *mark;
+    } else {
+      return Unexpected(field + "." + key + ": unknown key");
+    }
+  }
+  if (!j.contains("before") || !j.contains("after"))
+    return Unexpected(field + ": before and after are required");
+  return a;
+}
+
 json player_json(const PlayerInfo& p) {
   json j = {{"name", p.name}};
   if (p.bot) j["bot"] = true;
@@ -178,13 +256,14 @@ json to_json(const GameRecord& r) {
   if (r.start_position) j["start"] = *r.start_position;
   json moves = json::array();
   for (const RecordedMove& m : r.moves) {
-    if (!m.elapsed && !m.clock_left) {
+    if (!m.elapsed && !m.clock_left && !m.annotation) {
       moves.push_back(to_string(m.move));
       continue;
     }
     json mj = {{"move", to_string(m.move)}};
     if (m.elapsed) mj["elapsed_ms"] = m.elapsed->count();
     if (m.clock_left) mj["clock_ms"] = m.clock_left->count();
+    if (m.annotation) mj["analysis"] = annotation_json(*m.annotation);
     moves.push_back(std::move(mj));
   }
   j["moves"] = std::move(moves);
@@ -240,7 +319,7 @@ Expected<GameRecord, std::string> record_from_json(const json& j) {
       const json* text = &mj;
       if (mj.is_object()) {
         for (const auto& [key, value] : mj.items())
-          if (key != "move" && key != "elapsed_ms" && key != "clock_ms")
+          if (key != "move" && key != "elapsed_ms" && key != "clock_ms" && key != "analysis")
             return Unexpected(where + "." + key + ": unknown key");
         if (!mj.contains("move")) return Unexpected(where + ".move: missing");
         text = &mj["move"];
@@ -253,6 +332,11 @@ Expected<GameRecord, std::string> record_from_json(const json& j) {
           auto c = millis_from_json(mj["clock_ms"], where + ".clock_ms");
           if (!c) return Unexpected(c.error());
           rm.clock_left = *c;
+        }
+        if (mj.contains("analysis")) {
+          auto a = annotation_from_json(mj["analysis"], where + ".analysis");
+          if (!a) return Unexpected(a.error());
+          rm.annotation = *a;
         }
       }
       if (!text->is_string()) return Unexpected(where + ": expected a move such as \"d1-d7/g7\"");
@@ -296,6 +380,7 @@ Expected<GameRecord, std::string> record_from_json(const json& j) {
   if (!final_pos) return Unexpected(final_pos.error());
   if (r.result)
     if (auto problem = check_result(*r.result, *final_pos)) return Unexpected(*problem);
+  if (auto problem = check_annotations(r)) return Unexpected(*problem);
   return r;
 }
 
@@ -363,6 +448,61 @@ bool read_tag(std::string_view line, std::string& name, std::string& value, std:
   return true;
 }
 
+std::string signed_squares(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f", v);
+  return buf;
+}
+
+std::string annotation_text(const MoveAnnotation& a) {
+  std::string out = "before " + signed_squares(a.before) + " after " + signed_squares(a.after);
+  if (a.best) out += " best " + to_string(*a.best);
+  if (a.mark != MoveMark::None) out += " " + std::string(code(a.mark));
+  return out;
+}
+
+constexpr std::string_view kAnnotationStart = "before ";
+
+// The inside of an annotation comment, as annotation_text writes it.
+Expected<MoveAnnotation, std::string> parse_annotation_text(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::vector<std::string> w;
+  for (std::string x; in >> x;) w.push_back(x);
+  auto number = [](const std::string& t) -> std::optional<double> {
+    const char* begin = t.data() + (t.size() > 1 && t[0] == '+' ? 1 : 0);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(begin, t.data() + t.size(), v);
+    if (ec != std::errc() || end != t.data() + t.size()) return std::nullopt;
+    return annotation_squares(v);
+  };
+  MoveAnnotation a;
+  if (w.size() < 4 || w[0] != "before" || w[2] != "after")
+    return Unexpected(std::string("expected {before SQUARES after SQUARES [best MOVE] [mark]}"));
+  const auto before = number(w[1]), after = number(w[3]);
+  if (!before || !after)
+    return Unexpected(
+        std::string("before and after must be numbers of squares (at most 10000), such as +1.25"));
+  a.before = *before;
+  a.after = *after;
+  std::size_t i = 4;
+  if (i < w.size() && w[i] == "best") {
+    if (i + 1 >= w.size()) return Unexpected(std::string("best needs a move"));
+    auto m = parse_move(w[i + 1]);
+    if (!m) return Unexpected("best move \"" + w[i + 1] + "\" " + m.error().message());
+    a.best = *m;
+    i += 2;
+  }
+  if (i < w.size()) {
+    const auto mark = move_mark_from_code(w[i]);
+    if (!mark || *mark == MoveMark::None)
+      return Unexpected("expected mistake or blunder, found \"" + w[i] + "\"");
+    a.mark = *mark;
+    ++i;
+  }
+  if (i != w.size()) return Unexpected("unexpected \"" + w[i] + "\" at the end");
+  return a;
+}
+
 }  // namespace
 
 std::string to_text(const GameRecord& r) {
@@ -393,6 +533,7 @@ std::string to_text(const GameRecord& r) {
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
     if (i % 2 == 0) out << (i == 0 ? "" : "\n") << (i / 2 + 1) << ".";
     out << " " << to_string(r.moves[i].move);
+    if (r.moves[i].annotation) out << " {" << annotation_text(*r.moves[i].annotation) << "}";
   }
   if (!r.moves.empty()) out << "\n";
   return out.str();
@@ -420,10 +561,35 @@ Expected<GameRecord, std::string> parse_record_text(std::string_view text) {
         return Unexpected(where + ": tag " + name + " given twice");
       continue;
     }
-    std::istringstream tokens{std::string(line)};
-    std::string token;
     bool first_token = true;
-    while (tokens >> token) {
+    bool annotated = false;  // the last move read on this line has its annotation
+    for (std::size_t i = 0; i < line.size();) {
+      if (line[i] == ' ' || line[i] == '\t') {
+        ++i;
+        continue;
+      }
+      if (line[i] == '{') {
+        const std::size_t close = line.find('}', i);
+        if (close == std::string_view::npos)
+          return Unexpected(where + ": a comment without its closing '}'");
+        const std::string_view comment = line.substr(i + 1, close - i - 1);
+        i = close + 1;
+        // Other comments are free text for people; an annotation is read back.
+        if (!comment.starts_with(kAnnotationStart)) continue;
+        if (first_token || annotated || r.moves.empty())
+          return Unexpected(where + ": an annotation must follow the move it is about");
+        auto a = parse_annotation_text(comment);
+        if (!a) return Unexpected(where + ": annotation: " + a.error());
+        r.moves.back().annotation = *a;
+        annotated = true;
+        continue;
+      }
+      std::size_t token_end = i;
+      while (token_end < line.size() && line[token_end] != ' ' && line[token_end] != '\t' &&
+             line[token_end] != '{')
+        ++token_end;
+      const std::string token(line.substr(i, token_end - i));
+      i = token_end;
       if (first_token) {
         first_token = false;
         const std::string number = std::to_string(expected_number) + ".";
@@ -436,6 +602,7 @@ Expected<GameRecord, std::string> parse_record_text(std::string_view text) {
       auto m = parse_move(token);
       if (!m) return Unexpected(where + ": move \"" + token + "\" " + m.error().message());
       r.moves.push_back({*m, std::nullopt, std::nullopt});
+      annotated = false;
     }
   }
 
@@ -518,6 +685,7 @@ Expected<GameRecord, std::string> parse_record_text(std::string_view text) {
   if (!final_pos) return Unexpected(final_pos.error());
   if (r.result)
     if (auto problem = check_result(*r.result, *final_pos)) return Unexpected(*problem);
+  if (auto problem = check_annotations(r)) return Unexpected(*problem);
   return r;
 }
 

@@ -44,10 +44,28 @@ struct PlayerInfo {
 
 using Timestamp = std::chrono::sys_time<std::chrono::milliseconds>;
 
+// How an analysis (amazons-engine analyse, docs/GAME_RECORD.md) judged a move that was lost
+// territory: by how much, with the thresholds of ai/analysis.h.
+enum class MoveMark : std::uint8_t { None, Mistake, Blunder };
+std::string_view code(MoveMark m);  // "", "mistake", "blunder"
+std::optional<MoveMark> move_mark_from_code(std::string_view code);
+
+// What an analysis said about one move. Scores are squares of territory from the mover's point
+// of view; a decided game (proven or counted) is +-kDecidedSquares.
+struct MoveAnnotation {
+  static constexpr double kDecidedSquares = 100;
+  double before = 0;         // the position before the move, with the engine's best move
+  double after = 0;          // the position after the move played
+  std::optional<Move> best;  // the engine's move, when it is not the one played
+  MoveMark mark = MoveMark::None;
+  friend bool operator==(const MoveAnnotation&, const MoveAnnotation&) = default;
+};
+
 struct RecordedMove {
   Move move;
   std::optional<Millis> elapsed;     // thinking time spent on the move
   std::optional<Millis> clock_left;  // the mover's clock after the move (increment included)
+  std::optional<MoveAnnotation> annotation{};  // from an analysis
   friend bool operator==(const RecordedMove&, const RecordedMove&) = default;
 };
 
@@ -75,7 +93,9 @@ nlohmann::json to_json(const GameRecord& record);
 Expected<GameRecord, std::string> record_from_json(const nlohmann::json& j);
 Expected<GameRecord, std::string> parse_record_json(std::string_view text);
 
-// Plain text form: tag lines, then numbered moves. It keeps everything but per-move times.
+// Plain text form: tag lines, then numbered moves, each optionally followed by a {comment};
+// an annotation is written as the comment {before +0.50 after -2.25 best d1-d7/g7 mistake}.
+// It keeps everything but per-move times.
 std::string to_text(const GameRecord& record);
 Expected<GameRecord, std::string> parse_record_text(std::string_view text);
 

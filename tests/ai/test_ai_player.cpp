@@ -117,3 +117,27 @@ TEST_CASE("cancel_request stops the thinking at once") {
   const auto took = std::chrono::steady_clock::now() - before;
   CHECK(took < test::deadline_slack());
 }
+
+TEST_CASE("a pondering AIPlayer thinks on the expected reply and counts what came") {
+  AIPlayer white(quick_level(40), one_thread());
+  AIPlayer black(quick_level(40), one_thread());
+  white.set_ponder(true);
+  LocalGameOptions options;
+  options.rules = botzone8_variant();
+  LocalGame game(options, white, black);
+  const GameRecord record = game.play();
+  REQUIRE(record.result);
+  CHECK(record.result->reason == EndReason::NoMoves);  // every move legal, no time loss
+  CHECK(replay(record));
+  const auto ponder = white.ponder_stats();
+  const int white_moves = static_cast<int>(record.moves.size()) / 2;
+  CAPTURE(ponder.hits);
+  CAPTURE(ponder.misses);
+  // The same engine on the other side often plays the reply this one expects.
+  CHECK(ponder.hits >= 1);
+  CHECK(ponder.hits + ponder.misses <= white_moves);
+  CHECK(ponder.hits + ponder.misses >= white_moves / 2);
+  // Without set_ponder nothing is pondered.
+  CHECK(black.ponder_stats().hits == 0);
+  CHECK(black.ponder_stats().misses == 0);
+}

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ai/evaluate.h"
+#include "common/movegen.h"
 #include "common/position_text.h"
 #include "test_util.h"
 
@@ -166,4 +167,91 @@ TEST_CASE("the territory map's owner is the side nearer by queen moves, nobody o
   CHECK(map.king_distance(Color::White, sq("c2")) == 2);
   CHECK(map.queen_distance(Color::White, sq("c2")) == 2);  // off every line through a1
   CHECK(map.queen_distance(Color::Black, sq("c3")) == TerritoryMap::kUnreached);  // the arrow
+}
+
+TEST_CASE("the mobility term is the documented 8 m / (m + 6) per queen, mine less theirs") {
+  // White's queen on a1 reaches only b1; Black's on d4 reaches 25 squares (the arrows on a2, b2
+  // and c1 block nothing of its lines).
+  const Position pos = *parse_position("8/8/8/8/3B4/8/xx6/W1x5 b");
+  Evaluator eval;
+  const EvalTerms t = eval.terms(pos);
+  auto mobility = [](int reach) { return 8.0 * reach / (reach + 6.0); };
+  int black_reach = 0;
+  for (Square q : pos.queens(Color::Black)) black_reach += slide_count(pos, q, Square::none());
+  REQUIRE(black_reach == 25);
+  CHECK(t.mobility == doctest::Approx(mobility(25) - mobility(1)));
+  CHECK(t.mobility > 4);
+}
+
+TEST_CASE("the mobility term follows mobility_scale and mobility_half") {
+  const Position pos = *parse_position("8/8/8/8/3B4/8/xx6/W1x5 b");
+  EvalParams p;
+  p.mobility_scale = 4.0;
+  p.mobility_half = 1.0;
+  Evaluator eval(p);
+  CHECK(eval.terms(pos).mobility == doctest::Approx(4.0 * 25 / 26 - 4.0 * 1 / 2));
+  p.mobility_scale = 0;
+  eval.set_params(p);
+  CHECK(eval.terms(pos).mobility == 0);
+}
+
+namespace {
+
+struct DocumentedTerm {
+  const char* name;
+  double TermWeights::*weight;
+  double EvalTerms::*raw;
+};
+
+// Every term docs/ENGINE.md lists under "Evaluation", with its weight and its raw value.
+constexpr DocumentedTerm kDocumentedTerms[] = {
+    {"t1 queen territory", &TermWeights::queen_territory, &EvalTerms::queen_territory},
+    {"t2 king territory", &TermWeights::king_territory, &EvalTerms::king_territory},
+    {"c1 queen position", &TermWeights::queen_position, &EvalTerms::queen_position},
+    {"c2 king position", &TermWeights::king_position, &EvalTerms::king_position},
+    {"mobility", &TermWeights::mobility, &EvalTerms::mobility},
+};
+
+EvalParams without(double TermWeights::*weight) {
+  EvalParams p;
+  p.opening.*weight = p.middlegame.*weight = p.endgame.*weight = 0;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("every documented evaluation term moves the score the way docs/ENGINE.md says") {
+  // Black's queen on d4 is free and nearer to almost every square; White's on a1 is nearly shut
+  // in. Every term favours Black, so each must raise the score with Black to move and lower it
+  // with White to move, and taking its weight away must undo exactly that.
+  const Position black_to_move = *parse_position("8/8/8/8/3B4/8/xx6/W1x5 b");
+  const Position white_to_move = *parse_position("8/8/8/8/3B4/8/xx6/W1x5 w");
+  Evaluator full;
+  const EvalTerms t = full.terms(black_to_move);
+  REQUIRE_FALSE(t.separated);
+  const Score with_black = full.evaluate(black_to_move);
+  const Score with_white = full.evaluate(white_to_move);
+  REQUIRE(std::abs(with_black) < kMaxHeuristic);  // not clamped, so every change shows
+  REQUIRE(std::abs(with_white) < kMaxHeuristic);
+  for (const DocumentedTerm& term : kDocumentedTerms) {
+    CAPTURE(term.name);
+    CHECK(t.*term.raw > 0.5);  // the side with the freer, nearer queen is ahead on it
+    Evaluator reduced(without(term.weight));
+    CHECK(reduced.evaluate(black_to_move) < with_black);
+    CHECK(reduced.evaluate(white_to_move) > with_white);
+  }
+}
+
+TEST_CASE("the tempo share of a tied square goes to the side to move") {
+  // On an empty 6x6 board with queens in opposite corners many squares are tied.
+  const Position pos = *parse_position("5B/6/6/6/6/W5 w");
+  EvalParams no_tempo;
+  no_tempo.tempo = 0;
+  Evaluator full, reduced(no_tempo);
+  const EvalTerms with = full.terms(pos), without_tempo = reduced.terms(pos);
+  // Symmetric position: without the tempo share nobody is ahead on territory.
+  CHECK(without_tempo.queen_territory == doctest::Approx(0));
+  CHECK(with.queen_territory > 0.5);
+  CHECK(with.king_territory > 0.5);
+  CHECK(full.evaluate(pos) > reduced.evaluate(pos));
 }

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "ai/protocol.h"
+#include "common/notation.h"
+#include "common/position_text.h"
 
 using namespace amazons;
 using namespace amazons::ai;
@@ -141,6 +143,8 @@ TEST_CASE("every malformed command gets an error line and the engine goes on") {
       "limits width 100",
       "level",
       "moves a1-a2/a3",
+      "go depth 2 ponder",
+      "ponderhit",
       "\x01\x02\x03",
   };
   for (const char* line : bad) {
@@ -182,4 +186,120 @@ TEST_CASE("end of input waits for a bounded search and stops an infinite one") {
   while (auto l = out.next(std::chrono::milliseconds(100))) last = l;
   REQUIRE(last);
   CHECK(last->rfind("bestmove ", 0) == 0);
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The next line that is not progress, or nullopt if none comes within the timeout.
+std::optional<std::string> next_answer(Lines& out, std::chrono::milliseconds timeout) {
+  const auto until = Clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    auto l = out.next(left);
+    if (!l || l->rfind("info ", 0) != 0) return l;
+  }
+}
+
+bool is_legal_bestmove(const std::string& line, Position pos) {
+  if (line.rfind("bestmove ", 0) != 0) return false;
+  auto m = parse_move(line.substr(9));
+  return m && !pos.try_play(*m);
+}
+
+}  // namespace
+
+TEST_CASE("pondering answers no bestmove, even past the go limits, until ponderhit") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  CHECK(protocol.handle("rules botzone8"));
+  CHECK(out.next() == "ok");
+  CHECK(protocol.handle("position start moves c8-c3/b4"));
+  CHECK(out.next() == "ok");
+  CHECK(protocol.handle("go ponder movetime 300 depth 20"));
+  // Twice the movetime: a search under the go limits would have answered by now.
+  CHECK(next_answer(out, std::chrono::milliseconds(600)) == std::nullopt);
+  CHECK(protocol.handle("moves a3-a4/a5"));
+  CHECK(next_answer(out, std::chrono::seconds(5))->find("a search is running") !=
+        std::string::npos);
+  const auto hit = Clock::now();
+  CHECK(protocol.handle("ponderhit"));
+  const auto answer = next_answer(out, std::chrono::seconds(10));
+  const auto took = Clock::now() - hit;
+  REQUIRE(answer);
+  Position pos(botzone8_variant());
+  REQUIRE_FALSE(pos.try_play(*parse_move("c8-c3/b4")));
+  CHECK(is_legal_bestmove(*answer, pos));
+  // The movetime counts from the ponderhit: used to its end (less the reply margin), not over.
+  CHECK(took >= std::chrono::milliseconds(200));
+  // Within the movetime; the slack is for a loaded machine, where a thread may wait for a core.
+  CHECK(took < std::chrono::milliseconds(300 + 700));
+  // A normal search again: the next command is accepted.
+  CHECK(protocol.handle("position start"));
+  CHECK(next_answer(out, std::chrono::seconds(5)) == "ok");
+}
+
+TEST_CASE("stop during pondering answers the ponder search's bestmove") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  CHECK(protocol.handle("rules botzone8"));
+  CHECK(out.next() == "ok");
+  CHECK(protocol.handle("go ponder wtime 60000 btime 60000 winc 1000 binc 1000"));
+  CHECK(next_answer(out, std::chrono::milliseconds(200)) == std::nullopt);
+  const auto stop = Clock::now();
+  CHECK(protocol.handle("stop"));
+  const auto answer = next_answer(out, std::chrono::seconds(5));
+  REQUIRE(answer);
+  CHECK(is_legal_bestmove(*answer, Position(botzone8_variant())));
+  CHECK(Clock::now() - stop < std::chrono::milliseconds(1000));  // at once, even under load
+  CHECK(protocol.handle("ponderhit"));
+  CHECK(next_answer(out, std::chrono::seconds(5)) ==
+        "error ponderhit: not pondering (send go ponder first)");
+  CHECK(protocol.handle("isready"));
+  CHECK(next_answer(out, std::chrono::seconds(5)) == "readyok");
+}
+
+TEST_CASE("a ponder search that ends by itself still waits for ponderhit or stop") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  // White shuts Black's last queen in at once: the search proves the win and ends.
+  CHECK(protocol.handle("position text 8/8/8/8/8/3W4/xx6/B7 w"));
+  CHECK(out.next() == "ok");
+  CHECK(protocol.handle("go ponder"));
+  CHECK(next_answer(out, std::chrono::milliseconds(300)) == std::nullopt);
+  CHECK(protocol.handle("stop"));
+  const auto answer = next_answer(out, std::chrono::seconds(5));
+  REQUIRE(answer);
+  CHECK(is_legal_bestmove(*answer, *parse_position("8/8/8/8/8/3W4/xx6/B7 w")));
+  // And ponderhit on such a search answers at once with the proven move.
+  CHECK(protocol.handle("go ponder movetime 5000"));
+  CHECK(next_answer(out, std::chrono::milliseconds(300)) == std::nullopt);
+  const auto hit = Clock::now();
+  CHECK(protocol.handle("ponderhit"));
+  CHECK(next_answer(out, std::chrono::seconds(5)) == answer);
+  CHECK(Clock::now() - hit < std::chrono::milliseconds(1000));
+}
+
+TEST_CASE("end of input during pondering answers as stop does") {
+  Lines out;
+  {
+    EngineProtocol protocol = make_protocol(out);
+    CHECK(protocol.handle("go ponder movetime 100"));
+    protocol.finish();
+  }
+  std::optional<std::string> last;
+  while (auto l = out.next(std::chrono::milliseconds(100))) last = l;
+  REQUIRE(last);
+  CHECK(last->rfind("bestmove ", 0) == 0);
+}
+
+TEST_CASE("quit during pondering ends the ponder search without a bestmove") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  CHECK(protocol.handle("go ponder"));
+  CHECK(next_answer(out, std::chrono::milliseconds(100)) == std::nullopt);
+  CHECK_FALSE(protocol.handle("quit"));
+  CHECK(next_answer(out, std::chrono::milliseconds(200)) == std::nullopt);
 }

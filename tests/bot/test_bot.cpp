@@ -416,3 +416,31 @@ TEST_CASE("bots: over TLS, trusting the first certificate seen, a bot plays a wh
   CHECK(refused.events("tls_certificate_refused", other.fingerprint).size() == 1);
   CHECK(refused.events("tls_certificate_refused", cert.fingerprint).size() == 1);
 }
+
+TEST_CASE("bots: a bot with --ponder thinks on the reply it expects and logs what came") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  BotProcess ponderer(dir.path(), server.port(),
+                      with({"--name", "pondering", "--level", "medium", "--ponder", "--games", "1",
+                            "--max-games", "1"},
+                           kQuickSeek));
+  BotProcess plain(
+      dir.path(), server.port(),
+      with({"--name", "plain", "--level", "medium", "--games", "1", "--max-games", "1"},
+           kQuickSeek));
+  require_clean_exit(ponderer);
+  require_clean_exit(plain);
+  const auto ends = ponderer.events("game_end");
+  REQUIRE(ends.size() == 1);
+  INFO(ends[0]);
+  CHECK(ends[0].find(" reason=no_moves") != std::string::npos);  // no time loss, no illegal move
+  // The same engine on the other side: most replies are the ones expected.
+  const auto hits_at = ends[0].find(" ponder_hits=");
+  REQUIRE(hits_at != std::string::npos);
+  CHECK(std::stoi(ends[0].substr(hits_at + 13)) >= 1);
+  CHECK(ends[0].find(" ponder_misses=") != std::string::npos);
+  CHECK(ponderer.events("starting", "ponder=true").size() == 1);
+  // Without --ponder nothing is counted.
+  REQUIRE(plain.events("game_end").size() == 1);
+  CHECK(plain.events("game_end")[0].find(" ponder_hits=\"\"") != std::string::npos);
+}

@@ -224,3 +224,23 @@ TEST_CASE("bot config: the filter says why a game does not fit") {
   CHECK(refusal(f, "standard", {}, false, bot) == "does not play other bots");
   CHECK_FALSE(refusal(f, "standard", {}, false, human));
 }
+
+TEST_CASE("bot config: --ponder and \"ponder\" turn pondering on, for the built-in engine only") {
+  const auto off = parse_command_line({}, kConfigDir);
+  REQUIRE(off);
+  CHECK_FALSE(off->config.ponder);
+  const auto on = parse_command_line({"--ponder"}, kConfigDir);
+  REQUIRE(on);
+  CHECK(on->config.ponder);
+  TempDir dir;
+  const auto from_file = parse(dir, R"({"ponder": true})", {});
+  REQUIRE(from_file);
+  CHECK(from_file->config.ponder);
+  const auto bad = parse(dir, R"({"ponder": "yes"})", {});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("ponder") != std::string::npos);
+  const auto engine = parse_command_line({"--ponder", "--engine", "./my-engine"}, kConfigDir);
+  REQUIRE_FALSE(engine);
+  CHECK(engine.error() ==
+        "ponder: only the built-in engine (level) ponders, not an engine program");
+}

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/game_record.h"
+#include "common/movegen.h"
 #include "common/position_text.h"
 #include "test_util.h"
 
@@ -189,4 +190,115 @@ TEST_CASE("time controls in JSON and text") {
   CHECK_FALSE(time_control_from_json({{"increment", 5}}));
   CHECK_FALSE(time_control_from_json({{"initial", "300"}}));
   CHECK_FALSE(time_control_from_json({{"initial", 1e12}}));
+}
+
+namespace {
+
+// finished_game with an analysis on every move: a best move on some, marks on others.
+GameRecord annotated_game(std::uint64_t seed) {
+  GameRecord r = finished_game(botzone8_variant(), seed);
+  Position p = *initial_position(r);
+  for (std::size_t i = 0; i < r.moves.size(); ++i) {
+    MoveAnnotation a;
+    a.before = 0.25 * static_cast<double>(i) - 3;
+    a.after = a.before - (i % 3 == 0 ? 6.5 : 0.5);
+    MoveList legal;
+    generate_moves(p, legal);
+    if (i % 2 == 0) a.best = legal[0];
+    a.mark = i % 3 == 0 ? MoveMark::Blunder : i % 5 == 0 ? MoveMark::Mistake : MoveMark::None;
+    r.moves[i].annotation = a;
+    p.do_move(r.moves[i].move);
+  }
+  return r;
+}
+
+std::vector<Move> moves_of(const GameRecord& r) {
+  std::vector<Move> out;
+  for (const RecordedMove& m : r.moves) out.push_back(m.move);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an annotated record parses back to the same moves and annotations, in JSON and text") {
+  const GameRecord r = annotated_game(5);
+  const auto json_back = parse_record_json(to_json(r).dump());
+  REQUIRE(json_back);
+  CHECK(moves_of(*json_back) == moves_of(r));
+  CHECK(*json_back == r);
+  const std::string text = to_text(r);
+  CHECK(text.find("{before -3.00 after -9.50 best ") != std::string::npos);
+  CHECK(text.find(" blunder}") != std::string::npos);
+  const auto text_back = parse_record_text(text);
+  REQUIRE(text_back);
+  CHECK(moves_of(*text_back) == moves_of(r));
+  for (std::size_t i = 0; i < r.moves.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(text_back->moves[i].annotation);
+    const MoveAnnotation& a = *text_back->moves[i].annotation;
+    const MoveAnnotation& b = *r.moves[i].annotation;
+    CHECK(a == b);  // scores are kept to hundredths, what the text form writes
+  }
+}
+
+TEST_CASE("free comments in the text form are skipped") {
+  const GameRecord r = finished_game(botzone8_variant(), 6);
+  std::string text = to_text(r);
+  const auto first = text.find("\n1. ");
+  REQUIRE(first != std::string::npos);
+  text.insert(first + 1, "{a comment line for people}\n");
+  const auto second = text.find("\n2. ");
+  REQUIRE(second != std::string::npos);
+  text.insert(second, " {good move!}");
+  const auto back = parse_record_text(text);
+  REQUIRE(back);
+  CHECK(moves_of(*back) == moves_of(r));
+}
+
+TEST_CASE("a bad annotation is refused with where and why") {
+  const GameRecord r = annotated_game(7);
+  nlohmann::json j = to_json(r);
+  auto refused = [](const nlohmann::json& bad) {
+    const auto back = record_from_json(bad);
+    REQUIRE_FALSE(back);
+    return back.error();
+  };
+  {
+    nlohmann::json bad = j;
+    bad["moves"][0]["analysis"]["mark"] = "brilliant";
+    CHECK(refused(bad) == "moves[0].analysis.mark: expected \"mistake\" or \"blunder\"");
+  }
+  {
+    nlohmann::json bad = j;
+    bad["moves"][1]["analysis"]["before"] = "lots";
+    CHECK(refused(bad) == "moves[1].analysis.before: expected a number of squares, at most 10000");
+  }
+  {
+    nlohmann::json bad = j;
+    bad["moves"][0]["analysis"]["best"] = "nonsense";
+    CHECK(refused(bad).find("moves[0].analysis.best") == 0);
+  }
+  {
+    // The best move of the second position played in the first: not a legal move there.
+    nlohmann::json bad = j;
+    bad["moves"][0]["analysis"]["best"] = j["moves"][1]["move"];
+    CHECK(refused(bad).find("move 1: the analysis's best move") == 0);
+  }
+  const std::string text = to_text(r);
+  auto text_refused = [&](const std::string& from, const std::string& to) {
+    std::string bad = text;
+    const auto at = bad.find(from);
+    REQUIRE(at != std::string::npos);
+    bad.replace(at, from.size(), to);
+    const auto back = parse_record_text(bad);
+    REQUIRE_FALSE(back);
+    return back.error();
+  };
+  CHECK(text_refused(" blunder}", " superb}").find("annotation: expected mistake or blunder") !=
+        std::string::npos);
+  CHECK(text_refused("{before -3.00", "{before lots").find("annotation: before and after") !=
+        std::string::npos);
+  CHECK(text_refused("}\n2. ", "\n2. ").find("without its closing '}'") != std::string::npos);
+  CHECK(text_refused("1. ", "1. {before +1 after +1} ").find("must follow the move") !=
+        std::string::npos);
 }

@@ -1,0 +1,61 @@
+#include "ai/analysis.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace amazons::ai {
+
+double score_squares(Score s) {
+  if (is_decided(s))
+    return s > 0 ? MoveAnnotation::kDecidedSquares : -MoveAnnotation::kDecidedSquares;
+  return std::round(static_cast<double>(s)) / 100;
+}
+
+MoveMark mark_for_loss(double squares_lost) {
+  if (squares_lost >= kBlunderSquares) return MoveMark::Blunder;
+  if (squares_lost >= kMistakeSquares) return MoveMark::Mistake;
+  return MoveMark::None;
+}
+
+Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
+                                               const AnalysisOptions& options,
+                                               const AnalysisProgress& progress) {
+  if (auto replayed = replay(record); !replayed) return Unexpected(replayed.error());
+  Position pos = *initial_position(record);
+  const std::size_t plies = record.moves.size();
+  auto search = make_search(options.settings);
+  SearchLimits limits;
+  limits.movetime = options.movetime;
+
+  GameRecord out = record;
+  if (progress) progress(0, plies);
+  for (std::size_t i = 0; i < plies; ++i) {
+    const Move played = record.moves[i].move;
+    const SearchResult best = search_now(*search, pos, limits);
+    pos.do_move(played);
+    MoveAnnotation a;
+    a.before = a.after = score_squares(best.score);
+    if (best.best != played) {
+      a.best = best.best;
+      // The move played is searched one ply less deep than the engine's, so that both scores
+      // look equally far ahead: a search of the next position on its own clock would reach
+      // another depth, and in this game the side that moves last in a search is favoured by
+      // more than a square, which would mark sound moves as mistakes.
+      if (pos.is_game_over()) {
+        a.after = MoveAnnotation::kDecidedSquares;  // the opponent cannot move
+      } else {
+        // A decided result is exact whatever the depth that found it: the move played gets the
+        // whole time to show whether it keeps it.
+        SearchLimits same_depth = limits;
+        if (!is_decided(best.score)) same_depth.depth = std::max(1, best.depth - 1);
+        a.after = -score_squares(search_now(*search, pos, same_depth).score);
+      }
+      a.mark = mark_for_loss(a.before - a.after);
+    }
+    out.moves[i].annotation = a;
+    if (progress) progress(i + 1, plies);
+  }
+  return out;
+}
+
+}  // namespace amazons::ai

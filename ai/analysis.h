@@ -1,0 +1,44 @@
+// Game analysis: the engine searches every position of a recorded game and judges each move by
+// the territory it lost against the engine's own choice (amazons-engine analyse).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "ai/score.h"
+#include "ai/search.h"
+#include "common/expected.h"
+#include "common/game_record.h"
+
+namespace amazons::ai {
+
+// A move that loses at least this many squares of territory, by the engine's judgement before
+// and after it, is a mistake; at least kBlunderSquares, a blunder. A square is about what one
+// arrow more or less decides in the end game, so two are worth a look and five usually lose a
+// balanced game.
+inline constexpr double kMistakeSquares = 2.0;
+inline constexpr double kBlunderSquares = 5.0;
+
+struct AnalysisOptions {
+  Millis movetime{1000};    // per position
+  SearchSettings settings;  // full strength by default
+};
+
+// Before the first ply (0) and after each ply: `done` plies of `total` judged.
+using AnalysisProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+// A search score in squares of territory, as the client's evaluation bar reads it; a proven or
+// counted result is +-MoveAnnotation::kDecidedSquares. Rounded to hundredths.
+double score_squares(Score s);
+MoveMark mark_for_loss(double squares_lost);
+
+// The record with an annotation on every move (earlier annotations replaced), or why the record
+// does not replay. Each position is searched for movetime; a move that is not the engine's is
+// then searched one ply less deep than the engine's (the same horizon) for the score after it.
+// Blocks for up to 2 * plies * movetime; calls progress on this thread.
+Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
+                                               const AnalysisOptions& options,
+                                               const AnalysisProgress& progress = {});
+
+}  // namespace amazons::ai
