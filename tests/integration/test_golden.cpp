@@ -9,6 +9,7 @@ using namespace amazons;
 using amazons::test::Client;
 using amazons::test::ServerProcess;
 using amazons::test::TempDir;
+using amazons::test::Wire;
 using nlohmann::json;
 
 namespace {
@@ -31,9 +32,8 @@ bool matches(const json& expected, const json& actual) {
   return expected == actual;
 }
 
-}  // namespace
-
-TEST_CASE("golden transcript: tests/golden/session.txt against a real server") {
+// Replays tests/golden/session.txt against a fresh server with every client on `wire`.
+void replay_golden(Wire wire) {
   TempDir dir;
   ServerProcess server(dir.path(), {{"name", "golden"}});
   std::ifstream in(AMAZONS_SOURCE_DIR "/tests/golden/session.txt");
@@ -49,8 +49,8 @@ TEST_CASE("golden transcript: tests/golden/session.txt against a real server") {
     const std::string who = line.substr(0, mark);
     const std::string body = line.substr(mark + 2);
     auto& client = clients[who];
-    if (!client) client = std::make_unique<Client>(server.port());
-    INFO("transcript line " << number << ": " << line);
+    if (!client) client = std::make_unique<Client>(server.port(), wire);
+    INFO(to_string(wire) << ", transcript line " << number << ": " << line);
     if (line[mark] == '>') {
       client->send(body);
     } else {
@@ -60,4 +60,14 @@ TEST_CASE("golden transcript: tests/golden/session.txt against a real server") {
     }
   }
   CHECK(number > 40);
+}
+
+}  // namespace
+
+TEST_CASE("golden transcript: tests/golden/session.txt against a real server") {
+  replay_golden(Wire::Tcp);
+}
+
+TEST_CASE("golden transcript: the same over TLS and WebSocket and WebSocket under TLS") {
+  for (Wire wire : {Wire::Tls, Wire::Ws, Wire::Wss}) replay_golden(wire);
 }

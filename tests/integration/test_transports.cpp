@@ -1,10 +1,9 @@
-// The server's one port, through each of its doors: the golden transcript replayed over TLS,
-// WebSocket and WebSocket under TLS; the web client's files and the health check over HTTP and
+// The server's one port, through each of its doors (the golden transcript over each is in
+// test_golden.cpp): the web client's files and the health check over HTTP and
 // HTTPS; the TLS certificate and its fingerprint; the TLS rules for passwords and --require-tls.
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <map>
 
 #include "net/discovery.h"
 #include "server_process.h"
@@ -20,51 +19,6 @@ using amazons::test::WireOptions;
 using nlohmann::json;
 
 namespace {
-
-bool matches(const json& expected, const json& actual) {
-  if (expected.is_string() && expected.get<std::string>() == "*") return true;
-  if (expected.is_object()) {
-    if (!actual.is_object() || actual.size() != expected.size()) return false;
-    for (const auto& [k, v] : expected.items())
-      if (!actual.contains(k) || !matches(v, actual.at(k))) return false;
-    return true;
-  }
-  if (expected.is_array()) {
-    if (!actual.is_array() || actual.size() != expected.size()) return false;
-    for (std::size_t i = 0; i < expected.size(); ++i)
-      if (!matches(expected[i], actual[i])) return false;
-    return true;
-  }
-  return expected == actual;
-}
-
-// Replays tests/golden/session.txt with every client on `wire`; returns the lines checked.
-int replay_golden(unsigned short port, Wire wire) {
-  std::ifstream in(AMAZONS_SOURCE_DIR "/tests/golden/session.txt");
-  REQUIRE(in);
-  std::map<std::string, std::unique_ptr<Client>> clients;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#') continue;
-    const auto mark = line.find_first_of("<>");
-    REQUIRE(mark != std::string::npos);
-    const std::string who = line.substr(0, mark);
-    const std::string body = line.substr(mark + 2);
-    auto& client = clients[who];
-    if (!client) client = std::make_unique<Client>(port, wire);
-    INFO(to_string(wire) << ", transcript line " << number << ": " << line);
-    if (line[mark] == '>') {
-      client->send(body);
-    } else {
-      const auto got = client->next();
-      const json actual = json::parse(protocol::encode(got.message, got.id));
-      CHECK_MESSAGE(matches(json::parse(body), actual), "got " << actual.dump());
-    }
-  }
-  return number;
-}
 
 WireOptions from_origin(std::string origin) {
   WireOptions o;
@@ -101,14 +55,6 @@ HttpReply http_get(unsigned short port, const std::string& target, Wire wire = W
 }
 
 }  // namespace
-
-TEST_CASE("one port: the golden transcript over TLS WebSocket and WebSocket under TLS") {
-  for (Wire wire : {Wire::Tls, Wire::Ws, Wire::Wss}) {
-    TempDir dir;
-    ServerProcess server(dir.path(), {{"name", "golden"}});
-    CHECK(replay_golden(server.port(), wire) > 40);
-  }
-}
 
 TEST_CASE(
     "one port: the self-signed certificate is kept beside the database and its fingerprint "
