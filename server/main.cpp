@@ -7,8 +7,8 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
-#include <boost/asio.hpp>
 #include <atomic>
+#include <boost/asio.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <thread>

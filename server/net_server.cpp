@@ -285,7 +285,8 @@ void Server::on_committed(StorageCompletion c) {
       }
       // The process must end, so that a supervisor restarts it: whoever runs the server learns
       // of the failure through on_stopped(false).
-      if (!stopping_) stop([this](bool ok) {
+      if (!stopping_)
+        stop([this](bool ok) {
           if (on_stopped_) on_stopped_(ok);
         });
     }
