@@ -4,6 +4,8 @@
 # twice: paced (every player pauses THINK ms on average before moving) and at saturation (no
 # pause). Each run also prints the plain TCP echo round trip on loopback as the floor.
 # Usage: scripts/loadtest.sh [GAMES] [SECONDS] [THINK_MS]     (defaults: 1000 10 1000)
+# TRANSPORTS (default "tcp"; e.g. "tcp tls ws wss") plays the paced run once over each, one after
+# the other against the same server, so the figures of the transports stand side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/server_lib.sh
@@ -24,17 +26,20 @@ start_server loadtest "$work/load.db" "$work/server.json"
 
 stored() { sqlite3 "$work/load.db" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo 0; }
 run() {
-  local name=$1 think_ms=$2 t0 m0 t1 m1
+  local name=$1 think_ms=$2 transport=${3:-tcp} t0 m0 t1 m1
   t0=$(server_ticks); m0=$(stored)
   ./build/release/bench/amazons-loadgen --port "$port" --games "$games" --seconds "$seconds" \
-    --think-ms "$think_ms" --prefix "$name" --fsync-dir "$work" 2> >(grep -v '^loadgen: [0-9]' >&2)
+    --think-ms "$think_ms" --prefix "$name" --fsync-dir "$work" --transport "$transport" \
+    2> >(grep -v '^loadgen: [0-9]' >&2)
   t1=$(server_ticks); m1=$(stored)
   awk -v t=$((t1 - t0)) -v m=$((m1 - m0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
     if (m > 0) printf "server CPU: %.2f s for %d stored moves = %.0f us per move (%.0f moves per core-second)\n",
       t / hz, m, 1e6 * t / hz / m, m / (t / hz) }'
 }
-echo "== paced: $games games, think ${think} ms"
-run paced "$think"
+for transport in ${TRANSPORTS:-tcp}; do
+  echo "== paced over $transport: $games games, think ${think} ms"
+  run "paced$transport" "$think" "$transport"
+done
 echo "== saturation: $games games, no think time"
 run sat 0
 kill -TERM "$server_pid"
