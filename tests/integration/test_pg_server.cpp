@@ -142,7 +142,10 @@ TEST_SUITE("postgres") {
     TempDir dir;
     PgServer pg;  // its own, to stop it mid-game
     const auto url = pg.create_database();
-    ServerProcess server(dir.path(), nlohmann::json::object(), {}, on_db(url));
+    auto launch = on_db(url);
+    launch.environment.emplace_back("LSAN_OPTIONS",
+                                    "suppressions=" AMAZONS_SOURCE_DIR "/tests/lsan_libpq.supp");
+    ServerProcess server(dir.path(), nlohmann::json::object(), {}, launch);
     Client alice(server.port()), bob(server.port());
     alice.hello("alice");
     bob.hello("bob");

@@ -112,7 +112,10 @@ Expected<TransportClient, std::string> TransportClient::connect(Wire wire, unsig
     });
     if (!m.run(done, options.timeout) || ec)
       return std::string("TLS handshake: ") + (ec ? ec.message() : "timed out");
-    m.fingerprint = tls::fingerprint(SSL_get_peer_certificate(s.native_handle()));
+    // SSL_get_peer_certificate hands us a reference of our own.
+    X509* peer = SSL_get_peer_certificate(s.native_handle());
+    m.fingerprint = tls::fingerprint(peer);
+    X509_free(peer);
     return std::nullopt;
   };
   auto upgrade = [&](auto& ws) -> std::optional<std::string> {
