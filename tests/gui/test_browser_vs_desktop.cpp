@@ -90,7 +90,8 @@ TEST_SUITE("gui") {
         shot = true;
       }
       c.click_square(to_string(m.from()));
-      c.wait_for("destinations", [](const json& st) { return st["stage"] == "choose_destination"; });
+      c.wait_for("destinations",
+                 [](const json& st) { return st["stage"] == "choose_destination"; });
       c.click_square(to_string(m.to()));
       c.wait_for("arrow targets", [](const json& st) { return st["stage"] == "choose_arrow"; });
       c.click_square(to_string(m.arrow()));
