@@ -47,6 +47,7 @@ void Effects::append(Effects&& other) {
   for (auto& q : other.queries) queries.push_back(std::move(q));
   for (auto& j : other.password_jobs) password_jobs.push_back(std::move(j));
   for (auto s : other.close) close.push_back(s);
+  for (auto e : other.errors) errors.push_back(e);
 }
 
 // The effects of one request (or tick), and who asked: the first message to the requester
@@ -57,6 +58,7 @@ class Lobby::Ctx {
       : requester(who), id(std::move(request_id)), now(at) {}
 
   void send(SessionId to, const ServerMessage& m) {
+    if (const auto* e = std::get_if<protocol::Error>(&m)) fx.errors.push_back(e->code);
     if (to == 0) return;
     if (to == requester && id && !id_used) {
       id_used = true;
@@ -766,6 +768,16 @@ std::size_t Lobby::online_players() const {
   return static_cast<std::size_t>(
       std::count_if(players_.begin(), players_.end(),
                     [](const auto& p) { return p.second.session.has_value(); }));
+}
+
+Lobby::GameCounts Lobby::game_counts() const {
+  GameCounts c;
+  for (const auto& [id, room] : rooms_) {
+    const auto status = room.game.status();
+    c.open += status == protocol::GameStatus::Open;
+    c.active += status == protocol::GameStatus::Active;
+  }
+  return c;
 }
 
 std::size_t Lobby::active_games() const {

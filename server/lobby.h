@@ -88,7 +88,8 @@ struct Effects {
   WriteBatch writes;               // commit before delivering messages
   std::vector<ArchiveQuery> queries;
   std::vector<PasswordJob> password_jobs;
-  std::vector<SessionId> close;  // close once the messages before are delivered
+  std::vector<SessionId> close;             // close once the messages before are delivered
+  std::vector<protocol::ErrorCode> errors;  // the codes of the errors among `messages`
   void append(Effects&& other);
 };
 
@@ -119,6 +120,10 @@ class Lobby {
   std::size_t session_count() const { return sessions_.size(); }
   std::size_t online_players() const;
   std::size_t active_games() const;
+  struct GameCounts {
+    std::size_t open = 0, active = 0;
+  };
+  GameCounts game_counts() const;  // walks every room
 
  private:
   struct SessionState {

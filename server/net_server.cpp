@@ -111,6 +111,7 @@ void Server::start() {
     }
   }
   for (auto& a : acceptors_) accept(*a);
+  metrics_.accepting = true;
   asio::dispatch(strand_, [this] { tick(); });
   log_.info("listening",
             {{"port", std::to_string(port_)},
@@ -153,10 +154,13 @@ void Server::on_accept(tcp::socket socket, std::string address) {
   const SessionId id = next_session_++;
   int& count = per_address_[address];
   const bool refused = count >= config_.connections_per_address;
-  if (refused)
+  ++metrics_.connections_accepted;
+  if (refused) {
+    ++metrics_.connections_refused;
     log_.warn("too_many_connections", {{"addr", address}});
-  else
+  } else {
     ++count;
+  }
   connections_.emplace(id, Connection{address, !refused});
   serve_connection(*this, std::move(socket), id, std::move(address), refused);
 }
@@ -165,6 +169,7 @@ void Server::attach(std::shared_ptr<Session> session) {
   asio::post(strand_, [this, session = std::move(session)] {
     if (stopping_ || !connections_.contains(session->id())) return session->close_now();
     sessions_.emplace(session->id(), session);
+    metrics_.count_connection(session->transport(), +1);
     apply(lobby_->connect(session->id(), now(), ConnectionInfo{session->private_channel()}));
     session->start();
     log_.debug("connected", {{"session", std::to_string(session->id())},
@@ -205,10 +210,12 @@ std::string Server::health_json() const {
 
 void Server::on_line(SessionId id,
                      Expected<protocol::ClientEnvelope, protocol::DecodeError> request) {
-  asio::post(strand_, [this, id, request = std::move(request)] {
+  asio::post(strand_, [this, id, request = std::move(request),
+                       received = std::chrono::steady_clock::now()] {
     if (stopping_ || !sessions_.contains(id) || closing_.contains(id)) return;
     try {
-      apply(lobby_->handle(id, request, now()));
+      const bool move = request && std::holds_alternative<protocol::MoveMsg>(request->message);
+      apply(lobby_->handle(id, request, now()), move ? std::optional(received) : std::nullopt);
     } catch (const std::exception& e) {
       // A fault in the server, not in the request: keep serving everyone else.
       log_.error("handler_failed", {{"session", std::to_string(id)}, {"why", e.what()}});
@@ -226,13 +233,17 @@ void Server::on_closed(SessionId id) {
       per_address_.erase(c->second.address);
     connections_.erase(c);
     closing_.erase(id);
-    if (sessions_.erase(id) == 0) return;
+    const auto s = sessions_.find(id);
+    if (s == sessions_.end()) return;
+    metrics_.count_connection(s->second->transport(), -1);
+    sessions_.erase(s);
     if (!stopping_) apply(lobby_->disconnect(id, now()));
     log_.debug("disconnected", {{"session", std::to_string(id)}});
   });
 }
 
-void Server::apply(Effects fx) {
+void Server::apply(Effects fx, std::optional<std::chrono::steady_clock::time_point> move_received) {
+  for (const auto code : fx.errors) metrics_.count_error(code);
   for (auto& job : fx.password_jobs) {
     asio::post(hash_pool_, [this, job = std::move(job)]() mutable {
       PasswordOutcome out{std::move(job), false, std::nullopt};
@@ -248,9 +259,13 @@ void Server::apply(Effects fx) {
   }
   for (SessionId s : fx.close)
     if (sessions_.contains(s)) closing_.insert(s);
-  Pending group{0, std::move(fx.messages), {}, std::move(fx.close)};
-  if (!fx.writes.empty() || !fx.queries.empty())
+  Pending group{0, std::move(fx.messages), {}, std::move(fx.close), {}, 0, std::nullopt};
+  for (const auto& w : fx.writes.writes) group.moves += std::holds_alternative<MoveRow>(w);
+  if (group.moves > 0) group.move_received = move_received;
+  if (!fx.writes.empty() || !fx.queries.empty()) {
+    group.queued = std::chrono::steady_clock::now();
     group.seq = worker_->submit(std::move(fx.writes), std::move(fx.queries));
+  }
   if (group.seq == 0 && pending_.empty()) return deliver(group);
   pending_.push_back(std::move(group));
 }
@@ -262,6 +277,10 @@ void Server::deliver(Pending& group) {
         it->second->deliver(std::move(m.line));
   for (SessionId s : group.close)
     if (const auto it = sessions_.find(s); it != sessions_.end()) it->second->close_after_flush();
+  if (group.move_received)
+    metrics_.move_round_trip.observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - *group.move_received)
+            .count());
 }
 
 void Server::flush_pending() {
@@ -275,6 +294,7 @@ void Server::on_committed(StorageCompletion c) {
   if (c.error) {
     if (!storage_failed_) {
       storage_failed_ = true;
+      metrics_.storage_ok = false;
       log_.error("storage_failed", {{"why", *c.error}});
       // Nobody may hear of what was not stored: drop it all and shut down.
       pending_.clear();
@@ -295,6 +315,13 @@ void Server::on_committed(StorageCompletion c) {
   for (auto& [seq, reply] : c.replies)
     for (auto& g : pending_)
       if (g.seq == seq) g.replies.push_back(std::move(reply));
+  const auto t = std::chrono::steady_clock::now();
+  for (const auto& g : pending_) {
+    if (g.seq == 0 || g.seq <= committed_) continue;
+    if (g.seq > c.through) break;
+    metrics_.storage_commit.observe(std::chrono::duration<double>(t - g.queued).count());
+    metrics_.moves_committed += g.moves;
+  }
   committed_ = c.through;
   flush_pending();
 }
@@ -303,6 +330,11 @@ void Server::tick() {
   if (stopping_) return;
   try {
     apply(lobby_->tick(now()));
+    if (metrics_ticks_++ % 20 == 0) {  // once a second: the count walks every room
+      const auto counts = lobby_->game_counts();
+      metrics_.games_open = static_cast<std::int64_t>(counts.open);
+      metrics_.games_active = static_cast<std::int64_t>(counts.active);
+    }
   } catch (const std::exception& e) {
     log_.error("tick_failed", {{"why", e.what()}});
   }
@@ -345,6 +377,7 @@ void Server::stop(std::function<void(bool)> done) {
   asio::post(strand_, [this, done = std::move(done)]() mutable {
     if (stopping_) return;
     stopping_ = true;
+    metrics_.accepting = false;
     stop_done_ = std::move(done);
     error_code ignored;
     for (auto& a : acceptors_) a->close(ignored);

@@ -25,6 +25,7 @@
 #include "common/log.h"
 #include "server/config.h"
 #include "server/lobby.h"
+#include "server/metrics.h"
 #include "server/storage.h"
 #include "server/storage_worker.h"
 
@@ -70,6 +71,11 @@ class Server {
     std::vector<Outbound> messages;
     std::vector<Outbound> replies;
     std::vector<SessionId> close;
+    // For the metrics: when its writes were queued, how many moves they hold, and when the move
+    // line it answers arrived (if it answers one that was accepted).
+    std::chrono::steady_clock::time_point queued;
+    std::size_t moves = 0;
+    std::optional<std::chrono::steady_clock::time_point> move_received;
   };
 
   Instant now() const;
@@ -90,12 +96,18 @@ class Server {
   bool is_trusted_local(const std::string& address) const;
   // The context for new TLS handshakes, or null when TLS is off. Lives as long as the server.
   boost::asio::ssl::context* tls_context();
-  void count_tls_failure() { ++tls_failures_; }
+  void count_tls_failure() { ++metrics_.tls_handshake_failures; }
   std::string health_json() const;
+  // GET /ready: whether this server should be sent players now (listening, not stopping,
+  // storage working).
+  bool ready() const { return metrics_.accepting && !storage_failed_; }
+  ServerMetrics& metrics() { return metrics_; }
 
  private:
   // On the lobby strand.
-  void apply(Effects fx);
+  // `move_received`: when the move line these effects answer arrived, for the metrics.
+  void apply(Effects fx,
+             std::optional<std::chrono::steady_clock::time_point> move_received = std::nullopt);
   void deliver(Pending& group);
   void flush_pending();
   void on_committed(StorageCompletion c);
@@ -130,7 +142,8 @@ class Server {
   SessionId next_session_ = 1;
   bool stopping_ = false;
   std::atomic<bool> storage_failed_ = false;
-  std::atomic<std::uint64_t> tls_failures_ = 0;
+  ServerMetrics metrics_;
+  int metrics_ticks_ = 0;
   mutable std::mutex tls_mutex_;
   std::vector<std::shared_ptr<boost::asio::ssl::context>> tls_contexts_;
   std::string tls_fingerprint_;

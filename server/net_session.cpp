@@ -423,6 +423,23 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
       res.set(http::field::location, "https://" + host + std::string(target));
       return send(std::move(res), request.keep_alive());
     }
+    server_.metrics().http_requests++;
+    if (target == "/metrics" || target.starts_with("/metrics?")) {
+      http::response<http::string_body> res{http::status::ok, request.version()};
+      res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+      res.set(http::field::cache_control, "no-store");
+      res.body() = server_.metrics().render();
+      return send(std::move(res), request.keep_alive(), request.method() == http::verb::head);
+    }
+    if (target == "/ready" || target.starts_with("/ready?")) {
+      const bool ready = server_.ready();
+      http::response<http::string_body> res{
+          ready ? http::status::ok : http::status::service_unavailable, request.version()};
+      res.set(http::field::content_type, "application/json");
+      res.set(http::field::cache_control, "no-store");
+      res.body() = ready ? "{\"ready\":true}" : "{\"ready\":false}";
+      return send(std::move(res), request.keep_alive(), request.method() == http::verb::head);
+    }
     if (target == "/health" || target.starts_with("/health?")) {
       http::response<http::string_body> res{http::status::ok, request.version()};
       res.set(http::field::content_type, "application/json");
