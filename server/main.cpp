@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "server/backup.h"
 #include "server/config.h"
 #include "server/net_server.h"
 #include "server/open_storage.h"
@@ -129,6 +130,37 @@ int run_migrate(const std::string& from, const std::string& to, bool force) {
   }
 }
 
+// amazons-server backup: a consistent copy of the database, also while a server runs on it.
+int run_backup(const std::string& db, const std::string& out, bool force) {
+  try {
+    BackupOptions options;
+    options.force = force;
+    options.progress = stderr;
+    backup(db, out, options);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "amazons-server backup: %s\n", e.what());
+    return 1;
+  }
+}
+
+// The server's configuration: the defaults, config/server.json or --config, then the flags that
+// were given. Returns false with the reason printed when the file is bad.
+bool load_config(ServerConfig& config, std::string config_path) {
+  config.rules_dir = std::filesystem::path(AMAZONS_CONFIG_DIR) / "rules";
+  if (config_path.empty() &&
+      std::filesystem::exists(std::filesystem::path(AMAZONS_CONFIG_DIR) / "server.json"))
+    config_path = (std::filesystem::path(AMAZONS_CONFIG_DIR) / "server.json").string();
+  if (config_path.empty()) return true;
+  auto loaded = load_config_file(config, config_path);
+  if (!loaded) {
+    std::fprintf(stderr, "amazons-server: %s\n", loaded.error().c_str());
+    return false;
+  }
+  config = *loaded;
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,22 +208,24 @@ int main(int argc, char** argv) {
       ->required();
   migrate_cmd->add_flag("--force", migrate_force,
                         "delete what the target holds first instead of refusing a non-empty one");
+  std::string backup_file;
+  bool backup_force = false;
+  auto* backup_cmd = app.add_subcommand(
+      "backup",
+      "copy the database (the server's --db, --config or default) to FILE, consistently, also "
+      "while a server runs on it");
+  backup_cmd
+      ->add_option("FILE", backup_file,
+                   "the copy: a SQLite file, or a pg_dump archive for PostgreSQL")
+      ->required();
+  backup_cmd->add_flag("--force", backup_force, "replace FILE if it exists");
+  backup_cmd->fallthrough();  // backup FILE --db ... --config ... as well as --db ... backup FILE
   CLI11_PARSE(app, argc, argv);
   if (*migrate_cmd) return run_migrate(migrate_from, migrate_to, migrate_force);
 
   ServerConfig config;
-  config.rules_dir = std::filesystem::path(AMAZONS_CONFIG_DIR) / "rules";
-  if (config_path.empty() &&
-      std::filesystem::exists(std::filesystem::path(AMAZONS_CONFIG_DIR) / "server.json"))
-    config_path = (std::filesystem::path(AMAZONS_CONFIG_DIR) / "server.json").string();
-  if (!config_path.empty()) {
-    auto loaded = load_config_file(config, config_path);
-    if (!loaded) {
-      std::fprintf(stderr, "amazons-server: %s\n", loaded.error().c_str());
-      return 2;
-    }
-    config = *loaded;
-  }
+  if (!load_config(config, config_path)) return 2;
+  if (*backup_cmd) return run_backup(db ? *db : config.db.string(), backup_file, backup_force);
   if (port) config.port = *port;
   if (bind) config.bind = *bind;
   if (db) config.db = *db;
