@@ -24,6 +24,27 @@ int Canvas::text(int x, int y, std::string_view utf8, Paint paint, int max_width
   return col;
 }
 
+int Canvas::wrapped(int x, int y, std::string_view utf8, Paint paint, int width, int max_lines) {
+  if (width <= 0 || max_lines <= 0) return 0;
+  const std::u32string all = decode_utf8(utf8);
+  std::size_t start = 0;
+  int rows = 0;
+  while (start < all.size() && rows < max_lines) {
+    std::size_t end = std::min(all.size(), start + static_cast<std::size_t>(width));
+    if (end < all.size()) {
+      const std::size_t space = all.rfind(U' ', end);
+      if (space != std::u32string::npos && space > start) end = space;
+    }
+    std::string line;
+    for (std::size_t i = start; i < end; ++i) line += encode_utf8(all[i]);
+    text(x, y + rows, line, paint, width);
+    ++rows;
+    start = end;
+    while (start < all.size() && all[start] == U' ') ++start;
+  }
+  return rows;
+}
+
 void Canvas::fill(int x, int y, int w, int h, Paint paint) {
   for (int r = y; r < y + h; ++r)
     for (int c = x; c < x + w; ++c) put(c, r, U' ', paint);

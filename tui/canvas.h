@@ -56,6 +56,9 @@ class Canvas {
   // canvas and to `max_width` columns when given (>= 0). Returns the column after the text.
   int text(int x, int y, std::string_view text, Paint paint = {}, int max_width = -1);
   void put(int x, int y, char32_t ch, Paint paint = {});
+  // Writes `text` in lines of at most `width` columns, broken at spaces, from row y on; at most
+  // `max_lines`. Returns the number of rows used.
+  int wrapped(int x, int y, std::string_view text, Paint paint, int width, int max_lines);
   // Fills a rectangle with spaces of `paint`.
   void fill(int x, int y, int w, int h, Paint paint = {});
 

@@ -129,10 +129,11 @@ class GameScreen final : public Screen {
     draw_player(c, *vm, ~top, px, y++, pw, now, ascii);
     std::string status = vm->running() ? vm->status() : vm->result_title();
     c.text(px, ++y, status, {vm->running() ? Ink::Text : Ink::Good, Ink::Default, true}, pw);
-    if (!vm->running()) c.text(px, ++y, vm->result_reason(), {Ink::Text}, pw);
+    ++y;
+    if (!vm->running()) y += c.wrapped(px, y, vm->result_reason(), {Ink::Text}, pw, 2);
     if (const std::string line = source_->status_line(); !line.empty())
-      c.text(px, ++y, line, {source_->status_is_problem() ? Ink::Danger : Ink::Muted}, pw);
-    y += 2;
+      y += c.wrapped(px, y, line, {source_->status_is_problem() ? Ink::Danger : Ink::Muted}, pw, 3);
+    ++y;
     const std::vector<client::ChatLine> chat = source_->chat();
     const int chat_rows = chat.empty() ? 0 : std::min<int>(4, static_cast<int>(chat.size())) + 1;
     const int list_bottom = c.height() - kRowsBelow - 1 - chat_rows;

@@ -183,8 +183,8 @@ class CertificateScreen final : public Screen {
 // ---- the lobby ----
 
 enum class Section : std::uint8_t { Open, Live, Players, Challenges, Mine };
-constexpr std::array<const char*, 5> kSectionNames = {"Open games", "In progress", "Players",
-                                                      "Challenges", "Your games"};
+constexpr std::array<const char*, 5> kSectionNames = {"Open games", "Live games", "Players",
+                                                      "Challenges", "Mine"};
 
 class LobbyScreen final : public Screen {
  public:

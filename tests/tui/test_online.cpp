@@ -44,15 +44,13 @@ TEST_SUITE("tui") {
     REQUIRE(contains(s, found));
     const bool tls = contains(s, "tls://" + found);
     t.keys({"1"});
-    t.wait_until("the found server chosen", [&](const std::string& x) {
-      return contains(x, "Server     " + std::string(tls ? "tls://" : "") + found);
-    });
+    t.wait_for("> Server    " + std::string(tls ? "tls://" : "") + found + "_");
     t.keys({"Enter"});
     if (tls) {
       t.wait_for("Trust this server?");
       t.keys({"y"});
     }
-    s = t.wait_for("Online as Alice", std::chrono::seconds(15));
+    s = t.wait_for("as Alice (1500)", std::chrono::seconds(15));
     t.keys({"Right", "Right"});
     t.wait_for("Botty (");
     t.keys({"Left", "Left"});
@@ -125,7 +123,7 @@ TEST_SUITE("tui") {
     // Back to the lobby, then the archive: the game replays to its last move.
     t.type(":lobby");
     t.keys({"Enter"});
-    t.wait_for("Online as Alice");
+    t.wait_for("as Alice (1500)");
     t.keys({"h"});
     s = t.wait_for("Alice vs Botty", std::chrono::seconds(15));
     t.keys({"Enter"});
