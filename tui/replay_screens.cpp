@@ -86,9 +86,9 @@ class ReplayScreen final : public Screen {
     c.text(px, 2, "White: " + r.white.name, {Ink::Text}, pw);
     c.text(px, 3, "Black: " + r.black.name, {Ink::Text}, pw);
     c.text(px, 5, model_.progress(), {Ink::Text, Ink::Default, true}, pw);
-    c.text(px, 6, model_.result_text(), {Ink::Muted}, pw);
+    c.wrapped(px, 6, model_.result_text(), {Ink::Muted}, pw, 2);
     const std::vector<client::MoveRow> rows = model_.move_rows();
-    const int top = 8, room = c.height() - 3 - top;
+    const int top = 9, room = c.height() - 3 - top;
     // The row of the shown move stays in view.
     const std::size_t current = model_.ply() == 0 ? 0 : (model_.ply() - 1) / 2;
     std::size_t first = 0;

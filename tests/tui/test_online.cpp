@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <signal.h>
 
+#include <map>
 #include <random>
 
 #include "tests/bot/bot_process.h"
@@ -14,6 +15,14 @@
 using namespace amazons;
 using namespace amazons::test;
 namespace fs = std::filesystem;
+
+namespace {
+// The start position of the standard game on the screen.
+bool same_start(const std::string& screen) {
+  auto b = read_board(screen, 10);
+  return b && b->white.size() == 4 && b->black.size() == 4 && b->arrows.empty();
+}
+}  // namespace
 
 TEST_SUITE("tui") {
   TEST_CASE(
@@ -40,6 +49,7 @@ TEST_SUITE("tui") {
     // Down to "Find servers on the LAN" (server, name, password, connect, find).
     t.keys({"Down", "Down", "Down", "Down", "Enter"});
     s = t.wait_for("Servers on the LAN");
+    keep_screen("connect", s);
     const std::string found = "127.0.0.1:" + std::to_string(port);
     REQUIRE(contains(s, found));
     const bool tls = contains(s, "tls://" + found);
@@ -63,6 +73,7 @@ TEST_SUITE("tui") {
     REQUIRE(contains(s, "New game: botzone8"));
     t.keys({"t", "o"});
     s = t.wait_for("3 min + 2 s, white");
+    keep_screen("lobby", s);
     t.keys({"c"});
     s = t.wait_for(kPickQueen, std::chrono::seconds(20));
     CHECK(contains(s, "Botty"));
@@ -88,7 +99,7 @@ TEST_SUITE("tui") {
         // The server dies and comes back on the same port: the screen says so, and the game
         // resumes where it was.
         server->stop(SIGKILL);
-        t.wait_for("Reconnecting", std::chrono::seconds(15));
+        keep_screen("online-reconnecting", t.wait_for("Reconnecting", std::chrono::seconds(15)));
         server = std::make_unique<ServerProcess>(server_dir, nlohmann::json::object(),
                                                  std::vector<std::string>{}, Launch::on_port(port));
         s = t.wait_until(
@@ -106,6 +117,7 @@ TEST_SUITE("tui") {
       REQUIRE(!moves.empty());
       const Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
       t.type(to_string(m));
+      if (turns == 2) keep_screen("online-game", t.wait_for("Enter plays " + to_string(m)));
       t.keys({"Enter"});
       t.wait_until(
           "our move confirmed",
@@ -116,6 +128,7 @@ TEST_SUITE("tui") {
           std::chrono::seconds(20));
     }
     s = t.wait_for(" wins", std::chrono::seconds(30));
+    keep_screen("online-result", s);
     CHECK(turns > 3);
     CHECK(contains(s, "has no legal move left."));
     CHECK(contains(s, ":rematch"));
@@ -132,7 +145,106 @@ TEST_SUITE("tui") {
     s = t.wait_until("the last move", [](const std::string& x) {
       return contains(x, "Move ") && contains(x, " of ");
     });
+    keep_screen("replay", s);
     t.keys({"Escape"});
     t.wait_for("finished games on the server");
+  }
+}
+
+TEST_SUITE("tui") {
+  TEST_CASE("terminal online: join, watch, abort, rematch, and a private game joined by its code") {
+    REQUIRE(tmux_available());
+    TempDir home;
+    const fs::path server_dir = home.path() / "server";
+    fs::create_directories(server_dir);
+    ServerProcess server(server_dir);
+    std::map<std::string, std::unique_ptr<TmuxSession>> people;
+    for (const char* name : {"Alice", "Bob", "Carol"}) {
+      const fs::path dir = home.path() / name;
+      fs::create_directories(dir);
+      // --connect: straight to the lobby. A TLS server's certificate is trusted with y.
+      people[name] = std::make_unique<TmuxSession>(
+          dir,
+          tui_args(dir, {"--server", "tls://127.0.0.1:" + std::to_string(server.port()), "--name",
+                         name, "--connect"}),
+          80, 24);
+    }
+    auto online = [&](TmuxSession& t, const std::string& name) {
+      const std::string s =
+          t.wait_until("the lobby or the trust question", [&](const std::string& x) {
+            return contains(x, "as " + name + " (") || contains(x, "Trust this server?");
+          });
+      if (contains(s, "Trust this server?")) {
+        t.keys({"y"});
+        t.wait_for("as " + name + " (");
+      }
+    };
+    TmuxSession& alice = *people["Alice"];
+    TmuxSession& bob = *people["Bob"];
+    TmuxSession& carol = *people["Carol"];
+    for (const char* name : {"Alice", "Bob", "Carol"}) online(*people[name], name);
+
+    // A public game: Alice creates it as White, Bob joins it from the open games, Carol watches.
+    alice.keys({"o"});
+    alice.wait_for("No clock, white, casual");
+    alice.keys({"c"});
+    alice.wait_for("Waiting in game ");
+    std::string s = bob.wait_for("Open games (1)");
+    CHECK(contains(s, "Alice (1500)"));
+    bob.keys({"Enter"});
+    alice.wait_for(kPickQueen);
+    s = bob.wait_for("White is thinking");
+    CHECK(read_board(s, 10).has_value());
+    carol.keys({"Right"});
+    s = carol.wait_for("[Live games (1)]");
+    CHECK(contains(s, "Alice (1500) vs Bob (1500)"));
+    carol.keys({"Enter"});
+    s = carol.wait_for("Watching");
+    CHECK(!contains(s, "Move: "));
+    alice.type("d1-d7/g7");
+    alice.keys({"Enter"});
+    bob.wait_for("1.   d1-d7/g7");
+    carol.wait_for("1.   d1-d7/g7");
+    // Bob calls it off before both have moved; both offer a rematch and a new game starts with
+    // the colours changed.
+    s = bob.wait_for(":abort");
+    bob.type(":abort");
+    bob.keys({"Enter"});
+    alice.wait_for("Game aborted");
+    carol.wait_for("Game aborted");
+    alice.type(":rematch");
+    alice.keys({"Enter"});
+    bob.wait_for("Alice offers a rematch");
+    bob.type(":rematch");
+    bob.keys({"Enter"});
+    s = bob.wait_for(kPickQueen);  // Bob is White now
+    CHECK(same_start(s));
+    alice.wait_until("the rematch, Bob to move", [](const std::string& x) {
+      return contains(x, "White is thinking") && same_start(x);
+    });
+
+    // A private game: Carol creates it; it is in nobody's lists, and Alice joins it by its code.
+    carol.type(":lobby");
+    carol.keys({"Enter"});
+    carol.wait_for("as Carol (");
+    carol.keys({"Left", "p"});
+    carol.wait_for("casual, private");
+    carol.keys({"c"});
+    s = carol.wait_for("invite code ");
+    const std::string line = s.substr(s.find("Waiting in game "));
+    const std::string game = line.substr(16, line.find(',') - 16);
+    const std::string code = line.substr(line.find("invite code ") + 12, 10);
+    alice.type(":lobby");
+    alice.keys({"Enter"});
+    s = alice.wait_for("as Alice (");
+    alice.wait_for("[Open games (0)]");
+    alice.keys({"j"});
+    alice.type(game + " " + code);
+    alice.keys({"Enter"});
+    s = alice.wait_until("the private game", [](const std::string& x) {
+      return contains(x, "Carol") && same_start(x);
+    });
+    carol.wait_until("the private game",
+                     [](const std::string& x) { return contains(x, "Alice") && same_start(x); });
   }
 }

@@ -60,7 +60,7 @@ TEST_SUITE("tui") {
     REQUIRE_MESSAGE(tmux_available(), "tmux is needed (scripts/debian-packages.txt)");
     TempDir home;
     TmuxSession t(home.path(), tui_args(home.path()), 80, 24);
-    t.wait_for("Play the computer");
+    keep_screen("menu", t.wait_for("Play the computer"));
     t.keys({"Enter"});
     std::string s = t.wait_for("Your colour");
     for (int i = 0; i < 8 && !contains(s, "< Beginner >"); ++i) {
@@ -69,6 +69,7 @@ TEST_SUITE("tui") {
       s = t.wait_until("the level to change", [&](const std::string& x) { return x != before; });
     }
     REQUIRE(contains(s, "< Beginner >"));
+    keep_screen("computer-setup", s);
     CHECK(contains(s, "< White >"));
     t.keys({"Enter"});
     s = t.wait_for(kPickQueen);
@@ -93,6 +94,7 @@ TEST_SUITE("tui") {
       t.keys(keys);
       // The same highlights as the desktop client: the queen's destinations...
       s = t.wait_for(kPickDestination);
+      if (turns == 4) keep_screen("game-destinations", s);
       b = read_board(s, 10);
       REQUIRE(b.has_value());
       CHECK(b->dots == queen_destinations(pos, m.from()));
@@ -102,6 +104,7 @@ TEST_SUITE("tui") {
       t.keys(keys);
       // ... then the arrow targets from where it went.
       s = t.wait_for(kPickArrow);
+      if (turns == 4) keep_screen("game-arrow", s);
       b = read_board(s, 10);
       REQUIRE(b.has_value());
       CHECK(b->rings == arrow_targets(pos, m.from(), m.to()));
@@ -116,6 +119,7 @@ TEST_SUITE("tui") {
       });
     }
     s = t.wait_for(" wins", std::chrono::seconds(20));
+    keep_screen("computer-result", s);
     CHECK(turns > 5);
     CHECK(contains(s, "has no legal move left."));
     CHECK(contains(s, ":rematch"));
@@ -175,6 +179,7 @@ TEST_SUITE("tui") {
     t.type("d1-d10/d9");
     t.keys({"Enter"});
     std::string s = t.wait_for("d1-d10: " + std::string(describe(MoveError::DestinationOccupied)));
+    keep_screen("illegal", s);
     CHECK(same_board(s, start));
     t.keys({"Escape"});
     t.type("a1");
@@ -234,6 +239,7 @@ TEST_SUITE("tui") {
       return b && b->cell_w == 7 && same_board(x, pos);
     });
     CHECK(contains(s, "d1-d7/g7"));
+    keep_screen("large-120x40", s);
     t.resize(100, 30);
     t.wait_until("5x2 squares", [&](const std::string& x) {
       auto b = read_board(x, 10);
@@ -256,6 +262,7 @@ TEST_SUITE("tui") {
     start_two_player_game(t);
     t.type("d1");
     const std::string s = t.wait_for(kPickDestination);
+    keep_screen("ascii", s);
     for (unsigned char c : s) CHECK_MESSAGE(c < 0x80, "a byte that is not ASCII: " << int(c));
     auto b = read_board(s, 10, true);
     REQUIRE(b.has_value());

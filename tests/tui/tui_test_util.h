@@ -1,7 +1,9 @@
 // What the terminal tests share: the program's path and arguments, and reading the screen.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,12 @@ inline std::vector<std::string> tui_args(const std::filesystem::path& home,
                                 (home / "data").string()};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
+}
+
+// With AMAZONS_TUI_CAPTURES set, the screen is kept there as NAME.txt (for the README).
+inline void keep_screen(const std::string& name, const std::string& screen) {
+  if (const char* dir = std::getenv("AMAZONS_TUI_CAPTURES"))
+    std::ofstream(std::filesystem::path(dir) / (name + ".txt")) << screen;
 }
 
 inline bool contains(const std::string& s, const std::string& needle) {
