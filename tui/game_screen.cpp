@@ -36,9 +36,10 @@ class GameScreen final : public Screen {
       input_enabled_ = source_->can_move() && !submitted_;
       input_.reset(vm->position(), input_enabled_);
       if (input_enabled_) {
-        text_.clear();
         feedback_.clear();
         place_cursor(*vm);
+        // What was typed while waiting (a command, or the move) is kept and judged anew.
+        if (!text_.empty()) set_text(*vm, text_);
       }
     }
   }

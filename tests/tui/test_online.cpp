@@ -152,7 +152,8 @@ TEST_SUITE("tui") {
 }
 
 TEST_SUITE("tui") {
-  TEST_CASE("terminal online: join, watch, abort, rematch, and a private game joined by its code") {
+  TEST_CASE(
+      "terminal online: join, watch, abort, rematch, a private game, a challenge, quick pairing") {
     REQUIRE(tmux_available());
     TempDir home;
     const fs::path server_dir = home.path() / "server";
@@ -246,5 +247,46 @@ TEST_SUITE("tui") {
     });
     carol.wait_until("the private game",
                      [](const std::string& x) { return contains(x, "Alice") && same_start(x); });
+
+    // A challenge: Bob challenges Carol from the players' list; she accepts it.
+    for (TmuxSession* t : {&alice, &bob, &carol}) {
+      t->type(":lobby");
+      t->keys({"Enter"});
+    }
+    bob.wait_for("[Open games");
+    bob.keys({"Right", "Right"});
+    s = bob.wait_for("[Players (3)]");
+    // Down to Carol in the list (in the order the server sends it).
+    const auto rows = lines_of(s);
+    int carol_row = -1, first_row = -1;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (contains(rows[i], " (1500") && first_row < 0) first_row = static_cast<int>(i);
+      if (contains(rows[i], "Carol (1500")) carol_row = static_cast<int>(i);
+    }
+    REQUIRE(carol_row >= 0);
+    for (int i = first_row; i < carol_row; ++i) bob.keys({"Down"});
+    bob.keys({"Enter"});
+    bob.wait_for("Challenge sent to Carol");
+    carol.wait_for("[Open games");
+    carol.keys({"Right", "Right", "Right"});
+    s = carol.wait_for("[Challenges (1)]");
+    CHECK(contains(s, "from Bob (1500)"));
+    carol.keys({"Enter"});
+    carol.wait_until("the challenge's game",
+                     [](const std::string& x) { return contains(x, "Bob") && same_start(x); });
+    bob.wait_until("the challenge's game",
+                   [](const std::string& x) { return contains(x, "Carol") && same_start(x); });
+
+    // Quick pairing: Alice and Bob ask for the same settings and are paired.
+    bob.type(":lobby");
+    bob.keys({"Enter"});
+    for (TmuxSession* t : {&alice, &bob}) {
+      t->wait_for("[Open games");
+      t->keys({"s"});
+    }
+    alice.wait_until("the paired game",
+                     [](const std::string& x) { return contains(x, "Bob") && same_start(x); });
+    bob.wait_until("the paired game",
+                   [](const std::string& x) { return contains(x, "Alice") && same_start(x); });
   }
 }

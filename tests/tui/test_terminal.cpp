@@ -167,6 +167,21 @@ TEST_SUITE("tui") {
     const auto games = client::GameStore(home.path() / "data").list();
     REQUIRE(games.size() == 1);
     CHECK(static_cast<int>(games[0].record->moves.size()) == plies);
+
+    // The saved game replays from the menu, to its last move and back to the start.
+    t.type(":menu");
+    t.keys({"Enter"});
+    t.wait_for("Replay saved games");
+    t.keys({"4"});
+    t.wait_for("Player vs Guest");
+    t.keys({"Enter"});
+    std::string r = t.wait_for("Start position");
+    CHECK(same_board(r, Position(standard_variant())));
+    t.keys({"End"});
+    r = t.wait_for("Move " + std::to_string(plies) + " of " + std::to_string(plies));
+    CHECK(same_board(r, pos));
+    t.keys({"Home", "Right"});
+    t.wait_for("Move 1 of " + std::to_string(plies));
   }
 
   TEST_CASE(
