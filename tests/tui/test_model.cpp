@@ -229,3 +229,40 @@ TEST_CASE("screen board: reads back the board the model draws, with the marks an
     CHECK(b->position(Color::White) == pos);
   }
 }
+
+TEST_SUITE("tui") {
+  TEST_CASE(
+      "model: a clock, Space to pick, :resign, the result and :rematch with colours changed") {
+    test::TempDir home;
+    Driven d(home.path());
+    d.type("2");
+    d.wait_for("Both play at this terminal");
+    // Down to the clock, then to "3 min + 2 s".
+    for (int i = 0; i < 3; ++i) d.press(Key::Code::Down);
+    for (int i = 0; i < 6 && d.screen().find("< 3 min + 2 s >") == std::string::npos; ++i)
+      d.press(Key::Code::Right);
+    REQUIRE(d.screen().find("< 3 min + 2 s >") != std::string::npos);
+    d.press(Key::Code::Enter);
+    std::string s = d.wait_for("Pick up one of your queens.");
+    CHECK(s.find("3:00") != std::string::npos);
+    // Space picks up the queen under the cursor, as Enter does.
+    d.app.key(Key::character(U' '));
+    d.wait_for("Move it to a marked square.");
+    d.press(Key::Code::Escape);
+    d.type("d1-d7/g7");
+    d.press(Key::Code::Enter);
+    d.wait_for("1.   d1-d7/g7");
+    d.wait_for("Black to move");
+    d.type(":resign");
+    d.press(Key::Code::Enter);
+    s = d.wait_for("White wins");
+    CHECK(s.find("Black resigned.") != std::string::npos);
+    CHECK(s.find(":rematch") != std::string::npos);
+    d.type(":rematch");
+    d.press(Key::Code::Enter);
+    s = d.wait_for("Pick up one of your queens.");
+    // Guest, Black before, now plays White (the side to move, marked with ">").
+    CHECK(s.find("> \u2655 Guest") != std::string::npos);
+    CHECK(s.find("1.   d1-d7/g7") == std::string::npos);
+  }
+}
