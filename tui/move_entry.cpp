@@ -20,7 +20,7 @@ bool tokenize(std::string_view text, std::vector<std::string>& squares, bool& cl
   closed = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-    if (c >= 'a' && c <= 'l' && c != 'x') {
+    if (c >= 'a' && c <= 'l') {
       squares.emplace_back(1, c);
       closed = false;
     } else if (c >= '0' && c <= '9') {
