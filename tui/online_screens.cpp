@@ -620,8 +620,10 @@ class OnlineSource final : public GameSource {
     if (!g || !g->view()) return {":lobby"};
     const bool running = g->view()->running();
     std::vector<std::string> out;
-    if (g->playing() && running)
-      out.push_back(g->view()->moves().size() < 2 ? ":abort" : ":resign");
+    if (g->playing() && running) {
+      out.push_back(":resign");
+      if (g->view()->moves().size() < 2) out.push_back(":abort");
+    }
     if (g->playing() && !running) out.push_back(":rematch");
     out.push_back(":chat text");
     out.push_back(":lobby");

@@ -288,5 +288,22 @@ TEST_SUITE("tui") {
                      [](const std::string& x) { return contains(x, "Bob") && same_start(x); });
     bob.wait_until("the paired game",
                    [](const std::string& x) { return contains(x, "Alice") && same_start(x); });
+
+    // The side to move resigns; both see the result.
+    TmuxSession& white = contains(alice.wait_until("whose turn",
+                                                   [](const std::string& x) {
+                                                     return contains(x, "White to move") ||
+                                                            contains(x, "White is thinking");
+                                                   }),
+                                  kPickQueen)
+                             ? alice
+                             : bob;
+    white.wait_for(kPickQueen);
+    white.type(":resign");
+    white.keys({"Enter"});
+    for (TmuxSession* t : {&alice, &bob}) {
+      s = t->wait_for("Black wins");
+      CHECK(contains(s, "White resigned."));
+    }
   }
 }
