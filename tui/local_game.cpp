@@ -52,10 +52,7 @@ class LocalSource final : public GameSource {
     if (word == "rematch") {
       if (!vm_ || vm_->running()) return "A rematch is for a finished game.";
       client::SessionSetup setup;
-      setup.game = session_->setup_record();
-      std::swap(setup.game.white, setup.game.black);
-      setup.game.started_at.reset();
-      setup.game.moves.clear();
+      setup.game = client::rematch_record(session_->setup_record());
       setup.store = app_.store();
       std::random_device rd;
       if (auto problem = client::add_computer_players(setup, app_.computer().config,
