@@ -7,6 +7,7 @@
 
 #include <map>
 #include <random>
+#include <thread>
 
 #include "tests/bot/bot_process.h"
 #include "tests/integration/server_process.h"
@@ -290,17 +291,18 @@ TEST_SUITE("tui") {
                    [](const std::string& x) { return contains(x, "Alice") && same_start(x); });
 
     // The side to move resigns; both see the result.
-    TmuxSession& white = contains(alice.wait_until("whose turn",
-                                                   [](const std::string& x) {
-                                                     return contains(x, "White to move") ||
-                                                            contains(x, "White is thinking");
-                                                   }),
-                                  kPickQueen)
-                             ? alice
-                             : bob;
-    white.wait_for(kPickQueen);
-    white.type(":resign");
-    white.keys({"Enter"});
+    TmuxSession* white = nullptr;
+    for (int i = 0; i < 500 && !white; ++i) {
+      if (contains(alice.screen(), kPickQueen))
+        white = &alice;
+      else if (contains(bob.screen(), kPickQueen))
+        white = &bob;
+      else
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    REQUIRE_MESSAGE(white, "neither player was asked for a move");
+    white->type(":resign");
+    white->keys({"Enter"});
     for (TmuxSession* t : {&alice, &bob}) {
       s = t->wait_for("Black wins");
       CHECK(contains(s, "White resigned."));
