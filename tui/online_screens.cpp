@@ -576,7 +576,10 @@ class OnlineSource final : public GameSource {
   }
   bool can_move() const override {
     client::OnlineGame* g = client_->game();
-    return g && client_->online() && g->pending_request().has_value();
+    // The request follows the server's game a moment later than the view: only our own turn in
+    // the view counts, so a stale request never offers the opponent's queens.
+    return g && client_->online() && g->pending_request().has_value() && g->view() &&
+           g->view()->running() && g->color() == g->view()->to_move();
   }
   bool play(Move m) override {
     client::OnlineGame* g = client_->game();
