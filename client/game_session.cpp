@@ -4,6 +4,16 @@
 
 namespace amazons::client {
 
+GameRecord rematch_record(const GameRecord& played) {
+  GameRecord r = played;
+  std::swap(r.white, r.black);
+  r.moves.clear();
+  r.result.reset();
+  r.started_at.reset();
+  r.ended_at.reset();
+  return r;
+}
+
 class GameSession::Observer final : public GameObserver {
  public:
   explicit Observer(GameSession& s) : s_(s) {}

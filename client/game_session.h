@@ -64,6 +64,10 @@ struct SessionSetup {
   std::optional<GameStore> store;
 };
 
+// The game a rematch of `played` starts (a setup_record()): the same rules, clock and start,
+// the players changing colours, no moves, a fresh start time.
+GameRecord rematch_record(const GameRecord& played);
+
 class GameSession {
  public:
   // Checks the record (its moves must replay and it must not be finished) and starts the game

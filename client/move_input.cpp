@@ -131,4 +131,32 @@ Move MoveInput::take_move() {
   return m;
 }
 
+std::string stage_code(InputStage s) {
+  switch (s) {
+    case InputStage::Disabled:
+      return "disabled";
+    case InputStage::ChooseQueen:
+      return "choose_queen";
+    case InputStage::ChooseDestination:
+      return "choose_destination";
+    case InputStage::ChooseArrow:
+      return "choose_arrow";
+  }
+  return "";
+}
+
+std::string stage_hint(InputStage s) {
+  switch (s) {
+    case InputStage::ChooseQueen:
+      return "Pick up one of your queens.";
+    case InputStage::ChooseDestination:
+      return "Move it to a marked square.";
+    case InputStage::ChooseArrow:
+      return "Shoot the arrow to a ringed square.  Esc: back";
+    case InputStage::Disabled:
+      break;
+  }
+  return {};
+}
+
 }  // namespace amazons::client

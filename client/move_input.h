@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "common/bitboard.h"
 #include "common/move.h"
@@ -30,6 +31,11 @@ enum class InputEffect : std::uint8_t {
 // releasing somewhere else drops the dragged queen there if that is a legal destination, and
 // otherwise puts it back. Only highlighted squares are accepted, so an illegal move cannot be
 // entered.
+// "choose_queen", ... for state dumps and tests.
+std::string stage_code(InputStage s);
+// The hint for the person entering a move at this stage (the desktop and the terminal client).
+std::string stage_hint(InputStage s);
+
 class MoveInput {
  public:
   // Starts entering a move in `pos` (its side to move is the one entering); `enabled` is false

@@ -2,6 +2,27 @@
 
 namespace amazons::client {
 
+net::ConnectionOptions connection_options(const Settings& settings, const ServerAddress& where,
+                                          std::optional<std::string> password) {
+  net::ConnectionOptions o;
+  o.host = where.host;
+  o.port = where.port;
+  o.tls = where.transport == net::Transport::Tls;
+  if (o.tls) {
+    const auto& pins = settings.pinned_servers;
+    if (const auto it = pins.find(net::host_port(where)); it != pins.end())
+      o.tls_fingerprint = it->second;
+  }
+  o.name = settings.name;
+  o.password = std::move(password);
+  o.reconnect.max = Millis{4000};
+  return o;
+}
+
+std::string player_text(const protocol::PlayerRef& p) {
+  return p.name + " (" + std::to_string(p.rating) + (p.bot ? ", bot)" : ")");
+}
+
 OnlineClient::OnlineClient(net::ConnectionOptions options)
     : address_{options.host, options.port, options.tls ? net::Transport::Tls : net::Transport::Tcp},
       name_(options.name) {

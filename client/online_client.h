@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "client/online_game.h"
+#include "client/settings.h"
 #include "common/expected.h"
 #include "common/game_record.h"
 #include "common/protocol.h"
@@ -41,6 +42,14 @@ struct ArchivedGame {
   GameRecord record;
   std::string text;  // the record in the text notation (docs/GAME_RECORD.md)
 };
+
+// How the clients connect to `where` as the settings' name: TLS with the fingerprint the person
+// pinned for that server, if any, and reconnecting at most 4 s apart.
+net::ConnectionOptions connection_options(const Settings& settings, const ServerAddress& where,
+                                          std::optional<std::string> password);
+
+// "alice (1500)", "amazons-bot (1612, bot)": a player as the lobby lists them.
+std::string player_text(const protocol::PlayerRef& p);
 
 class OnlineClient {
  public:

@@ -59,34 +59,6 @@ std::vector<MoveCell> draw_move_list(sf::RenderTarget& t, const Style& s, Rect a
   return cells;
 }
 
-std::string stage_code(InputStage s) {
-  switch (s) {
-    case InputStage::Disabled:
-      return "disabled";
-    case InputStage::ChooseQueen:
-      return "choose_queen";
-    case InputStage::ChooseDestination:
-      return "choose_destination";
-    case InputStage::ChooseArrow:
-      return "choose_arrow";
-  }
-  return "";
-}
-
-std::string stage_hint(InputStage s) {
-  switch (s) {
-    case InputStage::ChooseQueen:
-      return "Pick up one of your queens.";
-    case InputStage::ChooseDestination:
-      return "Move it to a marked square.";
-    case InputStage::ChooseArrow:
-      return "Shoot the arrow to a ringed square.  Esc: back";
-    case InputStage::Disabled:
-      break;
-  }
-  return {};
-}
-
 void show_input(BoardScene& scene, const MoveInput& input, const BoardGeometry& geometry,
                 float mouse_x, float mouse_y) {
   if (input.stage() == InputStage::ChooseDestination || input.stage() == InputStage::ChooseArrow)

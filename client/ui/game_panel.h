@@ -40,10 +40,6 @@ std::vector<MoveCell> draw_move_list(sf::RenderTarget& target, const Style& styl
 
 // ---- what the live game screens (local and online) share ----
 
-// "choose_queen", ... for the state dump.
-std::string stage_code(InputStage s);
-// The hint for the person entering a move at this stage.
-std::string stage_hint(InputStage s);
 // Shows on `scene` what the move being entered marks: the chosen queen, where it goes, the
 // squares a press completes the stage on, the hovered one, a dragged queen under the mouse.
 void show_input(BoardScene& scene, const MoveInput& input, const BoardGeometry& geometry,

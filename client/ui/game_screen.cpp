@@ -231,9 +231,7 @@ class GameScreen final : public Screen {
 
   void rematch() {
     SessionSetup setup;
-    setup.game = session_->setup_record();
-    std::swap(setup.game.white, setup.game.black);
-    setup.game.started_at.reset();
+    setup.game = rematch_record(session_->setup_record());
     setup.store = app_.store();
     if (auto problem = add_computer(setup)) {
       app_.notify("No rematch: " + *problem + ".", true);

@@ -145,37 +145,6 @@ class MenuScreen final : public Screen {
 
 }  // namespace
 
-std::vector<TimeChoice> time_choices() {
-  using std::chrono::seconds;
-  return {{TimeControl::unlimited(), "No clock"},
-          {TimeControl::fischer(seconds(180), seconds(2)), "3 min + 2 s"},
-          {TimeControl::fischer(seconds(300), seconds(5)), "5 min + 5 s"},
-          {TimeControl::fischer(seconds(600), seconds(10)), "10 min + 10 s"},
-          {TimeControl::fischer(seconds(1800), seconds(0)), "30 min"},
-          {TimeControl::fixed_per_move(seconds(30)), "30 s per move"}};
-}
-
-std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir) {
-  std::vector<RuleVariant> out = {standard_variant(), botzone8_variant()};
-  std::error_code ec;
-  std::vector<std::filesystem::path> files;
-  for (std::filesystem::directory_iterator it(rules_dir, ec), end; !ec && it != end;
-       it.increment(ec))
-    if (it->path().extension() == ".json") files.push_back(it->path());
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    auto v = load_variant_file(f);
-    if (!v) continue;
-    auto same = [&](const RuleVariant& k) { return k.name == v->name; };
-    if (std::none_of(out.begin(), out.end(), same)) out.push_back(*v);
-  }
-  return out;
-}
-
-std::string variant_label(const RuleVariant& v) {
-  return v.name + "  (" + std::to_string(v.size) + "x" + std::to_string(v.size) + ")";
-}
-
 std::optional<std::string> start_new_game(App& app, SessionSetup setup) {
   auto shelved = app.store().shelve_unfinished();
   if (!shelved) return "The unfinished game could not be put aside: " + shelved.error();

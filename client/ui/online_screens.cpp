@@ -36,16 +36,6 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kRefreshEvery = std::chrono::seconds(3);
 const std::string kDot = " \u00B7 ";
 
-std::string player_text(const protocol::PlayerRef& p) {
-  return p.name + " (" + std::to_string(p.rating) + (p.bot ? ", bot)" : ")");
-}
-
-std::string time_text(const TimeControl& tc) {
-  for (const TimeChoice& c : time_choices())
-    if (c.control == tc) return c.label;
-  return to_string(tc);
-}
-
 void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
                 const std::string& subtitle, sf::Color subtitle_color = colors::kMuted) {
   draw_text(t, s.fonts->bold, title, s.px(32), x, y + s.f(18), colors::kText);
@@ -59,19 +49,8 @@ void show_notices(App& app, OnlineClient& client) {
 
 std::shared_ptr<OnlineClient> connect(App& app, const ServerAddress& where,
                                       std::optional<std::string> password) {
-  net::ConnectionOptions o;
-  o.host = where.host;
-  o.port = where.port;
-  o.tls = where.transport == net::Transport::Tls;
-  if (o.tls) {
-    const auto& pins = app.settings().pinned_servers;
-    if (const auto it = pins.find(net::host_port(where)); it != pins.end())
-      o.tls_fingerprint = it->second;
-  }
-  o.name = app.settings().name;
-  o.password = std::move(password);
-  o.reconnect.max = Millis{4000};
-  auto client = std::make_shared<OnlineClient>(o);
+  auto client = std::make_shared<OnlineClient>(
+      connection_options(app.settings(), where, std::move(password)));
   client->start();
   return client;
 }

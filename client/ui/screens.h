@@ -8,11 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "client/game_choices.h"
 #include "client/game_session.h"
 #include "client/online_client.h"
 #include "client/ui/app.h"
 
 namespace amazons::client::ui {
+
+using client::known_variants;
+using client::time_choices;
+using client::time_text;
+using client::TimeChoice;
+using client::variant_label;
 
 std::unique_ptr<Screen> make_menu_screen(App& app);
 // Two players at one screen: names, rule variant, time control.
@@ -31,20 +38,9 @@ std::unique_ptr<Screen> make_computer_setup_screen(App& app);
 // client's engine settings; returns a sentence when a level is unknown. Harmless for games
 // without the computer.
 std::optional<std::string> add_computer(SessionSetup& setup);
-// "botzone8  (8x8)": how the forms offer a variant.
-std::string variant_label(const RuleVariant& v);
 // Shows a new local game. The unfinished game, if any, is moved to the saved games first, since
 // the new one is saved in its place; returns a sentence when that fails (nothing is started).
 std::optional<std::string> start_new_game(App& app, SessionSetup setup);
-
-// The time controls the forms offer, and the rule variants: the built-in ones, then every
-// valid file in the rules directory not named like them.
-struct TimeChoice {
-  TimeControl control;
-  std::string label;
-};
-std::vector<TimeChoice> time_choices();
-std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
 
 // Online play (online_screens.cpp, online_game_screen.cpp).
 // "Hosting on this computer. Friends connect to: ..." while this client hosts a server, else "".

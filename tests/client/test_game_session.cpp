@@ -43,6 +43,26 @@ std::unique_ptr<GameSession> start(SessionSetup setup) {
 
 }  // namespace
 
+TEST_CASE("a rematch changes colours and starts afresh with the same rules and clock") {
+  GameRecord played;
+  played.rules = botzone8_variant();
+  played.white = {"Ann", false, std::nullopt};
+  played.black = {"Computer (easy)", true, std::nullopt};
+  played.time_control = TimeControl::fischer(std::chrono::seconds(60), std::chrono::seconds(1));
+  played.started_at = Timestamp{};
+  played.moves.push_back({});
+  played.result = GameResult{Color::White, EndReason::Resign};
+  const GameRecord r = rematch_record(played);
+  CHECK(r.white.name == "Computer (easy)");
+  CHECK(r.white.bot);
+  CHECK(r.black.name == "Ann");
+  CHECK(r.rules == played.rules);
+  CHECK(r.time_control == played.time_control);
+  CHECK(r.moves.empty());
+  CHECK(!r.result);
+  CHECK(!r.started_at);
+}
+
 TEST_CASE("a hot-seat game runs to its end through the events, it is saved as it goes") {
   test::TempDir dir;
   SessionSetup setup;

@@ -1,0 +1,123 @@
+// amazons-tui's options and refusals: no terminal, no TERM, a bad name, a password that
+// protects a name on a real server, other engine settings and rule variants.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "tests/integration/server_process.h"
+#include "tests/tui/tui_test_util.h"
+
+using namespace amazons;
+using namespace amazons::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Runs amazons-tui with stdin from /dev/null and stderr into a string; returns the exit status.
+int run_without_terminal(const std::vector<std::string>& args, std::string& err) {
+  int pipefd[2];
+  REQUIRE(pipe(pipefd) == 0);
+  std::vector<std::string> argv = args;
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_RDWR);
+    dup2(null, STDIN_FILENO);
+    dup2(null, STDOUT_FILENO);
+    dup2(pipefd[1], STDERR_FILENO);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  close(pipefd[1]);
+  char buf[4096];
+  for (ssize_t n; (n = read(pipefd[0], buf, sizeof buf)) > 0;)
+    err.append(buf, static_cast<std::size_t>(n));
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_SUITE("tui") {
+  TEST_CASE("options: refused without a terminal, without TERM, and with a bad --name") {
+    TempDir home;
+    std::string err;
+    CHECK(run_without_terminal(tui_args(home.path()), err) == 3);
+    CHECK(contains(err, "needs a terminal"));
+    err.clear();
+    CHECK(run_without_terminal(tui_args(home.path(), {"--name", "   "}), err) == 2);
+    CHECK(contains(err, "--name:"));
+    REQUIRE(tmux_available());
+    TmuxSession t(home.path(), tui_args(home.path()), 80, 24, {{"TERM", ""}});
+    const std::string s = t.wait_for("[exit 3]");
+    CHECK(contains(s, "TERM is not set"));
+  }
+
+  TEST_CASE("options: --ai-config and --rules-dir change the levels and variants offered") {
+    REQUIRE(tmux_available());
+    TempDir home;
+    const fs::path rules = home.path() / "rules";
+    fs::create_directories(rules);
+    std::ofstream(rules / "small.json") << R"({"name": "small", "description": "6x6", "size": 6,
+      "white": ["a2", "f2"], "black": ["a5", "f5"], "first": "white"})";
+    TmuxSession t(home.path(),
+                  tui_args(home.path(), {"--ai-config", (home.path() / "none.json").string(),
+                                         "--rules-dir", rules.string()}),
+                  80, 24);
+    t.wait_for("Play the computer");
+    t.keys({"Enter"});
+    std::string s = t.wait_for("The engine settings could not be read");
+    CHECK(contains(s, "< Medium >"));  // the built-in levels
+    t.keys({"Down", "Down"});
+    for (int i = 0; i < 4 && !contains(s, "< small  (6x6) >"); ++i) {
+      const std::string before = s;
+      t.keys({"Right"});
+      s = t.wait_until("the rules to change", [&](const std::string& x) { return x != before; });
+    }
+    REQUIRE(contains(s, "< small  (6x6) >"));
+    t.keys({"Enter"});
+    s = t.wait_for(kPickQueen);
+    auto b = read_board(s, 6);
+    REQUIRE(b.has_value());
+    CHECK(b->white.size() == 2);
+  }
+
+  TEST_CASE("options: --password protects the name on a real server") {
+    REQUIRE(tmux_available());
+    TempDir home;
+    const fs::path server_dir = home.path() / "server";
+    fs::create_directories(server_dir);
+    ServerProcess server(server_dir);
+    const std::string where = "tls://127.0.0.1:" + std::to_string(server.port());
+    auto login = [&](const std::string& password, const std::string& expect) {
+      const fs::path dir = home.path() / ("dave-" + password);
+      fs::create_directories(dir);
+      TmuxSession t(
+          dir,
+          tui_args(dir, {"--server", where, "--name", "Dave", "--password", password, "--connect"}),
+          80, 24);
+      std::string s = t.wait_until("the lobby or the trust question", [&](const std::string& x) {
+        return contains(x, "Lobby") || contains(x, "Trust this server?");
+      });
+      if (contains(s, "Trust this server?")) t.keys({"y"});
+      s = t.wait_for(expect, std::chrono::seconds(15));
+      t.keys({"Escape"});  // leaves the server
+      t.wait_for("Play online");
+      return s;
+    };
+    login("first-secret", "as Dave (1500)");
+    const std::string refused = login("wrong", "Disconnected");
+    CHECK(contains(refused, "password"));
+    login("first-secret", "as Dave (1500)");
+  }
+}

@@ -1,0 +1,55 @@
+// What the terminal tests share: the program's path and arguments, and reading the screen.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "common/movegen.h"
+#include "common/notation.h"
+#include "tests/tui/screen_board.h"
+#include "tests/tui/tmux_driver.h"
+
+namespace amazons::test {
+
+inline const std::string kTuiExe = AMAZONS_BINARY_DIR "/tui/amazons-tui";
+
+// amazons-tui with its settings and saved games in `home`.
+inline std::vector<std::string> tui_args(const std::filesystem::path& home,
+                                         std::vector<std::string> extra = {}) {
+  std::vector<std::string> a = {kTuiExe, "--config-dir", (home / "config").string(), "--data-dir",
+                                (home / "data").string()};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+// With AMAZONS_TUI_CAPTURES set, the screen is kept there as NAME.txt (for the README).
+inline void keep_screen(const std::string& name, const std::string& screen) {
+  if (const char* dir = std::getenv("AMAZONS_TUI_CAPTURES"))
+    std::ofstream(std::filesystem::path(dir) / (name + ".txt")) << screen;
+}
+
+inline bool contains(const std::string& s, const std::string& needle) {
+  return s.find(needle) != std::string::npos;
+}
+
+inline const std::string kPickQueen = "Pick up one of your queens.";
+inline const std::string kPickDestination = "Move it to a marked square.";
+inline const std::string kPickArrow = "Shoot the arrow to a ringed square.";
+
+// Cursor keys from `from` to `to` (White at the bottom unless flipped).
+inline std::vector<std::string> cursor_path(Square from, Square to, bool flipped = false) {
+  std::vector<std::string> keys;
+  int dx = to.file() - from.file(), dy = to.rank() - from.rank();
+  if (flipped) {
+    dx = -dx;
+    dy = -dy;
+  }
+  for (int i = 0; i < std::abs(dx); ++i) keys.push_back(dx > 0 ? "Right" : "Left");
+  for (int i = 0; i < std::abs(dy); ++i) keys.push_back(dy > 0 ? "Up" : "Down");
+  return keys;
+}
+
+}  // namespace amazons::test

@@ -1,0 +1,63 @@
+#include "tui/app.h"
+
+namespace amazons::tui {
+
+namespace {
+constexpr auto kNoticeTime = std::chrono::seconds(6);
+}
+
+App::App(AppOptions options) : options_(std::move(options)) {
+  client::LoadedSettings loaded = client::load_settings(options_.config_dir / "settings.json");
+  settings_ = std::move(loaded.settings);
+  if (options_.name) settings_.name = *options_.name;
+  if (!loaded.problems.empty()) notify(loaded.problems.front(), true);
+  screen_ = options_.server ? make_connect_screen(*this) : make_menu_screen(*this);
+  swap_screen();
+}
+
+App::~App() {
+  // Screens leave their games (an unfinished local game stays saved) before the rest goes.
+  next_.reset();
+  screen_.reset();
+}
+
+void App::save_settings() {
+  if (auto problem = client::save_settings(options_.config_dir / "settings.json", settings_))
+    notify(*problem, true);
+}
+
+const client::ComputerConfig& App::computer() {
+  if (!computer_) computer_ = client::load_computer_config(options_.ai_config);
+  return *computer_;
+}
+
+void App::show(std::unique_ptr<Screen> screen) { next_ = std::move(screen); }
+
+void App::swap_screen() {
+  if (next_) screen_ = std::move(next_);
+}
+
+void App::notify(std::string text, bool error) { notice_ = Notice{std::move(text), error, {}}; }
+
+void App::key(const Key& k) {
+  if (screen_) screen_->key(k);
+  swap_screen();
+}
+
+void App::tick(SteadyTime now) {
+  if (screen_) screen_->tick(now);
+  swap_screen();
+  if (notice_ && notice_->until && now > *notice_->until) notice_.reset();
+}
+
+void App::draw(Canvas& c, SteadyTime now) {
+  if (screen_) screen_->draw(c, now);
+  if (!notice_) return;
+  if (!notice_->until) notice_->until = now + kNoticeTime;
+  const int y = c.height() - 1;
+  c.fill(0, y, c.width(), 1);
+  c.text(0, y, notice_->text, {notice_->error ? Ink::Danger : Ink::Good, Ink::Default, true},
+         c.width());
+}
+
+}  // namespace amazons::tui

@@ -1,0 +1,92 @@
+// amazons-tui: the Game of the Amazons in a terminal. Parses options, opens the terminal, and
+// runs the model (tui/app.h) in a loop of keys, ticks and draws until it quits or a signal
+// asks it to.
+#include <clocale>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "ai/levels.h"
+#include "client/user_files.h"
+#include "tui/app.h"
+#include "tui/terminal.h"
+
+int main(int argc, char** argv) {
+  using namespace amazons;
+  using namespace amazons::tui;
+  CLI::App cli{"amazons-tui: play the Game of the Amazons in a terminal"};
+  AppOptions options;
+  std::string config, data, server, name;
+  std::string rules_dir = std::string(AMAZONS_CONFIG_DIR) + "/rules";
+  std::string ai_config = std::string(AMAZONS_CONFIG_DIR) + "/ai.json";
+  std::string discovery_target;
+  int discovery_port = 0;
+  cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
+  cli.add_option("--data-dir", data, "Where games are saved (default: XDG data)");
+  cli.add_option("--rules-dir", rules_dir, "Directory of rule variant files")
+      ->capture_default_str();
+  cli.add_option("--ai-config", ai_config, "The engine levels (ai.json)")->capture_default_str();
+  cli.add_flag("--ascii", options.ascii, "Plain ASCII, no colours: for terminals without them");
+  cli.add_option("--server", server,
+                 "Open the connect screen with this server: host:port or tls://host:port");
+  cli.add_option("--name", name, "Your player name (saved in the settings)");
+  cli.add_option("--password", options.password, "The password of a registered name");
+  cli.add_flag("--connect", options.connect, "With --server: connect at once, to the lobby");
+  cli.add_option("--discovery-target", discovery_target,
+                 "Where LAN discovery asks (default: the settings, 255.255.255.255)");
+  cli.add_option("--discovery-port", discovery_port, "The servers' discovery port")
+      ->check(CLI::Range(1, 65535));
+  CLI11_PARSE(cli, argc, argv);
+
+  options.rules_dir = rules_dir;
+  options.ai_config = ai_config;
+  if (!server.empty()) options.server = server;
+  if (!name.empty()) {
+    if (auto problem = client::check_name(name)) {
+      std::cerr << "amazons-tui: --name: " << *problem << "\n";
+      return 2;
+    }
+    options.name = name;
+  }
+  if (!discovery_target.empty()) options.discovery_target = discovery_target;
+  if (discovery_port > 0) options.discovery_port = discovery_port;
+  for (auto [given, field, lookup] : {std::tuple{&config, &options.config_dir, &client::config_dir},
+                                      std::tuple{&data, &options.data_dir, &client::data_dir}}) {
+    if (!given->empty()) {
+      *field = *given;
+      continue;
+    }
+    auto dir = lookup(client::process_env);
+    if (!dir) {
+      std::cerr << "amazons-tui: " << dir.error() << "; pass --config-dir and --data-dir\n";
+      return 2;
+    }
+    *field = *dir;
+  }
+
+  std::setlocale(LC_ALL, "");
+  auto opened = Terminal::open(options.ascii);
+  if (!opened) {
+    std::cerr << "amazons-tui: " << opened.error() << "\n";
+    return 3;
+  }
+  std::unique_ptr<Terminal> terminal = std::move(*opened);
+  {
+    App app(std::move(options));
+    while (!app.done() && !Terminal::stop_requested()) {
+      // Every key already typed (or pasted) is handled before the next draw.
+      auto key = terminal->read(std::chrono::milliseconds(50));
+      while (key) {
+        app.key(*key);
+        key = terminal->read(std::chrono::milliseconds(0));
+      }
+      const auto now = std::chrono::steady_clock::now();
+      app.tick(now);
+      Canvas canvas(terminal->width(), terminal->height());
+      app.draw(canvas, now);
+      terminal->present(canvas);
+    }
+  }  // the app leaves its games (a local one stays saved) while the screen is still ours
+  terminal.reset();
+  return 0;
+}

@@ -1,0 +1,683 @@
+// Online play: where and as whom (typed, or found on the LAN), trusting a TLS certificate, the
+// lobby, the server's archive, and the game screen's view of an online game. Everything goes
+// through client::OnlineClient, the same one the desktop client uses.
+#include <algorithm>
+#include <future>
+
+#include "client/game_choices.h"
+#include "client/online_client.h"
+#include "net/discovery.h"
+#include "tui/app.h"
+#include "tui/form.h"
+#include "tui/game_screen.h"
+
+namespace amazons::tui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kRefreshEvery = std::chrono::seconds(3);
+
+std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<client::OnlineClient> client);
+std::unique_ptr<Screen> make_online_game_screen(App& app,
+                                                std::shared_ptr<client::OnlineClient> client);
+std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<client::OnlineClient> client);
+
+void show_notices(App& app, client::OnlineClient& c) {
+  for (const client::OnlineNotice& n : c.take_notices()) app.notify(n.text, n.error);
+}
+
+// ---- where and as whom ----
+
+class ConnectScreen final : public Screen {
+ public:
+  explicit ConnectScreen(App& app) : Screen(app) {
+    std::string server = app_.options().server.value_or(
+        app_.settings().last_server.empty() ? "127.0.0.1:7420" : app_.settings().last_server);
+    server_ = form_.add(Field::input("Server", server, 80));
+    name_ = form_.add(Field::input("Name", app_.settings().name, client::kMaxNameLength));
+    password_ = form_.add(Field::input("Password", app_.options().password, 64, true));
+    form_.add(Field::button("Connect", [this] { go(); }));
+    form_.add(Field::button("Find servers on the LAN", [this] { find(); }));
+    form_.add(Field::button("Back", [this] { app_.show(make_menu_screen(app_)); }));
+    if (app_.options().connect) go();
+  }
+
+  void key(const Key& k) override {
+    if (k.code == Key::Code::Escape) return app_.show(make_menu_screen(app_));
+    // Digits pick a server found on the LAN, unless a field is being typed in.
+    const Field& f = form_[form_.focus()];
+    if (k.code == Key::Code::Char && f.kind == Field::Kind::Button && k.ch >= U'1' &&
+        k.ch <= U'9') {
+      const auto i = static_cast<std::size_t>(k.ch - U'1');
+      if (i < found_.size()) {
+        form_[server_].text = found_[i];
+        form_.set_focus(server_);
+      }
+      return;
+    }
+    form_.key(k);
+  }
+
+  void tick(SteadyTime) override {
+    if (!search_.valid() || search_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return;
+    auto found = search_.get();
+    found_.clear();
+    if (!found) {
+      lan_text_ = "LAN search failed: " + found.error();
+      return;
+    }
+    for (const net::DiscoveredServer& s : *found) {
+      found_.push_back((s.reply.tls ? "tls://" : "") + s.address + ":" +
+                       std::to_string(s.reply.port));
+      found_names_.push_back(s.reply.name);
+    }
+    lan_text_ = found_.empty() ? "No server answered on the LAN."
+                               : "Servers on the LAN (press the number to use one):";
+  }
+
+  void draw(Canvas& c, SteadyTime) override {
+    c.text(2, 1, "Play online", {Ink::Accent, Ink::Default, true});
+    c.text(2, 2, "A server's host:port, or tls://host:port. The password is for registered names.",
+           {Ink::Muted}, c.width() - 4);
+    int y = form_.draw(c, 2, 4, 9) + 1;
+    c.text(2, y++, lan_text_, {Ink::Muted}, c.width() - 4);
+    for (std::size_t i = 0; i < found_.size() && y < c.height() - 2; ++i)
+      c.text(4, y++, std::to_string(i + 1) + "  " + found_[i] + "  " + found_names_[i], {Ink::Text},
+             c.width() - 6);
+    c.text(2, c.height() - 2, "Up/Down: field  Enter: connect  Esc: back", {Ink::Muted});
+  }
+
+ private:
+  void find() {
+    if (search_.valid()) return;
+    net::DiscoveryOptions o;
+    o.target = app_.options().discovery_target.value_or(app_.settings().discovery_target);
+    o.port = static_cast<unsigned short>(
+        app_.options().discovery_port.value_or(app_.settings().discovery_port));
+    lan_text_ = "Searching the LAN...";
+    found_.clear();
+    found_names_.clear();
+    // Blocks for up to a second: not on the loop's thread.
+    search_ = std::async(std::launch::async, [o] { return net::discover_servers(o); });
+  }
+
+  void go() {
+    auto where = client::parse_server_address(form_[server_].text);
+    if (!where) {
+      app_.notify("Server: " + where.error() + ".", true);
+      return;
+    }
+    if (where->transport == net::Transport::Ws || where->transport == net::Transport::Wss) {
+      app_.notify("Server: this client connects with tcp:// or tls:// (ws:// is for browsers).",
+                  true);
+      return;
+    }
+    if (auto why = client::check_name(form_[name_].text)) {
+      app_.notify("Name: " + *why + ".", true);
+      return;
+    }
+    app_.settings().last_server = client::to_string(*where);
+    app_.settings().name = form_[name_].text;
+    app_.save_settings();
+    std::optional<std::string> password;
+    if (!form_[password_].text.empty()) password = form_[password_].text;
+    auto online = std::make_shared<client::OnlineClient>(
+        client::connection_options(app_.settings(), *where, std::move(password)));
+    online->start();
+    app_.show(make_lobby_screen(app_, std::move(online)));
+  }
+
+  Form form_;
+  std::size_t server_ = 0, name_ = 0, password_ = 0;
+  std::future<Expected<std::vector<net::DiscoveredServer>, std::string>> search_;
+  std::vector<std::string> found_, found_names_;
+  std::string lan_text_;
+};
+
+// ---- a TLS certificate nobody vouches for ----
+
+class CertificateScreen final : public Screen {
+ public:
+  CertificateScreen(App& app, net::ConnectionOptions options, net::ClientError error)
+      : Screen(app), options_(std::move(options)), error_(std::move(error)) {}
+
+  void key(const Key& k) override {
+    const bool changed = error_.certificate == net::ClientError::Trust::Changed;
+    if (k.is(U'y') && !changed) {
+      const std::string where = options_.host + ":" + std::to_string(options_.port);
+      app_.settings().pinned_servers[where] = error_.fingerprint;
+      app_.save_settings();
+      net::ConnectionOptions o = options_;
+      o.tls_fingerprint = error_.fingerprint;
+      auto online = std::make_shared<client::OnlineClient>(o);
+      online->start();
+      return app_.show(make_lobby_screen(app_, std::move(online)));
+    }
+    if (k.is(U'n') || k.code == Key::Code::Escape || k.code == Key::Code::Enter)
+      app_.show(make_connect_screen(app_));
+  }
+
+  void draw(Canvas& c, SteadyTime) override {
+    const bool changed = error_.certificate == net::ClientError::Trust::Changed;
+    const std::string where = options_.host + ":" + std::to_string(options_.port);
+    c.text(2, 1, changed ? "Certificate changed!" : "Trust this server?",
+           {changed ? Ink::Danger : Ink::Accent, Ink::Default, true});
+    c.text(2, 3,
+           changed ? where + " shows another certificate than the one you trusted."
+                   : "No certificate authority vouches for the certificate of " + where + ".",
+           {Ink::Text}, c.width() - 4);
+    c.text(2, 5, "SHA-256: " + error_.fingerprint, {Ink::Text}, c.width() - 4);
+    c.text(2, 7,
+           changed ? "Someone may be intercepting the connection. Press Enter to go back."
+                   : "Compare it with the one the host shows. y: trust and connect  n: back",
+           {Ink::Muted}, c.width() - 4);
+  }
+
+ private:
+  net::ConnectionOptions options_;
+  net::ClientError error_;
+};
+
+// ---- the lobby ----
+
+enum class Section : std::uint8_t { Open, Live, Players, Challenges, Mine };
+constexpr std::array<const char*, 5> kSectionNames = {"Open games", "Live games", "Players",
+                                                      "Challenges", "Mine"};
+
+class LobbyScreen final : public Screen {
+ public:
+  LobbyScreen(App& app, std::shared_ptr<client::OnlineClient> online)
+      : Screen(app),
+        client_(std::move(online)),
+        variants_(client::known_variants(app.options().rules_dir)),
+        times_(client::time_choices()) {
+    for (std::size_t i = 0; i < variants_.size(); ++i)
+      if (variants_[i].name == app_.settings().last_variant) rules_ = i;
+    for (std::size_t i = 0; i < times_.size(); ++i)
+      if (to_string(times_[i].control) == app_.settings().last_time_control) time_ = i;
+  }
+
+  void tick(SteadyTime now) override {
+    client_->poll();
+    show_notices(app_, *client_);
+    if (client_->status() == net::ConnectionStatus::Closed) {
+      if (const auto& e = client_->closed_error();
+          e && e->kind == net::ClientError::Kind::Certificate)
+        return app_.show(std::make_unique<CertificateScreen>(app_, client_->options(), *e));
+    }
+    if (client_->game()) return app_.show(make_online_game_screen(app_, client_));
+    if (client_->online() && (!refreshed_ || now - *refreshed_ > kRefreshEvery)) {
+      refreshed_ = now;
+      client_->refresh();
+    }
+  }
+
+  void key(const Key& k) override {
+    using C = Key::Code;
+    if (typing_) return type(k);
+    const std::size_t count = rows().size();
+    if (k.code == C::Escape) {
+      client_->close();
+      return app_.show(make_menu_screen(app_));
+    }
+    if (k.code == C::Left || k.code == C::BackTab) switch_section(-1);
+    if (k.code == C::Right || k.code == C::Tab) switch_section(1);
+    if (k.code == C::Up && focus_ > 0) --focus_;
+    if (k.code == C::Down && focus_ + 1 < count) ++focus_;
+    if (k.code == C::Enter) activate();
+    if (k.code != C::Char) return;
+    switch (k.ch) {
+      case U'c':
+        return create();
+      case U's':
+        return quick();
+      case U'j':
+        typing_ = true;
+        typed_.clear();
+        return;
+      case U'v':
+        rules_ = (rules_ + 1) % variants_.size();
+        return;
+      case U't':
+        time_ = (time_ + 1) % times_.size();
+        return;
+      case U'o':
+        colour_ = (colour_ + 1) % 3;
+        return;
+      case U'r':
+        rated_ = !rated_;
+        return;
+      case U'p':
+        private_ = !private_;
+        return;
+      case U'd':
+        if (section_ == Section::Challenges && focus_ < client_->challenges().size())
+          client_->decline(client_->challenges()[focus_].challenge);
+        return;
+      case U'x':
+        if (client_->waiting_game()) client_->cancel_waiting();
+        return;
+      case U'h':
+        return app_.show(make_archive_screen(app_, client_));
+      default:
+        return;
+    }
+  }
+
+  void draw(Canvas& c, SteadyTime) override {
+    const std::string title = client_->welcome() ? client_->welcome()->server : "Lobby";
+    c.text(2, 0, "Lobby: " + title, {Ink::Accent, Ink::Default, true}, c.width() - 4);
+    c.text(2, 1, client_->status_text(), {client_->online() ? Ink::Muted : Ink::Danger},
+           c.width() - 4);
+    int x = 2;
+    for (std::size_t i = 0; i < kSectionNames.size(); ++i) {
+      const bool on = static_cast<std::size_t>(section_) == i;
+      std::string label = std::string(kSectionNames[i]) + " (" +
+                          std::to_string(section_rows(static_cast<Section>(i)).size()) + ")";
+      x = c.text(x, 3, on ? "[" + label + "]" : " " + label + " ",
+                 {on ? Ink::Accent : Ink::Muted, Ink::Default, on}) +
+          1;
+    }
+    const std::vector<std::string> list = rows();
+    const int top = 5, room = c.height() - top - 6;
+    if (list.empty()) c.text(4, top, empty_text(), {Ink::Muted}, c.width() - 6);
+    const std::size_t first =
+        focus_ >= static_cast<std::size_t>(room) ? focus_ - static_cast<std::size_t>(room) + 1 : 0;
+    for (std::size_t i = first; i < list.size() && static_cast<int>(i - first) < room; ++i) {
+      const bool f = i == focus_;
+      const int y = top + static_cast<int>(i - first);
+      c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
+      c.text(4, y, list[i], {f ? Ink::Accent : Ink::Text, Ink::Default, f}, c.width() - 6);
+    }
+    int y = c.height() - 6;
+    if (const auto& w = client_->waiting_game())
+      c.text(2, y,
+             "Waiting in game " + w->game + (w->invite ? ", invite code " + *w->invite : "") +
+                 "  (x: cancel)",
+             {Ink::Good}, c.width() - 4);
+    else if (client_->seeking())
+      c.text(2, y, "Looking for an opponent... (s: stop)", {Ink::Good}, c.width() - 4);
+    ++y;
+    const char* colours[] = {"random", "white", "black"};
+    c.text(2, y++,
+           "New game: " + variants_[rules_].name + ", " + times_[time_].label + ", " +
+               colours[colour_] + ", " + (rated_ ? "rated" : "casual") +
+               (private_ ? ", private" : ""),
+           {Ink::Text}, c.width() - 4);
+    c.text(2, y++, "v: rules  t: clock  o: colour  r: rated  p: private", {Ink::Muted},
+           c.width() - 4);
+    if (typing_)
+      c.text(2, y++, "Private game and invite code: " + typed_ + "_", {Ink::Accent}, c.width() - 4);
+    else
+      c.text(2, y++, "c: create  s: quick pairing  j: join private  h: archive  Esc: leave",
+             {Ink::Muted}, c.width() - 4);
+    c.text(2, y, "Left/Right: section  Enter: " + std::string(action_text()), {Ink::Muted},
+           c.width() - 4);
+  }
+
+ private:
+  std::vector<std::string> section_rows(Section s) const {
+    std::vector<std::string> out;
+    const std::string me = client_->name();
+    switch (s) {
+      case Section::Open:
+        for (const auto& g : client_->open_games()) {
+          const auto& creator = g.white ? *g.white : g.black ? *g.black : protocol::PlayerRef{};
+          out.push_back(g.game + "  " + client::player_text(creator) + "  " + g.rules + "  " +
+                        client::time_text(g.time) + (g.rated ? "  rated" : ""));
+        }
+        break;
+      case Section::Live:
+        for (const auto& g : client_->live_games())
+          out.push_back(g.game + "  " +
+                        client::player_text(g.white.value_or(protocol::PlayerRef{})) + " vs " +
+                        client::player_text(g.black.value_or(protocol::PlayerRef{})) + "  move " +
+                        std::to_string(g.plies) + "  " + g.rules);
+        break;
+      case Section::Players:
+        for (const auto& p : client_->players())
+          out.push_back(p.name + " (" + std::to_string(p.rating) + (p.bot ? ", bot" : "") + ")" +
+                        (p.name == me ? "  you" : "") +
+                        (p.games > 0 ? "  playing " + std::to_string(p.games) : ""));
+        break;
+      case Section::Challenges:
+        for (const auto& ch : client_->challenges())
+          out.push_back("from " + client::player_text(ch.from) + "  " + ch.rules + "  " +
+                        client::time_text(ch.time) + (ch.rated ? "  rated" : "  casual"));
+        for (const auto& [id, player] : client_->sent_challenges())
+          out.push_back("sent to " + player + " (waiting)");
+        break;
+      case Section::Mine:
+        for (const std::string& id : client_->games_in_progress()) out.push_back("game " + id);
+        break;
+    }
+    return out;
+  }
+  std::vector<std::string> rows() const { return section_rows(section_); }
+
+  const char* empty_text() const {
+    switch (section_) {
+      case Section::Open:
+        return "No open games: press c to create one, s for quick pairing.";
+      case Section::Live:
+        return "No games are being played.";
+      case Section::Players:
+        return "Nobody else is online.";
+      case Section::Challenges:
+        return "No challenges. Challenge a player from Players.";
+      case Section::Mine:
+        return "You play no games right now.";
+    }
+    return "";
+  }
+  const char* action_text() const {
+    switch (section_) {
+      case Section::Open:
+        return "join";
+      case Section::Live:
+        return "watch";
+      case Section::Players:
+        return "challenge with the new-game settings";
+      case Section::Challenges:
+        return "accept  d: decline";
+      case Section::Mine:
+        return "go back to the game";
+    }
+    return "";
+  }
+
+  void switch_section(int d) {
+    const int n = static_cast<int>(kSectionNames.size());
+    section_ = static_cast<Section>((static_cast<int>(section_) + d + n) % n);
+    focus_ = 0;
+  }
+
+  void activate() {
+    switch (section_) {
+      case Section::Open: {
+        const auto games = client_->open_games();
+        if (focus_ < games.size()) client_->join(games[focus_].game);
+        return;
+      }
+      case Section::Live: {
+        const auto games = client_->live_games();
+        if (focus_ < games.size()) client_->watch(games[focus_].game);
+        return;
+      }
+      case Section::Players: {
+        const auto& players = client_->players();
+        if (focus_ >= players.size() || players[focus_].name == client_->name()) return;
+        remember();
+        protocol::ChallengeSend c;
+        c.player = players[focus_].name;
+        c.rules = variants_[rules_].name;
+        c.time = times_[time_].control;
+        c.color = colour();
+        c.rated = rated_;
+        client_->challenge(c);
+        app_.notify("Challenge sent to " + c.player + ".");
+        return;
+      }
+      case Section::Challenges:
+        if (focus_ < client_->challenges().size())
+          client_->accept(client_->challenges()[focus_].challenge);
+        return;
+      case Section::Mine: {
+        const auto mine = client_->games_in_progress();
+        if (focus_ < mine.size()) client_->show_game(mine[focus_]);
+        return;
+      }
+    }
+  }
+
+  protocol::ColorChoice colour() const {
+    return colour_ == 1   ? protocol::ColorChoice::White
+           : colour_ == 2 ? protocol::ColorChoice::Black
+                          : protocol::ColorChoice::Random;
+  }
+
+  void remember() {
+    app_.settings().last_variant = variants_[rules_].name;
+    app_.settings().last_time_control = to_string(times_[time_].control);
+    app_.save_settings();
+  }
+
+  void create() {
+    remember();
+    protocol::Create c;
+    c.rules = variants_[rules_].name;
+    c.time = times_[time_].control;
+    c.color = colour();
+    c.rated = rated_;
+    c.is_private = private_;
+    client_->create(c);
+  }
+
+  void quick() {
+    if (client_->seeking()) return client_->unseek();
+    remember();
+    client_->seek({variants_[rules_].name, times_[time_].control, rated_});
+  }
+
+  // "17 ABCDEFGHJK": the game and its invite code, as the creator tells them.
+  void type(const Key& k) {
+    using C = Key::Code;
+    if (k.code == C::Escape) typing_ = false;
+    if (k.code == C::Backspace && !typed_.empty()) typed_.pop_back();
+    if (k.code == C::Char && k.ch >= 0x20 && k.ch < 0x7F && typed_.size() < 40)
+      typed_ += static_cast<char>(k.ch);
+    if (k.code != C::Enter) return;
+    typing_ = false;
+    std::string text = typed_;
+    std::replace(text.begin(), text.end(), ',', ' ');
+    const auto space = text.find(' ');
+    const std::string game = text.substr(0, space);
+    std::string code = space == std::string::npos ? "" : text.substr(space + 1);
+    code.erase(std::remove(code.begin(), code.end(), ' '), code.end());
+    if (game.empty() || code.empty()) {
+      app_.notify("Type the game number and its invite code, e.g. \"17 ABCDEFGHJK\".", true);
+      return;
+    }
+    client_->join(game, code);
+  }
+
+  std::shared_ptr<client::OnlineClient> client_;
+  std::vector<RuleVariant> variants_;
+  std::vector<client::TimeChoice> times_;
+  std::size_t rules_ = 0, time_ = 0, colour_ = 0;
+  bool rated_ = false, private_ = false;
+  Section section_ = Section::Open;
+  std::size_t focus_ = 0;
+  std::optional<SteadyTime> refreshed_;
+  bool typing_ = false;
+  std::string typed_;
+};
+
+// ---- the archive ----
+
+class ArchiveScreen final : public Screen {
+ public:
+  ArchiveScreen(App& app, std::shared_ptr<client::OnlineClient> online)
+      : Screen(app), client_(std::move(online)) {
+    client_->clear_archived();
+    client_->request_history();
+  }
+
+  void tick(SteadyTime) override {
+    client_->poll();
+    show_notices(app_, *client_);
+    if (const auto& a = client_->archived()) {
+      GameRecord record = a->record;
+      client_->clear_archived();
+      App& app = app_;
+      auto online = client_;
+      app_.show(make_replay_screen(app_, std::move(record),
+                                   [&app, online] { return make_archive_screen(app, online); }));
+    }
+  }
+
+  void key(const Key& k) override {
+    using C = Key::Code;
+    if (k.code == C::Escape) return app_.show(make_lobby_screen(app_, client_));
+    const std::size_t n = client_->history() ? client_->history()->games.size() : 0;
+    if (k.code == C::Up && focus_ > 0) --focus_;
+    if (k.code == C::Down && focus_ + 1 < n) ++focus_;
+    if (k.code == C::Enter && focus_ < n)
+      client_->request_record(client_->history()->games[focus_].game);
+  }
+
+  void draw(Canvas& c, SteadyTime) override {
+    c.text(2, 1, "Your finished games on the server", {Ink::Accent, Ink::Default, true});
+    const auto& h = client_->history();
+    if (!h)
+      c.text(2, 3, "Asking the server...", {Ink::Muted});
+    else if (h->games.empty())
+      c.text(2, 3, "No finished games yet.", {Ink::Muted});
+    if (h) {
+      int y = 3;
+      for (std::size_t i = 0; i < h->games.size() && y < c.height() - 3; ++i, ++y) {
+        const auto& g = h->games[i];
+        const bool f = i == focus_;
+        const std::string winner = g.winner ? (*g.winner == Color::White ? "1-0" : "0-1") : "-";
+        c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
+        c.text(4, y,
+               g.game + "  " + g.white.name + " vs " + g.black.name + "  " + winner + "  " +
+                   std::to_string(g.plies) + " moves  " + g.ended_at,
+               {f ? Ink::Accent : Ink::Text, Ink::Default, f}, c.width() - 6);
+      }
+    }
+    c.text(2, c.height() - 2, "Up/Down, Enter: replay  Esc: lobby", {Ink::Muted});
+  }
+
+ private:
+  std::shared_ptr<client::OnlineClient> client_;
+  std::size_t focus_ = 0;
+};
+
+// ---- an online game, as the game screen sees it ----
+
+class OnlineSource final : public GameSource {
+ public:
+  OnlineSource(App& app, std::shared_ptr<client::OnlineClient> online)
+      : app_(app), client_(std::move(online)) {}
+
+  void poll(SteadyTime) override {
+    client_->poll();
+    show_notices(app_, *client_);
+    client::OnlineGame* g = client_->game();
+    if (!g) return app_.show(make_lobby_screen(app_, client_));
+    for (const std::string& n : g->take_notices()) app_.notify(n, true);
+  }
+  const client::GameViewModel* view() const override {
+    client::OnlineGame* g = client_->game();
+    return g ? g->view() : nullptr;
+  }
+  bool can_move() const override {
+    client::OnlineGame* g = client_->game();
+    // The request follows the server's game a moment later than the view: only our own turn in
+    // the view counts, so a stale request never offers the opponent's queens.
+    return g && client_->online() && g->pending_request().has_value() && g->view() &&
+           g->view()->running() && g->color() == g->view()->to_move();
+  }
+  bool play(Move m) override {
+    client::OnlineGame* g = client_->game();
+    if (!g || !can_move()) return false;
+    return g->play(*g->pending_request(), m);
+  }
+  bool flipped() const override {
+    client::OnlineGame* g = client_->game();
+    return g && g->color() == Color::Black;
+  }
+
+  std::optional<std::string> command(const std::string& word, const std::string& rest) override {
+    client::OnlineGame* g = client_->game();
+    if (!g) return "There is no game.";
+    if (word == "resign") {
+      if (!g->playing()) return "You are watching.";
+      g->resign();
+    } else if (word == "abort") {
+      if (!g->playing()) return "You are watching.";
+      g->abort();
+    } else if (word == "rematch") {
+      if (!g->finished()) return "A rematch is for a finished game.";
+      g->offer_rematch();
+      app_.notify(g->rematch_offer() ? "Rematch accepted." : "Rematch offered.");
+    } else if (word == "chat" || word == "c" || word == "say") {
+      if (rest.empty()) return "Type :chat and your message.";
+      g->send_chat(rest);
+    } else if (word == "lobby" || word == "menu" || word == "q") {
+      if (g->playing() && g->view() && g->view()->running())
+        app_.notify("The game goes on, your clock too: the lobby has the way back to it.");
+      client_->leave_game();
+      app_.show(make_lobby_screen(app_, client_));
+    } else {
+      return "Unknown command :" + word;
+    }
+    return std::nullopt;
+  }
+
+  std::vector<std::string> commands() const override {
+    const client::OnlineGame* g = client_->game();
+    if (!g || !g->view()) return {":lobby"};
+    const bool running = g->view()->running();
+    std::vector<std::string> out;
+    if (g->playing() && running) {
+      out.push_back(":resign");
+      if (g->view()->moves().size() < 2) out.push_back(":abort");
+    }
+    if (g->playing() && !running) out.push_back(":rematch");
+    out.push_back(":chat text");
+    out.push_back(":lobby");
+    return out;
+  }
+
+  std::string status_line() const override {
+    const client::OnlineGame* g = client_->game();
+    if (!client_->online()) return client_->status_text();
+    if (!g || !g->view()) return {};
+    const client::GameViewModel& vm = *g->view();
+    for (Color c : g->offline())
+      return vm.player(c).name + " is disconnected; their clock runs on their turn.";
+    std::string line;
+    if (!g->playing()) line = "Watching";
+    if (const auto& who = g->rematch_offer(); who && !vm.running())
+      line = who->empty() ? "Rematch offered" : *who + " offers a rematch (:rematch accepts)";
+    if (g->spectators() > 0)
+      line += (line.empty() ? "" : ", ") + std::to_string(g->spectators()) + " watching";
+    return line;
+  }
+  bool status_is_problem() const override {
+    const client::OnlineGame* g = client_->game();
+    return !client_->online() || (g && !g->offline().empty());
+  }
+  std::vector<client::ChatLine> chat() const override {
+    const client::OnlineGame* g = client_->game();
+    return g ? g->chat() : std::vector<client::ChatLine>{};
+  }
+
+ private:
+  App& app_;
+  std::shared_ptr<client::OnlineClient> client_;
+};
+
+std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<client::OnlineClient> client) {
+  return std::make_unique<LobbyScreen>(app, std::move(client));
+}
+std::unique_ptr<Screen> make_online_game_screen(App& app,
+                                                std::shared_ptr<client::OnlineClient> client) {
+  return make_game_screen(app, std::make_unique<OnlineSource>(app, std::move(client)));
+}
+std::unique_ptr<Screen> make_archive_screen(App& app,
+                                            std::shared_ptr<client::OnlineClient> client) {
+  return std::make_unique<ArchiveScreen>(app, std::move(client));
+}
+
+}  // namespace
+
+std::unique_ptr<Screen> make_connect_screen(App& app) {
+  return std::make_unique<ConnectScreen>(app);
+}
+
+}  // namespace amazons::tui

@@ -1,0 +1,131 @@
+// The saved games on this computer, and stepping through one (saved or from a server's
+// archive) with client::ReplayModel.
+#include "client/game_store.h"
+#include "client/replay_model.h"
+#include "tui/app.h"
+#include "tui/board_draw.h"
+
+namespace amazons::tui {
+
+namespace {
+
+class ReplayListScreen final : public Screen {
+ public:
+  explicit ReplayListScreen(App& app) : Screen(app), entries_(app.store().list()) {}
+
+  void key(const Key& k) override {
+    using C = Key::Code;
+    if (k.code == C::Escape || k.is(U'q')) return app_.show(make_menu_screen(app_));
+    if (entries_.empty()) return;
+    if (k.code == C::Up && focus_ > 0) --focus_;
+    if (k.code == C::Down && focus_ + 1 < entries_.size()) ++focus_;
+    if (k.code == C::Enter) {
+      const auto& e = entries_[focus_];
+      if (!e.record) {
+        app_.notify("This game cannot be read: " + e.problem, true);
+        return;
+      }
+      App& app = app_;
+      app_.show(
+          make_replay_screen(app_, *e.record, [&app] { return make_replay_list_screen(app); }));
+    }
+  }
+
+  void draw(Canvas& c, SteadyTime) override {
+    c.text(2, 1, "Saved games", {Ink::Accent, Ink::Default, true});
+    if (entries_.empty()) c.text(2, 3, "No finished games yet.", {Ink::Muted});
+    const int rows = c.height() - 6;
+    const std::size_t first =
+        focus_ >= static_cast<std::size_t>(rows) ? focus_ - static_cast<std::size_t>(rows) + 1 : 0;
+    int y = 3;
+    for (std::size_t i = first; i < entries_.size() && y < 3 + rows; ++i, ++y) {
+      const auto& e = entries_[i];
+      const bool f = i == focus_;
+      const std::string line = e.record ? client::describe_game(*e.record)
+                                        : e.file.filename().string() + ": " + e.problem;
+      c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
+      c.text(4, y, line,
+             {f          ? Ink::Accent
+              : e.record ? Ink::Text
+                         : Ink::Danger,
+              Ink::Default, f},
+             c.width() - 6);
+    }
+    c.text(2, c.height() - 2, "Up/Down, Enter: replay  Esc: back", {Ink::Muted});
+  }
+
+ private:
+  std::vector<client::GameStore::Entry> entries_;
+  std::size_t focus_ = 0;
+};
+
+class ReplayScreen final : public Screen {
+ public:
+  ReplayScreen(App& app, client::ReplayModel model, std::function<std::unique_ptr<Screen>()> back)
+      : Screen(app), model_(std::move(model)), back_(std::move(back)) {}
+
+  void key(const Key& k) override {
+    using C = Key::Code;
+    if (k.code == C::Escape || k.is(U'q')) return app_.show(back_());
+    if (k.code == C::Right || k.is(U'n') || k.is(U' ')) model_.forward();
+    if (k.code == C::Left || k.is(U'p')) model_.back();
+    if (k.code == C::Home) model_.to_start();
+    if (k.code == C::End) model_.to_end();
+    if (k.code == C::PageDown) model_.jump(model_.ply() + 10);
+    if (k.code == C::PageUp) model_.jump(model_.ply() > 10 ? model_.ply() - 10 : 0);
+  }
+
+  void draw(Canvas& c, SteadyTime) override {
+    const GameRecord& r = model_.record();
+    const BoardFit fit = fit_board(r.rules.size, c.width() - 33, c.height() - 4);
+    BoardMarks marks;
+    marks.last_move = model_.last_move();
+    draw_board(c, 1, 1, fit, model_.position(), marks, {app_.options().ascii, false});
+    const int px = 1 + fit.width() + 3, pw = c.width() - px - 1;
+    c.text(px, 1, "Replay", {Ink::Accent, Ink::Default, true});
+    c.text(px, 2, "White: " + r.white.name, {Ink::Text}, pw);
+    c.text(px, 3, "Black: " + r.black.name, {Ink::Text}, pw);
+    c.text(px, 5, model_.progress(), {Ink::Text, Ink::Default, true}, pw);
+    c.wrapped(px, 6, model_.result_text(), {Ink::Muted}, pw, 2);
+    const std::vector<client::MoveRow> rows = model_.move_rows();
+    const int top = 9, room = c.height() - 3 - top;
+    // The row of the shown move stays in view.
+    const std::size_t current = model_.ply() == 0 ? 0 : (model_.ply() - 1) / 2;
+    std::size_t first = 0;
+    if (room > 0 && current >= static_cast<std::size_t>(room))
+      first = current - static_cast<std::size_t>(room) + 1;
+    int y = top;
+    for (std::size_t i = first; i < rows.size() && y < top + room; ++i, ++y) {
+      std::string line = std::to_string(rows[i].number) + ".";
+      line.resize(5, ' ');
+      line += rows[i].first;
+      line.resize(17, ' ');
+      line += rows[i].second;
+      c.text(px, y, line, {i == current && model_.ply() > 0 ? Ink::Accent : Ink::Text}, pw);
+    }
+    c.text(1, c.height() - 2, "Left/Right: step  Home/End  PgUp/PgDn: 10 moves  Esc: back",
+           {Ink::Muted}, c.width() - 2);
+  }
+
+ private:
+  client::ReplayModel model_;
+  std::function<std::unique_ptr<Screen>()> back_;
+};
+
+}  // namespace
+
+std::unique_ptr<Screen> make_replay_list_screen(App& app) {
+  return std::make_unique<ReplayListScreen>(app);
+}
+
+std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record,
+                                           std::function<std::unique_ptr<Screen>()> back) {
+  auto model = client::ReplayModel::make(std::move(record));
+  if (!model) {
+    app.notify("This game cannot be replayed: " + model.error(), true);
+    return back();
+  }
+  return std::make_unique<ReplayScreen>(app, std::move(model).value(), std::move(back));
+}
+
+}  // namespace amazons::tui
