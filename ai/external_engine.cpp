@@ -4,6 +4,7 @@
 #include "common/notation.h"
 #include "common/position_text.h"
 #include "common/variant.h"
+#include "formats/move_list.h"
 
 namespace amazons::ai {
 
@@ -29,6 +30,25 @@ std::string shown(std::string_view s) {
 bool is_botzone_start(const GameStart& g) { return g.start == Position(botzone8_variant()); }
 
 }  // namespace
+
+std::string_view code(ExternalProtocol p) {
+  switch (p) {
+    case ExternalProtocol::Engine:
+      return "amazons";
+    case ExternalProtocol::Uci:
+      return "uci";
+    case ExternalProtocol::Botzone:
+      return "botzone";
+  }
+  return "unknown";
+}
+
+std::optional<ExternalProtocol> external_protocol_from_code(std::string_view c) {
+  for (ExternalProtocol p :
+       {ExternalProtocol::Engine, ExternalProtocol::Uci, ExternalProtocol::Botzone})
+    if (code(p) == c) return p;
+  return std::nullopt;
+}
 
 std::string_view code(EngineFailure::Kind kind) {
   switch (kind) {
@@ -59,7 +79,7 @@ ExternalEnginePlayer::~ExternalEnginePlayer() {
     wake_.notify_all();
   }
   thread_.join();
-  if (process_ && options_.protocol == ExternalProtocol::Engine) process_->send_line("quit");
+  if (process_ && options_.protocol != ExternalProtocol::Botzone) process_->send_line("quit");
 }
 
 std::optional<EngineFailure> ExternalEnginePlayer::failure() const {
@@ -127,6 +147,7 @@ bool ExternalEnginePlayer::ensure_started() {
   process_ = std::move(*started);
   botzone_alive_ = false;
   if (options_.protocol == ExternalProtocol::Botzone) return true;
+  if (options_.protocol == ExternalProtocol::Uci) return handshake_uci();
   // The engine protocol: a handshake proves it is one.
   const auto deadline = Clock::now() + options_.startup_timeout;
   if (!process_->send_line("isready")) {
@@ -162,9 +183,75 @@ void ExternalEnginePlayer::on_game_start(const GameStart& start) {
            nullptr);
     return;
   }
+  if (options_.protocol == ExternalProtocol::Uci) {
+    // ucinewgame has no answer; isready waits until the engine has done what it needs for it.
+    if (ensure_started() && process_->send_line("ucinewgame") && process_->send_line("isready")) {
+      const auto deadline = Clock::now() + options_.startup_timeout;
+      for (std::string line;;) {
+        const auto r = process_->read_line(line, deadline);
+        if (r != ChildProcess::Read::Line) {
+          fail(EngineFailure::Kind::Start,
+               "did not answer isready after ucinewgame: " + read_problem(r), nullptr);
+          break;
+        }
+        if (line == "readyok") break;
+      }
+    }
+    return;
+  }
   if (ensure_started() && process_->send_line("newgame")) {
     std::string line;
     process_->read_line(line, Clock::now() + options_.startup_timeout);
+  }
+}
+
+bool ExternalEnginePlayer::handshake_uci() {
+  // uci, then the id and option lines up to uciok; UCI_Variant amazons when the engine has
+  // variants; isready and readyok. Lines a GUI does not know are ignored, as UCI asks.
+  const auto deadline = Clock::now() + options_.startup_timeout;
+  if (!process_->send_line("uci")) {
+    fail(EngineFailure::Kind::Start,
+         "does not read its input: " + read_problem(ChildProcess::Read::Closed), nullptr);
+    return false;
+  }
+  std::optional<std::string> variants;  // the UCI_Variant option line, when there is one
+  for (std::string line;;) {
+    const auto r = process_->read_line(line, deadline);
+    if (r != ChildProcess::Read::Line) {
+      fail(EngineFailure::Kind::Start, "did not answer uci with uciok: " + read_problem(r),
+           nullptr);
+      return false;
+    }
+    if (line == "uciok") break;
+    if (line.rfind("option name UCI_Variant ", 0) == 0) variants = line;
+  }
+  if (variants) {
+    const std::string var = " var " + std::string(kUciVariant);
+    const std::string& v = *variants;
+    const std::size_t at = v.find(var);
+    const bool offered =
+        at != std::string::npos && (at + var.size() == v.size() || v[at + var.size()] == ' ');
+    if (!offered) {
+      fail(EngineFailure::Kind::Start,
+           "does not offer the variant " + std::string(kUciVariant) + ": " + shown(v), nullptr);
+      return false;
+    }
+    if (!process_->send_line("setoption name UCI_Variant value " + std::string(kUciVariant))) {
+      fail(EngineFailure::Kind::Start, read_problem(ChildProcess::Read::Closed), nullptr);
+      return false;
+    }
+  }
+  if (!process_->send_line("isready")) {
+    fail(EngineFailure::Kind::Start, read_problem(ChildProcess::Read::Closed), nullptr);
+    return false;
+  }
+  for (std::string line;;) {
+    const auto r = process_->read_line(line, deadline);
+    if (r != ChildProcess::Read::Line) {
+      fail(EngineFailure::Kind::Start, "did not answer isready: " + read_problem(r), nullptr);
+      return false;
+    }
+    if (line == "readyok") return true;
   }
 }
 
@@ -236,6 +323,8 @@ void ExternalEnginePlayer::play(const Job& job) {
     retry_ = false;
     if (options_.protocol == ExternalProtocol::Engine) {
       play_engine(attempt);
+    } else if (options_.protocol == ExternalProtocol::Uci) {
+      play_uci(attempt);
     } else {
       play_botzone(attempt);
     }
@@ -299,6 +388,65 @@ void ExternalEnginePlayer::play_engine(const Job& job) {
     if (auto e = req.position.check(*m)) {
       fail(EngineFailure::Kind::Illegal,
            "played the illegal move " + to_string(*m) + ": " + std::string(describe(*e)), nullptr);
+    }
+    return job.reply(PlayerAction::play(*m));
+  }
+}
+
+void ExternalEnginePlayer::play_uci(const Job& job) {
+  if (!ensure_started()) return job.reply(PlayerAction::resign());
+  const MoveRequest& req = job.request;
+  std::string go = "go";
+  const ClockState& c = req.clock;
+  if (c.control.kind == TimeControl::Kind::Fischer) {
+    go += " wtime " + std::to_string(c.left(Color::White).count()) + " btime " +
+          std::to_string(c.left(Color::Black).count()) + " winc " +
+          std::to_string(c.control.increment.count()) + " binc " +
+          std::to_string(c.control.increment.count());
+  } else {
+    go += " movetime " + std::to_string(time_limit(req).count());
+  }
+  if (!process_->send_line("position fen " + formats::to_fen(req.position)) ||
+      !process_->send_line(go))
+    return fail(EngineFailure::Kind::Crash, read_problem(ChildProcess::Read::Closed), &job.reply);
+
+  const auto deadline = Clock::now() + time_limit(req) + options_.grace;
+  bool stop_sent = false;
+  for (std::string line;;) {
+    const auto slice = std::min(deadline, Clock::now() + std::chrono::milliseconds(20));
+    const auto r = process_->read_line(line, stop_sent ? Clock::now() + kStopWait : slice);
+    if (r == ChildProcess::Read::Timeout) {
+      if (cancelled_ && !stop_sent) {
+        process_->send_line("stop");
+        stop_sent = true;
+        continue;
+      }
+      if (stop_sent) return fail(EngineFailure::Kind::Timeout, "did not answer stop", &job.reply);
+      if (Clock::now() < deadline) continue;
+      return fail_timeout(job);
+    }
+    if (r != ChildProcess::Read::Line)
+      return fail(EngineFailure::Kind::Crash, read_problem(r), &job.reply);
+    if (line.empty() || line.rfind("info", 0) == 0 || line == "readyok") continue;
+    if (line.rfind("bestmove ", 0) != 0)
+      return fail(EngineFailure::Kind::Garbage, "printed " + shown(line) + " instead of bestmove",
+                  &job.reply);
+    // "bestmove MOVE [ponder MOVE]"
+    std::string text = line.substr(9);
+    if (const auto space = text.find(' '); space != std::string::npos) text.resize(space);
+    if (text == "(none)" || text == "0000")
+      return fail(EngineFailure::Kind::Garbage,
+                  "answered " + shown(line) + " (no move) where the side to move has moves",
+                  &job.reply);
+    auto m = formats::parse_uci_move(text);
+    if (!m)
+      return fail(EngineFailure::Kind::Garbage, "bestmove " + shown(text) + ": " + m.error(),
+                  &job.reply);
+    if (auto e = req.position.check(*m)) {
+      fail(EngineFailure::Kind::Illegal,
+           "played the illegal move " + text + " (" + to_string(*m) +
+               "): " + std::string(describe(*e)),
+           nullptr);
     }
     return job.reply(PlayerAction::play(*m));
   }

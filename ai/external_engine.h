@@ -1,5 +1,6 @@
-// Another engine program as a Player: it runs as a child process and speaks either our engine
-// protocol (docs/ENGINE_PROTOCOL.md) or Botzone's format (8x8 only). Every move it returns is
+// Another engine program as a Player: it runs as a child process and speaks our engine protocol
+// (docs/ENGINE_PROTOCOL.md), UCI as Fairy-Stockfish plays the Amazons (variant "amazons", FEN
+// with arrows as '*', moves "d1d7,d7g7"), or Botzone's format (8x8 only). Every move it returns is
 // checked; a failure (it cannot start, crashes, hangs, prints garbage or an illegal move) is
 // reported through failure() and the callback, and the player then resigns (or, for an illegal
 // move, passes the move on so the game records it as illegal). With max_restarts, a program that
@@ -15,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "ai/child_process.h"
@@ -22,7 +24,12 @@
 
 namespace amazons::ai {
 
-enum class ExternalProtocol : std::uint8_t { Engine, Botzone };
+enum class ExternalProtocol : std::uint8_t { Engine, Uci, Botzone };
+std::string_view code(ExternalProtocol p);  // "amazons", "uci", "botzone"
+std::optional<ExternalProtocol> external_protocol_from_code(std::string_view code);
+
+// The UCI_Variant a UCI engine is asked for, when it offers the option (Fairy-Stockfish does).
+inline constexpr std::string_view kUciVariant = "amazons";
 
 struct ExternalEngineOptions {
   std::string command;  // run with /bin/sh -c
@@ -33,7 +40,7 @@ struct ExternalEngineOptions {
   Millis movetime{1000};
   // How long past its time limit an answer may come before the engine counts as hung.
   Millis grace{500};
-  Millis startup_timeout{10000};  // for the engine protocol's handshake
+  Millis startup_timeout{10000};  // for the handshake (engine protocol and UCI)
   bool quiet_stderr = false;
   // A program that crashes or prints garbage while thinking is started again and asked the same
   // question with the time that is left, up to this many times a game; then it resigns.
@@ -86,6 +93,9 @@ class ExternalEnginePlayer final : public Player {
   // The same request with `spent` less on the clock; false when too little is left.
   bool shorten(MoveRequest& request, Millis spent) const;
   void play_engine(const Job& job);
+  void play_uci(const Job& job);
+  // uci ... uciok, the variant, isready ... readyok; false (after fail()) when it goes wrong.
+  bool handshake_uci();
   void play_botzone(const Job& job);
   bool ensure_started();
   // Records the failure and stops the program. With `reply` given, either asks play() to restart

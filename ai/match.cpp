@@ -157,12 +157,13 @@ Expected<PlayerSpec, std::string> parse_player_spec(std::string_view text, const
     spec.kind = PlayerSpec::Kind::Random;
     return spec;
   }
-  if (kind == "engine" || kind == "botzone") {
+  if (kind == "engine" || kind == "uci" || kind == "botzone") {
     if (rest.empty()) return Error{std::string(kind) + ": give the command to run after the colon"};
     spec.kind = PlayerSpec::Kind::External;
     spec.external.command = std::string(rest);
-    spec.external.protocol =
-        kind == "engine" ? ExternalProtocol::Engine : ExternalProtocol::Botzone;
+    spec.external.protocol = kind == "engine" ? ExternalProtocol::Engine
+                             : kind == "uci"  ? ExternalProtocol::Uci
+                                              : ExternalProtocol::Botzone;
     spec.external.name = spec.label;
     return spec;
   }
@@ -181,7 +182,7 @@ Expected<PlayerSpec, std::string> parse_player_spec(std::string_view text, const
   std::string names;
   for (const Level& l : config.levels) names += (names.empty() ? "" : ", ") + l.name;
   return Error{"'" + std::string(text) + "' is not a player: expected a level (" + names +
-               "), limits:movetime=MS,..., engine:COMMAND, botzone:COMMAND or random"};
+               "), limits:movetime=MS,..., engine:COMMAND, uci:COMMAND, botzone:COMMAND or random"};
 }
 
 EloEstimate elo_estimate(int wins, int losses) {

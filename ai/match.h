@@ -25,7 +25,8 @@ namespace amazons::ai {
 // Who plays. Text forms (for command lines):
 //   hard, level:hard                    a level from the config
 //   limits:movetime=200,depth=3,width=0.8,noise=0   full strength with exactly these limits
-//   engine:COMMAND, botzone:COMMAND     an external program in our protocol or Botzone's
+//   engine:COMMAND, uci:COMMAND, botzone:COMMAND
+//                                       an external program in our protocol, UCI or Botzone's
 //   random                              a uniformly random mover
 struct PlayerSpec {
   enum class Kind : std::uint8_t { Engine, External, Random };

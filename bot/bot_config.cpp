@@ -188,12 +188,12 @@ Expected<BotConfig, std::string> apply_bot_json(BotConfig c, const json& j) {
     } else if (key == "engine") {
       err = optional_text(v, key, c.engine);
     } else if (key == "protocol") {
-      if (v == "amazons")
-        c.protocol = ai::ExternalProtocol::Engine;
-      else if (v == "botzone")
-        c.protocol = ai::ExternalProtocol::Botzone;
+      const auto p =
+          v.is_string() ? ai::external_protocol_from_code(v.get<std::string>()) : std::nullopt;
+      if (p)
+        c.protocol = *p;
       else
-        err = "protocol: expected \"amazons\" or \"botzone\", got " + v.dump();
+        err = "protocol: expected \"amazons\", \"uci\" or \"botzone\", got " + v.dump();
     } else if (key == "engine_restarts") {
       err = take(jf::integer(v, key, 0, kMaxRestarts),
                  [&](long long i) { c.engine_restarts = static_cast<int>(i); });

@@ -51,7 +51,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   app.add_option("--level", level, "play with the built-in engine at this level (config/ai.json)");
   app.add_option("--engine", engine, "play with this engine program (a command line)");
   app.add_option("--protocol", protocol, "the engine program's protocol")
-      ->check(CLI::IsMember({"amazons", "botzone"}));
+      ->check(CLI::IsMember({"amazons", "uci", "botzone"}));
   app.add_option("--config", config_path, "the settings file (default: config/bot.json)");
   app.add_option("--ai-config", ai_config, "the engine levels (default: config/ai.json)");
   app.add_option("--max-games", max_games, "games played at once")->check(CLI::Range(1, 64));
@@ -131,8 +131,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   if (engine) c.engine = *engine;
   if (protocol) {
     if (!c.engine) return Error{"--protocol: it is the protocol of an engine program (--engine)"};
-    c.protocol =
-        *protocol == "botzone" ? ai::ExternalProtocol::Botzone : ai::ExternalProtocol::Engine;
+    c.protocol = *ai::external_protocol_from_code(*protocol);
   }
   if (ai_config) c.ai_config = *ai_config;
   if (max_games) c.max_games = *max_games;

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   CLI::App cli{"amazons-client: play the Game of the Amazons"};
   std::string config, data, state_file, screenshots;
   std::string rules_dir = std::string(AMAZONS_CONFIG_DIR) + "/rules";
-  std::string server_exe, server_args;
+  std::string server_exe, server_args, replay;
   bool host = false;
   unsigned width = 1200, height = 800;
   cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
                  "The amazons-server program for hosting (default: beside this program)");
   cli.add_option("--server-args", server_args,
                  "More arguments for the hosted server, e.g. \"--bind 127.0.0.1\"");
+  cli.add_option("--replay", replay,
+                 "Open this game record in the replay screen: .json, .txt, .sgf (also "
+                 "LittleGolem's), .lg or .moves");
   cli.add_option("--width", width, "Initial window width")->check(CLI::Range(640u, 7680u));
   cli.add_option("--height", height, "Initial window height")->check(CLI::Range(480u, 4320u));
   CLI11_PARSE(cli, argc, argv);
@@ -57,6 +60,7 @@ int main(int argc, char** argv) {
   }
   if (!state_file.empty()) options.state_file = state_file;
   options.host = host;
+  if (!replay.empty()) options.replay_file = replay;
   std::istringstream words(server_args);
   for (std::string w; words >> w;) options.server_args.push_back(w);
   options.server_exe =

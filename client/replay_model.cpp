@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "common/notation.h"
+#include "formats/record_formats.h"
+#include "formats/sgf.h"
 
 namespace amazons::client {
 
@@ -19,6 +21,33 @@ Expected<ReplayModel, std::string> ReplayModel::make(GameRecord record) {
     positions.push_back(next);
   }
   return ReplayModel(std::move(record), std::move(positions));
+}
+
+Expected<ReplayModel, std::string> ReplayModel::open(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  auto format = formats::format_for_path(file);
+  if (!format) return Unexpected(name + ": " + format.error());
+  auto text = formats::read_file(file);
+  if (!text) return Unexpected(name + ": " + text.error());
+  auto record = formats::read_record(*text, *format);
+  if (!record) return Unexpected(name + ": " + record.error());
+  return make(std::move(*record));
+}
+
+std::string ReplayModel::export_sgf() const { return formats::to_sgf(record_); }
+
+std::vector<std::filesystem::path> importable_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto format = formats::format_for_path(it->path());
+    if (format &&
+        (*format == formats::RecordFormat::Sgf || *format == formats::RecordFormat::LittleGolem ||
+         *format == formats::RecordFormat::MoveList))
+      out.push_back(it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 bool ReplayModel::forward() {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,10 @@ class ReplayModel {
  public:
   // Fails with the record's own error message when a move does not replay.
   static Expected<ReplayModel, std::string> make(GameRecord record);
+  // A record file of any format amazons-record reads (formats/record_formats.h), chosen by its
+  // extension: our .json and .txt, .sgf (also LittleGolem's downloads), .lg and .moves. Every
+  // move is checked; the error names the file, the move and the reason.
+  static Expected<ReplayModel, std::string> open(const std::filesystem::path& file);
 
   const GameRecord& record() const { return record_; }
   std::size_t size() const { return positions_.size() - 1; }  // number of moves
@@ -39,6 +44,8 @@ class ReplayModel {
 
   // The record in the plain text form (common/game_record.h).
   std::string export_text() const { return to_text(record_); }
+  // The record as SGF for the Amazons (GM[18], formats/sgf.h), for other programs and sites.
+  std::string export_sgf() const;
 
  private:
   ReplayModel(GameRecord record, std::vector<Position> positions)
@@ -48,5 +55,9 @@ class ReplayModel {
   std::vector<Position> positions_;  // positions_[i]: after i moves
   std::size_t ply_ = 0;
 };
+
+// The record files in `dir` that other programs wrote (.sgf, .lg, .moves), sorted by name, for
+// the replay list's imports. A missing directory has none.
+std::vector<std::filesystem::path> importable_files(const std::filesystem::path& dir);
 
 }  // namespace amazons::client

@@ -6,6 +6,7 @@
 #include <SFML/Graphics/Texture.hpp>
 #include <SFML/Window/Event.hpp>
 
+#include "client/replay_model.h"
 #include "client/ui/screens.h"
 #include "client/user_files.h"
 
@@ -24,6 +25,14 @@ App::App(AppOptions options, sf::RenderWindow& window, Fonts& fonts)
   sounds_.set_enabled(settings_.sound);
   if (!loaded.problems.empty()) notify(loaded.problems.front(), true);
   screen_ = options_.host ? make_host_screen(*this) : make_menu_screen(*this);
+  if (options_.replay_file) {
+    auto model = ReplayModel::open(*options_.replay_file);
+    if (model)
+      screen_ =
+          make_replay_screen(*this, model->record(), [this] { return make_menu_screen(*this); });
+    else
+      notify("This file cannot be replayed: " + model.error(), true);
+  }
 }
 
 App::~App() = default;

@@ -45,11 +45,12 @@ struct AppOptions {
   std::filesystem::path config_dir;
   std::filesystem::path data_dir;
   std::filesystem::path rules_dir;
-  std::optional<std::filesystem::path> state_file;  // rewritten whenever the state changes
-  std::filesystem::path screenshot_dir;             // F12 saves a PNG here
-  bool host = false;                                // start by hosting a game (--host)
-  std::filesystem::path server_exe;                 // amazons-server, for hosting
-  std::vector<std::string> server_args;             // more arguments for it
+  std::optional<std::filesystem::path> state_file;   // rewritten whenever the state changes
+  std::filesystem::path screenshot_dir;              // F12 saves a PNG here
+  bool host = false;                                 // start by hosting a game (--host)
+  std::optional<std::filesystem::path> replay_file;  // start by replaying this record (--replay)
+  std::filesystem::path server_exe;                  // amazons-server, for hosting
+  std::vector<std::string> server_args;              // more arguments for it
 };
 
 class App {

@@ -16,7 +16,24 @@ namespace {
 
 class ReplayListScreen final : public Screen {
  public:
-  explicit ReplayListScreen(App& app) : Screen(app), entries_(app.store().list()) {
+  explicit ReplayListScreen(App& app)
+      : Screen(app),
+        entries_(app.store().list()),
+        imports_(importable_files(app.options().data_dir / "imports")) {
+    // Files of other programs (SGF, LittleGolem, move lists) put in <data>/imports come first.
+    for (std::size_t i = 0; i < imports_.size(); ++i) {
+      auto b =
+          std::make_unique<Button>("import" + std::to_string(i),
+                                   "Open " + imports_[i].filename().string(), ButtonStyle::Normal);
+      b->align = Align::Left;
+      b->on_click = [this, i] {
+        auto model = ReplayModel::open(imports_[i]);
+        if (!model) return app_.notify("This file cannot be replayed: " + model.error(), true);
+        app_.show(make_replay_screen(app_, model->record()));
+      };
+      widgets_.add(*b);
+      rows_.push_back(std::move(b));
+    }
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const auto& e = entries_[i];
       auto b = std::make_unique<Button>(
@@ -65,7 +82,12 @@ class ReplayListScreen final : public Screen {
   nlohmann::json describe() const override {
     nlohmann::json files = nlohmann::json::array();
     for (const auto& e : entries_) files.push_back(e.file.string());
-    return {{"widgets", widgets_.describe()}, {"files", files}, {"first", first_}};
+    nlohmann::json imports = nlohmann::json::array();
+    for (const auto& f : imports_) imports.push_back(f.string());
+    return {{"widgets", widgets_.describe()},
+            {"files", files},
+            {"imports", imports},
+            {"first", first_}};
   }
 
  private:
@@ -100,6 +122,7 @@ class ReplayListScreen final : public Screen {
   }
 
   std::vector<GameStore::Entry> entries_;
+  std::vector<std::filesystem::path> imports_;
   std::vector<std::unique_ptr<Button>> rows_;
   Button up_{"scroll_up", "Newer"};
   Button down_{"scroll_down", "Older"};
@@ -118,10 +141,11 @@ class ReplayScreen final : public Screen {
     back_.on_click = [this] { model_.back(); };
     forward_.on_click = [this] { model_.forward(); };
     end_.on_click = [this] { model_.to_end(); };
-    export_.on_click = [this] { export_text(); };
+    export_.on_click = [this] { export_as(".txt", model_.export_text()); };
+    export_sgf_.on_click = [this] { export_as(".sgf", model_.export_sgf()); };
     close_.on_click = [this] { app_.show(close_to_()); };
-    for (Widget* w :
-         std::initializer_list<Widget*>{&start_, &back_, &forward_, &end_, &export_, &close_})
+    for (Widget* w : std::initializer_list<Widget*>{&start_, &back_, &forward_, &end_, &export_,
+                                                    &export_sgf_, &close_})
       widgets_.add(*w);
   }
 
@@ -140,9 +164,12 @@ class ReplayScreen final : public Screen {
       b->rect = {std::round(x), nav_y, std::round(nav_w), bh};
       x += nav_w + gap;
     }
-    const float half = (panel_.w - gap) / 2;
-    export_.rect = {panel_.x, panel_.bottom() - bh, std::round(half), bh};
-    close_.rect = {std::round(panel_.x + half + gap), panel_.bottom() - bh, std::round(half), bh};
+    const float third = (panel_.w - 2 * gap) / 3;
+    export_.rect = {panel_.x, panel_.bottom() - bh, std::round(third), bh};
+    export_sgf_.rect = {std::round(panel_.x + third + gap), panel_.bottom() - bh, std::round(third),
+                        bh};
+    close_.rect = {std::round(panel_.x + 2 * (third + gap)), panel_.bottom() - bh,
+                   std::round(third), bh};
     moves_ = {panel_.x, panel_.y + s.f(130), panel_.w, nav_y - s.f(14) - (panel_.y + s.f(130))};
   }
 
@@ -223,12 +250,14 @@ class ReplayScreen final : public Screen {
   }
 
  private:
-  void export_text() {
+  // Writes the game to exports/ in the data directory: .txt in our notation, .sgf for other
+  // programs and sites.
+  void export_as(const std::string& extension, const std::string& text) {
     const GameRecord& r = model_.record();
     std::string base = r.started_at ? format_timestamp(*r.started_at) : "game";
     std::replace(base.begin(), base.end(), ':', '-');
-    const auto file = app_.options().data_dir / "exports" / (base + ".txt");
-    if (auto problem = write_file_atomically(file, model_.export_text())) {
+    const auto file = app_.options().data_dir / "exports" / (base + extension);
+    if (auto problem = write_file_atomically(file, text)) {
       app_.notify("Export failed: " + *problem, true);
       return;
     }
@@ -243,6 +272,7 @@ class ReplayScreen final : public Screen {
   Button forward_{"replay_forward", ">"};
   Button end_{"replay_end", ">|"};
   Button export_{"export", "Export"};
+  Button export_sgf_{"export_sgf", "Export SGF"};
   Button close_{"back", "Back"};
   WidgetSet widgets_;
   BoardGeometry geometry_;

@@ -159,6 +159,35 @@ TEST_CASE("bots: a bot survives the server being killed mid-game and finishes th
   CHECK(games[0].plies > 6);
 }
 
+TEST_CASE("bots: a UCI engine program plays through amazons-bot --protocol uci") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const std::string uci =
+      (std::filesystem::path(AMAZONS_BINARY_DIR) / "tests" / "amazons-uci-test-engine").string();
+  BotProcess fsf(
+      dir.path(), server.port(),
+      with({"--name", "fsf", "--engine", uci + " good", "--protocol", "uci", "--games", "1"},
+           kQuickSeek));
+  BotProcess other(dir.path(), server.port(),
+                   with({"--name", "other", "--level", "beginner", "--games", "1"}, kQuickSeek));
+  require_clean_exit(fsf);
+  require_clean_exit(other);
+  CHECK(fsf.events("engine_failure").empty());
+  const auto ends = fsf.events("game_end");
+  REQUIRE(ends.size() == 1);
+  // The test engine plays random legal moves: it loses, but every move of it was legal.
+  CHECK(ends[0].find("reason=no_moves") != std::string::npos);
+  Client watcher(server.port());
+  watcher.hello("watcher");
+  const auto games = history_of(watcher, "fsf").games;
+  REQUIRE(games.size() == 1);
+  watcher.send(RecordRequest{games[0].game, RecordFormat::Json});
+  const auto record = record_from_json(watcher.expect<Record>().record);
+  REQUIRE(record);
+  CHECK(replay(*record));
+  CHECK(record->moves.size() > 6);
+}
+
 TEST_CASE("bots: an engine program that crashes is restarted and the game goes on") {
   TempDir dir;
   ServerProcess server(dir.path());

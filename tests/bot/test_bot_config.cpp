@@ -149,8 +149,8 @@ TEST_CASE("bot config: bad settings get clear errors") {
             ": max_games: expected a whole number from 1 to 64, got \"two\"");
   CHECK(error_of(parse(dir, R"({"accept":{"rated":"sometimes"}})", {}))
             .find("accept.rated: expected \"any\", \"rated\" or \"casual\"") != std::string::npos);
-  CHECK(error_of(parse(dir, R"({"protocol":"uci"})", {})).find("protocol: expected") !=
-        std::string::npos);
+  CHECK(error_of(parse(dir, R"({"protocol":"xboard"})", {}))
+            .find("protocol: expected \"amazons\", \"uci\" or \"botzone\"") != std::string::npos);
   CHECK(error_of(parse(dir, R"({"seek":{"time":{"initial":-1}}})", {})).find("seek.time") !=
         std::string::npos);
   CHECK(error_of(parse(dir, R"({"server":"a:b:c"})", {})).find("server \"a:b:c\"") !=
@@ -191,6 +191,18 @@ TEST_CASE("bot config: a Botzone program is given the botzone8 variant to play a
   REQUIRE_MESSAGE(r, (r ? "" : r.error()));
   CHECK(r->config.accept.rules == std::vector<std::string>{"botzone8"});
   CHECK(r->config.seek->rules == "botzone8");
+}
+
+TEST_CASE("bot config: --protocol uci and \"protocol\": \"uci\" choose a UCI engine program") {
+  TempDir dir;
+  const auto flag = parse(dir, "{}", {"--engine", "fsf", "--protocol", "uci"});
+  REQUIRE_MESSAGE(flag, (flag ? "" : flag.error()));
+  CHECK(flag->config.protocol == ai::ExternalProtocol::Uci);
+  const auto file = parse(dir, R"({"engine":"fsf","protocol":"uci"})", {});
+  REQUIRE_MESSAGE(file, (file ? "" : file.error()));
+  CHECK(file->config.protocol == ai::ExternalProtocol::Uci);
+  // Unlike a Botzone program, a UCI engine is not limited to one variant.
+  CHECK(flag->config.accept.rules != std::vector<std::string>{"botzone8"});
 }
 
 TEST_CASE("bot config: the filter says why a game does not fit") {

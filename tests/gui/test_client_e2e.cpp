@@ -13,6 +13,7 @@
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "common/position_text.h"
+#include "formats/sgf.h"
 #include "tests/client/temp_dir.h"
 #include "tests/gui/gui_driver.h"
 
@@ -109,6 +110,58 @@ TEST_CASE("without a display the client says so and exits non-zero") {
 }
 
 TEST_SUITE("gui") {
+  TEST_CASE("SGF and LittleGolem files open in the replay screen, and a game exports as SGF") {
+    TempDir home;
+    const fs::path imports = home.path() / "data" / "amazons" / "imports";
+    fs::create_directories(imports);
+    // The SGF Amazons page's example, and a LittleGolem download of another game.
+    const std::string spec = "(;FF[4]GM[18]PB[Ann]PW[Bob];B[djddgd];W[addgad];B[gjehea])";
+    std::ofstream(home.path() / "spec.sgf") << spec;
+    std::ofstream(imports / "lg-1.sgf")
+        << "(;FF[4]EV[amazons.ch.1]PB[Bruno]PW[Wanda]RE[W]SO[http://www.littlegolem.com]"
+           ";W[d1-d7-g7];B[a7-b7-c7];W[g1g3g1];B[resign])";
+    std::ofstream(imports / "bad.sgf") << "(;GM[18];B[djddgd];W[dadggd])";
+    VirtualDisplay display(1200, 800, home.path() / "xvfb.log");
+    ClientDriver c(display, home.path(), kClient);
+
+    // --replay opens the file straight in the replay screen, at its end.
+    c.start({"--replay", (home.path() / "spec.sgf").string()}, "replay");
+    json s = c.state();
+    CHECK(s["size"] == 3);
+    CHECK(s["last_move"] == "g1-e3/e10");
+    c.screenshot(kShots, "replay-sgf");
+    c.click("export_sgf");
+    s = c.wait_for("the SGF export", [](const json& st) { return st["exported"] != ""; });
+    const std::string file = s["exported"];
+    CHECK(fs::path(file).extension() == ".sgf");
+    std::ifstream in(file);
+    const std::string exported((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+    const auto back = formats::parse_sgf(exported);
+    REQUIRE_MESSAGE(back, (back ? "" : back.error()));
+    REQUIRE(back->moves.size() == 3);
+    CHECK(back->moves[2].move == *parse_move("g1-e3/e10"));
+    CHECK(back->white.name == "Ann");
+
+    // The replay list offers the files in <data>/imports; a bad one says why.
+    c.click("back");
+    c.wait_screen("menu");
+    c.click("replay");
+    s = c.wait_screen("replay_list");
+    REQUIRE(s["imports"].size() == 2);
+    c.click("import0");  // bad.sgf sorts first
+    s = c.wait_for("the notice", [](const json& st) {
+      return st["notice"].get<std::string>().find("move 2") != std::string::npos;
+    });
+    CHECK(s["notice"].get<std::string>().find("the path of the queen is blocked") !=
+          std::string::npos);
+    CHECK(s["screen"] == "replay_list");
+    c.click("import1");
+    s = c.wait_screen("replay");
+    CHECK(s["size"] == 3);
+    CHECK(s["last_move"] == "g1-g3/g1");
+  }
+
   TEST_CASE(
       "two people play a game to its end in the client under Xvfb and then replay and resume it") {
     TempDir home;
