@@ -7,15 +7,23 @@
 #   redis_test_server.sh stop DIR                     stops it and removes DIR
 # Start again on the same DIR and PORT after a kill to get the same address back, empty.
 # Every wait is bounded (5 s to answer PING, 5 s to exit). With WATCH_PID, the server is also
-# killed when that process ends (a test that crashed). Redis does not refuse to run as root, so
+# killed when that process ends (a test that crashed). DEBUG is allowed from loopback (the tests
+# make Redis stall with DEBUG SLEEP). Redis does not refuse to run as root, so
 # it runs as whoever calls this.
 set -euo pipefail
 
 SERVER=${AMAZONS_REDIS_SERVER:-redis-server}
 CLI=${AMAZONS_REDIS_CLI:-redis-cli}
-WAIT_STEPS=100  # x 50 ms
+WAIT_STEPS=250  # x 20 ms
 
 pid_of() { [[ -f $1/redis.pid ]] && cat "$1/redis.pid" 2>/dev/null || true; }
+
+# Running, and not a zombie: a daemon's exit is reaped by init, which may take a second.
+alive() {
+  local state
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ -n $state && $state != Z ]]
+}
 
 kill_server() {  # DIR SIGNAL
   local pid
@@ -23,10 +31,10 @@ kill_server() {  # DIR SIGNAL
   [[ -n $pid ]] || return 0
   kill "-$2" "$pid" 2>/dev/null || true
   for _ in $(seq 1 $WAIT_STEPS); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
+    alive "$pid" || break
+    sleep 0.02
   done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+  alive "$pid" && kill -KILL "$pid" 2>/dev/null || true
   rm -f "$1/redis.pid"
 }
 
@@ -39,7 +47,8 @@ case ${1:-} in
     # --save "" and --appendonly no: nothing is ever written to disk.
     if ! "$SERVER" --port "$PORT" --bind 127.0.0.1 --protected-mode yes --dir "$DIR" \
         --save "" --appendonly no --daemonize yes --pidfile "$DIR/redis.pid" \
-        --logfile "$DIR/log" --databases 1 --maxclients 200 --loglevel warning >/dev/null 2>&1; then
+        --logfile "$DIR/log" --databases 1 --maxclients 200 --loglevel warning \
+        --enable-debug-command local >/dev/null 2>&1; then
       echo "redis-server did not start on port $PORT:" >&2
       tail -20 "$DIR/log" >&2 2>/dev/null || true
       exit 1
@@ -50,15 +59,15 @@ case ${1:-} in
           # Kills the server if the test process dies without calling stop.
           (
             pid=$(pid_of "$DIR")
-            while kill -0 "$WATCH" 2>/dev/null && kill -0 "$pid" 2>/dev/null; do sleep 1; done
-            kill -KILL "$pid" 2>/dev/null || true
+            while kill -0 "$WATCH" 2>/dev/null && alive "$pid"; do sleep 1; done
+            alive "$pid" && kill -KILL "$pid" 2>/dev/null || true
           ) </dev/null >/dev/null 2>&1 &
           disown
         fi
         echo ready
         exit 0
       fi
-      sleep 0.05
+      sleep 0.02
     done
     echo "redis-server on port $PORT did not answer PING within 5 s:" >&2
     tail -20 "$DIR/log" >&2 2>/dev/null || true
