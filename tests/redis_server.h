@@ -26,8 +26,7 @@ class RedisServer {
     const std::filesystem::path base = ::access("/dev/shm", W_OK) == 0
                                            ? std::filesystem::path("/dev/shm")
                                            : std::filesystem::temp_directory_path();
-    dir_ =
-        base / ("amazons-redis-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    dir_ = base / ("amazons-redis-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
     std::string why;
     for (int attempt = 0; attempt < 3; ++attempt) {  // a port taken between probe and bind
       port_ = free_port();
