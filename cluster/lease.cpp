@@ -126,6 +126,43 @@ Expected<bool, RedisError> GameLeases::renew(Lease& lease) {
   return true;
 }
 
+Expected<std::vector<std::string>, RedisError> GameLeases::renew_all(
+    std::span<Lease* const> leases) {
+  std::vector<std::string> lost;
+  if (leases.empty()) return lost;
+  const auto sent = std::chrono::steady_clock::now();
+  const std::string ttl = std::to_string(options_.ttl.count());
+  std::vector<std::vector<std::string>> commands;
+  commands.reserve(leases.size());
+  for (const Lease* l : leases)
+    commands.push_back(
+        {"EVALSHA", kRenew.sha(), "1", lease_key(l->game), lease_value(l->node, l->token), ttl});
+  auto replies = redis_.pipeline(commands);
+  if (!replies && replies.error().kind == RedisErrorKind::Server &&
+      replies.error().message.find("NOSCRIPT") != std::string::npos) {
+    // Redis forgot the script: load it through one plain renew, then pipeline again.
+    const std::string keys[] = {lease_key(leases.front()->game)};
+    const std::string args[] = {commands.front()[4], ttl};
+    if (auto r = kRenew.run(redis_, keys, args); !r) return Unexpected(r.error());
+    replies = redis_.pipeline(commands);
+  }
+  if (!replies) return Unexpected(replies.error());
+  for (std::size_t i = 0; i < leases.size(); ++i) {
+    const RedisReply& r = (*replies)[i];
+    if (!is_integer(r)) return unexpected_reply(redis_, "lease renew", r);
+  }
+  for (std::size_t i = 0; i < leases.size(); ++i) {
+    Lease& l = *leases[i];
+    if ((*replies)[i].integer == 1) {
+      l.valid_until = sent + options_.ttl - options_.margin;
+    } else {
+      l.valid_until = {};
+      lost.push_back(l.game);
+    }
+  }
+  return lost;
+}
+
 Expected<bool, RedisError> GameLeases::release(const Lease& lease) {
   const std::string keys[] = {lease_key(lease.game)};
   const std::string args[] = {lease_value(lease.node, lease.token)};

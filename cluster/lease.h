@@ -20,9 +20,11 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "cluster/redis.h"
 
@@ -65,6 +67,10 @@ class GameLeases {
   // and maybe another node holds it now): stop running the game at once. On an error the
   // lease's deadline stays as it was.
   Expected<bool, RedisError> renew(Lease& lease);
+  // Renews every lease given in one pipelined round trip (a node renews all its games at once);
+  // returns the games whose lease was no longer ours (their deadlines are cleared). On an error
+  // no deadline moves.
+  Expected<std::vector<std::string>, RedisError> renew_all(std::span<Lease* const> leases);
   // Gives the lease up (a game that ended, a node that stops). false: it was not ours any more.
   Expected<bool, RedisError> release(const Lease& lease);
   // Who holds the lease of a game now, if anyone.

@@ -108,8 +108,16 @@ Expected<RedisAddress, std::string> parse_redis_url(std::string_view url) {
     if (colon != std::string_view::npos) port = rest.substr(colon + 1);
   }
   if (a.host.empty()) return Unexpected(std::string("no host in the Redis address"));
-  if (a.host.find(':') != std::string::npos && url.find('[') == std::string_view::npos)
+  const bool bracketed = url.substr(kScheme.size(), 1) == "[";
+  if (!bracketed && a.host.find(':') != std::string::npos)
     return Unexpected(std::string("write an IPv6 host in brackets: redis://[::1]:6379"));
+  for (const char c : a.host) {
+    const bool name_char = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                           (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+    const bool v6_char = bracketed && (c == ':' || c == '%');
+    if (!name_char && !v6_char)
+      return Unexpected("host: \"" + a.host + "\" is not a host name or an IP address");
+  }
   if (!port.empty() || rest.find(':') != std::string_view::npos) {
     int p = 0;
     const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);

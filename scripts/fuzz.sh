@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-all=(protocol notation variant record_json record_text position_text engine_protocol botzone transport)
+all=(protocol notation variant record_json record_text position_text engine_protocol botzone transport bus)
 names=("$@")
 ((${#names[@]})) || names=("${all[@]}")
 

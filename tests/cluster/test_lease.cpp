@@ -149,6 +149,32 @@ TEST_SUITE("redis") {
     CHECK_FALSE(l.valid());
   }
 
+  TEST_CASE("lease: a node renews all its leases in one round trip and learns which it lost") {
+    RedisServer server;
+    Redis ra(test::address_of(server)), rb(test::address_of(server));
+    const LeaseOptions options{Millis{400}, Millis{100}};
+    GameLeases a(ra, "node-a", options, "t:"), b(rb, "node-b", options, "t:");
+    std::vector<Lease> held;
+    for (int g = 1; g <= 50; ++g) held.push_back(*won(must(a.acquire(std::to_string(g)))));
+    std::vector<Lease*> all;
+    for (auto& l : held) all.push_back(&l);
+    // Game 7's lease is lost (as if it had expired) and node-b takes it.
+    must(rb.command({"DEL", "t:lease:7"}));
+    const auto taken = must(b.acquire("7"));
+    REQUIRE(won(taken));
+    Lease theirs = *won(taken);
+    for (int round = 0; round < 4; ++round) {  // 0.8 s, twice the TTL
+      std::this_thread::sleep_for(Millis{200});
+      REQUIRE(must(b.renew(theirs)));
+      if (round == 2) must(ra.command({"SCRIPT", "FLUSH"}));  // Redis forgot the script
+      CHECK(must(a.renew_all(all)) == std::vector<std::string>{"7"});
+    }
+    for (const Lease& l : held) CHECK(l.valid() == (l.game != "7"));
+    CHECK(must(b.holder("7"))->node == "node-b");
+    CHECK(must(b.holder("50"))->node == "node-a");
+    CHECK(lost(must(b.acquire("50"))));
+  }
+
   TEST_CASE("lease: bad node names and options are refused and lease values parse strictly") {
     RedisServer server;
     Redis redis(test::address_of(server));

@@ -39,6 +39,9 @@ TEST_SUITE("redis") {
     CHECK(contains(parse_redis_url("redis://h:1/3").error(), "database"));
     CHECK(contains(parse_redis_url("redis://").error(), "host"));
     CHECK(contains(parse_redis_url("redis://::1").error(), "brackets"));
+    CHECK(contains(parse_redis_url("redis://[[]:1").error(), "host"));
+    CHECK(contains(parse_redis_url("redis://a b:1").error(), "host"));
+    CHECK(contains(parse_redis_url("redis://[::1").error(), "]"));
   }
 
   TEST_CASE("redis: argv commands are binary safe and an error reply keeps the connection") {
