@@ -1,0 +1,140 @@
+#include "cluster/names.h"
+
+#include <stdexcept>
+
+#include "cluster/lease.h"
+#include "cluster/replies.h"
+
+namespace amazons::cluster {
+
+namespace {
+
+// KEYS: name. ARGV: our value, ttl ms. {1, value} when ours now, {0, holder} when not.
+const RedisScript kClaim(R"lua(
+local current = redis.call('GET', KEYS[1])
+if current and current ~= ARGV[1] then return {0, current} end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return {1, ARGV[1]}
+)lua");
+
+// KEYS: name. ARGV: our value, ttl ms. 1 when extended.
+const RedisScript kRefresh(R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+)lua");
+
+// KEYS: name. ARGV: our value. 1 when deleted.
+const RedisScript kRelease(R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+)lua");
+
+bool valid_session(std::string_view s) {
+  return !s.empty() && s.size() <= 64 && s.find(' ') == std::string_view::npos;
+}
+
+}  // namespace
+
+std::optional<NameHolder> parse_name_value(std::string_view value) {
+  const auto space = value.find(' ');
+  if (space == std::string_view::npos || space == 0 || space + 1 == value.size())
+    return std::nullopt;
+  return NameHolder{std::string(value.substr(0, space)), std::string(value.substr(space + 1))};
+}
+
+NameRegistry::NameRegistry(Redis& redis, std::string node, Millis ttl, std::string prefix)
+    : redis_(redis), node_(std::move(node)), ttl_(ttl), prefix_(std::move(prefix)) {
+  if (!valid_node_name(node_)) throw std::invalid_argument("node name: \"" + node_ + "\"");
+}
+
+std::string NameRegistry::value(std::string_view session) const {
+  return node_ + " " + std::string(session);
+}
+
+Expected<NameClaim, RedisError> NameRegistry::claim(std::string_view name,
+                                                    std::string_view session) {
+  if (!valid_session(session))
+    return Unexpected(RedisError{RedisErrorKind::Protocol, "names: a bad session id"});
+  const std::string keys[] = {key(name)};
+  const std::string args[] = {value(session), std::to_string(ttl_.count())};
+  auto r = kClaim.run(redis_, keys, args);
+  if (!r) return Unexpected(r.error());
+  if (!is_array(*r, 2) || !is_integer(r->elements[0]) || !is_string(r->elements[1]))
+    return unexpected_reply(redis_, "name claim", *r);
+  auto holder = parse_name_value(r->elements[1].str);
+  if (!holder) return unexpected_reply(redis_, "name claim", *r);
+  return NameClaim{r->elements[0].integer == 1, *holder};
+}
+
+Expected<std::optional<NameHolder>, RedisError> NameRegistry::take(std::string_view name,
+                                                                   std::string_view session) {
+  if (!valid_session(session))
+    return Unexpected(RedisError{RedisErrorKind::Protocol, "names: a bad session id"});
+  // SET ... GET (Redis 6.2): the swap and the old value in one atomic command.
+  auto r =
+      redis_.command({"SET", key(name), value(session), "PX", std::to_string(ttl_.count()), "GET"});
+  if (!r) return Unexpected(r.error());
+  if (r->nil()) return std::optional<NameHolder>();
+  auto holder = is_string(*r) ? parse_name_value(r->str) : std::nullopt;
+  if (!holder) return unexpected_reply(redis_, "name take", *r);
+  return std::optional<NameHolder>(*holder);
+}
+
+Expected<bool, RedisError> NameRegistry::release(std::string_view name, std::string_view session) {
+  const std::string keys[] = {key(name)};
+  const std::string args[] = {value(session)};
+  auto r = kRelease.run(redis_, keys, args);
+  if (!r) return Unexpected(r.error());
+  if (!is_integer(*r)) return unexpected_reply(redis_, "name release", *r);
+  return r->integer == 1;
+}
+
+Expected<std::optional<NameHolder>, RedisError> NameRegistry::holder(std::string_view name) {
+  auto r = redis_.command({"GET", key(name)});
+  if (!r) return Unexpected(r.error());
+  if (r->nil()) return std::optional<NameHolder>();
+  auto holder = is_string(*r) ? parse_name_value(r->str) : std::nullopt;
+  if (!holder) return unexpected_reply(redis_, "name holder", *r);
+  return std::optional<NameHolder>(*holder);
+}
+
+Expected<std::vector<std::string>, RedisError> NameRegistry::refresh(
+    const std::vector<std::pair<std::string, std::string>>& held) {
+  std::vector<std::string> lost;
+  if (held.empty()) return lost;
+  // EVALSHA in a pipeline; a Redis that forgot the script answers NOSCRIPT, and the one-by-one
+  // path (which loads it) runs instead.
+  std::vector<std::vector<std::string>> commands;
+  for (const auto& [name, session] : held)
+    commands.push_back(
+        {"EVALSHA", kRefresh.sha(), "1", key(name), value(session), std::to_string(ttl_.count())});
+  auto replies = redis_.pipeline(commands);
+  if (!replies) {
+    if (replies.error().kind != RedisErrorKind::Server ||
+        replies.error().message.find("NOSCRIPT") == std::string::npos)
+      return Unexpected(replies.error());
+    std::vector<RedisReply> one_by_one;
+    for (const auto& [name, session] : held) {
+      const std::string keys[] = {key(name)};
+      const std::string args[] = {value(session), std::to_string(ttl_.count())};
+      auto r = kRefresh.run(redis_, keys, args);
+      if (!r) return Unexpected(r.error());
+      one_by_one.push_back(std::move(*r));
+    }
+    replies = std::move(one_by_one);
+  }
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    const RedisReply& r = (*replies)[i];
+    if (!is_integer(r)) return unexpected_reply(redis_, "name refresh", r);
+    if (r.integer != 1) lost.push_back(held[i].first);
+  }
+  return lost;
+}
+
+}  // namespace amazons::cluster

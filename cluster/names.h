@@ -1,0 +1,60 @@
+// Who holds a player's name across the cluster: the node and the session that are logged in
+// as it. A claim is decided atomically in Redis (one Lua script), so two nodes racing for one
+// name never both win. Claims carry a TTL that the holding node refreshes with its heartbeat:
+// the names of a node that died free themselves.
+//
+// Not thread-safe (one Redis connection); each call is one Redis command.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cluster/redis.h"
+
+namespace amazons::cluster {
+
+struct NameHolder {
+  std::string node;
+  std::string session;  // the node's own id for the connection (no spaces)
+  friend bool operator==(const NameHolder&, const NameHolder&) = default;
+};
+
+struct NameClaim {
+  bool won = false;
+  NameHolder holder;  // who holds the name now: us when won
+};
+
+class NameRegistry {
+ public:
+  NameRegistry(Redis& redis, std::string node, Millis ttl, std::string prefix = "amz:");
+
+  // Claims `name` for a session on this node when nobody holds it (or this very session does:
+  // then the claim is refreshed).
+  Expected<NameClaim, RedisError> claim(std::string_view name, std::string_view session);
+  // Takes `name` for a session on this node whoever holds it (a login with the right token
+  // replaces the old connection); returns the previous holder, to be told to close it.
+  Expected<std::optional<NameHolder>, RedisError> take(std::string_view name,
+                                                       std::string_view session);
+  // Lets go of a name this session holds. false: it was not ours.
+  Expected<bool, RedisError> release(std::string_view name, std::string_view session);
+  Expected<std::optional<NameHolder>, RedisError> holder(std::string_view name);
+  // Extends the TTL of every (name, session) this node holds, in one round trip; returns the
+  // names that were no longer ours.
+  Expected<std::vector<std::string>, RedisError> refresh(
+      const std::vector<std::pair<std::string, std::string>>& held);
+
+ private:
+  std::string key(std::string_view name) const { return prefix_ + "name:" + std::string(name); }
+  std::string value(std::string_view session) const;
+
+  Redis& redis_;
+  std::string node_;
+  Millis ttl_;
+  std::string prefix_;
+};
+
+std::optional<NameHolder> parse_name_value(std::string_view value);
+
+}  // namespace amazons::cluster

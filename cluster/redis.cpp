@@ -1,0 +1,309 @@
+#include "cluster/redis.h"
+
+#include <hiredis/hiredis.h>
+#include <openssl/evp.h>
+#include <poll.h>
+
+#include <cerrno>
+#include <charconv>
+#include <memory>
+
+namespace amazons::cluster {
+
+namespace {
+
+timeval to_timeval(Millis ms) {
+  timeval tv{};
+  tv.tv_sec = static_cast<decltype(tv.tv_sec)>(ms.count() / 1000);
+  tv.tv_usec = static_cast<decltype(tv.tv_usec)>((ms.count() % 1000) * 1000);
+  return tv;
+}
+
+struct ReplyDeleter {
+  void operator()(redisReply* r) const { freeReplyObject(r); }
+};
+using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
+
+// Converts hiredis's reply tree into owned values; an error anywhere in it is reported.
+Expected<RedisReply, std::string> convert(const redisReply& r) {
+  RedisReply out;
+  switch (r.type) {
+    case REDIS_REPLY_NIL:
+      out.type = RedisReply::Type::Nil;
+      break;
+    case REDIS_REPLY_INTEGER:
+      out.type = RedisReply::Type::Integer;
+      out.integer = r.integer;
+      break;
+    case REDIS_REPLY_STRING:
+      out.type = RedisReply::Type::String;
+      out.str.assign(r.str, r.len);
+      break;
+    case REDIS_REPLY_STATUS:
+      out.type = RedisReply::Type::Status;
+      out.str.assign(r.str, r.len);
+      break;
+    case REDIS_REPLY_ERROR:
+      return Unexpected(std::string(r.str, r.len));
+    case REDIS_REPLY_ARRAY:
+      out.type = RedisReply::Type::Array;
+      out.elements.reserve(r.elements);
+      for (std::size_t i = 0; i < r.elements; ++i) {
+        auto e = convert(*r.element[i]);
+        if (!e) return Unexpected(e.error());
+        out.elements.push_back(std::move(*e));
+      }
+      break;
+    default:
+      return Unexpected("an unknown reply type " + std::to_string(r.type));
+  }
+  return out;
+}
+
+std::string sha1_hex(std::string_view text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha1(), nullptr);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out.push_back(kHex[digest[i] >> 4]);
+    out.push_back(kHex[digest[i] & 0xf]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RedisAddress::text() const {
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+         std::to_string(port);
+}
+
+Expected<RedisAddress, std::string> parse_redis_url(std::string_view url) {
+  constexpr std::string_view kScheme = "redis://";
+  if (url.substr(0, kScheme.size()) != kScheme)
+    return Unexpected(std::string("a Redis address starts with redis:// (redis://host:port)"));
+  std::string_view rest = url.substr(kScheme.size());
+  if (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+  if (rest.find('@') != std::string_view::npos)
+    return Unexpected(std::string("passwords in the Redis address are not supported"));
+  if (rest.find('/') != std::string_view::npos)
+    return Unexpected(std::string("database numbers in the Redis address are not supported"));
+  RedisAddress a;
+  std::string_view port;
+  if (!rest.empty() && rest.front() == '[') {
+    const auto close = rest.find(']');
+    if (close == std::string_view::npos)
+      return Unexpected(std::string("an IPv6 host needs its closing ]"));
+    a.host = std::string(rest.substr(1, close - 1));
+    rest.remove_prefix(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return Unexpected(std::string("expected :port after the host"));
+      port = rest.substr(1);
+    }
+  } else {
+    const auto colon = rest.rfind(':');
+    a.host = std::string(rest.substr(0, colon));
+    if (colon != std::string_view::npos) port = rest.substr(colon + 1);
+  }
+  if (a.host.empty()) return Unexpected(std::string("no host in the Redis address"));
+  const bool bracketed = url.substr(kScheme.size(), 1) == "[";
+  if (!bracketed && a.host.find(':') != std::string::npos)
+    return Unexpected(std::string("write an IPv6 host in brackets: redis://[::1]:6379"));
+  for (const char c : a.host) {
+    const bool name_char = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                           (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+    const bool v6_char = bracketed && (c == ':' || c == '%');
+    if (!name_char && !v6_char)
+      return Unexpected("host: \"" + a.host + "\" is not a host name or an IP address");
+  }
+  if (!port.empty() || rest.find(':') != std::string_view::npos) {
+    int p = 0;
+    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
+    if (ec != std::errc() || end != port.data() + port.size() || p < 1 || p > 65535)
+      return Unexpected("port: \"" + std::string(port) + "\" is not a port number (1-65535)");
+    a.port = p;
+  }
+  return a;
+}
+
+Redis::Redis(RedisAddress address, RedisOptions options)
+    : address_(std::move(address)), options_(options) {}
+
+Redis::~Redis() { disconnect(); }
+
+void Redis::disconnect() {
+  if (ctx_) redisFree(ctx_);
+  ctx_ = nullptr;
+}
+
+bool Redis::connected() const { return ctx_ != nullptr && ctx_->err == 0; }
+
+// Between commands nothing is owed to us: a connection that has something to read then has
+// been closed by Redis (a restart) or is out of step. Found before sending, a new connection
+// can carry the command instead, and it certainly did not run on the old one.
+bool Redis::stale() const {
+  pollfd p{ctx_->fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) != 0;
+}
+
+Expected<void, RedisError> Redis::connect() {
+  if (connected() && !stale()) return {};
+  disconnect();
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_connect_)
+    return Unexpected(RedisError{RedisErrorKind::Unreachable,
+                                 "redis " + address_.text() + ": not connected (" +
+                                     last_connect_error_ + "); trying again shortly"});
+  redisContext* c = redisConnectWithTimeout(address_.host.c_str(), address_.port,
+                                            to_timeval(options_.connect_timeout));
+  std::string why;
+  if (!c) {
+    why = "out of memory";
+  } else if (c->err) {
+    why =
+        c->err == REDIS_ERR_IO && (errno == EINPROGRESS || errno == ETIMEDOUT || errno == EAGAIN)
+            ? "connect timed out after " + std::to_string(options_.connect_timeout.count()) + " ms"
+            : std::string(c->errstr);
+  } else if (redisSetTimeout(c, to_timeval(options_.command_timeout)) != REDIS_OK) {
+    why = std::string("setting the timeout: ") + c->errstr;
+  }
+  if (!why.empty()) {
+    if (c) redisFree(c);
+    last_connect_error_ = why;
+    next_connect_ = now + options_.reconnect_interval;
+    return Unexpected(
+        RedisError{RedisErrorKind::Unreachable, "redis " + address_.text() + ": " + why});
+  }
+  redisEnableKeepAlive(c);
+  ctx_ = c;
+  if (connects_++ > 0) ++reconnects_;
+  return {};
+}
+
+RedisError Redis::io_error(std::string_view what) {
+  std::string why = ctx_ ? std::string(ctx_->errstr) : std::string("not connected");
+  if (ctx_ && ctx_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK))
+    why = "timed out after " + std::to_string(options_.command_timeout.count()) + " ms";
+  else if (ctx_ && ctx_->err == REDIS_ERR_EOF)
+    why = "Redis closed the connection";
+  disconnect();
+  return RedisError{RedisErrorKind::Io,
+                    "redis " + address_.text() + ": " + std::string(what) + ": " + why};
+}
+
+Expected<RedisReply, RedisError> Redis::read_reply(std::string_view what) {
+  void* raw = nullptr;
+  if (redisGetReply(ctx_, &raw) != REDIS_OK || raw == nullptr) return Unexpected(io_error(what));
+  const ReplyPtr reply(static_cast<redisReply*>(raw));
+  auto converted = convert(*reply);
+  if (!converted)
+    return Unexpected(RedisError{
+        RedisErrorKind::Server,
+        "redis " + address_.text() + ": " + std::string(what) + ": " + converted.error()});
+  return std::move(*converted);
+}
+
+Expected<RedisReply, RedisError> Redis::command(std::span<const std::string_view> args) {
+  if (args.empty())
+    return Unexpected(RedisError{RedisErrorKind::Protocol, "redis: an empty command"});
+  if (auto ok = connect(); !ok) return Unexpected(ok.error());
+  std::vector<const char*> argv;
+  std::vector<std::size_t> lengths;
+  argv.reserve(args.size());
+  lengths.reserve(args.size());
+  for (const auto a : args) {
+    argv.push_back(a.data());
+    lengths.push_back(a.size());
+  }
+  const std::string what(args.front());
+  if (redisAppendCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lengths.data()) !=
+      REDIS_OK)
+    return Unexpected(io_error(what));
+  return read_reply(what);
+}
+
+Expected<RedisReply, RedisError> Redis::command(const std::vector<std::string>& args) {
+  std::vector<std::string_view> views(args.begin(), args.end());
+  return command(std::span<const std::string_view>(views));
+}
+
+Expected<std::vector<RedisReply>, RedisError> Redis::pipeline(
+    const std::vector<std::vector<std::string>>& commands) {
+  std::vector<RedisReply> replies;
+  if (commands.empty()) return replies;
+  if (auto ok = connect(); !ok) return Unexpected(ok.error());
+  for (const auto& args : commands) {
+    if (args.empty())
+      return Unexpected(RedisError{RedisErrorKind::Protocol, "redis: an empty command"});
+    std::vector<const char*> argv;
+    std::vector<std::size_t> lengths;
+    for (const auto& a : args) {
+      argv.push_back(a.data());
+      lengths.push_back(a.size());
+    }
+    if (redisAppendCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lengths.data()) !=
+        REDIS_OK)
+      return Unexpected(io_error(args.front()));
+  }
+  std::optional<RedisError> first_error;
+  for (const auto& args : commands) {
+    auto r = read_reply(args.front());
+    if (!r) {
+      if (r.error().kind != RedisErrorKind::Server) return Unexpected(r.error());
+      if (!first_error) first_error = r.error();
+      continue;
+    }
+    replies.push_back(std::move(*r));
+  }
+  if (first_error) return Unexpected(*first_error);
+  return replies;
+}
+
+RedisScript::RedisScript(std::string source)
+    : source_(std::move(source)), sha_(sha1_hex(source_)) {}
+
+Expected<RedisReply, RedisError> RedisScript::run(Redis& redis, std::span<const std::string> keys,
+                                                  std::span<const std::string> args) const {
+  std::vector<std::string> cmd;
+  cmd.reserve(3 + keys.size() + args.size());
+  cmd.push_back("EVALSHA");
+  cmd.push_back(sha_);
+  cmd.push_back(std::to_string(keys.size()));
+  cmd.insert(cmd.end(), keys.begin(), keys.end());
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  auto r = redis.command(cmd);
+  if (r || r.error().kind != RedisErrorKind::Server ||
+      r.error().message.find("NOSCRIPT") == std::string::npos)
+    return r;
+  // Redis forgot the script (it restarted): load it and run it again, once.
+  auto loaded = redis.command({"SCRIPT", "LOAD", source_});
+  if (!loaded) return Unexpected(loaded.error());
+  if (loaded->str != sha_)
+    return Unexpected(RedisError{
+        RedisErrorKind::Protocol,
+        "redis " + redis.address().text() + ": SCRIPT LOAD returned another SHA-1 than ours"});
+  return redis.command(cmd);
+}
+
+std::string describe(const RedisReply& reply) {
+  switch (reply.type) {
+    case RedisReply::Type::Nil:
+      return "nil";
+    case RedisReply::Type::Integer:
+      return "(integer) " + std::to_string(reply.integer);
+    case RedisReply::Type::String:
+    case RedisReply::Type::Status:
+      return "\"" + reply.str + "\"";
+    case RedisReply::Type::Array: {
+      std::string out = "[";
+      for (std::size_t i = 0; i < reply.elements.size(); ++i)
+        out += (i ? ", " : "") + describe(reply.elements[i]);
+      return out + "]";
+    }
+  }
+  return "?";
+}
+
+}  // namespace amazons::cluster
