@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "client/user_files.h"
 #include "common/notation.h"
 #include "formats/record_formats.h"
 #include "formats/sgf.h"
@@ -35,6 +36,19 @@ Expected<ReplayModel, std::string> ReplayModel::open(const std::filesystem::path
 }
 
 std::string ReplayModel::export_sgf() const { return formats::to_sgf(record_); }
+
+Expected<std::filesystem::path, std::string> export_replay(const ReplayModel& model,
+                                                           const std::filesystem::path& data_dir,
+                                                           ExportFormat format) {
+  const GameRecord& r = model.record();
+  std::string base = r.started_at ? format_timestamp(*r.started_at) : "game";
+  std::replace(base.begin(), base.end(), ':', '-');
+  const bool sgf = format == ExportFormat::Sgf;
+  const auto file = data_dir / "exports" / (base + (sgf ? ".sgf" : ".txt"));
+  if (auto problem = write_file_atomically(file, sgf ? model.export_sgf() : model.export_text()))
+    return Unexpected(*problem);
+  return file;
+}
 
 std::vector<std::filesystem::path> importable_files(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> out;

@@ -56,6 +56,13 @@ class ReplayModel {
   std::size_t ply_ = 0;
 };
 
+// Writes the shown game to <data_dir>/exports/, named by its start time: `.txt` in our
+// notation, `.sgf` for other programs and sites (atomically). Returns the file, or why not.
+enum class ExportFormat { Text, Sgf };
+Expected<std::filesystem::path, std::string> export_replay(const ReplayModel& model,
+                                                           const std::filesystem::path& data_dir,
+                                                           ExportFormat format);
+
 // The record files in `dir` that other programs wrote (.sgf, .lg, .moves), sorted by name, for
 // the replay list's imports. A missing directory has none.
 std::vector<std::filesystem::path> importable_files(const std::filesystem::path& dir);

@@ -11,7 +11,11 @@ App::App(AppOptions options) : options_(std::move(options)) {
   settings_ = std::move(loaded.settings);
   if (options_.name) settings_.name = *options_.name;
   if (!loaded.problems.empty()) notify(loaded.problems.front(), true);
-  screen_ = options_.server ? make_connect_screen(*this) : make_menu_screen(*this);
+  if (options_.replay_file)
+    screen_ = make_replay_file_screen(*this, *options_.replay_file,
+                                      [this] { return make_menu_screen(*this); });
+  else
+    screen_ = options_.server ? make_connect_screen(*this) : make_menu_screen(*this);
   swap_screen();
 }
 

@@ -62,6 +62,8 @@ struct AppOptions {
   // Where LAN discovery sends its query (tests use loopback).
   std::optional<std::string> discovery_target;
   std::optional<int> discovery_port;
+  // Straight to the replay of this record file (--replay: any format amazons-record reads).
+  std::optional<std::filesystem::path> replay_file;
 };
 
 class App;
@@ -135,6 +137,9 @@ std::unique_ptr<Screen> make_replay_list_screen(App& app);
 // Steps through a finished game; Esc shows what `back` makes.
 std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record,
                                            std::function<std::unique_ptr<Screen>()> back);
+// The same for a record file of another program (SGF, LittleGolem, move lists) or ours.
+std::unique_ptr<Screen> make_replay_file_screen(App& app, const std::filesystem::path& file,
+                                                std::function<std::unique_ptr<Screen>()> back);
 std::unique_ptr<Screen> make_connect_screen(App& app);
 
 }  // namespace amazons::tui

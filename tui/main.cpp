@@ -36,7 +36,13 @@ int main(int argc, char** argv) {
                  "Where LAN discovery asks (default: the settings, 255.255.255.255)");
   cli.add_option("--discovery-port", discovery_port, "The servers' discovery port")
       ->check(CLI::Range(1, 65535));
+  std::string replay;
+  cli.add_option("--replay", replay,
+                 "Open this record in the replay screen: .json, .txt, .sgf (also LittleGolem's), "
+                 ".lg, .moves")
+      ->check(CLI::ExistingFile);
   CLI11_PARSE(cli, argc, argv);
+  if (!replay.empty()) options.replay_file = replay;
 
   options.rules_dir = rules_dir;
   options.ai_config = ai_config;

@@ -9,18 +9,28 @@ namespace amazons::tui {
 
 namespace {
 
+// Files of other programs put in <data>/imports come first, then the saved games.
 class ReplayListScreen final : public Screen {
  public:
-  explicit ReplayListScreen(App& app) : Screen(app), entries_(app.store().list()) {}
+  explicit ReplayListScreen(App& app)
+      : Screen(app),
+        imports_(client::importable_files(app.options().data_dir / "imports")),
+        entries_(app.store().list()) {}
 
   void key(const Key& k) override {
     using C = Key::Code;
     if (k.code == C::Escape || k.is(U'q')) return app_.show(make_menu_screen(app_));
-    if (entries_.empty()) return;
+    const std::size_t count = imports_.size() + entries_.size();
+    if (count == 0) return;
     if (k.code == C::Up && focus_ > 0) --focus_;
-    if (k.code == C::Down && focus_ + 1 < entries_.size()) ++focus_;
+    if (k.code == C::Down && focus_ + 1 < count) ++focus_;
+    if (k.code == C::Enter && focus_ < imports_.size()) {
+      App& app = app_;
+      return app_.show(make_replay_file_screen(app_, imports_[focus_],
+                                               [&app] { return make_replay_list_screen(app); }));
+    }
     if (k.code == C::Enter) {
-      const auto& e = entries_[focus_];
+      const auto& e = entries_[focus_ - imports_.size()];
       if (!e.record) {
         app_.notify("This game cannot be read: " + e.problem, true);
         return;
@@ -33,14 +43,21 @@ class ReplayListScreen final : public Screen {
 
   void draw(Canvas& c, SteadyTime) override {
     c.text(2, 1, "Saved games", {Ink::Accent, Ink::Default, true});
-    if (entries_.empty()) c.text(2, 3, "No finished games yet.", {Ink::Muted});
+    if (entries_.empty() && imports_.empty()) c.text(2, 3, "No finished games yet.", {Ink::Muted});
     const int rows = c.height() - 6;
     const std::size_t first =
         focus_ >= static_cast<std::size_t>(rows) ? focus_ - static_cast<std::size_t>(rows) + 1 : 0;
     int y = 3;
-    for (std::size_t i = first; i < entries_.size() && y < 3 + rows; ++i, ++y) {
-      const auto& e = entries_[i];
+    for (std::size_t i = first; i < imports_.size() && y < 3 + rows; ++i, ++y) {
       const bool f = i == focus_;
+      c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
+      c.text(4, y, "Open " + imports_[i].filename().string(),
+             {f ? Ink::Accent : Ink::Text, Ink::Default, f}, c.width() - 6);
+    }
+    for (std::size_t i = first > imports_.size() ? first - imports_.size() : 0;
+         i < entries_.size() && y < 3 + rows; ++i, ++y) {
+      const auto& e = entries_[i];
+      const bool f = i + imports_.size() == focus_;
       const std::string line = e.record ? client::describe_game(*e.record)
                                         : e.file.filename().string() + ": " + e.problem;
       c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
@@ -55,6 +72,7 @@ class ReplayListScreen final : public Screen {
   }
 
  private:
+  std::vector<std::filesystem::path> imports_;
   std::vector<client::GameStore::Entry> entries_;
   std::size_t focus_ = 0;
 };
@@ -73,6 +91,15 @@ class ReplayScreen final : public Screen {
     if (k.code == C::End) model_.to_end();
     if (k.code == C::PageDown) model_.jump(model_.ply() + 10);
     if (k.code == C::PageUp) model_.jump(model_.ply() > 10 ? model_.ply() - 10 : 0);
+    if (k.is(U'e') || k.is(U's')) {
+      const auto file = client::export_replay(
+          model_, app_.options().data_dir,
+          k.is(U's') ? client::ExportFormat::Sgf : client::ExportFormat::Text);
+      if (file)
+        app_.notify("Exported to " + file->string());
+      else
+        app_.notify("Export failed: " + file.error(), true);
+    }
   }
 
   void draw(Canvas& c, SteadyTime) override {
@@ -103,7 +130,8 @@ class ReplayScreen final : public Screen {
       line += rows[i].second;
       c.text(px, y, line, {i == current && model_.ply() > 0 ? Ink::Accent : Ink::Text}, pw);
     }
-    c.text(1, c.height() - 2, "Left/Right: step  Home/End  PgUp/PgDn: 10 moves  Esc: back",
+    c.text(1, c.height() - 2,
+           "Left/Right: step  Home/End  PgUp/PgDn: 10  e: export text  s: SGF  Esc: back",
            {Ink::Muted}, c.width() - 2);
   }
 
@@ -123,6 +151,16 @@ std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record,
   auto model = client::ReplayModel::make(std::move(record));
   if (!model) {
     app.notify("This game cannot be replayed: " + model.error(), true);
+    return back();
+  }
+  return std::make_unique<ReplayScreen>(app, std::move(model).value(), std::move(back));
+}
+
+std::unique_ptr<Screen> make_replay_file_screen(App& app, const std::filesystem::path& file,
+                                                std::function<std::unique_ptr<Screen>()> back) {
+  auto model = client::ReplayModel::open(file);
+  if (!model) {
+    app.notify(model.error(), true);
     return back();
   }
   return std::make_unique<ReplayScreen>(app, std::move(model).value(), std::move(back));

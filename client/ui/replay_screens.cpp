@@ -141,8 +141,8 @@ class ReplayScreen final : public Screen {
     back_.on_click = [this] { model_.back(); };
     forward_.on_click = [this] { model_.forward(); };
     end_.on_click = [this] { model_.to_end(); };
-    export_.on_click = [this] { export_as(".txt", model_.export_text()); };
-    export_sgf_.on_click = [this] { export_as(".sgf", model_.export_sgf()); };
+    export_.on_click = [this] { export_as(ExportFormat::Text); };
+    export_sgf_.on_click = [this] { export_as(ExportFormat::Sgf); };
     close_.on_click = [this] { app_.show(close_to_()); };
     for (Widget* w : std::initializer_list<Widget*>{&start_, &back_, &forward_, &end_, &export_,
                                                     &export_sgf_, &close_})
@@ -250,18 +250,13 @@ class ReplayScreen final : public Screen {
   }
 
  private:
-  // Writes the game to exports/ in the data directory: .txt in our notation, .sgf for other
-  // programs and sites.
-  void export_as(const std::string& extension, const std::string& text) {
-    const GameRecord& r = model_.record();
-    std::string base = r.started_at ? format_timestamp(*r.started_at) : "game";
-    std::replace(base.begin(), base.end(), ':', '-');
-    const auto file = app_.options().data_dir / "exports" / (base + extension);
-    if (auto problem = write_file_atomically(file, text)) {
-      app_.notify("Export failed: " + *problem, true);
+  void export_as(ExportFormat format) {
+    auto file = export_replay(model_, app_.options().data_dir, format);
+    if (!file) {
+      app_.notify("Export failed: " + file.error(), true);
       return;
     }
-    exported_ = file.string();
+    exported_ = file->string();
     app_.notify("Exported to " + exported_);
   }
 

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "common/game_record.h"
-#include "test_util.h"
+#include "tests/common/test_util.h"
 
 namespace amazons::test {
 

@@ -46,13 +46,6 @@ std::string unique_prefix(const Position& pos, Move m) {
   return full;
 }
 
-bool same_board(const std::string& screen, const Position& want) {
-  auto b = read_board(screen, want.size());
-  if (!b) return false;
-  auto p = Position::make(want.size(), b->white, b->black, b->arrows, want.side_to_move());
-  return p && *p == want;
-}
-
 }  // namespace
 
 TEST_SUITE("tui") {

@@ -35,6 +35,15 @@ inline bool contains(const std::string& s, const std::string& needle) {
   return s.find(needle) != std::string::npos;
 }
 
+// Whether the board drawn on `screen` is `want` (queens and arrows; the side to move is taken
+// from `want`).
+inline bool same_board(const std::string& screen, const Position& want) {
+  auto b = read_board(screen, want.size());
+  if (!b) return false;
+  auto p = Position::make(want.size(), b->white, b->black, b->arrows, want.side_to_move());
+  return p && *p == want;
+}
+
 inline const std::string kPickQueen = "Pick up one of your queens.";
 inline const std::string kPickDestination = "Move it to a marked square.";
 inline const std::string kPickArrow = "Shoot the arrow to a ringed square.";
