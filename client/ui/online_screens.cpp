@@ -509,7 +509,7 @@ class LobbyScreen final : public Screen {
       auto& turns = sections_.emplace_back(Section{"Your turn", "", {}});
       for (const protocol::TurnInfo& t : shown_.turns)
         turns.rows.push_back(&row("turn_" + t.game,
-                                  "Your move: " + t.opponent + kDot + t.rules + kDot +
+                                  "Game " + t.game + " against " + t.opponent + kDot +
                                       time_text(t.time) + kDot + left_text(t.left_ms),
                                   ButtonStyle::Primary,
                                   [this, id = t.game] { client_->show_game(id); }));
