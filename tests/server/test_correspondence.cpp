@@ -3,7 +3,10 @@
 // "your turn", and the per-player limit. Named "lobby: ..." so they also run on PostgreSQL.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "lobby_harness.h"
+#include "server/config.h"
 
 using namespace amazons;
 using namespace amazons::protocol;
@@ -196,4 +199,41 @@ TEST_CASE("lobby: a player's correspondence games are limited by the configurati
   // Real-time games are not counted.
   h.send(alice, correspondence_game(ColorChoice::White, TimeControl::fischer(Millis{60'000}, {})));
   h.take<Created>(alice);
+}
+
+TEST_CASE("lobby: the correspondence limits come from the config and change what is kept") {
+  const auto parsed = server::apply_config_json(
+      server::ServerConfig{}, nlohmann::json::parse(R"({"limits": {"offer_lifetime_days": 0.5,
+                                "max_offer_lifetime_days": 2,
+                                "correspondence_games_per_player": 3}})"));
+  REQUIRE(parsed.has_value());
+  CHECK(parsed->lobby.offer_lifetime == Millis{12LL * 3600 * 1000});
+  CHECK(parsed->lobby.max_offer_lifetime == Millis{2 * kDay});
+  CHECK(parsed->lobby.max_correspondence_games == 3);
+  const auto inverted = server::apply_config_json(
+      server::ServerConfig{},
+      nlohmann::json::parse(
+          R"({"limits": {"offer_lifetime_days": 3, "max_offer_lifetime_days": 2}})"));
+  REQUIRE_FALSE(inverted.has_value());
+  CHECK(inverted.error().find("limits.offer_lifetime_days") == 0);
+
+  auto config = LobbyHarness::default_config();
+  config.offer_lifetime = parsed->lobby.offer_lifetime;
+  config.max_offer_lifetime = parsed->lobby.max_offer_lifetime;
+  LobbyHarness h(config);
+  const auto alice = h.login("alice");
+  const auto bob = h.login("bob");
+  Create too_long = correspondence_game(ColorChoice::White);
+  too_long.lifetime = 3 * 86'400;  // past the 2 days configured
+  h.send(alice, too_long);
+  CHECK(h.error(alice) == ErrorCode::BadField);
+  h.send(alice, correspondence_game(ColorChoice::White));  // the default: half a day
+  h.take<Created>(alice);
+  h.disconnect(alice);
+  h.advance(Millis{12LL * 3600 * 1000 - 1000});
+  h.send(bob, List{});
+  CHECK(h.take<Games>(bob).games.size() == 1);
+  h.advance(Millis{2000});
+  h.send(bob, List{});
+  CHECK(h.take<Games>(bob).games.empty());
 }
