@@ -1,5 +1,7 @@
 #include "bot/bot.h"
 
+#include <algorithm>
+
 #include "ai/ai_player.h"
 #include "ai/external_engine.h"
 #include "bot/known_servers.h"
@@ -149,7 +151,12 @@ int Bot::run() {
         quit_by = SteadyClock::now() + kQuitWait;
       }
     }
-    if (draining_ && seats_.empty() && pending_.empty()) done_ = true;
+    // Correspondence games are not waited for (they last days): they wait at the server, and
+    // go on when the bot comes back.
+    const bool only_correspondence = std::all_of(
+        seats_.begin(), seats_.end(),
+        [](const auto& entry) { return entry.second->game->time_control().correspondence(); });
+    if (draining_ && only_correspondence && pending_.empty()) done_ = true;
     if (quit_by && SteadyClock::now() >= *quit_by) done_ = true;
   }
   seats_.clear();
@@ -186,7 +193,8 @@ void Bot::quit_now() {
   draining_ = true;
   log_.warn("quitting", {{"resigning", std::to_string(seats_.size())}});
   for (auto& [id, seat] : seats_)
-    if (!seat->game->finished()) connection_->send(protocol::Resign{{id}});
+    if (!seat->game->finished() && !seat->game->time_control().correspondence())
+      connection_->send(protocol::Resign{{id}});
 }
 
 int Bot::active_games() const { return static_cast<int>(seats_.size()); }

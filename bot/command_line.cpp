@@ -55,7 +55,8 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   app.add_option("--config", config_path, "the settings file (default: config/bot.json)");
   app.add_option("--ai-config", ai_config, "the engine levels (default: config/ai.json)");
   app.add_option("--max-games", max_games, "games played at once")->check(CLI::Range(1, 64));
-  app.add_option("--seek", seek, "seek games with this clock: 300+5, 30/move or none");
+  app.add_option("--seek", seek,
+                 "seek games with this clock: 300+5, 30/move, 1d/move (correspondence) or none");
   app.add_option("--rules", rules,
                  "rule variants to play, comma separated (the first is the one sought)");
   app.add_flag("--rated", rated, "seek rated games");

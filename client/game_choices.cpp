@@ -13,7 +13,9 @@ std::vector<TimeChoice> time_choices() {
           {TimeControl::fischer(seconds(300), seconds(5)), "5 min + 5 s"},
           {TimeControl::fischer(seconds(600), seconds(10)), "10 min + 10 s"},
           {TimeControl::fischer(seconds(1800), seconds(0)), "30 min"},
-          {TimeControl::fixed_per_move(seconds(30)), "30 s per move"}};
+          {TimeControl::fixed_per_move(seconds(30)), "30 s per move"},
+          {TimeControl::fixed_per_move(seconds(86'400)), "1 day per move"},
+          {TimeControl::fischer(seconds(3 * 86'400), seconds(86'400)), "3 days + 1 day"}};
 }
 
 std::string time_text(const TimeControl& tc) {

@@ -1,5 +1,7 @@
 #include "client/online_client.h"
 
+#include <algorithm>
+
 namespace amazons::client {
 
 net::ConnectionOptions connection_options(const Settings& settings, const ServerAddress& where,
@@ -165,11 +167,37 @@ void OnlineClient::on_message(const protocol::ServerMessage& message) {
              (cc->reason == "declined" ? " declined your challenge." : " is no longer online."));
       sent_.erase(it);
     }
+  } else if (const auto* t = std::get_if<protocol::YourTurn>(&message)) {
+    const bool news = std::any_of(t->games.begin(), t->games.end(), [&](const auto& g) {
+      return std::none_of(turns_.begin(), turns_.end(),
+                          [&](const auto& old) { return old.game == g.game; });
+    });
+    turns_ = t->games;
+    if (news && !t->games.empty())
+      notice(t->games.size() == 1 ? "Your move against " + t->games[0].opponent + "."
+                                  : "Your move in " + std::to_string(t->games.size()) + " games.");
   } else if (const auto* sd = std::get_if<protocol::Shutdown>(&message)) {
     notice("The server is shutting down: " + sd->message, true);
   }
   if (game)
     if (OnlineGame* g = find(*game)) g->handle(message);
+  // A move or an end changes whose turn it is: a game just moved in, or over, is not waiting.
+  if (std::holds_alternative<protocol::Moved>(message) ||
+      std::holds_alternative<protocol::End>(message))
+    std::erase_if(turns_, [&](const auto& t) {
+      const OnlineGame* g = find(t.game);
+      const bool mine = g && g->color() && g->view() && g->view()->running() &&
+                        g->view()->to_move() == *g->color();
+      return t.game == *game && !mine;
+    });
+}
+
+void OnlineClient::request_turns() {
+  if (!online()) return;
+  connection_->send(protocol::Turns{}, [this](net::ServerLink::Reply r) {
+    if (r && std::holds_alternative<protocol::YourTurn>(*r))
+      turns_ = std::get<protocol::YourTurn>(*r).games;
+  });
 }
 
 void OnlineClient::request(protocol::ClientMessage message, std::string what,

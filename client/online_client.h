@@ -113,6 +113,11 @@ class OnlineClient {
   std::vector<std::string> games_in_progress() const;
   // Shows one of them again.
   void show_game(const std::string& id);
+  // Every game in which this account is to move, with the time left, as the server last said
+  // (your_turn: at login, when a correspondence game becomes this account's move, on turns()).
+  const std::vector<protocol::TurnInfo>& turns() const { return turns_; }
+  // Asks the server for them again.
+  void request_turns();
 
   // ---- the archive ----
   // Asks for a player's finished games (default: this account), newest first.
@@ -151,6 +156,7 @@ class OnlineClient {
   std::optional<protocol::Created> waiting_;
   std::optional<protocol::Seeking> seeking_;
   std::map<std::string, std::string> sent_;
+  std::vector<protocol::TurnInfo> turns_;
 
   std::map<std::string, std::unique_ptr<OnlineGame>> games_held_;
   std::string current_;

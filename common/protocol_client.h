@@ -38,12 +38,15 @@ struct Create {
   ColorChoice color = ColorChoice::Random;
   bool rated = false;
   bool is_private = false;
+  // Seconds the offer lasts while you are away (docs/PROTOCOL.md "Correspondence").
+  std::optional<std::int64_t> lifetime = std::nullopt;
   static void fields(auto& s, auto& v) {
     v("rules", s.rules, std::string("standard"));
     v("time", s.time, TimeControl{});
     v("color", s.color, ColorChoice::Random);
     v("rated", s.rated, false);
     v("private", s.is_private, false);
+    v("lifetime", s.lifetime);
   }
   friend bool operator==(const Create&, const Create&) = default;
 };
@@ -131,10 +134,12 @@ struct Seek {
   std::string rules = "standard";
   TimeControl time;
   bool rated = false;
+  std::optional<std::int64_t> lifetime = std::nullopt;  // seconds, as Create's
   static void fields(auto& s, auto& v) {
     v("rules", s.rules, std::string("standard"));
     v("time", s.time, TimeControl{});
     v("rated", s.rated, false);
+    v("lifetime", s.lifetime);
   }
   friend bool operator==(const Seek&, const Seek&) = default;
 };
@@ -152,12 +157,14 @@ struct ChallengeSend {
   TimeControl time;
   ColorChoice color = ColorChoice::Random;
   bool rated = false;
+  std::optional<std::int64_t> lifetime = std::nullopt;  // seconds, as Create's
   static void fields(auto& s, auto& v) {
     v("player", s.player);
     v("rules", s.rules, std::string("standard"));
     v("time", s.time, TimeControl{});
     v("color", s.color, ColorChoice::Random);
     v("rated", s.rated, false);
+    v("lifetime", s.lifetime);
   }
   friend bool operator==(const ChallengeSend&, const ChallengeSend&) = default;
 };
@@ -214,9 +221,16 @@ struct LeaderboardRequest {
   friend bool operator==(const LeaderboardRequest&, const LeaderboardRequest&) = default;
 };
 
+// Asks for every correspondence game in which you are to move; answered with your_turn.
+struct Turns {
+  static constexpr std::string_view kType = "turns";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const Turns&, const Turns&) = default;
+};
+
 using ClientMessage =
     std::variant<Hello, Ping, Pong, Create, List, Join, Watch, Leave, MoveMsg, Resign, Abort, Claim,
                  Rematch, ChatSend, Seek, Unseek, ChallengeSend, Accept, Decline, Players,
-                 HistoryRequest, RecordRequest, LeaderboardRequest>;
+                 HistoryRequest, RecordRequest, LeaderboardRequest, Turns>;
 
 }  // namespace amazons::protocol

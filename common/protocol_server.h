@@ -231,6 +231,7 @@ struct ChallengeReceived {
   TimeControl time;
   ColorChoice color = ColorChoice::Random;  // the colour the challenger asked to play
   bool rated = false;
+  std::optional<std::string> expires_at = std::nullopt;  // a challenge that waits for you
   static void fields(auto& s, auto& v) {
     v("challenge", s.challenge);
     v("from", s.from);
@@ -238,6 +239,7 @@ struct ChallengeReceived {
     v("time", s.time);
     v("color", s.color);
     v("rated", s.rated, false);
+    v("expires_at", s.expires_at);
   }
   friend bool operator==(const ChallengeReceived&, const ChallengeReceived&) = default;
 };
@@ -257,7 +259,7 @@ struct ChallengeSent {
 struct ChallengeClosed {
   static constexpr std::string_view kType = "challenge_closed";
   std::string challenge;
-  std::string reason;  // "declined", "offline"
+  std::string reason;  // "declined", "offline", "expired", "taken"
   static void fields(auto& s, auto& v) {
     v("challenge", s.challenge);
     v("reason", s.reason);
@@ -321,9 +323,19 @@ struct Shutdown {
   friend bool operator==(const Shutdown&, const Shutdown&) = default;
 };
 
+// Every correspondence game in progress in which you are to move, and how long you have: sent
+// after the welcome (when there is one), whenever a correspondence game becomes your move, and
+// in reply to turns. Real-time games say whose move it is in their own state and clocks.
+struct YourTurn {
+  static constexpr std::string_view kType = "your_turn";
+  std::vector<TurnInfo> games;
+  static void fields(auto& s, auto& v) { v("games", s.games); }
+  friend bool operator==(const YourTurn&, const YourTurn&) = default;
+};
+
 using ServerMessage =
     std::variant<Welcome, Ping, Pong, Created, Games, Start, State, Moved, End, Error, Ok, Chat,
                  Presence, Seeking, ChallengeReceived, ChallengeSent, ChallengeClosed, RematchOffer,
-                 PlayerList, History, Record, Leaderboard, Shutdown>;
+                 PlayerList, History, Record, Leaderboard, Shutdown, YourTurn>;
 
 }  // namespace amazons::protocol

@@ -102,6 +102,8 @@ struct GameSummary {
   bool rated = false;
   int plies = 0;
   int spectators = 0;
+  std::optional<std::string> expires_at =
+      std::nullopt;  // an open game kept while its creator is away
   static void fields(auto& s, auto& v) {
     v("game", s.game);
     v("rules", s.rules);
@@ -112,8 +114,30 @@ struct GameSummary {
     v("rated", s.rated, false);
     v("plies", s.plies, 0);
     v("spectators", s.spectators, 0);
+    v("expires_at", s.expires_at);
   }
   friend bool operator==(const GameSummary&, const GameSummary&) = default;
+};
+
+// A game in progress in which the player is to move (your_turn).
+struct TurnInfo {
+  std::string game;
+  std::string opponent;
+  std::string rules;
+  TimeControl time;
+  int plies = 0;                        // moves played so far
+  std::optional<std::int64_t> left_ms;  // your time for this move; absent when untimed
+  std::optional<std::string> deadline;  // when it runs out (format_timestamp)
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("opponent", s.opponent);
+    v("rules", s.rules);
+    v("time", s.time);
+    v("plies", s.plies, 0);
+    v("left_ms", s.left_ms);
+    v("deadline", s.deadline);
+  }
+  friend bool operator==(const TurnInfo&, const TurnInfo&) = default;
 };
 
 struct ArchiveEntry {

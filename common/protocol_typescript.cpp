@@ -78,6 +78,10 @@ struct TsName<OnlinePlayer> {
   static constexpr std::string_view kName = "OnlinePlayer";
 };
 template <>
+struct TsName<TurnInfo> {
+  static constexpr std::string_view kName = "TurnInfo";
+};
+template <>
 struct TsName<GameResultView> {
   static constexpr std::string_view kName = "GameResult";
 };

@@ -24,7 +24,12 @@ Expected<Millis, std::string> seconds_field(const nlohmann::json& j, const char*
   return Millis{static_cast<long long>(std::llround(s * 1000))};
 }
 
+constexpr long long kDayMs = 24LL * 3600 * 1000;
+constexpr long long kHourMs = 3600LL * 1000;
+
 std::string seconds_text(Millis m) {
+  if (m.count() >= kDayMs && m.count() % kDayMs == 0)
+    return std::to_string(m.count() / kDayMs) + "d";
   if (m.count() % 1000 == 0) return std::to_string(m.count() / 1000);
   std::string s = std::to_string(static_cast<double>(m.count()) / 1000.0);
   while (!s.empty() && s.back() == '0') s.pop_back();
@@ -35,15 +40,34 @@ double seconds_value(Millis m) { return static_cast<double>(m.count()) / 1000.0;
 
 Expected<Millis, std::string> parse_seconds(std::string_view text, bool allow_zero) {
   double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0 ||
-      (!allow_zero && v == 0) || v > kMaxSeconds)
+  std::string_view number = text;
+  double unit = 1.0;
+  if (number.ends_with('d') || number.ends_with('h')) {
+    unit = static_cast<double>(number.back() == 'd' ? kDayMs : kHourMs) / 1000.0;
+    number.remove_suffix(1);
+  }
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  v *= unit;
+  if (number.empty() || ec != std::errc() || end != number.data() + number.size() ||
+      !std::isfinite(v) || v < 0 || (!allow_zero && v == 0) || v > kMaxSeconds)
     return Unexpected(
         std::string(text).insert(0, 1, '"').append("\" is not a valid number of seconds"));
   return Millis{static_cast<long long>(std::llround(v * 1000))};
 }
 
 }  // namespace
+
+bool TimeControl::correspondence() const {
+  switch (kind) {
+    case Kind::Fischer:
+      return initial >= kCorrespondenceTime;
+    case Kind::PerMove:
+      return per_move >= kCorrespondenceTime;
+    case Kind::Unlimited:
+      break;
+  }
+  return false;
+}
 
 nlohmann::json to_json(const TimeControl& tc) {
   switch (tc.kind) {
@@ -105,7 +129,8 @@ Expected<TimeControl, std::string> parse_time_control(std::string_view text) {
   const auto plus = text.find('+');
   if (plus == std::string_view::npos)
     return Unexpected(
-        "time control: expected \"none\", \"INITIAL+INCREMENT\" or \"SECONDS/move\", got \"" +
+        "time control: expected \"none\", \"INITIAL+INCREMENT\" or \"SECONDS/move\" (numbers may "
+        "end in d or h), got \"" +
         std::string(text) + "\"");
   auto initial = parse_seconds(text.substr(0, plus), false);
   if (!initial) return Unexpected("time control: " + initial.error());

@@ -29,15 +29,22 @@ struct TimeControl {
     return {Kind::Fischer, initial, increment, Millis{0}};
   }
   static TimeControl fixed_per_move(Millis t) { return {Kind::PerMove, Millis{0}, Millis{0}, t}; }
+  // A game played over days (correspondence): a move may take a day or more. For such games a
+  // disconnect means nothing, only the clock decides (the server keeps no claim grace).
+  bool correspondence() const;
   friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };
+
+// The shortest thinking time that makes a time control correspondence: a move may take a day.
+inline constexpr Millis kCorrespondenceTime{24LL * 3600 * 1000};
 
 // JSON: null (unlimited), {"initial": s, "increment": s} or {"per_move": s}; seconds, fractions
 // allowed down to the millisecond. Limits: 0 < initial, per_move <= 30 days; 0 <= increment.
 nlohmann::json to_json(const TimeControl& tc);
 Expected<TimeControl, std::string> time_control_from_json(const nlohmann::json& j);
 
-// Text: "none", "300+5" (seconds), "30/move".
+// Text: "none", "300+5" (seconds), "30/move"; any number may end in "d" (days) or "h" (hours):
+// "1d/move", "3d+1d". Whole days are written with "d".
 std::string to_string(const TimeControl& tc);
 Expected<TimeControl, std::string> parse_time_control(std::string_view text);
 

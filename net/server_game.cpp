@@ -125,7 +125,8 @@ void ServerGame::on_state(const protocol::State& s) {
   resync(s.moves, "the server's game differs from ours");
   if (s.result) return finish({s.result->winner, s.result->reason});
   if (s.status != protocol::GameStatus::Active) return;
-  if (away && options_.claim_abandoned) schedule_claim(kClaimRetry);
+  // In a correspondence game only the clock decides: the server refuses claims until it has.
+  if (away && options_.claim_abandoned && !time_.correspondence()) schedule_claim(kClaimRetry);
   // An answer that the connection may have lost goes out again; the server refuses a duplicate
   // (not_your_turn), which resynchronises.
   if (answer_ && asked_ply_ == moves_.size()) send_answer();
@@ -158,7 +159,7 @@ void ServerGame::on_presence(const protocol::Presence& p) {
   if (!started_ || finished() || p.color == color_) return;
   network_->set_online(p.online);
   ++claim_serial_;  // a claim scheduled earlier no longer applies
-  if (!p.online && options_.claim_abandoned)
+  if (!p.online && options_.claim_abandoned && !time_.correspondence())
     schedule_claim(Millis{p.claim_in_ms.value_or(kClaimRetry.count())} + kClaimSlack);
 }
 

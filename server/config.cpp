@@ -1,5 +1,6 @@
 #include "server/config.h"
 
+#include <cmath>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -74,11 +75,20 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
     } else if (key == "open_games_per_player") {
       if (!(err = integer(v, k, 1, 10'000, i)))
         c.lobby.max_open_games_per_player = static_cast<std::size_t>(i);
+    } else if (key == "offer_lifetime_days") {
+      if (!(err = number(v, k, 0.001, 365, d))) c.lobby.offer_lifetime = seconds(d * 86'400);
+    } else if (key == "max_offer_lifetime_days") {
+      if (!(err = number(v, k, 0.001, 365, d))) c.lobby.max_offer_lifetime = seconds(d * 86'400);
+    } else if (key == "correspondence_games_per_player") {
+      if (!(err = integer(v, k, 1, 10'000, i)))
+        c.lobby.max_correspondence_games = static_cast<std::size_t>(i);
     } else {
       err = k + ": unknown key";
     }
     if (err) return err;
   }
+  if (c.lobby.offer_lifetime > c.lobby.max_offer_lifetime)
+    return std::string("limits.offer_lifetime_days: must not exceed max_offer_lifetime_days");
   if (c.idle_timeout <= c.idle_ping)
     return std::string("limits.idle_timeout_seconds: must be longer than idle_ping_seconds");
   return std::nullopt;
@@ -209,6 +219,15 @@ Expected<ServerConfig, std::string> load_config_file(ServerConfig config,
   auto c = apply_config_json(std::move(config), j);
   if (!c) return Unexpected(path.string() + ": " + c.error());
   return c;
+}
+
+Expected<Millis, std::string> read_test_clock(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  double seconds_ahead = -1;
+  if (!(in >> seconds_ahead) || !std::isfinite(seconds_ahead) || seconds_ahead < 0 ||
+      seconds_ahead > 10.0 * 365 * 86'400)
+    return Unexpected(path.string() + ": expected a number of seconds from 0 to ten years");
+  return seconds(seconds_ahead);
 }
 
 }  // namespace amazons::server

@@ -44,7 +44,14 @@ struct ServerConfig {
   std::filesystem::path web_root;            // the built files served at "/"
   std::vector<std::string> allowed_origins;  // other pages that may open a WebSocket
   LobbyConfig lobby;
+  // Tests only (--test-clock FILE, never from a config file): how far the server's clock runs
+  // ahead of the machine's, to simulate days passing in a real server process.
+  std::optional<std::filesystem::path> test_clock_file;
+  Millis test_clock_offset{0};
 };
+
+// Reads a --test-clock file: one number of seconds (>= 0) the server's clock runs ahead.
+Expected<Millis, std::string> read_test_clock(const std::filesystem::path& path);
 
 // Applies the keys of a config file's JSON onto `config`. Unknown keys and bad values are
 // refused with "key: problem".

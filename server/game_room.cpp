@@ -130,6 +130,17 @@ RoomOutput GameRoom::abort(Color seat, Instant now) {
 }
 
 RoomOutput GameRoom::claim(Color seat, Instant now) {
+  // Correspondence: a disconnect means nothing, only the clock decides. handle() has already
+  // ended the game if the mover's time ran out, so a claim that gets here is early.
+  if (settings_.time.correspondence()) {
+    if (position_.side_to_move() == seat)
+      return refuse(ErrorCode::NotAllowed,
+                    "it is your move: in a correspondence game only the clock decides");
+    return refuse(ErrorCode::NotAllowed,
+                  "in a correspondence game only the clock decides: your opponent has " +
+                      std::to_string(clock_.remaining(~seat, now.mono).count()) +
+                      " ms left to move");
+  }
   const auto& since = offline_since_[at(~seat)];
   if (!since) return refuse(ErrorCode::NotAllowed, "your opponent is connected");
   const Millis waited = now.mono - *since;
@@ -170,7 +181,7 @@ RoomOutput GameRoom::set_online(Color seat, bool online, Instant now) {
   else
     since = now.mono;
   protocol::Presence p{id_text(), seat, seats_[at(seat)]->name, online, std::nullopt};
-  if (!online) p.claim_in_ms = claim_grace_.count();
+  if (!online && !settings_.time.correspondence()) p.claim_in_ms = claim_grace_.count();
   out.events.push_back({seat_audience(~seat), p});
   out.events.push_back({Audience::Spectators, p});
   return out;

@@ -62,6 +62,11 @@ class GameRoom {
   int plies() const { return static_cast<int>(moves_.size()); }
   const Position& position() const { return position_; }
   const std::optional<GameResult>& result() const { return result_; }
+  // The time `c` has left at `now`, never below zero; nullopt when the game is untimed.
+  std::optional<Millis> time_left(Color c, Millis now) const {
+    if (!clock_.timed()) return std::nullopt;
+    return std::max(clock_.remaining(c, now), Millis{0});
+  }
   // When the running clock runs out, for the lobby's timer.
   std::optional<Millis> deadline() const { return clock_.deadline(); }
 

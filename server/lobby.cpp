@@ -39,6 +39,20 @@ std::optional<GameId> parse_game_id(const std::string& text) {
 
 int rounded(double v) { return static_cast<int>(std::lround(v)); }
 
+// The number after an offer id's letter ("c12" -> 12), 0 when there is none.
+std::uint64_t offer_number(const std::string& id) {
+  std::uint64_t n = 0;
+  if (id.size() < 2) return 0;
+  const auto [end, ec] = std::from_chars(id.data() + 1, id.data() + id.size(), n);
+  return ec == std::errc() && end == id.data() + id.size() ? n : 0;
+}
+
+OfferRow offer_row(std::string id, std::string owner, const protocol::ClientMessage& request,
+                   std::optional<std::string> invite, Timestamp now, Timestamp expires) {
+  return {std::move(id), std::move(owner), protocol::encode(request), std::move(invite),
+          now,           expires};
+}
+
 }  // namespace
 
 void Effects::append(Effects&& other) {
@@ -117,7 +131,44 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
       players_[name].seats.insert(room->id());
     }
     if (room->deadline()) clocked_.insert(room->id());
-    rooms_.emplace(room->id(), Room{std::move(*room), {}});
+    rooms_.emplace(room->id(), Room{std::move(*room), {}, std::nullopt});
+  }
+  for (const OfferRow& offer : state.offers) restore_offer(offer);
+}
+
+// An offer read back after a restart. Expired ones are dropped by the next tick.
+void Lobby::restore_offer(const OfferRow& row) {
+  const auto problem = [&](const std::string& why) {
+    restore_problems_.push_back("offer " + row.id + ": " + why);
+  };
+  const auto decoded = protocol::decode_client(row.request);
+  if (!decoded) return problem(decoded.error().message);
+  if (!players_.contains(row.owner)) players_[row.owner].row.name = row.owner;
+  const std::uint64_t number = offer_number(row.id);
+  if (const auto* create = std::get_if<protocol::Create>(&decoded->message);
+      create && row.id[0] == 'g' && number > 0) {
+    auto v = variant(create->rules);
+    if (!v) return problem(v.error());
+    const auto id = static_cast<GameId>(number);
+    GameRoom game(id, GameSettings{create->rules, *v, create->time, create->rated, row.invite},
+                  config_.claim_grace);
+    game.sit(create->color == protocol::ColorChoice::Black ? Color::Black : Color::White,
+             info_of(player(row.owner)));
+    rooms_.emplace(id, Room{std::move(game), {}, row.expires_at});
+    player(row.owner).open.insert(id);
+    next_game_id_ = std::max(next_game_id_, id + 1);
+  } else if (const auto* seek = std::get_if<protocol::Seek>(&decoded->message);
+             seek && row.id[0] == 's' && number > 0) {
+    seeks_.push_back({row.owner, seek->rules, seek->time, seek->rated, row.id, row.expires_at});
+    next_seek_ = std::max(next_seek_, number + 1);
+  } else if (const auto* challenge = std::get_if<protocol::ChallengeSend>(&decoded->message);
+             challenge && row.id[0] == 'c' && number > 0) {
+    if (!players_.contains(challenge->player))
+      players_[challenge->player].row.name = challenge->player;
+    challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at};
+    next_challenge_ = std::max(next_challenge_, number + 1);
+  } else {
+    problem("not an open game, seek or challenge");
   }
 }
 
@@ -144,9 +195,11 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
     PlayerState& p = player(name);
     if (p.session == session) {
       p.session.reset();
-      std::erase_if(seeks_, [&](const SeekEntry& s) { return s.player == name; });
+      // Kept offers (correspondence, or with a lifetime) stay while their creator is away.
+      std::erase_if(seeks_, [&](const SeekEntry& s) { return s.player == name && !s.kept_until; });
       drop_challenges_of(ctx, name);
-      for (GameId g : std::vector<GameId>(p.open.begin(), p.open.end())) cancel_open_game(ctx, g);
+      for (GameId g : std::vector<GameId>(p.open.begin(), p.open.end()))
+        if (!rooms_.at(g).kept_until) cancel_open_game(ctx, g);
       for (GameId g : p.seats) {
         Room& room = rooms_.at(g);
         route(ctx, room, room.game.set_online(*room.game.color_of(name), false, now));
@@ -223,7 +276,9 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
           on_seek(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Unseek>) {
           const std::string& me = *sessions_.at(ctx.requester).player;
-          std::erase_if(seeks_, [&](const SeekEntry& e) { return e.player == me; });
+          const auto it = std::find_if(seeks_.begin(), seeks_.end(),
+                                       [&](const SeekEntry& e) { return e.player == me; });
+          if (it != seeks_.end()) remove_seek(ctx, it);
           ctx.reply(protocol::Ok{});
         } else if constexpr (std::is_same_v<M, protocol::ChallengeSend>) {
           on_challenge(ctx, m);
@@ -239,6 +294,8 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
           on_record(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::LeaderboardRequest>) {
           on_leaderboard(ctx, m);
+        } else if constexpr (std::is_same_v<M, protocol::Turns>) {
+          ctx.reply(your_turn(*s.player, ctx.now));
         }
       },
       message);
@@ -272,8 +329,9 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
   }
   const bool has_password =
       existing != players_.end() && !existing->second.row.password_hash.empty();
-  const bool busy = existing != players_.end() &&
-                    (existing->second.session.has_value() || !existing->second.seats.empty());
+  const bool busy =
+      existing != players_.end() && (existing->second.session.has_value() ||
+                                     !existing->second.seats.empty() || holds_offers(m.name));
   if (m.password) {
     if (!has_password && busy)
       return ctx.error(ErrorCode::NameTaken,
@@ -308,7 +366,7 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
     ctx.error(ErrorCode::Internal, "could not hash the password");
   } else if (existing != players_.end() &&
              (!existing->second.row.password_hash.empty() || existing->second.session ||
-              !existing->second.seats.empty())) {
+              !existing->second.seats.empty() || holds_offers(job.name))) {
     ctx.error(ErrorCode::NameTaken, "that name was taken meanwhile");
   } else {
     login(ctx, job.name, job.bot, outcome.new_hash);
@@ -358,6 +416,19 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
     ctx.reply(room.game.state(c, ctx.now, static_cast<int>(room.spectators.size())));
     route(ctx, room, room.game.set_online(c, true, ctx.now));
   }
+  // Challenges that waited for this player while they were away.
+  for (const auto& [id, c] : challenges_) {
+    if (c.to != name || !c.kept_until) continue;
+    const PlayerState& from = player(c.from);
+    ctx.reply(protocol::ChallengeReceived{id,
+                                          {c.from, rounded(from.row.rating.rating), from.row.bot},
+                                          c.request.rules,
+                                          c.request.time,
+                                          c.request.color,
+                                          c.request.rated,
+                                          format_timestamp(*c.kept_until)});
+  }
+  if (auto turns = your_turn(name, ctx.now); !turns.games.empty()) ctx.reply(turns);
 }
 
 PlayerInfo Lobby::info_of(const PlayerState& p) const {
@@ -405,16 +476,28 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
   PlayerState& me = player(*sessions_.at(ctx.requester).player);
   if (me.open.size() >= config_.max_open_games_per_player)
     return ctx.error(ErrorCode::NotAllowed, "you have too many open games");
+  const auto kept = offer_expiry(ctx, m.lifetime, m.time);
+  if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
+  if (m.time.correspondence() &&
+      correspondence_games(me.row.name) >= config_.max_correspondence_games)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
   GameSettings settings{m.rules, *v, m.time, m.rated, std::nullopt};
   if (m.is_private) settings.invite = random_code(kInviteLength);
   const GameId id = next_game_id_++;
-  Room& room =
-      rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}}).first->second;
+  Room& room = rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}, *kept})
+                   .first->second;
   const Color color = m.color == protocol::ColorChoice::White   ? Color::White
                       : m.color == protocol::ColorChoice::Black ? Color::Black
                                                                 : random_color();
   room.game.sit(color, info_of(me));
   me.open.insert(id);
+  if (*kept) {
+    protocol::Create stored = m;
+    stored.color =
+        color == Color::White ? protocol::ColorChoice::White : protocol::ColorChoice::Black;
+    ctx.fx.writes.writes.emplace_back(offer_row("g" + std::to_string(id), me.row.name, stored,
+                                                settings.invite, ctx.now.wall, **kept));
+  }
   ctx.reply(protocol::Created{std::to_string(id), settings.invite});
 }
 
@@ -425,6 +508,8 @@ void Lobby::on_list(Ctx& ctx) {
     if (room.game.settings().invite || room.game.status() == protocol::GameStatus::Finished)
       continue;
     list.games.push_back(room.game.summary(static_cast<int>(room.spectators.size())));
+    if (room.kept_until && room.game.status() == protocol::GameStatus::Open)
+      list.games.back().expires_at = format_timestamp(*room.kept_until);
   }
   ctx.reply(list);
 }
@@ -441,6 +526,13 @@ void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
   if (room->game.color_of(me))
     return ctx.error(ErrorCode::NotAllowed, "you created this game", m.game);
+  if (room->game.settings().time.correspondence() &&
+      correspondence_games(me) >= config_.max_correspondence_games)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games", m.game);
+  if (room->kept_until) {
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{"g" + room->game.id_text()});
+    room->kept_until.reset();
+  }
   const Color empty = room->game.seat(Color::White) ? Color::Black : Color::White;
   room->game.sit(empty, info_of(player(me)));
   start_room(ctx, *room);
@@ -462,13 +554,18 @@ void Lobby::start_room(Ctx& ctx, Room& room) {
       for (auto& e : presence.events) out.events.push_back(std::move(e));
     }
   route(ctx, room, std::move(out));
+  if (room.game.settings().time.correspondence())
+    tell_turns(ctx, room.game.seat(room.game.position().side_to_move())->name);
 }
 
 void Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white,
                        const std::string& black, Instant) {
   const GameId id = next_game_id_++;
-  Room& room = rooms_.emplace(id, Room{GameRoom(id, std::move(settings), config_.claim_grace), {}})
-                   .first->second;
+  Room& room =
+      rooms_
+          .emplace(id,
+                   Room{GameRoom(id, std::move(settings), config_.claim_grace), {}, std::nullopt})
+          .first->second;
   room.game.sit(Color::White, info_of(player(white)));
   room.game.sit(Color::Black, info_of(player(black)));
   start_room(ctx, room);
@@ -509,9 +606,11 @@ void Lobby::on_leave(Ctx& ctx, const protocol::Leave& m) {
   ctx.error(ErrorCode::NotAPlayer, "you are neither playing nor watching this game", m.game);
 }
 
-void Lobby::cancel_open_game(Ctx&, GameId id) {
+void Lobby::cancel_open_game(Ctx& ctx, GameId id) {
   const auto it = rooms_.find(id);
   if (it == rooms_.end()) return;
+  if (it->second.kept_until)
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{"g" + std::to_string(id)});
   for (Color c : {Color::White, Color::Black})
     if (const auto& seat = it->second.game.seat(c)) player(seat->name).open.erase(id);
   for (SessionId s : it->second.spectators) sessions_.at(s).watching.erase(id);
@@ -569,16 +668,31 @@ void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
   auto v = variant(m.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
   const std::string me = *sessions_.at(ctx.requester).player;
-  std::erase_if(seeks_, [&](const SeekEntry& e) { return e.player == me; });
+  const auto kept = offer_expiry(ctx, m.lifetime, m.time);
+  if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
+  if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
+  if (const auto mine = std::find_if(seeks_.begin(), seeks_.end(),
+                                     [&](const SeekEntry& e) { return e.player == me; });
+      mine != seeks_.end())
+    remove_seek(ctx, mine);
   const auto match = std::find_if(seeks_.begin(), seeks_.end(), [&](const SeekEntry& e) {
-    return e.rules == m.rules && e.time == m.time && e.rated == m.rated;
+    return e.rules == m.rules && e.time == m.time && e.rated == m.rated &&
+           (!m.time.correspondence() ||
+            correspondence_games(e.player) < config_.max_correspondence_games);
   });
   if (match == seeks_.end()) {
-    seeks_.push_back({me, m.rules, m.time, m.rated});
+    SeekEntry entry{me, m.rules, m.time, m.rated, {}, *kept};
+    if (*kept) {
+      entry.id = "s" + std::to_string(next_seek_++);
+      ctx.fx.writes.writes.emplace_back(
+          offer_row(entry.id, me, m, std::nullopt, ctx.now.wall, **kept));
+    }
+    seeks_.push_back(std::move(entry));
     return ctx.reply(protocol::Seeking{m.rules, m.time, m.rated});
   }
   const std::string other = match->player;
-  seeks_.erase(match);
+  remove_seek(ctx, match);
   const bool me_white = random_color() == Color::White;
   start_game(ctx, GameSettings{m.rules, *v, m.time, m.rated, std::nullopt}, me_white ? me : other,
              me_white ? other : me, ctx.now);
@@ -586,19 +700,32 @@ void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
 
 void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
+  const auto kept = offer_expiry(ctx, m.lifetime, m.time);
+  if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
   const auto target = session_of(m.player);
-  if (!target || m.player == me)
+  // A kept challenge may wait for a known player who is away.
+  const bool known = players_.contains(m.player) && *kept;
+  if ((!target && !known) || m.player == me)
     return ctx.error(ErrorCode::NoSuchPlayer, "no other player named " + m.player + " is online");
   auto v = variant(m.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
+  if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
   const std::string id = "c" + std::to_string(next_challenge_++);
-  challenges_[id] = {me, m.player, m};
+  challenges_[id] = {me, m.player, m, *kept};
+  if (*kept)
+    ctx.fx.writes.writes.emplace_back(offer_row(id, me, m, std::nullopt, ctx.now.wall, **kept));
   const PlayerState& p = player(me);
   ctx.reply(protocol::ChallengeSent{id, m.player});
-  ctx.send(
-      *target,
-      protocol::ChallengeReceived{
-          id, {me, rounded(p.row.rating.rating), p.row.bot}, m.rules, m.time, m.color, m.rated});
+  if (target)
+    ctx.send(*target, protocol::ChallengeReceived{
+                          id,
+                          {me, rounded(p.row.rating.rating), p.row.bot},
+                          m.rules,
+                          m.time,
+                          m.color,
+                          m.rated,
+                          *kept ? std::optional(format_timestamp(**kept)) : std::nullopt});
 }
 
 void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
@@ -607,7 +734,12 @@ void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
   if (it == challenges_.end() || it->second.to != me)
     return ctx.error(ErrorCode::NoSuchChallenge, "no challenge " + m.challenge + " for you");
   const ChallengeEntry c = it->second;
+  if (c.request.time.correspondence() &&
+      (correspondence_games(me) >= config_.max_correspondence_games ||
+       correspondence_games(c.from) >= config_.max_correspondence_games))
+    return ctx.error(ErrorCode::NotAllowed, "too many correspondence games to start another");
   challenges_.erase(it);
+  if (c.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
   auto v = variant(c.request.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
   const bool sender_white =
@@ -623,6 +755,7 @@ void Lobby::on_decline(Ctx& ctx, const protocol::Decline& m) {
   if (it == challenges_.end() || (it->second.to != me && it->second.from != me))
     return ctx.error(ErrorCode::NoSuchChallenge, "no challenge " + m.challenge + " for you");
   const std::string other = it->second.to == me ? it->second.from : it->second.to;
+  if (it->second.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
   challenges_.erase(it);
   ctx.reply(protocol::Ok{});
   if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{m.challenge, "declined"});
@@ -630,7 +763,7 @@ void Lobby::on_decline(Ctx& ctx, const protocol::Decline& m) {
 
 void Lobby::drop_challenges_of(Ctx& ctx, const std::string& name) {
   for (auto it = challenges_.begin(); it != challenges_.end();) {
-    if (it->second.from != name && it->second.to != name) {
+    if ((it->second.from != name && it->second.to != name) || it->second.kept_until) {
       ++it;
       continue;
     }
@@ -666,6 +799,8 @@ void Lobby::route(Ctx& ctx, Room& room, RoomOutput out) {
     finish(ctx, room, end);
   }
   for (const auto& e : out.events) ctx.send_all(audience(room, e.to), e.message);
+  if (out.stored_move && !out.ended && room.game.settings().time.correspondence())
+    tell_turns(ctx, room.game.seat(room.game.position().side_to_move())->name);
 }
 
 void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
@@ -694,6 +829,107 @@ void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
   finished_order_.emplace_back(ctx.now.mono, room.game.id());
 }
 
+// ---- correspondence: kept offers and whose turn it is ------------------------------------------
+
+Expected<std::optional<Timestamp>, std::string> Lobby::offer_expiry(
+    const Ctx& ctx, const std::optional<std::int64_t>& lifetime, const TimeControl& time) const {
+  if (lifetime) {
+    const auto max_seconds = config_.max_offer_lifetime.count() / 1000;
+    if (*lifetime < 1 || *lifetime > max_seconds)
+      return Unexpected("lifetime: must be 1 to " + std::to_string(max_seconds) + " seconds");
+    return std::optional<Timestamp>(ctx.now.wall + std::chrono::seconds(*lifetime));
+  }
+  if (time.correspondence()) return std::optional<Timestamp>(ctx.now.wall + config_.offer_lifetime);
+  return std::optional<Timestamp>();
+}
+
+void Lobby::remove_seek(Ctx& ctx, std::vector<SeekEntry>::iterator it) {
+  if (it->kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{it->id});
+  seeks_.erase(it);
+}
+
+void Lobby::expire_offers(Ctx& ctx) {
+  // Lifetimes are days or hours: once a second is often enough, and spares the hot path.
+  constexpr Millis kExpiryCheckInterval{1000};
+  if (ctx.now.mono < next_expiry_check_) return;
+  next_expiry_check_ = ctx.now.mono + kExpiryCheckInterval;
+  const auto expired = [&](const std::optional<Timestamp>& until) {
+    return until && *until <= ctx.now.wall;
+  };
+  std::vector<GameId> games;
+  for (const auto& [id, room] : rooms_)
+    if (room.game.status() == protocol::GameStatus::Open && expired(room.kept_until))
+      games.push_back(id);
+  for (GameId id : games) cancel_open_game(ctx, id);
+  for (auto it = seeks_.begin(); it != seeks_.end();) {
+    if (!expired(it->kept_until)) {
+      ++it;
+      continue;
+    }
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{it->id});
+    it = seeks_.erase(it);
+  }
+  for (auto it = challenges_.begin(); it != challenges_.end();) {
+    if (!expired(it->second.kept_until)) {
+      ++it;
+      continue;
+    }
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{it->first});
+    for (const std::string* who : {&it->second.from, &it->second.to})
+      if (auto session = session_of(*who))
+        ctx.send(*session, protocol::ChallengeClosed{it->first, "expired"});
+    it = challenges_.erase(it);
+  }
+}
+
+bool Lobby::holds_offers(const std::string& name) const {
+  const auto it = players_.find(name);
+  if (it != players_.end() && !it->second.open.empty()) return true;
+  for (const auto& seek : seeks_)
+    if (seek.player == name) return true;
+  for (const auto& [id, c] : challenges_)
+    if (c.from == name || c.to == name) return true;
+  return false;
+}
+
+std::size_t Lobby::correspondence_games(const std::string& name) const {
+  const auto it = players_.find(name);
+  if (it == players_.end()) return 0;
+  std::size_t n = 0;
+  for (GameId g : it->second.seats)
+    if (rooms_.at(g).game.settings().time.correspondence()) ++n;
+  return n;
+}
+
+protocol::YourTurn Lobby::your_turn(const std::string& name, Instant now) const {
+  protocol::YourTurn out;
+  const auto it = players_.find(name);
+  if (it == players_.end()) return out;
+  for (GameId g : it->second.seats) {
+    const GameRoom& game = rooms_.at(g).game;
+    const auto me = game.color_of(name);
+    if (game.status() != protocol::GameStatus::Active || !me ||
+        game.position().side_to_move() != *me || !game.settings().time.correspondence())
+      continue;
+    protocol::TurnInfo t;
+    t.game = game.id_text();
+    t.opponent = game.seat(~*me)->name;
+    t.rules = game.settings().rules;
+    t.time = game.settings().time;
+    t.plies = game.plies();
+    if (const auto left = game.time_left(*me, now.mono)) {
+      t.left_ms = left->count();
+      t.deadline = format_timestamp(now.wall + *left);
+    }
+    out.games.push_back(std::move(t));
+  }
+  return out;
+}
+
+void Lobby::tell_turns(Ctx& ctx, const std::string& name) {
+  if (const auto session = session_of(name)) ctx.send(*session, your_turn(name, ctx.now));
+}
+
 Effects Lobby::tick(Instant now) {
   Ctx ctx(0, std::nullopt, now);
   std::vector<GameId> due;
@@ -703,6 +939,7 @@ Effects Lobby::tick(Instant now) {
     Room& room = rooms_.at(id);
     route(ctx, room, room.game.tick(now));
   }
+  expire_offers(ctx);
   while (!finished_order_.empty() &&
          now.mono - finished_order_.front().first >= config_.finished_retention) {
     const auto it = rooms_.find(finished_order_.front().second);

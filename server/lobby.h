@@ -41,6 +41,13 @@ struct LobbyConfig {
   double errors_per_second = 0.5;  // refused requests; past the burst the connection is closed
   double errors_burst = 20.0;
   std::size_t max_open_games_per_player = 10;
+  // Correspondence (docs/PROTOCOL.md): how long an open game, seek or challenge lasts while its
+  // creator is away, unless the request names a lifetime (at most max_offer_lifetime). Offers of
+  // correspondence time controls, and any with a lifetime, are kept; others go on disconnect.
+  Millis offer_lifetime{7LL * 24 * 3600 * 1000};
+  Millis max_offer_lifetime{30LL * 24 * 3600 * 1000};
+  // Correspondence games one player may have in progress at once.
+  std::size_t max_correspondence_games = 50;
   std::size_t max_list = 200;  // games in one list reply
   // Take passwords over connections that are not private (plain TCP from another machine).
   bool allow_plain_passwords = false;
@@ -146,15 +153,19 @@ class Lobby {
     std::string rules;
     TimeControl time;
     bool rated = false;
+    std::string id;                       // the offer id ("s3") of a kept seek
+    std::optional<Timestamp> kept_until;  // kept across disconnects until then
   };
   struct ChallengeEntry {
     std::string from;
     std::string to;
     protocol::ChallengeSend request;
+    std::optional<Timestamp> kept_until;
   };
   struct Room {
     GameRoom game;
     std::set<SessionId> spectators;
+    std::optional<Timestamp> kept_until;  // an open game kept while its creator is away
   };
   class Ctx;
 
@@ -192,6 +203,18 @@ class Lobby {
   void finish(Ctx& ctx, Room& room, protocol::End* end);
   std::vector<SessionId> audience(const Room& room, Audience to) const;
   void cancel_open_game(Ctx& ctx, GameId id);
+  // When an offer with this lifetime request and time control expires; nullopt when it is not
+  // kept (goes with its creator's connection). Refuses a bad lifetime with an error.
+  Expected<std::optional<Timestamp>, std::string> offer_expiry(
+      const Ctx& ctx, const std::optional<std::int64_t>& lifetime, const TimeControl& time) const;
+  void restore_offer(const OfferRow& row);
+  void expire_offers(Ctx& ctx);
+  void remove_seek(Ctx& ctx, std::vector<SeekEntry>::iterator it);
+  bool holds_offers(const std::string& name) const;
+  std::size_t correspondence_games(const std::string& name) const;
+  protocol::YourTurn your_turn(const std::string& name, Instant now) const;
+  // Tells `name`, if online, every game in which they are to move.
+  void tell_turns(Ctx& ctx, const std::string& name);
   void drop_challenges_of(Ctx& ctx, const std::string& player);
   PlayerState& player(const std::string& name) { return players_.at(name); }
   std::optional<SessionId> session_of(const std::string& name) const;
@@ -208,6 +231,8 @@ class Lobby {
   std::map<std::string, RuleVariant> variants_;
   GameId next_game_id_ = 1;
   std::uint64_t next_challenge_ = 1;
+  std::uint64_t next_seek_ = 1;
+  Millis next_expiry_check_{0};
   std::mt19937_64 rng_;
   std::vector<std::string> restore_problems_;
 };

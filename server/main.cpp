@@ -196,6 +196,11 @@ int main(int argc, char** argv) {
                "refuse plain connections except from this machine (loopback)");
   app.add_flag("--no-tls", no_tls, "do not speak TLS on the port");
   app.add_option("--web-root", web_root, "directory of the web client's files served at /");
+  std::optional<std::string> test_clock;
+  app.add_option("--test-clock", test_clock,
+                 "TESTS ONLY: a file holding the seconds by which this server's clock runs ahead "
+                 "(re-read on SIGHUP; it may only grow), to simulate days passing")
+      ->check(CLI::ExistingFile);
   std::string migrate_from, migrate_to;
   bool migrate_force = false;
   auto* migrate_cmd =
@@ -240,6 +245,15 @@ int main(int argc, char** argv) {
   if (no_tls) config.tls = false;
   if (web_root) config.web_root = *web_root;
   if (config.web_root.empty()) config.web_root = AMAZONS_WEB_DIR;
+  if (test_clock) {
+    const auto offset = read_test_clock(*test_clock);
+    if (!offset) {
+      std::fprintf(stderr, "amazons-server: --test-clock: %s\n", offset.error().c_str());
+      return 2;
+    }
+    config.test_clock_file = *test_clock;
+    config.test_clock_offset = *offset;
+  }
   if (config.tls_cert.has_value() != config.tls_key.has_value()) {
     std::fprintf(stderr, "amazons-server: give --tls-cert and --tls-key together\n");
     return 2;
@@ -251,6 +265,10 @@ int main(int argc, char** argv) {
 
   Log log(stderr, quiet ? Log::Level::Warn : Log::Level::Info);
   raise_file_limit();
+  if (config.test_clock_file)
+    log.warn("test_clock", {{"file", config.test_clock_file->string()},
+                            {"ahead_ms", std::to_string(config.test_clock_offset.count())},
+                            {"note", "for tests only: game clocks and expiries use this clock"}});
   try {
     const std::string db_name = describe_db(config.db.string());
     auto storage = open_storage(config.db.string());
@@ -298,6 +316,14 @@ int main(int argc, char** argv) {
         if (ec) return;
         log.info("signal", {{"signal", "SIGHUP"}});
         if (config.tls) load_tls(server, config, log, false);
+        if (config.test_clock_file) {
+          const auto offset = read_test_clock(*config.test_clock_file);
+          if (!offset || !server.set_clock_offset(*offset))
+            log.error("test_clock_refused",
+                      {{"why", offset ? "the offset may only grow" : offset.error()}});
+          else
+            log.warn("test_clock", {{"ahead_ms", std::to_string(offset->count())}});
+        }
         wait_reload();
       });
     };

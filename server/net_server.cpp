@@ -39,6 +39,7 @@ Server::Server(asio::io_context& io, ServerConfig config, Storage& storage, Log&
       strand_(asio::make_strand(io)),
       tick_timer_(strand_),
       stop_timer_(strand_) {
+  clock_offset_ms_ = config_.test_clock_offset.count();
   config_.lobby.server_name = config_.name;
   config_.lobby.server_password = config_.password;
   config_.lobby.rules_dir = config_.rules_dir;
@@ -59,7 +60,16 @@ Server::~Server() {
 }
 
 Instant Server::now() const {
-  return {steady_ms(), std::chrono::time_point_cast<Millis>(std::chrono::system_clock::now())};
+  const Millis offset{clock_offset_ms_.load(std::memory_order_relaxed)};
+  return {steady_ms() + offset,
+          std::chrono::time_point_cast<Millis>(std::chrono::system_clock::now()) + offset};
+}
+
+bool Server::set_clock_offset(Millis offset) {
+  long long current = clock_offset_ms_.load();
+  while (offset.count() >= current)
+    if (clock_offset_ms_.compare_exchange_weak(current, offset.count())) return true;
+  return false;
 }
 
 void Server::start() {

@@ -59,6 +59,10 @@ class Server {
   // one, TLS connections are closed). Any thread.
   void use_tls(std::shared_ptr<boost::asio::ssl::context> context, std::string fingerprint);
   std::string tls_fingerprint() const;
+  // Tests only (--test-clock): the server's clock runs `offset` ahead of the machine's from now
+  // on. A smaller offset than the current one is refused (false): clocks never run backwards.
+  // Any thread.
+  bool set_clock_offset(Millis offset);
 
  private:
   friend class Session;
@@ -144,6 +148,7 @@ class Server {
   std::atomic<bool> storage_failed_ = false;
   ServerMetrics metrics_;
   int metrics_ticks_ = 0;
+  std::atomic<long long> clock_offset_ms_ = 0;
   mutable std::mutex tls_mutex_;
   std::vector<std::shared_ptr<boost::asio::ssl::context>> tls_contexts_;
   std::string tls_fingerprint_;

@@ -23,7 +23,7 @@ namespace {
 
 std::string describe(const StorageCounts& c) {
   return std::to_string(c.players) + " players, " + std::to_string(c.games) + " games, " +
-         std::to_string(c.moves) + " moves";
+         std::to_string(c.moves) + " moves, " + std::to_string(c.offers) + " offers";
 }
 
 }  // namespace
@@ -81,6 +81,12 @@ StorageCounts migrate(Storage& from, Storage& to, const MigrateOptions& options)
     if (++in_batch >= options.games_per_transaction) flush();
   }
   flush();
+  {
+    WriteBatch offers;
+    for (auto& o : state.offers) offers.writes.emplace_back(std::move(o));
+    to.apply(std::span(&offers, 1));
+    say("offers " + std::to_string(offers.writes.size()) + "/" + std::to_string(source.offers));
+  }
 
   const StorageCounts after = to.counts();
   if (after != source)

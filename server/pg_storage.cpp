@@ -45,10 +45,20 @@ CREATE TABLE moves (
   elapsed_ms BIGINT NOT NULL,
   clock_ms BIGINT,
   PRIMARY KEY (game, ply));
+CREATE TABLE offers (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  request TEXT NOT NULL,
+  invite TEXT,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL);
 )sql";
 
 // Upgrades[v] takes a database from version v to v + 1. PostgreSQL support began at version 2.
-constexpr const char* kUpgrades[kSchemaVersion] = {nullptr, nullptr};
+constexpr const char* kUpgrades[kSchemaVersion] = {
+    nullptr, nullptr,
+    "CREATE TABLE offers (id TEXT PRIMARY KEY, owner TEXT NOT NULL, request TEXT NOT NULL, "
+    "invite TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);"};
 
 // Held while a server creates or upgrades the schema, so servers starting together on one
 // database take turns.
@@ -279,6 +289,22 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
                      .add(v.ended_at)
                      .tuple(c);
           sql += kUpsertGameTail;
+        } else if (const auto* o = std::get_if<OfferRow>(&w)) {
+          sql += "INSERT INTO offers (id, owner, request, invite, created_at, expires_at) VALUES ";
+          sql += Params()
+                     .add(o->id)
+                     .add(o->owner)
+                     .add(o->request)
+                     .add(o->invite)
+                     .add(rows::to_ms(o->created_at))
+                     .add(rows::to_ms(o->expires_at))
+                     .tuple(c);
+          sql +=
+              " ON CONFLICT (id) DO UPDATE SET owner = EXCLUDED.owner, request = "
+              "EXCLUDED.request, invite = EXCLUDED.invite, created_at = EXCLUDED.created_at, "
+              "expires_at = EXCLUDED.expires_at;\n";
+        } else if (const auto* gone = std::get_if<OfferRemoved>(&w)) {
+          sql += "DELETE FROM offers WHERE id = " + c.quote(gone->id) + ";\n";
         } else {
           const auto& m = std::get<MoveRow>(w);
           sql += kInsertMove;
@@ -339,6 +365,13 @@ LoadedState PgStorage::load() {
           rows::read_move(id, static_cast<int>(q.integer(1)), q.text(2), q.integer(3),
                           q.is_null(4) ? std::nullopt : std::optional<std::int64_t>(q.integer(4))));
     }
+    for (const auto& r : t.exec("SELECT id, owner, request, invite, created_at, expires_at FROM "
+                                "offers ORDER BY created_at, id")) {
+      const Row q{r};
+      state.offers.push_back({q.text(0), q.text(1), q.text(2),
+                              q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
+                              rows::from_ms(q.integer(4)), rows::from_ms(q.integer(5))});
+    }
     state.last_game_id = t.exec("SELECT COALESCE(MAX(id), 0) FROM games")[0][0].as<GameId>();
     return state;
   });
@@ -378,15 +411,16 @@ StorageCounts PgStorage::counts() {
     pqxx::read_transaction t(conn_->c);
     const auto r = t.exec(
         "SELECT (SELECT COUNT(*) FROM players), (SELECT COUNT(*) FROM games), (SELECT COUNT(*) "
-        "FROM moves)")[0];
-    return StorageCounts{r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<std::int64_t>()};
+        "FROM moves), (SELECT COUNT(*) FROM offers)")[0];
+    return StorageCounts{r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<std::int64_t>(),
+                         r[3].as<std::int64_t>()};
   });
 }
 
 void PgStorage::clear() {
   guarded("clear", [&] {
     pqxx::work t(conn_->c);
-    t.exec("TRUNCATE moves, games, players");
+    t.exec("TRUNCATE offers, moves, games, players");
     t.commit();
     return 0;
   });

@@ -6,13 +6,15 @@
 //   1  players, games, moves; the version in meta(key 'schema').
 //   2  the version in schema_version(version), the same table in SQLite and PostgreSQL; meta
 //      dropped.
+//   3  offers(id, owner, request, invite, created_at, expires_at): open games, seeks and
+//      challenges that last across disconnects and restarts.
 #pragma once
 
 #include <string>
 
 namespace amazons::server {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // What opening a database did to its schema.
 struct SchemaStatus {

@@ -46,12 +46,21 @@ CREATE TABLE moves (
   elapsed_ms INTEGER NOT NULL,
   clock_ms INTEGER,
   PRIMARY KEY (game, ply)) WITHOUT ROWID;
+CREATE TABLE offers (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  request TEXT NOT NULL,
+  invite TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL);
 )sql";
 
 // Upgrades[v] takes a database from version v to v + 1.
 constexpr const char* kUpgrades[kSchemaVersion] = {
     nullptr,  // 0 is an empty database: kSchema
     "CREATE TABLE schema_version (version INTEGER NOT NULL); DROP TABLE meta;",
+    "CREATE TABLE offers (id TEXT PRIMARY KEY, owner TEXT NOT NULL, request TEXT NOT NULL, "
+    "invite TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);",
 };
 
 enum Which {
@@ -64,6 +73,9 @@ enum Which {
   kSelectMaxId,
   kSelectHistory,
   kSelectGame,
+  kUpsertOffer,
+  kDeleteOffer,
+  kSelectOffers,
   kBegin,
   kCommit,
   kStatementCount
@@ -93,6 +105,12 @@ constexpr const char* kSql[kStatementCount] = {
     "?2",
     "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
     "black_rating, rated, invite, winner, reason, started_at, ended_at FROM games WHERE id = ?1",
+    "INSERT INTO offers (id, owner, request, invite, created_at, expires_at) VALUES (?1, ?2, ?3, "
+    "?4, ?5, ?6) ON CONFLICT(id) DO UPDATE SET owner = ?2, request = ?3, invite = ?4, created_at "
+    "= ?5, expires_at = ?6",
+    "DELETE FROM offers WHERE id = ?1",
+    "SELECT id, owner, request, invite, created_at, expires_at FROM offers ORDER BY created_at, "
+    "id",
     "BEGIN IMMEDIATE",
     "COMMIT",
 };
@@ -299,6 +317,19 @@ void SqliteStorage::write(const MoveRow& m) {
       .run();
 }
 
+void SqliteStorage::write(const OfferRow& o) {
+  prepared(kUpsertOffer)
+      .bind(1, o.id)
+      .bind(2, o.owner)
+      .bind(3, o.request)
+      .bind(4, o.invite)
+      .bind(5, to_ms(o.created_at))
+      .bind(6, to_ms(o.expires_at))
+      .run();
+}
+
+void SqliteStorage::write(const OfferRemoved& o) { prepared(kDeleteOffer).bind(1, o.id).run(); }
+
 void SqliteStorage::apply(std::span<const WriteBatch> batches) {
   prepared(kBegin).run();
   try {
@@ -344,6 +375,14 @@ LoadedState SqliteStorage::load() {
     state.unfinished.push_back({std::move(row), moves_of(id)});
   }
   {
+    auto& q = prepared(kSelectOffers);
+    ResetOnExit<Statement> guard{q};
+    while (q.step())
+      state.offers.push_back({q.text(0), q.text(1), q.text(2),
+                              q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
+                              from_ms(q.integer(4)), from_ms(q.integer(5))});
+  }
+  {
     auto& q = prepared(kSelectMaxId);
     ResetOnExit<Statement> guard{q};
     if (q.step()) state.last_game_id = q.integer(0);
@@ -383,15 +422,15 @@ std::int64_t SqliteStorage::single_integer(const char* sql) {
 }
 
 StorageCounts SqliteStorage::counts() {
-  return {single_integer("SELECT COUNT(*) FROM players"),
-          single_integer("SELECT COUNT(*) FROM games"),
-          single_integer("SELECT COUNT(*) FROM moves")};
+  return {
+      single_integer("SELECT COUNT(*) FROM players"), single_integer("SELECT COUNT(*) FROM games"),
+      single_integer("SELECT COUNT(*) FROM moves"), single_integer("SELECT COUNT(*) FROM offers")};
 }
 
 void SqliteStorage::clear() {
   prepared(kBegin).run();
   try {
-    exec("DELETE FROM moves; DELETE FROM games; DELETE FROM players;");
+    exec("DELETE FROM offers; DELETE FROM moves; DELETE FROM games; DELETE FROM players;");
     prepared(kCommit).run();
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);

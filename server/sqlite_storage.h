@@ -43,6 +43,8 @@ class SqliteStorage final : public Storage {
   void write(const PlayerRow& row);
   void write(const GameRow& row);
   void write(const MoveRow& row);
+  void write(const OfferRow& row);
+  void write(const OfferRemoved& row);
   std::vector<MoveRow> moves_of(GameId id);
 
   void checkpoint_loop();

@@ -56,9 +56,30 @@ struct MoveRow {
   friend bool operator==(const MoveRow&, const MoveRow&) = default;
 };
 
+// An open game, seek or challenge that outlives its creator's connection (schema 3): it is
+// kept until taken, withdrawn or expired, across disconnects and restarts.
+struct OfferRow {
+  std::string id;     // "g12" (open game 12), "s3" (seek), "c7" (challenge): unique
+  std::string owner;  // who made it
+  // The request that made it, as the client sent it (a create, seek or challenge line, as
+  // protocol::encode writes it). An open game's colour is the one drawn for its creator.
+  std::string request;
+  std::optional<std::string> invite;  // a private open game's invite code
+  Timestamp created_at{};
+  Timestamp expires_at{};
+  friend bool operator==(const OfferRow&, const OfferRow&) = default;
+};
+// An offer that was taken, withdrawn or expired.
+struct OfferRemoved {
+  std::string id;
+  friend bool operator==(const OfferRemoved&, const OfferRemoved&) = default;
+};
+
+using StorageWrite = std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved>;
+
 // Everything one step of the lobby wants stored. Applied in order, all or nothing.
 struct WriteBatch {
-  std::vector<std::variant<PlayerRow, GameRow, MoveRow>> writes;  // rows are upserts
+  std::vector<StorageWrite> writes;  // rows are upserts
   bool empty() const { return writes.empty(); }
   void append(WriteBatch&& other) {
     for (auto& w : other.writes) writes.push_back(std::move(w));
@@ -73,6 +94,7 @@ struct StoredGame {
 struct LoadedState {
   std::vector<PlayerRow> players;
   std::vector<StoredGame> unfinished;
+  std::vector<OfferRow> offers;  // oldest first
   GameId last_game_id = 0;
 };
 
@@ -88,6 +110,7 @@ struct StorageCounts {
   std::int64_t players = 0;
   std::int64_t games = 0;
   std::int64_t moves = 0;
+  std::int64_t offers = 0;
   friend bool operator==(const StorageCounts&, const StorageCounts&) = default;
 };
 
@@ -107,7 +130,7 @@ class Storage {
   virtual std::optional<GameRow> game_row(GameId id) = 0;
   virtual std::optional<GameRecord> game_record(GameId id) = 0;
   virtual StorageCounts counts() = 0;
-  // Deletes every player, game and move in one transaction (migrate --force).
+  // Deletes every player, game, move and offer in one transaction (migrate --force).
   virtual void clear() = 0;
   // The schema version found on opening, and whether opening upgraded it.
   virtual SchemaStatus schema() const = 0;

@@ -36,6 +36,16 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kRefreshEvery = std::chrono::seconds(3);
 const std::string kDot = " \u00B7 ";
 
+// How long a player has for the move, roughly: "2 d 3 h left", "5 h 12 min left", "40 s left".
+std::string left_text(const std::optional<std::int64_t>& ms) {
+  if (!ms) return "no clock";
+  const std::int64_t s = *ms / 1000, d = s / 86'400, h = s % 86'400 / 3600, m = s % 3600 / 60;
+  if (d > 0) return std::to_string(d) + " d " + std::to_string(h) + " h left";
+  if (h > 0) return std::to_string(h) + " h " + std::to_string(m) + " min left";
+  if (m > 0) return std::to_string(m) + " min left";
+  return std::to_string(s) + " s left";
+}
+
 void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
                 const std::string& subtitle, sf::Color subtitle_color = colors::kMuted) {
   draw_text(t, s.fonts->bold, title, s.px(32), x, y + s.f(18), colors::kText);
@@ -440,7 +450,8 @@ class LobbyScreen final : public Screen {
     std::vector<protocol::ChallengeReceived> challenges;
     std::string waiting;
     bool online = false;
-    std::vector<std::string> mine;  // games in progress this account plays
+    std::vector<std::string> mine;          // games in progress this account plays
+    std::vector<protocol::TurnInfo> turns;  // games where this account is to move
     friend bool operator==(const Snapshot&, const Snapshot&) = default;
   };
 
@@ -451,7 +462,8 @@ class LobbyScreen final : public Screen {
                client_->challenges(),
                client_->waiting_game() ? client_->waiting_game()->game : "",
                client_->online(),
-               client_->games_in_progress()};
+               client_->games_in_progress(),
+               client_->turns()};
     for (const auto& p : client_->players())
       if (p.name != client_->name()) s.players.push_back(p);
     return s;
@@ -472,6 +484,15 @@ class LobbyScreen final : public Screen {
     rows_.clear();
     sections_.clear();
     const auto me = client_->name();
+    if (!shown_.turns.empty()) {
+      auto& turns = sections_.emplace_back(Section{"Your turn", "", {}});
+      for (const protocol::TurnInfo& t : shown_.turns)
+        turns.rows.push_back(&row("turn_" + t.game,
+                                  "Game " + t.game + " against " + t.opponent + kDot +
+                                      time_text(t.time) + kDot + left_text(t.left_ms),
+                                  ButtonStyle::Primary,
+                                  [this, id = t.game] { client_->show_game(id); }));
+    }
     if (!shown_.mine.empty()) {
       auto& mine = sections_.emplace_back(Section{"Your games in progress", "", {}});
       for (const std::string& id : shown_.mine)

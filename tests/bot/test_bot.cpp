@@ -473,3 +473,42 @@ TEST_CASE("bots: a bot with --ponder thinks on the reply it expects and logs wha
   REQUIRE(plain.events("game_end").size() == 1);
   CHECK(plain.events("game_end")[0].find(" ponder_hits=\"\"") != std::string::npos);
 }
+
+TEST_CASE(
+    "bots: a bot takes a game of a day per move, thinks its own time, and leaves it waiting") {
+  TempDir dir;
+  ServerProcess server(dir.path(), {{"limits", {{"claim_grace_seconds", 0.2}}}});
+  BotProcess bot(dir.path(), server.port(), {"--name", "postal", "--level", "beginner"});
+  REQUIRE(bot.wait_event("logged_in"));
+  Client alice(server.port());
+  alice.hello("alice");
+  const auto per_day = TimeControl::fixed_per_move(Millis{86'400'000});
+  alice.send(ChallengeSend{"postal", "standard", per_day, ColorChoice::Black, false});
+  const auto game = alice.expect<ChallengeSent>();
+  const auto start = alice.expect<Start>(seconds(5));
+  CHECK(start.time == per_day);
+  CHECK(start.white.name == "postal");
+  // The engine's level decides how long it thinks, not the day on its clock.
+  const auto first = alice.expect<Moved>(seconds(10));
+  REQUIRE(first.clock.has_value());
+  CHECK(first.clock->white == 86'400'000);  // a fresh day for the next move
+  CHECK(alice.expect<YourTurn>().games.at(0).game == start.game);
+  alice.send(MoveMsg{start.game, "a7-b7/c7"});
+  alice.expect<Moved>();
+  CHECK(alice.expect<Moved>(seconds(10)).ply == 3);
+  alice.expect<YourTurn>();
+  // Alice goes away: in a correspondence game the bot does not claim (only the clock decides).
+  alice.raw().close();
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  CHECK(bot.events("claim").empty());
+  // Stopped, the bot leaves at once: the game waits at the server.
+  bot.signal(SIGTERM);
+  require_clean_exit(bot, seconds(10));
+  Client carol(server.port());
+  carol.hello("carol");
+  carol.send(List{});
+  const auto games = carol.expect<Games>().games;
+  REQUIRE(games.size() == 1);
+  CHECK(games[0].status == GameStatus::Active);
+  (void)game;
+}

@@ -452,3 +452,44 @@ TEST_CASE("hosting: a client that is killed takes its server with it") {
   }
   CHECK(gone);
 }
+
+TEST_CASE("lobby: your turn lists every correspondence game to move in, and opens each") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Online alice(server.port(), "alice"), bob(server.port(), "bob");
+  OnlineClient *a = &alice.client, *b = &bob.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
+  protocol::Create create;
+  create.time = TimeControl::fixed_per_move(std::chrono::hours(24));
+  create.color = protocol::ColorChoice::Black;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 2; ++i) {
+    b->create(create);
+    REQUIRE(wait_until({b}, [&] { return b->waiting_game().has_value(); }));
+    ids.push_back(b->waiting_game()->game);
+    a->join(ids.back());
+    REQUIRE(
+        wait_until({a, b}, [&] { return !b->waiting_game() && a->game() && a->game()->view(); }));
+  }
+  // Alice plays white in both: both are her move, with a day on the clock.
+  REQUIRE(wait_until({a, b}, [&] { return a->turns().size() == 2; }));
+  for (const auto& t : a->turns()) {
+    CHECK(t.opponent == "bob");
+    CHECK(*t.left_ms > 86'000'000);
+  }
+  CHECK(alice.noticed("Your move"));
+  a->show_game(ids[0]);
+  REQUIRE(a->game() != nullptr);
+  CHECK(a->game()->id() == ids[0]);
+  b->show_game(ids[0]);
+  play_first_move(alice, bob);
+  // Moved in: that game is no longer waiting for her; Bob is told it is his turn.
+  REQUIRE(wait_until({a, b}, [&] { return a->turns().size() == 1 && b->turns().size() == 1; }));
+  CHECK(a->turns()[0].game == ids[1]);
+  CHECK(b->turns()[0].game == ids[0]);
+  CHECK(bob.noticed("Your move against alice"));
+  a->show_game(ids[1]);
+  CHECK(a->game()->id() == ids[1]);
+  a->request_turns();
+  REQUIRE(wait_until({a}, [&] { return a->turns().size() == 1; }));
+}

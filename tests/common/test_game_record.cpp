@@ -192,6 +192,28 @@ TEST_CASE("time controls in JSON and text") {
   CHECK_FALSE(time_control_from_json({{"initial", 1e12}}));
 }
 
+TEST_CASE("time controls of days are written, read and recognised as correspondence") {
+  using namespace std::chrono;
+  const TimeControl per_day = TimeControl::fixed_per_move(hours(24));
+  CHECK(to_string(per_day) == "1d/move");
+  CHECK(*parse_time_control("1d/move") == per_day);
+  CHECK(*parse_time_control("86400/move") == per_day);
+  CHECK(*parse_time_control("24h/move") == per_day);
+  const TimeControl fischer_days = TimeControl::fischer(hours(72), hours(24));
+  CHECK(to_string(fischer_days) == "3d+1d");
+  CHECK(*parse_time_control("3d+1d") == fischer_days);
+  CHECK(*parse_time_control("0.5d/move") == TimeControl::fixed_per_move(hours(12)));
+  CHECK(per_day.correspondence());
+  CHECK(fischer_days.correspondence());
+  CHECK_FALSE(TimeControl::fixed_per_move(hours(23)).correspondence());
+  CHECK_FALSE(TimeControl::fischer(300s, 5s).correspondence());
+  CHECK_FALSE(TimeControl::unlimited().correspondence());
+  CHECK(*time_control_from_json(to_json(per_day)) == per_day);
+  CHECK_FALSE(parse_time_control("31d/move"));
+  CHECK_FALSE(parse_time_control("d/move"));
+  CHECK_FALSE(parse_time_control("1x/move"));
+}
+
 namespace {
 
 // finished_game with an analysis on every move: a best move on some, marks on others.

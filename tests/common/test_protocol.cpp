@@ -135,6 +135,16 @@ TEST_CASE("protocol: every client message survives encode then decode") {
   all.emplace_back(HistoryRequest{"bob", 5});
   all.emplace_back(RecordRequest{"9", RecordFormat::Text});
   all.emplace_back(LeaderboardRequest{3});
+  all.emplace_back(Turns{});
+  Create kept{"standard", TimeControl::fixed_per_move(Millis{86'400'000}), ColorChoice::White};
+  kept.lifetime = 3 * 86'400;
+  all.emplace_back(kept);
+  Seek kept_seek{"standard", TimeControl::fixed_per_move(Millis{86'400'000}), false};
+  kept_seek.lifetime = 60;
+  all.emplace_back(kept_seek);
+  ChallengeSend kept_challenge{"bob", "standard", {}, ColorChoice::White, false};
+  kept_challenge.lifetime = 600;
+  all.emplace_back(kept_challenge);
   for (const auto& m : all) {
     const auto line = encode(m, nlohmann::json("x"));
     const auto back = client_ok(line);
@@ -168,6 +178,19 @@ TEST_CASE("protocol: server messages encode with type first and decode back") {
   auto st_back = decode_server(encode(ServerMessage{st}));
   REQUIRE(st_back.has_value());
   CHECK(std::get<State>(st_back->message) == st);
+
+  YourTurn turns;
+  turns.games.push_back({"17", "bob", "standard", TimeControl::fixed_per_move(Millis{86'400'000}),
+                         3, 86'391'000, "2026-12-02T14:00:00.000Z"});
+  turns.games.push_back({"18", "carol", "standard", {}, 0, std::nullopt, std::nullopt});
+  const auto turns_line = encode(ServerMessage{turns});
+  CHECK(
+      turns_line ==
+      R"({"type":"your_turn","games":[{"game":"17","opponent":"bob","rules":"standard","time":{"per_move":86400.0},"plies":3,"left_ms":86391000,"deadline":"2026-12-02T14:00:00.000Z"},{"game":"18","opponent":"carol","rules":"standard","time":null,"plies":0}]})");
+  auto turns_back = decode_server(turns_line);
+  REQUIRE(turns_back.has_value());
+  CHECK(std::get<YourTurn>(turns_back->message) == turns);
+  CHECK_FALSE(decode_client(R"({"type":"create","lifetime":"a week"})").has_value());
 }
 
 TEST_CASE("protocol: discovery datagrams round-trip and refuse junk") {

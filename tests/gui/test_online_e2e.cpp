@@ -208,6 +208,58 @@ TEST_SUITE("gui") {
     c.wait_screen("archive");
   }
 
+  TEST_CASE("online: your turn lists the correspondence games to move in, each opens its game") {
+    TempDir home;
+    const fs::path server_dir = home.path() / "server";
+    fs::create_directories(server_dir);
+    ServerProcess server(server_dir, {{"tls", {{"enabled", false}}}});
+    const std::string address = "127.0.0.1:" + std::to_string(server.port());
+    Client bob(server.port());
+    bob.hello("bob");
+    fs::create_directories(home.path() / "config" / "amazons");
+    std::ofstream(home.path() / "config" / "amazons" / "settings.json")
+        << json{{"name", "Alice"}, {"last_server", address}}.dump();
+    VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
+    ClientDriver c(display, home.path(), kClientExe);
+    c.start();
+    c.click("online");
+    c.wait_screen("connect");
+    c.click("connect");
+    c.wait_for("the lobby, online", [](const json& st) {
+      return st.value("screen", "") == "lobby" && st["online"].get<bool>();
+    });
+    // Bob opens two games of a day per move, Alice takes both from the lobby.
+    std::vector<std::string> games;
+    for (int i = 0; i < 2; ++i) {
+      bob.send(R"({"type":"create","color":"black","time":{"per_move":86400}})");
+      std::optional<std::string> id;
+      while (!id) {  // past the messages of the game before
+        const auto env = bob.next();
+        if (const auto* created = std::get_if<protocol::Created>(&env.message)) id = created->game;
+      }
+      games.push_back(*id);
+      c.wait_for("the open game listed", [&](const json& st) {
+        return st.value("screen", "") == "lobby" && st["widgets"].contains("join_" + games.back());
+      });
+      c.click("join_" + games.back());
+      c.wait_for("the game", [&](const json& st) {
+        return st.value("screen", "") == "online_game" && st.value("game", "") == games.back();
+      });
+      c.click("lobby");
+    }
+    json s = c.wait_for("both games under Your turn", [&](const json& st) {
+      return st.value("screen", "") == "lobby" && st["widgets"].contains("turn_" + games[0]) &&
+             st["widgets"].contains("turn_" + games[1]);
+    });
+    c.screenshot(kShotDir, "online-your-turn");
+    c.click("turn_" + games[0]);
+    s = c.wait_for("the first game, Alice to move", [&](const json& st) {
+      return st.value("screen", "") == "online_game" && st.value("game", "") == games[0] &&
+             st["human_to_move"].get<bool>();
+    });
+    CHECK(s["color"] == "white");
+  }
+
   TEST_CASE("host: --host starts a server, shows the address to give, and stops it on quit") {
     TempDir home;
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");

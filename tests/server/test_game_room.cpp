@@ -132,6 +132,33 @@ TEST_CASE("room: claim only after the opponent stayed away for the grace period"
   CHECK(room.result() == GameResult{Color::White, EndReason::Abandon});
 }
 
+TEST_CASE("room: correspondence: a disconnect means nothing, the claim waits for the clock") {
+  constexpr long long kDay = 24LL * 3600 * 1000;
+  for (const TimeControl tc : {TimeControl::fixed_per_move(Millis{kDay}),
+                               TimeControl::fischer(Millis{3 * kDay}, Millis{kDay})}) {
+    CAPTURE(to_string(tc));
+    GameRoom room = started_room(tc);
+    REQUIRE_FALSE(room.handle(Color::White, move_msg("d1-d7/g7"), at(10)).error);
+    const auto gone = room.set_online(Color::Black, false, at(100));
+    const auto* p = find<protocol::Presence>(gone);
+    REQUIRE(p != nullptr);
+    CHECK_FALSE(p->claim_in_ms.has_value());
+    // Far past the real-time grace (1 s here), the mover still has time: refused.
+    const auto early = room.handle(Color::White, protocol::Claim{{"7"}}, at(kDay / 2));
+    REQUIRE(early.error);
+    CHECK(early.error->code == ErrorCode::NotAllowed);
+    CHECK(early.error->message.find("only the clock decides") != std::string::npos);
+    CHECK(room.status() == protocol::GameStatus::Active);
+    // The side to move cannot claim against a stopped clock.
+    CHECK(room.handle(Color::Black, protocol::Claim{{"7"}}, at(kDay / 2)).error);
+    // Once Black's time is out, the claim wins on time.
+    const Millis out_at = *room.deadline();
+    const auto claimed = room.handle(Color::White, protocol::Claim{{"7"}}, Instant{out_at, {}});
+    CHECK(claimed.ended);
+    CHECK(room.result() == GameResult{Color::White, EndReason::Time});
+  }
+}
+
 TEST_CASE("room: a game played to the end finishes with no_moves for the player who is stuck") {
   RuleVariant v;
   v.name = "tiny";

@@ -94,9 +94,7 @@ GameRow finished(GameRow g, std::optional<Color> winner, EndReason reason, std::
   return g;
 }
 
-WriteBatch batch(std::vector<std::variant<PlayerRow, GameRow, MoveRow>> writes) {
-  return WriteBatch{std::move(writes)};
-}
+WriteBatch batch(std::vector<StorageWrite> writes) { return WriteBatch{std::move(writes)}; }
 
 void apply(Storage& s, WriteBatch b) { s.apply(std::span(&b, 1)); }
 
@@ -229,6 +227,39 @@ STORAGE_CASE(
   CHECK(s->finished_games("nobody", 10, "").empty());
 }
 
+STORAGE_CASE(offers, "offers are kept, replaced and removed, and come back oldest first") {
+  const OfferRow game_offer{"g5",
+                            "ann",
+                            R"({"type":"create","time":{"per_move":86400}})",
+                            "invite-code",
+                            Timestamp{Millis{1'800'000'000'000}},
+                            Timestamp{Millis{1'800'604'800'000}}};
+  const OfferRow seek{"s1",
+                      "bob",
+                      R"({"type":"seek"})",
+                      std::nullopt,
+                      Timestamp{Millis{1'800'000'001'000}},
+                      Timestamp{Millis{1'800'000'061'000}}};
+  OfferRow challenge{"c2",
+                     "ann",
+                     R"({"type":"challenge","player":"bob"})",
+                     std::nullopt,
+                     Timestamp{Millis{1'800'000'002'000}},
+                     Timestamp{Millis{1'800'000'062'000}}};
+  {
+    auto s = backend.open();
+    apply(*s, batch({challenge, game_offer, seek}));
+    challenge.expires_at = Timestamp{Millis{1'800'000'099'000}};
+    apply(*s, batch({challenge, OfferRemoved{"s1"}, OfferRemoved{"no-such-offer"}}));
+  }
+  auto s = backend.open();
+  CHECK(s->counts() == StorageCounts{0, 0, 0, 2});
+  const auto state = s->load();
+  CHECK(state.offers == std::vector<OfferRow>{game_offer, challenge});
+  s->clear();
+  CHECK(s->counts() == StorageCounts{});
+}
+
 STORAGE_CASE(newer_schema, "a database from a newer amazons-server is refused and left untouched") {
   apply(*backend.open(), batch({player("ann", 1500)}));
   backend.set_schema_version(kSchemaVersion + 1);
@@ -304,6 +335,62 @@ TEST_CASE(
   check_fixture_contents(again);
 }
 
+namespace {
+
+// A database written by the release before offers (schema 2; tests/server/data/README.md).
+void check_v2_fixture_contents(Storage& s) {
+  CHECK(s.counts() == StorageCounts{6, 9, 487, 0});
+  const auto state = s.load();
+  CHECK(state.players.size() == 6);
+  CHECK(state.last_game_id == 9);
+  CHECK(state.unfinished.size() == 3);
+  std::size_t unfinished_moves = 0;
+  for (const auto& g : state.unfinished) unfinished_moves += g.moves.size();
+  CHECK(unfinished_moves == 66);
+  CHECK(state.offers.empty());
+}
+
+}  // namespace
+
+TEST_CASE("storage sqlite: a database of schema 2 is upgraded to 3 in place and takes offers") {
+  TempDir dir;
+  const auto path = dir.path() / "v2.db";
+  std::filesystem::copy_file(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v2.db", path);
+  {
+    SqliteStorage s(path);
+    CHECK(s.schema().found == 2);
+    CHECK(s.schema().upgraded());
+    check_v2_fixture_contents(s);
+    WriteBatch b{{OfferRow{"s1", "v2-0", R"({"type":"seek"})", std::nullopt, Timestamp{},
+                           Timestamp{Millis{1}}}}};
+    s.apply(std::span(&b, 1));
+  }
+  SqliteStorage again(path);
+  CHECK(again.schema().found == kSchemaVersion);
+  CHECK_FALSE(again.schema().upgraded());
+  CHECK(again.counts().offers == 1);
+}
+
+TEST_CASE("storage sqlite: a failed upgrade leaves the database at its old version") {
+  TempDir dir;
+  const auto path = dir.path() / "v2.db";
+  std::filesystem::copy_file(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v2.db", path);
+  // A table in the way makes the upgrade's CREATE TABLE fail halfway through the transaction.
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "CREATE TABLE offers (x TEXT)", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  CHECK_THROWS_AS(SqliteStorage{path}, StorageError);
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &q, nullptr) ==
+          SQLITE_OK);
+  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+  CHECK(sqlite3_column_int(q, 0) == 2);
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+}
+
 TEST_CASE("storage sqlite: a file that is not an amazons database is refused") {
   TempDir dir;
   const auto path = dir.path() / "other.db";
@@ -332,6 +419,35 @@ TEST_SUITE("postgres") {
     force.games_per_transaction = 7;
     CHECK(migrate(from, to, force) == counts);
     check_fixture_contents(to);
+  }
+
+  TEST_CASE("storage postgres: a database of schema 2 is upgraded to 3 and keeps its rows") {
+    auto& pg = shared_pg_server();
+    const auto url = pg.create_database();
+    const auto name = url.substr(url.rfind('/') + 1);
+    // The tables as schema 2 made them (tests/server/data/schema_v2_pg.sql), with a few rows.
+    const auto [status, out] =
+        PgServer::shell("psql -X -q -v ON_ERROR_STOP=1 '" + url +
+                        "' -f '" AMAZONS_SOURCE_DIR "/tests/server/data/schema_v2_pg.sql' 2>&1");
+    REQUIRE_MESSAGE(status == 0, out);
+    {
+      PgStorage s(url);
+      CHECK(s.schema().found == 2);
+      CHECK(s.schema().upgraded());
+      CHECK(s.counts() == StorageCounts{2, 2, 3, 0});
+      const auto state = s.load();
+      REQUIRE(state.unfinished.size() == 1);
+      CHECK(state.unfinished[0].moves.size() == 1);
+      WriteBatch b{{OfferRow{"c1", "ann", R"({"type":"challenge","player":"bob"})", std::nullopt,
+                             Timestamp{}, Timestamp{Millis{1}}}}};
+      s.apply(std::span(&b, 1));
+    }
+    PgStorage again(url);
+    CHECK(again.schema().found == kSchemaVersion);
+    CHECK(again.counts() == StorageCounts{2, 2, 3, 1});
+    const auto [vs, version] = pg.psql("SELECT version FROM schema_version", name);
+    CHECK(vs == 0);
+    CHECK(version.find(std::to_string(kSchemaVersion)) != std::string::npos);
   }
 
   TEST_CASE("storage postgres: a bad URL or no server or a refused login gives a clear error") {
