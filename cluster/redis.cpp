@@ -111,6 +111,10 @@ Expected<RedisAddress, std::string> parse_redis_url(std::string_view url) {
   const bool bracketed = url.substr(kScheme.size(), 1) == "[";
   if (!bracketed && a.host.find(':') != std::string::npos)
     return Unexpected(std::string("write an IPv6 host in brackets: redis://[::1]:6379"));
+  // Brackets hold an IPv6 address (text() writes them back only around one), and a zone id
+  // ("%eth0") comes after the address.
+  if (bracketed && (a.host.find(':') == std::string::npos || a.host.front() == '%'))
+    return Unexpected("host: \"[" + a.host + "]\": brackets are for IPv6 addresses only");
   for (const char c : a.host) {
     const bool name_char = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';

@@ -42,6 +42,11 @@ TEST_SUITE("redis") {
     CHECK(contains(parse_redis_url("redis://[[]:1").error(), "host"));
     CHECK(contains(parse_redis_url("redis://a b:1").error(), "host"));
     CHECK(contains(parse_redis_url("redis://[::1").error(), "]"));
+    // Found by fuzz/bus_fuzz.cpp: brackets around something that is not IPv6 would not write
+    // back as the same address.
+    CHECK(contains(parse_redis_url("redis://[3%]").error(), "IPv6 addresses only"));
+    CHECK(contains(parse_redis_url("redis://[localhost]:1").error(), "IPv6 addresses only"));
+    CHECK(parse_redis_url("redis://[fe80::1%eth0]:1")->text() == "[fe80::1%eth0]:1");
   }
 
   TEST_CASE("redis: argv commands are binary safe and an error reply keeps the connection") {
