@@ -287,10 +287,15 @@ void Server::deliver(Pending& group) {
         it->second->deliver(std::move(m.line));
   for (SessionId s : group.close)
     if (const auto it = sessions_.find(s); it != sessions_.end()) it->second->close_after_flush();
+  // Delivered right after its commit (flush_pending), so the queued-to-now time is the commit's.
+  const auto t = std::chrono::steady_clock::now();
+  if (group.seq != 0) {
+    metrics_.storage_commit.observe(std::chrono::duration<double>(t - group.queued).count());
+    metrics_.moves_committed += group.moves;
+  }
   if (group.move_received)
     metrics_.move_round_trip.observe(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - *group.move_received)
-            .count());
+        std::chrono::duration<double>(t - *group.move_received).count());
 }
 
 void Server::flush_pending() {
@@ -325,13 +330,6 @@ void Server::on_committed(StorageCompletion c) {
   for (auto& [seq, reply] : c.replies)
     for (auto& g : pending_)
       if (g.seq == seq) g.replies.push_back(std::move(reply));
-  const auto t = std::chrono::steady_clock::now();
-  for (const auto& g : pending_) {
-    if (g.seq == 0 || g.seq <= committed_) continue;
-    if (g.seq > c.through) break;
-    metrics_.storage_commit.observe(std::chrono::duration<double>(t - g.queued).count());
-    metrics_.moves_committed += g.moves;
-  }
   committed_ = c.through;
   flush_pending();
 }
