@@ -1,0 +1,94 @@
+// The archive: history, records, the leaderboard, and answering archive queries from storage.
+#include "server/lobby.h"
+
+#include <algorithm>
+
+#include "server/auth.h"
+#include "server/lobby_context.h"
+
+namespace amazons::server {
+
+using protocol::ErrorCode;
+using protocol::ServerMessage;
+using namespace lobby_detail;
+
+// ---- archive and status -----------------------------------------------------------------------
+
+void Lobby::on_history(Ctx& ctx, const protocol::HistoryRequest& m) {
+  protocol::HistoryRequest q = m;
+  if (!q.player) q.player = *sessions_.at(ctx.requester).player;
+  if (!players_.contains(*q.player))
+    return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *q.player);
+  q.limit = std::clamp(q.limit, 1, kMaxListLimit);
+  ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, q});
+  ctx.id_used = true;
+}
+
+void Lobby::on_record(Ctx& ctx, const protocol::RecordRequest& m) {
+  const auto id = parse_game_id(m.game);
+  const auto room = id ? rooms_.find(*id) : rooms_.end();
+  if (!id || (room != rooms_.end() && room->second.game.status() == protocol::GameStatus::Open))
+    return ctx.error(ErrorCode::NoSuchGame, "no started game " + m.game, m.game);
+  // The archive checks a private game's invite (answer_query), whether it is in memory or not.
+  ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, m});
+  ctx.id_used = true;
+}
+
+void Lobby::on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m) {
+  std::vector<const PlayerState*> rated;
+  for (const auto& [name, p] : players_)
+    if (p.row.rated_games > 0) rated.push_back(&p);
+  std::sort(rated.begin(), rated.end(), [](const PlayerState* a, const PlayerState* b) {
+    if (a->row.rating.rating != b->row.rating.rating)
+      return a->row.rating.rating > b->row.rating.rating;
+    return a->row.name < b->row.name;
+  });
+  protocol::Leaderboard board;
+  const auto limit = static_cast<std::size_t>(std::clamp(m.limit, 1, kMaxListLimit));
+  for (const PlayerState* p : rated) {
+    if (board.players.size() >= limit) break;
+    board.players.push_back({p->row.name, rounded(p->row.rating.rating),
+                             rounded(p->row.rating.deviation), p->row.rated_games, p->row.bot});
+  }
+  ctx.reply(board);
+}
+
+Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
+  std::string line;
+  try {
+    if (const auto* h = std::get_if<protocol::HistoryRequest>(&query.request)) {
+      line = protocol::encode(
+          ServerMessage{protocol::History{
+              *h->player, storage.finished_games(*h->player, h->limit, query.player)}},
+          query.id);
+    } else {
+      const auto& r = std::get<protocol::RecordRequest>(query.request);
+      const auto id = parse_game_id(r.game);
+      const auto row = id ? storage.game_row(*id) : std::nullopt;
+      // A private game is shown to its players and to whoever has its invite; to anyone else it
+      // does not exist, so its id gives nothing away.
+      const bool hidden = row && row->invite && query.player != row->white.name &&
+                          query.player != row->black.name &&
+                          !equal_secret(r.invite.value_or(""), *row->invite);
+      const auto record = row && !hidden ? storage.game_record(*id) : std::nullopt;
+      if (!record) {
+        line = protocol::encode(
+            ServerMessage{protocol::make_error(
+                ErrorCode::NoSuchGame, "no game " + r.game + " (or a wrong invite code)", r.game)},
+            query.id);
+      } else {
+        const nlohmann::json body = r.format == protocol::RecordFormat::Json
+                                        ? to_json(*record)
+                                        : nlohmann::json(to_text(*record));
+        line = protocol::encode(ServerMessage{protocol::Record{r.game, r.format, body}}, query.id);
+      }
+    }
+  } catch (const std::exception& e) {
+    line = protocol::encode(ServerMessage{protocol::make_error(
+                                ErrorCode::Internal, std::string("archive: ") + e.what())},
+                            query.id);
+  }
+  return {query.session, std::make_shared<const std::string>(std::move(line))};
+}
+
+}  // namespace amazons::server

@@ -1,0 +1,288 @@
+// Games: create, list, join, watch, leave, in-game requests, rematch, chat, and routing a
+// room's output and results.
+#include "server/lobby.h"
+
+#include <algorithm>
+
+#include "common/notation.h"
+#include "server/auth.h"
+#include "server/lobby_context.h"
+
+namespace amazons::server {
+
+using protocol::ErrorCode;
+using protocol::ServerMessage;
+using namespace lobby_detail;
+
+// ---- games ------------------------------------------------------------------------------------
+
+Expected<RuleVariant, std::string> Lobby::variant(const std::string& name) {
+  if (const auto it = variants_.find(name); it != variants_.end()) return it->second;
+  auto v = find_variant(name, config_.rules_dir);
+  if (v) variants_.emplace(name, *v);
+  return v;
+}
+
+Color Lobby::random_color() { return (rng_() & 1) ? Color::White : Color::Black; }
+
+Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game, bool) {
+  const auto id = parse_game_id(game);
+  const auto it = id ? rooms_.find(*id) : rooms_.end();
+  if (it == rooms_.end()) {
+    ctx.error(ErrorCode::NoSuchGame, "no game " + game, game);
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
+  auto v = variant(m.rules);
+  if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
+  PlayerState& me = player(*sessions_.at(ctx.requester).player);
+  if (me.open.size() >= config_.max_open_games_per_player)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many open games");
+  const auto kept = offer_expiry(ctx, m.lifetime, m.time);
+  if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
+  if (m.time.correspondence() &&
+      correspondence_games(me.row.name) >= config_.max_correspondence_games)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
+  GameSettings settings{m.rules, *v, m.time, m.rated, std::nullopt};
+  if (m.is_private) settings.invite = random_code(kInviteLength);
+  const GameId id = next_game_id_++;
+  Room& room = rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}, *kept})
+                   .first->second;
+  const Color color = m.color == protocol::ColorChoice::White   ? Color::White
+                      : m.color == protocol::ColorChoice::Black ? Color::Black
+                                                                : random_color();
+  room.game.sit(color, info_of(me));
+  me.open.insert(id);
+  if (*kept) {
+    protocol::Create stored = m;
+    stored.color =
+        color == Color::White ? protocol::ColorChoice::White : protocol::ColorChoice::Black;
+    ctx.fx.writes.writes.emplace_back(offer_row("g" + std::to_string(id), me.row.name, stored,
+                                                settings.invite, ctx.now.wall, **kept));
+  }
+  ctx.reply(protocol::Created{std::to_string(id), settings.invite});
+}
+
+void Lobby::on_list(Ctx& ctx) {
+  protocol::Games list;
+  for (const auto& [id, room] : rooms_) {
+    if (list.games.size() >= config_.max_list) break;
+    if (room.game.settings().invite || room.game.status() == protocol::GameStatus::Finished)
+      continue;
+    list.games.push_back(room.game.summary(static_cast<int>(room.spectators.size())));
+    if (room.kept_until && room.game.status() == protocol::GameStatus::Open)
+      list.games.back().expires_at = format_timestamp(*room.kept_until);
+  }
+  ctx.reply(list);
+}
+
+void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
+  Room* room = find_room(ctx, m.game);
+  if (!room) return;
+  const auto& invite = room->game.settings().invite;
+  if (invite && !equal_secret(m.invite.value_or(""), *invite))
+    return ctx.error(ErrorCode::NoSuchGame, "no game " + m.game + " (or a wrong invite code)",
+                     m.game);
+  if (room->game.status() != protocol::GameStatus::Open)
+    return ctx.error(ErrorCode::GameFull, "both seats are taken", m.game);
+  const std::string& me = *sessions_.at(ctx.requester).player;
+  if (room->game.color_of(me))
+    return ctx.error(ErrorCode::NotAllowed, "you created this game", m.game);
+  if (room->game.settings().time.correspondence() &&
+      correspondence_games(me) >= config_.max_correspondence_games)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games", m.game);
+  if (room->kept_until) {
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{"g" + room->game.id_text()});
+    room->kept_until.reset();
+  }
+  const Color empty = room->game.seat(Color::White) ? Color::Black : Color::White;
+  room->game.sit(empty, info_of(player(me)));
+  start_room(ctx, *room);
+}
+
+void Lobby::start_room(Ctx& ctx, Room& room) {
+  RoomOutput out = room.game.start(ctx.now);
+  if (room.game.deadline()) clocked_.insert(room.game.id());
+  ctx.fx.writes.writes.emplace_back(room.game.row());
+  for (Color c : {Color::White, Color::Black}) {
+    PlayerState& p = player(room.game.seat(c)->name);
+    p.open.erase(room.game.id());
+    p.seats.insert(room.game.id());
+  }
+  // A seat whose player is offline (a challenge accepted as its sender dropped) starts offline.
+  for (Color c : {Color::White, Color::Black})
+    if (!session_of(room.game.seat(c)->name)) {
+      RoomOutput presence = room.game.set_online(c, false, ctx.now);
+      for (auto& e : presence.events) out.events.push_back(std::move(e));
+    }
+  route(ctx, room, std::move(out));
+  if (room.game.settings().time.correspondence())
+    tell_turns(ctx, room.game.seat(room.game.position().side_to_move())->name);
+}
+
+void Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white,
+                       const std::string& black, Instant) {
+  const GameId id = next_game_id_++;
+  Room& room =
+      rooms_
+          .emplace(id,
+                   Room{GameRoom(id, std::move(settings), config_.claim_grace), {}, std::nullopt})
+          .first->second;
+  room.game.sit(Color::White, info_of(player(white)));
+  room.game.sit(Color::Black, info_of(player(black)));
+  start_room(ctx, room);
+}
+
+void Lobby::on_watch(Ctx& ctx, const protocol::Watch& m) {
+  Room* room = find_room(ctx, m.game);
+  if (!room) return;
+  const std::string& me = *sessions_.at(ctx.requester).player;
+  const auto seat = room->game.color_of(me);
+  const auto& invite = room->game.settings().invite;
+  if (invite && !seat && !equal_secret(m.invite.value_or(""), *invite))
+    return ctx.error(ErrorCode::NoSuchGame, "no game " + m.game + " (or a wrong invite code)",
+                     m.game);
+  if (!seat) {
+    room->spectators.insert(ctx.requester);
+    sessions_.at(ctx.requester).watching.insert(room->game.id());
+  }
+  ctx.reply(room->game.state(seat, ctx.now, static_cast<int>(room->spectators.size())));
+}
+
+void Lobby::on_leave(Ctx& ctx, const protocol::Leave& m) {
+  Room* room = find_room(ctx, m.game);
+  if (!room) return;
+  SessionState& s = sessions_.at(ctx.requester);
+  const GameId id = room->game.id();
+  if (s.watching.erase(id)) {
+    room->spectators.erase(ctx.requester);
+    return ctx.reply(protocol::Ok{});
+  }
+  PlayerState& me = player(*s.player);
+  if (me.open.contains(id)) {
+    cancel_open_game(ctx, id);
+    return ctx.reply(protocol::Ok{});
+  }
+  if (room->game.color_of(me.row.name) && room->game.status() == protocol::GameStatus::Active)
+    return ctx.error(ErrorCode::NotAllowed, "the game is in progress: resign or abort it", m.game);
+  ctx.error(ErrorCode::NotAPlayer, "you are neither playing nor watching this game", m.game);
+}
+
+void Lobby::cancel_open_game(Ctx& ctx, GameId id) {
+  const auto it = rooms_.find(id);
+  if (it == rooms_.end()) return;
+  if (it->second.kept_until)
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{"g" + std::to_string(id)});
+  for (Color c : {Color::White, Color::Black})
+    if (const auto& seat = it->second.game.seat(c)) player(seat->name).open.erase(id);
+  for (SessionId s : it->second.spectators) sessions_.at(s).watching.erase(id);
+  rooms_.erase(it);
+}
+
+void Lobby::on_game_request(Ctx& ctx, const std::string& game, const protocol::ClientMessage& m) {
+  Room* room = find_room(ctx, game);
+  if (!room) return;
+  const auto seat = room->game.color_of(*sessions_.at(ctx.requester).player);
+  if (!seat) return ctx.error(ErrorCode::NotAPlayer, "you have no seat in this game", game);
+  route(ctx, *room, room->game.handle(*seat, m, ctx.now));
+}
+
+void Lobby::on_rematch(Ctx& ctx, const protocol::Rematch& m) {
+  Room* room = find_room(ctx, m.game);
+  if (!room) return;
+  const std::string& me = *sessions_.at(ctx.requester).player;
+  const auto seat = room->game.color_of(me);
+  if (!seat) return ctx.error(ErrorCode::NotAPlayer, "you have no seat in this game", m.game);
+  if (room->game.status() != protocol::GameStatus::Finished)
+    return ctx.error(ErrorCode::GameNotActive, "the game is not over yet", m.game);
+  const std::string opponent = room->game.seat(~*seat)->name;
+  const auto opponent_session = session_of(opponent);
+  if (!opponent_session)
+    return ctx.error(ErrorCode::NotAllowed, "your opponent is not online", m.game);
+  if (!room->game.offer_rematch(*seat)) {
+    ctx.reply(protocol::Ok{});
+    ctx.send(*opponent_session, protocol::RematchOffer{m.game, me});
+    return;
+  }
+  GameSettings settings = room->game.settings();
+  if (settings.invite) settings.invite = random_code(kInviteLength);
+  // Colours swap: the old black plays white.
+  start_game(ctx, std::move(settings), room->game.seat(Color::Black)->name,
+             room->game.seat(Color::White)->name, ctx.now);
+}
+
+void Lobby::on_chat(Ctx& ctx, const protocol::ChatSend& m) {
+  Room* room = find_room(ctx, m.game);
+  if (!room) return;
+  SessionState& s = sessions_.at(ctx.requester);
+  if (!room->game.color_of(*s.player) && !room->spectators.contains(ctx.requester))
+    return ctx.error(ErrorCode::NotAPlayer, "watch the game to chat in it", m.game);
+  if (m.text.empty()) return ctx.error(ErrorCode::BadField, "text: empty", m.game);
+  if (m.text.size() > config_.max_chat_bytes)
+    return ctx.error(ErrorCode::TooLong,
+                     "text: at most " + std::to_string(config_.max_chat_bytes) + " bytes", m.game);
+  if (!s.chat.allow(ctx.now.mono))
+    return ctx.error(ErrorCode::RateLimited, "chatting too fast", m.game);
+  ctx.send_all(audience(*room, Audience::Everyone), protocol::Chat{m.game, *s.player, m.text});
+}
+
+// ---- routing and results ----------------------------------------------------------------------
+
+std::vector<SessionId> Lobby::audience(const Room& room, Audience to) const {
+  std::vector<SessionId> out;
+  const auto add_seat = [&](Color c) {
+    if (const auto& seat = room.game.seat(c))
+      if (auto s = session_of(seat->name)) out.push_back(*s);
+  };
+  if (to == Audience::White || to == Audience::Everyone) add_seat(Color::White);
+  if (to == Audience::Black || to == Audience::Everyone) add_seat(Color::Black);
+  if (to == Audience::Spectators || to == Audience::Everyone)
+    for (SessionId s : room.spectators)
+      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  return out;
+}
+
+void Lobby::route(Ctx& ctx, Room& room, RoomOutput out) {
+  if (out.error) return ctx.error(*out.error);
+  if (out.stored_move) ctx.fx.writes.writes.emplace_back(*out.stored_move);
+  if (out.ended) {
+    protocol::End* end = nullptr;
+    for (auto& e : out.events)
+      if (auto* p = std::get_if<protocol::End>(&e.message)) end = p;
+    finish(ctx, room, end);
+  }
+  for (const auto& e : out.events) ctx.send_all(audience(room, e.to), e.message);
+  if (out.stored_move && !out.ended && room.game.settings().time.correspondence())
+    tell_turns(ctx, room.game.seat(room.game.position().side_to_move())->name);
+}
+
+void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
+  const auto& result = room.game.result();
+  PlayerState& white = player(room.game.seat(Color::White)->name);
+  PlayerState& black = player(room.game.seat(Color::Black)->name);
+  if (room.game.settings().rated && result && result->winner) {
+    const double white_score = *result->winner == Color::White ? 1.0 : 0.0;
+    const Rating w = glicko2_update(white.row.rating, black.row.rating, white_score);
+    const Rating b = glicko2_update(black.row.rating, white.row.rating, 1.0 - white_score);
+    if (end) {
+      end->white_rating = {rounded(w.rating), rounded(w.rating) - rounded(white.row.rating.rating)};
+      end->black_rating = {rounded(b.rating), rounded(b.rating) - rounded(black.row.rating.rating)};
+    }
+    white.row.rating = w;
+    black.row.rating = b;
+    ++white.row.rated_games;
+    ++black.row.rated_games;
+    ctx.fx.writes.writes.emplace_back(white.row);
+    ctx.fx.writes.writes.emplace_back(black.row);
+  }
+  ctx.fx.writes.writes.emplace_back(room.game.row());
+  white.seats.erase(room.game.id());
+  black.seats.erase(room.game.id());
+  clocked_.erase(room.game.id());
+  finished_order_.emplace_back(ctx.now.mono, room.game.id());
+}
+
+}  // namespace amazons::server

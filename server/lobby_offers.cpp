@@ -1,0 +1,261 @@
+// Matchmaking and correspondence: seeks, challenges, offers kept across disconnects and
+// restarts, and whose turn it is.
+#include "server/lobby.h"
+
+#include <algorithm>
+
+#include "server/lobby_context.h"
+
+namespace amazons::server {
+
+using protocol::ErrorCode;
+using protocol::ServerMessage;
+using namespace lobby_detail;
+
+// An offer read back after a restart. Expired ones are dropped by the next tick.
+void Lobby::restore_offer(const OfferRow& row) {
+  const auto problem = [&](const std::string& why) {
+    restore_problems_.push_back("offer " + row.id + ": " + why);
+  };
+  const auto decoded = protocol::decode_client(row.request);
+  if (!decoded) return problem(decoded.error().message);
+  if (!players_.contains(row.owner)) players_[row.owner].row.name = row.owner;
+  const std::uint64_t number = offer_number(row.id);
+  if (const auto* create = std::get_if<protocol::Create>(&decoded->message);
+      create && row.id[0] == 'g' && number > 0) {
+    auto v = variant(create->rules);
+    if (!v) return problem(v.error());
+    const auto id = static_cast<GameId>(number);
+    GameRoom game(id, GameSettings{create->rules, *v, create->time, create->rated, row.invite},
+                  config_.claim_grace);
+    game.sit(create->color == protocol::ColorChoice::Black ? Color::Black : Color::White,
+             info_of(player(row.owner)));
+    rooms_.emplace(id, Room{std::move(game), {}, row.expires_at});
+    player(row.owner).open.insert(id);
+    next_game_id_ = std::max(next_game_id_, id + 1);
+  } else if (const auto* seek = std::get_if<protocol::Seek>(&decoded->message);
+             seek && row.id[0] == 's' && number > 0) {
+    seeks_.push_back({row.owner, seek->rules, seek->time, seek->rated, row.id, row.expires_at});
+    next_seek_ = std::max(next_seek_, number + 1);
+  } else if (const auto* challenge = std::get_if<protocol::ChallengeSend>(&decoded->message);
+             challenge && row.id[0] == 'c' && number > 0) {
+    if (!players_.contains(challenge->player))
+      players_[challenge->player].row.name = challenge->player;
+    challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at};
+    next_challenge_ = std::max(next_challenge_, number + 1);
+  } else {
+    problem("not an open game, seek or challenge");
+  }
+}
+
+void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
+  auto v = variant(m.rules);
+  if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
+  const std::string me = *sessions_.at(ctx.requester).player;
+  const auto kept = offer_expiry(ctx, m.lifetime, m.time);
+  if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
+  if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
+  if (const auto mine = std::find_if(seeks_.begin(), seeks_.end(),
+                                     [&](const SeekEntry& e) { return e.player == me; });
+      mine != seeks_.end())
+    remove_seek(ctx, mine);
+  const auto match = std::find_if(seeks_.begin(), seeks_.end(), [&](const SeekEntry& e) {
+    return e.rules == m.rules && e.time == m.time && e.rated == m.rated &&
+           (!m.time.correspondence() ||
+            correspondence_games(e.player) < config_.max_correspondence_games);
+  });
+  if (match == seeks_.end()) {
+    SeekEntry entry{me, m.rules, m.time, m.rated, {}, *kept};
+    if (*kept) {
+      entry.id = "s" + std::to_string(next_seek_++);
+      ctx.fx.writes.writes.emplace_back(
+          offer_row(entry.id, me, m, std::nullopt, ctx.now.wall, **kept));
+    }
+    seeks_.push_back(std::move(entry));
+    return ctx.reply(protocol::Seeking{m.rules, m.time, m.rated});
+  }
+  const std::string other = match->player;
+  remove_seek(ctx, match);
+  const bool me_white = random_color() == Color::White;
+  start_game(ctx, GameSettings{m.rules, *v, m.time, m.rated, std::nullopt}, me_white ? me : other,
+             me_white ? other : me, ctx.now);
+}
+
+void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
+  const std::string& me = *sessions_.at(ctx.requester).player;
+  const auto kept = offer_expiry(ctx, m.lifetime, m.time);
+  if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
+  const auto target = session_of(m.player);
+  // A kept challenge may wait for a known player who is away.
+  const bool known = players_.contains(m.player) && *kept;
+  if ((!target && !known) || m.player == me)
+    return ctx.error(ErrorCode::NoSuchPlayer, "no other player named " + m.player + " is online");
+  auto v = variant(m.rules);
+  if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
+  if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
+  const std::string id = "c" + std::to_string(next_challenge_++);
+  challenges_[id] = {me, m.player, m, *kept};
+  if (*kept)
+    ctx.fx.writes.writes.emplace_back(offer_row(id, me, m, std::nullopt, ctx.now.wall, **kept));
+  const PlayerState& p = player(me);
+  ctx.reply(protocol::ChallengeSent{id, m.player});
+  if (target)
+    ctx.send(*target, protocol::ChallengeReceived{
+                          id,
+                          {me, rounded(p.row.rating.rating), p.row.bot},
+                          m.rules,
+                          m.time,
+                          m.color,
+                          m.rated,
+                          *kept ? std::optional(format_timestamp(**kept)) : std::nullopt});
+}
+
+void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
+  const std::string& me = *sessions_.at(ctx.requester).player;
+  const auto it = challenges_.find(m.challenge);
+  if (it == challenges_.end() || it->second.to != me)
+    return ctx.error(ErrorCode::NoSuchChallenge, "no challenge " + m.challenge + " for you");
+  const ChallengeEntry c = it->second;
+  if (c.request.time.correspondence() &&
+      (correspondence_games(me) >= config_.max_correspondence_games ||
+       correspondence_games(c.from) >= config_.max_correspondence_games))
+    return ctx.error(ErrorCode::NotAllowed, "too many correspondence games to start another");
+  challenges_.erase(it);
+  if (c.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
+  auto v = variant(c.request.rules);
+  if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
+  const bool sender_white =
+      c.request.color == protocol::ColorChoice::White ||
+      (c.request.color == protocol::ColorChoice::Random && random_color() == Color::White);
+  start_game(ctx, GameSettings{c.request.rules, *v, c.request.time, c.request.rated, std::nullopt},
+             sender_white ? c.from : c.to, sender_white ? c.to : c.from, ctx.now);
+}
+
+void Lobby::on_decline(Ctx& ctx, const protocol::Decline& m) {
+  const std::string& me = *sessions_.at(ctx.requester).player;
+  const auto it = challenges_.find(m.challenge);
+  if (it == challenges_.end() || (it->second.to != me && it->second.from != me))
+    return ctx.error(ErrorCode::NoSuchChallenge, "no challenge " + m.challenge + " for you");
+  const std::string other = it->second.to == me ? it->second.from : it->second.to;
+  if (it->second.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
+  challenges_.erase(it);
+  ctx.reply(protocol::Ok{});
+  if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{m.challenge, "declined"});
+}
+
+void Lobby::drop_challenges_of(Ctx& ctx, const std::string& name) {
+  for (auto it = challenges_.begin(); it != challenges_.end();) {
+    if ((it->second.from != name && it->second.to != name) || it->second.kept_until) {
+      ++it;
+      continue;
+    }
+    const std::string other = it->second.from == name ? it->second.to : it->second.from;
+    if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{it->first, "offline"});
+    it = challenges_.erase(it);
+  }
+}
+
+// ---- correspondence: kept offers and whose turn it is ------------------------------------------
+
+Expected<std::optional<Timestamp>, std::string> Lobby::offer_expiry(
+    const Ctx& ctx, const std::optional<std::int64_t>& lifetime, const TimeControl& time) const {
+  if (lifetime) {
+    const auto max_seconds = config_.max_offer_lifetime.count() / 1000;
+    if (*lifetime < 1 || *lifetime > max_seconds)
+      return Unexpected("lifetime: must be 1 to " + std::to_string(max_seconds) + " seconds");
+    return std::optional<Timestamp>(ctx.now.wall + std::chrono::seconds(*lifetime));
+  }
+  if (time.correspondence()) return std::optional<Timestamp>(ctx.now.wall + config_.offer_lifetime);
+  return std::optional<Timestamp>();
+}
+
+void Lobby::remove_seek(Ctx& ctx, std::vector<SeekEntry>::iterator it) {
+  if (it->kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{it->id});
+  seeks_.erase(it);
+}
+
+void Lobby::expire_offers(Ctx& ctx) {
+  // Lifetimes are days or hours: once a second is often enough, and spares the hot path.
+  constexpr Millis kExpiryCheckInterval{1000};
+  if (ctx.now.mono < next_expiry_check_) return;
+  next_expiry_check_ = ctx.now.mono + kExpiryCheckInterval;
+  const auto expired = [&](const std::optional<Timestamp>& until) {
+    return until && *until <= ctx.now.wall;
+  };
+  std::vector<GameId> games;
+  for (const auto& [id, room] : rooms_)
+    if (room.game.status() == protocol::GameStatus::Open && expired(room.kept_until))
+      games.push_back(id);
+  for (GameId id : games) cancel_open_game(ctx, id);
+  for (auto it = seeks_.begin(); it != seeks_.end();) {
+    if (!expired(it->kept_until)) {
+      ++it;
+      continue;
+    }
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{it->id});
+    it = seeks_.erase(it);
+  }
+  for (auto it = challenges_.begin(); it != challenges_.end();) {
+    if (!expired(it->second.kept_until)) {
+      ++it;
+      continue;
+    }
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{it->first});
+    for (const std::string* who : {&it->second.from, &it->second.to})
+      if (auto session = session_of(*who))
+        ctx.send(*session, protocol::ChallengeClosed{it->first, "expired"});
+    it = challenges_.erase(it);
+  }
+}
+
+bool Lobby::holds_offers(const std::string& name) const {
+  const auto it = players_.find(name);
+  if (it != players_.end() && !it->second.open.empty()) return true;
+  for (const auto& seek : seeks_)
+    if (seek.player == name) return true;
+  for (const auto& [id, c] : challenges_)
+    if (c.from == name || c.to == name) return true;
+  return false;
+}
+
+std::size_t Lobby::correspondence_games(const std::string& name) const {
+  const auto it = players_.find(name);
+  if (it == players_.end()) return 0;
+  std::size_t n = 0;
+  for (GameId g : it->second.seats)
+    if (rooms_.at(g).game.settings().time.correspondence()) ++n;
+  return n;
+}
+
+protocol::YourTurn Lobby::your_turn(const std::string& name, Instant now) const {
+  protocol::YourTurn out;
+  const auto it = players_.find(name);
+  if (it == players_.end()) return out;
+  for (GameId g : it->second.seats) {
+    const GameRoom& game = rooms_.at(g).game;
+    const auto me = game.color_of(name);
+    if (game.status() != protocol::GameStatus::Active || !me ||
+        game.position().side_to_move() != *me || !game.settings().time.correspondence())
+      continue;
+    protocol::TurnInfo t;
+    t.game = game.id_text();
+    t.opponent = game.seat(~*me)->name;
+    t.rules = game.settings().rules;
+    t.time = game.settings().time;
+    t.plies = game.plies();
+    if (const auto left = game.time_left(*me, now.mono)) {
+      t.left_ms = left->count();
+      t.deadline = format_timestamp(now.wall + *left);
+    }
+    out.games.push_back(std::move(t));
+  }
+  return out;
+}
+
+void Lobby::tell_turns(Ctx& ctx, const std::string& name) {
+  if (const auto session = session_of(name)) ctx.send(*session, your_turn(name, ctx.now));
+}
+
+}  // namespace amazons::server

@@ -1,0 +1,163 @@
+// Players: hello and login, passwords, the players list.
+#include "server/lobby.h"
+
+#include <algorithm>
+
+#include "server/auth.h"
+#include "server/lobby_context.h"
+
+namespace amazons::server {
+
+using protocol::ErrorCode;
+using protocol::ServerMessage;
+using namespace lobby_detail;
+
+// ---- players ----------------------------------------------------------------------------------
+
+void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
+  if (m.protocol != protocol::kVersion)
+    return ctx.error(ErrorCode::ProtocolVersion,
+                     "this server speaks protocol " + std::to_string(protocol::kVersion));
+  if ((m.password || m.server_password) && !config_.allow_plain_passwords &&
+      !sessions_.at(ctx.requester).connection.private_channel)
+    return ctx.error(ErrorCode::TlsRequired,
+                     "this server takes passwords over TLS only: connect with tls://host:port "
+                     "(or the TLS switch), so that nobody on the way can read it");
+  if (config_.server_password &&
+      !equal_secret(m.server_password.value_or(""), *config_.server_password))
+    return ctx.error(ErrorCode::AuthFailed, "this server needs the right server_password");
+  if (auto problem = name_problem(m.name)) return ctx.error(ErrorCode::BadField, *problem);
+  if (m.password && (m.password->empty() || m.password->size() > kMaxPasswordBytes))
+    return ctx.error(ErrorCode::BadField,
+                     "password: must be 1 to " + std::to_string(kMaxPasswordBytes) + " bytes");
+
+  const auto existing = players_.find(m.name);
+  if (m.token) {
+    if (existing == players_.end() || existing->second.row.token_digest.empty() ||
+        !equal_secret(token_digest(*m.token), existing->second.row.token_digest))
+      return ctx.error(ErrorCode::AuthFailed, "the token is not valid for this name");
+    return login(ctx, m.name, m.bot, std::nullopt, m.token);
+  }
+  const bool has_password =
+      existing != players_.end() && !existing->second.row.password_hash.empty();
+  const bool busy =
+      existing != players_.end() && (existing->second.session.has_value() ||
+                                     !existing->second.seats.empty() || holds_offers(m.name));
+  if (m.password) {
+    if (!has_password && busy)
+      return ctx.error(ErrorCode::NameTaken,
+                       "that name is in use; its owner can resume with the token");
+    sessions_.at(ctx.requester).hello_pending = true;
+    ctx.fx.password_jobs.push_back(PasswordJob{
+        ctx.requester, ctx.id, m.name, *m.password, m.bot,
+        has_password ? std::optional(existing->second.row.password_hash) : std::nullopt});
+    return;
+  }
+  if (has_password) return ctx.error(ErrorCode::AuthFailed, "that name needs its password");
+  if (busy)
+    return ctx.error(ErrorCode::NameTaken,
+                     "that name is in use; its owner can resume with the token");
+  login(ctx, m.name, m.bot, std::nullopt);
+}
+
+Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
+  const PasswordJob& job = outcome.job;
+  const auto it = sessions_.find(job.session);
+  if (it == sessions_.end()) return {};
+  it->second.hello_pending = false;
+  Ctx ctx(job.session, job.id, now);
+  const auto existing = players_.find(job.name);
+  if (job.stored_hash) {
+    if (!outcome.verified || existing == players_.end() ||
+        existing->second.row.password_hash != *job.stored_hash)
+      ctx.error(ErrorCode::AuthFailed, "wrong password");
+    else
+      login(ctx, job.name, job.bot, std::nullopt);
+  } else if (!outcome.new_hash) {
+    ctx.error(ErrorCode::Internal, "could not hash the password");
+  } else if (existing != players_.end() &&
+             (!existing->second.row.password_hash.empty() || existing->second.session ||
+              !existing->second.seats.empty() || holds_offers(job.name))) {
+    ctx.error(ErrorCode::NameTaken, "that name was taken meanwhile");
+  } else {
+    login(ctx, job.name, job.bot, outcome.new_hash);
+  }
+  if (ctx.errored && !it->second.errors.allow(now.mono)) {
+    ctx.send(job.session, protocol::make_error(ErrorCode::TooManyErrors,
+                                               "too many bad requests: closing the connection"));
+    ctx.fx.close.push_back(job.session);
+  }
+  return std::move(ctx.fx);
+}
+
+void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash,
+                  std::optional<std::string> kept_token) {
+  PlayerState& p = players_[name];
+  p.row.name = name;
+  p.row.bot = bot;
+  if (new_hash) p.row.password_hash = *new_hash;
+  if (p.session && *p.session != ctx.requester) {
+    const SessionId old = *p.session;
+    ctx.send(old, protocol::make_error(ErrorCode::Replaced, "you logged in on another connection"));
+    ctx.fx.close.push_back(old);
+    SessionState& old_state = sessions_.at(old);
+    old_state.player.reset();
+    for (GameId g : old_state.watching)
+      if (auto r = rooms_.find(g); r != rooms_.end()) r->second.spectators.erase(old);
+    old_state.watching.clear();
+  }
+  // A token login keeps its token: if the welcome is lost (the connection drops, the server
+  // crashes after storing the login), the client can still come back with the token it has.
+  const std::string token = kept_token ? *kept_token : new_token();
+  p.row.token_digest = token_digest(token);
+  ctx.fx.writes.writes.emplace_back(p.row);
+  p.session = ctx.requester;
+  sessions_.at(ctx.requester).player = name;
+
+  protocol::Welcome w;
+  w.name = name;
+  w.token = token;
+  w.server = config_.server_name;
+  w.player = {name, rounded(p.row.rating.rating), bot};
+  for (GameId g : p.seats) w.games.push_back(std::to_string(g));
+  ctx.reply(w);
+  for (GameId g : p.seats) {
+    Room& room = rooms_.at(g);
+    const Color c = *room.game.color_of(name);
+    ctx.reply(room.game.state(c, ctx.now, static_cast<int>(room.spectators.size())));
+    route(ctx, room, room.game.set_online(c, true, ctx.now));
+  }
+  // Challenges that waited for this player while they were away.
+  for (const auto& [id, c] : challenges_) {
+    if (c.to != name || !c.kept_until) continue;
+    const PlayerState& from = player(c.from);
+    ctx.reply(protocol::ChallengeReceived{id,
+                                          {c.from, rounded(from.row.rating.rating), from.row.bot},
+                                          c.request.rules,
+                                          c.request.time,
+                                          c.request.color,
+                                          c.request.rated,
+                                          format_timestamp(*c.kept_until)});
+  }
+  if (auto turns = your_turn(name, ctx.now); !turns.games.empty()) ctx.reply(turns);
+}
+
+PlayerInfo Lobby::info_of(const PlayerState& p) const {
+  return {p.row.name, p.row.bot, rounded(p.row.rating.rating)};
+}
+
+std::optional<SessionId> Lobby::session_of(const std::string& name) const {
+  const auto it = players_.find(name);
+  return it == players_.end() ? std::nullopt : it->second.session;
+}
+
+void Lobby::on_players(Ctx& ctx) {
+  protocol::PlayerList list;
+  for (const auto& [name, p] : players_)
+    if (p.session)
+      list.players.push_back(
+          {name, rounded(p.row.rating.rating), p.row.bot, static_cast<int>(p.seats.size())});
+  ctx.reply(list);
+}
+
+}  // namespace amazons::server
