@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "server/open_storage.h"
@@ -191,5 +192,51 @@ TEST_SUITE("postgres") {
     carol.hello("carol");
     carol.send(R"({"type":"history","player":"alice","limit":500})");
     CHECK(carol.expect<History>().games.size() * 4 >= static_cast<std::size_t>(before) - 4);
+  }
+
+  TEST_CASE("backup: a password in the database URL reaches pg_dump in its environment only") {
+    TempDir dir;
+    auto& pg = shared_pg_server();
+    const auto url = pg.create_database();
+    const std::string dbname = url.substr(url.rfind('/') + 1);
+    const std::string host_and_db = url.substr(url.find('@') + 1);
+    // Any user but the superuser must give a password here (scripts/pg_test_server.sh).
+    const std::string role = "backup_" + dbname;
+    REQUIRE(
+        pg.psql("CREATE ROLE " + role + " LOGIN SUPERUSER PASSWORD 's3cret w/ ''quote'''").first ==
+        0);
+    server::open_storage(url);  // the schema, so that the dump has tables
+    // pg_dump as found in PATH is a wrapper that records its arguments and whether it was given
+    // the password, then runs the real one.
+    const auto [found, real] = PgServer::shell("command -v pg_dump");
+    REQUIRE(found == 0);
+    const fs::path bin = dir.path() / "bin";
+    fs::create_directories(bin);
+    {
+      std::ofstream wrapper(bin / "pg_dump");
+      wrapper << "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" << (dir.path() / "args").string()
+              << "'\n[ \"$PGPASSWORD\" = \"s3cret w/ 'quote'\" ] && echo yes > '"
+              << (dir.path() / "env").string() << "'\nexec " << real.substr(0, real.find('\n'))
+              << " \"$@\"\n";
+    }
+    fs::permissions(bin / "pg_dump", fs::perms::owner_all);
+    const auto [status, out] = PgServer::shell(
+        "PATH=" + bin.string() + ":$PATH " + amazons::test::kServerBinary + " backup " +
+        (dir.path() / "copy.pgdump").string() + " --db 'postgresql://" + role +
+        ":s3cret%20w%2F%20%27quote%27@" + host_and_db + "' 2>&1");
+    CHECK_MESSAGE(status == 0, out);
+    CHECK_MESSAGE(contains(out, "backup: done: 0 players"), out);
+    const auto args = PgServer::shell("cat " + (dir.path() / "args").string()).second;
+    CHECK_MESSAGE(contains(args, "user='" + role + "'"), args);
+    CHECK_MESSAGE(contains(args, "dbname='" + dbname + "'"), args);
+    CHECK_MESSAGE(!contains(args, "s3cret"), args);
+    CHECK(PgServer::shell("cat " + (dir.path() / "env").string()).second == "yes\n");
+    // Without the password the same dump is refused: the password did the work.
+    const auto [refused, why] =
+        PgServer::shell("PGPASSWORD= " + std::string(amazons::test::kServerBinary) + " backup " +
+                        (dir.path() / "other.pgdump").string() + " --db 'postgresql://" + role +
+                        "@" + host_and_db + "' 2>&1 </dev/null");
+    CHECK_MESSAGE(refused != 0, why);
+    CHECK_FALSE(fs::exists(dir.path() / "other.pgdump"));
   }
 }
