@@ -132,20 +132,11 @@ Expected<std::vector<std::string>, RedisError> GameLeases::renew_all(
   if (leases.empty()) return lost;
   const auto sent = std::chrono::steady_clock::now();
   const std::string ttl = std::to_string(options_.ttl.count());
-  std::vector<std::vector<std::string>> commands;
-  commands.reserve(leases.size());
+  std::vector<RedisScript::Call> calls;
+  calls.reserve(leases.size());
   for (const Lease* l : leases)
-    commands.push_back(
-        {"EVALSHA", kRenew.sha(), "1", lease_key(l->game), lease_value(l->node, l->token), ttl});
-  auto replies = redis_.pipeline(commands);
-  if (!replies && replies.error().kind == RedisErrorKind::Server &&
-      replies.error().message.find("NOSCRIPT") != std::string::npos) {
-    // Redis forgot the script: load it through one plain renew, then pipeline again.
-    const std::string keys[] = {lease_key(leases.front()->game)};
-    const std::string args[] = {commands.front()[4], ttl};
-    if (auto r = kRenew.run(redis_, keys, args); !r) return Unexpected(r.error());
-    replies = redis_.pipeline(commands);
-  }
+    calls.push_back({{lease_key(l->game)}, {lease_value(l->node, l->token), ttl}});
+  auto replies = kRenew.run_many(redis_, calls);
   if (!replies) return Unexpected(replies.error());
   for (std::size_t i = 0; i < leases.size(); ++i) {
     const RedisReply& r = (*replies)[i];

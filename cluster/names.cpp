@@ -108,27 +108,12 @@ Expected<std::vector<std::string>, RedisError> NameRegistry::refresh(
     const std::vector<std::pair<std::string, std::string>>& held) {
   std::vector<std::string> lost;
   if (held.empty()) return lost;
-  // EVALSHA in a pipeline; a Redis that forgot the script answers NOSCRIPT, and the one-by-one
-  // path (which loads it) runs instead.
-  std::vector<std::vector<std::string>> commands;
+  std::vector<RedisScript::Call> calls;
+  calls.reserve(held.size());
   for (const auto& [name, session] : held)
-    commands.push_back(
-        {"EVALSHA", kRefresh.sha(), "1", key(name), value(session), std::to_string(ttl_.count())});
-  auto replies = redis_.pipeline(commands);
-  if (!replies) {
-    if (replies.error().kind != RedisErrorKind::Server ||
-        replies.error().message.find("NOSCRIPT") == std::string::npos)
-      return Unexpected(replies.error());
-    std::vector<RedisReply> one_by_one;
-    for (const auto& [name, session] : held) {
-      const std::string keys[] = {key(name)};
-      const std::string args[] = {value(session), std::to_string(ttl_.count())};
-      auto r = kRefresh.run(redis_, keys, args);
-      if (!r) return Unexpected(r.error());
-      one_by_one.push_back(std::move(*r));
-    }
-    replies = std::move(one_by_one);
-  }
+    calls.push_back({{key(name)}, {value(session), std::to_string(ttl_.count())}});
+  auto replies = kRefresh.run_many(redis_, calls);
+  if (!replies) return Unexpected(replies.error());
   for (std::size_t i = 0; i < held.size(); ++i) {
     const RedisReply& r = (*replies)[i];
     if (!is_integer(r)) return unexpected_reply(redis_, "name refresh", r);

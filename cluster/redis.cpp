@@ -268,8 +268,14 @@ Expected<std::vector<RedisReply>, RedisError> Redis::pipeline(
 RedisScript::RedisScript(std::string source)
     : source_(std::move(source)), sha_(sha1_hex(source_)) {}
 
-Expected<RedisReply, RedisError> RedisScript::run(Redis& redis, std::span<const std::string> keys,
-                                                  std::span<const std::string> args) const {
+namespace {
+bool is_noscript(const RedisError& e) {
+  return e.kind == RedisErrorKind::Server && e.message.find("NOSCRIPT") != std::string::npos;
+}
+}  // namespace
+
+std::vector<std::string> RedisScript::command(std::span<const std::string> keys,
+                                              std::span<const std::string> args) const {
   std::vector<std::string> cmd;
   cmd.reserve(3 + keys.size() + args.size());
   cmd.push_back("EVALSHA");
@@ -277,18 +283,38 @@ Expected<RedisReply, RedisError> RedisScript::run(Redis& redis, std::span<const 
   cmd.push_back(std::to_string(keys.size()));
   cmd.insert(cmd.end(), keys.begin(), keys.end());
   cmd.insert(cmd.end(), args.begin(), args.end());
-  auto r = redis.command(cmd);
-  if (r || r.error().kind != RedisErrorKind::Server ||
-      r.error().message.find("NOSCRIPT") == std::string::npos)
-    return r;
-  // Redis forgot the script (it restarted): load it and run it again, once.
+  return cmd;
+}
+
+Expected<void, RedisError> RedisScript::load(Redis& redis) const {
   auto loaded = redis.command({"SCRIPT", "LOAD", source_});
   if (!loaded) return Unexpected(loaded.error());
   if (loaded->str != sha_)
     return Unexpected(RedisError{
         RedisErrorKind::Protocol,
         "redis " + redis.address().text() + ": SCRIPT LOAD returned another SHA-1 than ours"});
+  return {};
+}
+
+Expected<RedisReply, RedisError> RedisScript::run(Redis& redis, std::span<const std::string> keys,
+                                                  std::span<const std::string> args) const {
+  const auto cmd = command(keys, args);
+  auto r = redis.command(cmd);
+  if (r || !is_noscript(r.error())) return r;
+  // Redis forgot the script (it restarted): load it and run it again, once.
+  if (auto loaded = load(redis); !loaded) return Unexpected(loaded.error());
   return redis.command(cmd);
+}
+
+Expected<std::vector<RedisReply>, RedisError> RedisScript::run_many(
+    Redis& redis, std::span<const Call> calls) const {
+  std::vector<std::vector<std::string>> commands;
+  commands.reserve(calls.size());
+  for (const Call& c : calls) commands.push_back(command(c.keys, c.args));
+  auto replies = redis.pipeline(commands);
+  if (replies || !is_noscript(replies.error())) return replies;
+  if (auto loaded = load(redis); !loaded) return Unexpected(loaded.error());
+  return redis.pipeline(commands);
 }
 
 std::string describe(const RedisReply& reply) {

@@ -116,8 +116,22 @@ class RedisScript {
   // Runs it; when Redis does not know the script (NOSCRIPT), loads it and runs it once more.
   Expected<RedisReply, RedisError> run(Redis& redis, std::span<const std::string> keys,
                                        std::span<const std::string> args) const;
+  // One call of the script: its keys and arguments.
+  struct Call {
+    std::vector<std::string> keys;
+    std::vector<std::string> args;
+  };
+  // Runs it once per call in one pipeline (one round trip), the replies in the calls' order;
+  // when Redis does not know the script, loads it and sends the pipeline once more.
+  Expected<std::vector<RedisReply>, RedisError> run_many(Redis& redis,
+                                                         std::span<const Call> calls) const;
 
  private:
+  std::vector<std::string> command(std::span<const std::string> keys,
+                                   std::span<const std::string> args) const;
+  // After a NOSCRIPT: SCRIPT LOAD, and the check that Redis hashes it as we do.
+  Expected<void, RedisError> load(Redis& redis) const;
+
   std::string source_;
   std::string sha_;
 };
