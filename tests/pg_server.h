@@ -5,31 +5,22 @@
 // instead of skipping.
 #pragma once
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "tests/test_service.h"
 
 namespace amazons::test {
 
 class PgServer {
  public:
   PgServer() {
-    static std::atomic<int> counter{0};
-    // In memory when possible: a test server's files are thrown away anyway.
-    const std::filesystem::path base = ::access("/dev/shm", W_OK) == 0
-                                           ? std::filesystem::path("/dev/shm")
-                                           : std::filesystem::temp_directory_path();
-    dir_ = base / ("amazons-pg-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    dir_ = scratch_dir("amazons-pg");
     std::string why;
     for (int attempt = 0; attempt < 3; ++attempt) {  // a port taken between probe and bind
-      port_ = free_port();
+      port_ = free_loopback_port();
       const auto [status, out] = run("start '" + dir_.string() + "' " + std::to_string(port_) +
                                      " " + std::to_string(::getpid()));
       if (status == 0) return;
@@ -68,31 +59,12 @@ class PgServer {
   }
 
   static std::pair<int, std::string> shell(const std::string& command) {
-    std::FILE* p = ::popen(command.c_str(), "r");
-    if (!p) return {-1, "popen failed"};
-    std::string out;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    const int status = ::pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    return run_shell(command);
   }
 
  private:
   static std::pair<int, std::string> run(const std::string& args) {
     return shell(AMAZONS_SOURCE_DIR "/scripts/pg_test_server.sh " + args + " 2>&1");
-  }
-  static int free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-      port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
   }
 
   std::filesystem::path dir_;

@@ -5,31 +5,22 @@
 // needs it fails with the reason instead of skipping.
 #pragma once
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "tests/test_service.h"
 
 namespace amazons::test {
 
 class RedisServer {
  public:
   RedisServer() {
-    static std::atomic<int> counter{0};
-    const std::filesystem::path base = ::access("/dev/shm", W_OK) == 0
-                                           ? std::filesystem::path("/dev/shm")
-                                           : std::filesystem::temp_directory_path();
-    dir_ = base / ("amazons-redis-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    dir_ = scratch_dir("amazons-redis");
     std::string why;
     for (int attempt = 0; attempt < 3; ++attempt) {  // a port taken between probe and bind
-      port_ = free_port();
+      port_ = free_loopback_port();
       const auto [status, out] = start_once();
       if (status == 0) return;
       why = out;
@@ -61,13 +52,7 @@ class RedisServer {
   }
 
   static std::pair<int, std::string> shell(const std::string& command) {
-    std::FILE* p = ::popen(command.c_str(), "r");
-    if (!p) return {-1, "popen failed"};
-    std::string out;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    const int status = ::pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    return run_shell(command);
   }
 
  private:
@@ -77,19 +62,6 @@ class RedisServer {
   }
   static std::pair<int, std::string> run(const std::string& args) {
     return shell(AMAZONS_SOURCE_DIR "/scripts/redis_test_server.sh " + args + " 2>&1");
-  }
-  static int free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-      port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
   }
 
   std::filesystem::path dir_;
