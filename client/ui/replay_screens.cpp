@@ -8,6 +8,7 @@
 #include <SFML/Graphics/VertexArray.hpp>
 
 #include "client/analysis_model.h"
+#include "client/computer_game.h"
 #include "client/replay_model.h"
 #include "client/ui/board_view.h"
 #include "client/ui/game_panel.h"
@@ -208,6 +209,7 @@ class ReplayScreen final : public Screen {
     points_ = graph_points(model_.record());
     analyse_.on_click = [this] { job_.start(model_.record()); };
     cancel_.on_click = [this] { job_.cancel(); };
+    cancel_.visible = false;
     start_.on_click = [this] { model_.to_start(); };
     back_.on_click = [this] { model_.back(); };
     forward_.on_click = [this] { model_.forward(); };
@@ -377,10 +379,8 @@ class ReplayScreen final : public Screen {
   }
 
   static ai::AnalysisOptions analysis_options(const AppOptions& app) {
-    ai::AnalysisOptions o;
-    o.movetime = Millis{app.analysis_movetime_ms};
-    o.settings.threads = 1;  // the window stays responsive on a small machine
-    return o;
+    const ComputerConfig engine = load_computer_config(ai::default_config_dir() / "ai.json");
+    return client::analysis_options(engine.config, Millis{app.analysis_movetime_ms});
   }
 
   // The evaluation graph: White's share above the middle line, Black's below, the shown

@@ -230,6 +230,20 @@ TEST_CASE("a cancelled analysis stops at once, and another may start") {
   CHECK(job.state() == AnalysisJob::State::Cancelled);
 }
 
+TEST_CASE("the client analyses with the hard level's settings on one thread") {
+  ai::AiConfig config = ai::builtin_ai_config();
+  const ai::Level* hard = config.find("hard");
+  REQUIRE(hard);
+  const ai::AnalysisOptions o = analysis_options(config, Millis{250});
+  CHECK(o.movetime == Millis{250});
+  CHECK(o.settings.threads == 1);
+  ai::SearchSettings expected = ai::settings_for(*hard, config);
+  CHECK(o.settings.kind == expected.kind);
+  CHECK(o.settings.hash_mb == expected.hash_mb);
+  CHECK(o.settings.selectivity.scale == doctest::Approx(expected.selectivity.scale));
+  CHECK(o.cancel == nullptr);
+}
+
 TEST_CASE("an analysis of a game that does not replay fails with the reason") {
   GameRecord bad = engine_game(4);
   std::swap(bad.moves[0], bad.moves[1]);

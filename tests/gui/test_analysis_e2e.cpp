@@ -89,7 +89,7 @@ TEST_SUITE("gui") {
       json s = c.state();
       CHECK(s["analysis"]["state"] == "idle");
       CHECK(s["analysis"]["points"] == 0);
-      CHECK(s["widgets"]["analyse"]["visible"] == true);
+      CHECK(s["widgets"].contains("analyse"));
 
       // Progress while it runs, then the graph.
       c.click("analyse");
@@ -98,13 +98,13 @@ TEST_SUITE("gui") {
       });
       CHECK(s["analysis"]["status"].get<std::string>().rfind("Analysing ply ", 0) == 0);
       CHECK(s["analysis"]["status"].get<std::string>().find(" of 30") != std::string::npos);
-      CHECK(s["widgets"]["analysis_cancel"]["visible"] == true);
+      CHECK(s["widgets"].contains("analysis_cancel"));
       c.screenshot(kShots, "analysis-progress");
       s = c.wait_for(
           "the graph", [](const json& st) { return st["analysis"]["points"] == kPlies + 1; },
           std::chrono::seconds(20));
       CHECK(s["analysis"]["state"] == "done");
-      CHECK(s["widgets"]["analysis_cancel"]["visible"] == false);
+      CHECK_FALSE(s["widgets"].contains("analysis_cancel"));
       // Random moves in an engine game: the analysis marks some of them.
       const auto marks = s["analysis"]["marks"].get<std::vector<std::string>>();
       REQUIRE(marks.size() == kPlies);
@@ -179,7 +179,7 @@ TEST_SUITE("gui") {
       wait_analysis(c, "running");
       c.click("analysis_cancel");
       s = wait_analysis(c, "cancelled");
-      CHECK(s["widgets"]["analyse"]["visible"] == true);
+      CHECK(s["widgets"].contains("analyse"));
       click_graph(c, 3);
       c.wait_for("ply 3", [](const json& st) { return st["ply"] == 3; });
       // Nothing keeps running: leaving and quitting are prompt.
