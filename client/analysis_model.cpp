@@ -26,7 +26,8 @@ std::vector<GraphPoint> graph_points(const GameRecord& record) {
   points.reserve(record.moves.size() + 1);
   auto add = [&](std::size_t ply, Color mover, double mover_squares) {
     const double white = mover == Color::White ? mover_squares : -mover_squares;
-    points.push_back({ply, white, std::tanh(white / kGraphScale)});
+    // A record written by hand may say anything; what is not a number is drawn level.
+    points.push_back({ply, white, std::isfinite(white) ? std::tanh(white / kGraphScale) : 0.0});
   };
   for (std::size_t i = 0; i < record.moves.size(); ++i) {
     const Color mover = pos.side_to_move();

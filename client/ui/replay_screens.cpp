@@ -256,7 +256,9 @@ class ReplayScreen final : public Screen {
       const auto x = static_cast<float>(e.mouseButton.x), y = static_cast<float>(e.mouseButton.y);
       for (const auto& [rect, ply] : move_cells_)
         if (rect.contains(x, y)) model_.jump(ply);
-      if (auto ply = graph_ply_at(graph_, points_.size(), x, y)) model_.jump(*ply);
+      // While an analysis runs the graph makes way for its progress.
+      if (job_.state() != AnalysisJob::State::Running)
+        if (auto ply = graph_ply_at(graph_, points_.size(), x, y)) model_.jump(*ply);
     }
     if (e.type == sf::Event::MouseWheelScrolled)
       e.mouseWheelScroll.delta > 0 ? model_.back() : model_.forward();

@@ -84,6 +84,10 @@ TEST_CASE("the graph has a point per position, from White's point of view") {
   GameRecord won = r;
   won.moves[3].annotation->after = MoveAnnotation::kDecidedSquares;
   CHECK(graph_points(won).back().y == doctest::Approx(-1.0));
+  // A score that is not a number (a hand-written record) is drawn level, not off the graph.
+  GameRecord odd = r;
+  odd.moves[2].annotation->before = std::nan("");
+  CHECK(graph_points(odd)[2].y == 0.0);
 
   // Without an analysis of every move there is no graph.
   GameRecord partial = r;
