@@ -21,7 +21,7 @@ namespace amazons::client::ui {
 
 namespace {
 
-// A thick segment from (x0, y0) to (x1, y1) ending in an arrowhead of `head` pixels.
+// A thick segment from a to b ending in an arrowhead `head` pixels long.
 void draw_pointer(sf::RenderTarget& t, sf::Vector2f a, sf::Vector2f b, float thickness, float head,
                   sf::Color color) {
   const sf::Vector2f d = b - a;
