@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace amazons::ai {
 
@@ -10,6 +11,46 @@ double score_squares(Score s) {
     return s > 0 ? MoveAnnotation::kDecidedSquares : -MoveAnnotation::kDecidedSquares;
   return std::round(static_cast<double>(s)) / 100;
 }
+
+void AnalysisCancel::cancel() {
+  std::lock_guard lock(mutex_);
+  cancelled_ = true;
+  if (running_) running_->stop();
+}
+
+bool AnalysisCancel::cancelled() const {
+  std::lock_guard lock(mutex_);
+  return cancelled_;
+}
+
+bool AnalysisCancel::start(Search& search, const Position& pos, const SearchLimits& limits) {
+  std::lock_guard lock(mutex_);
+  if (cancelled_) return false;
+  running_ = &search;
+  search.start(pos, limits, {});
+  return true;
+}
+
+void AnalysisCancel::finished() {
+  std::lock_guard lock(mutex_);
+  running_ = nullptr;
+}
+
+namespace {
+
+// search_now, unless `cancel` is cancelled before or during the search: then nothing.
+std::optional<SearchResult> search_unless_cancelled(Search& search, const Position& pos,
+                                                    const SearchLimits& limits,
+                                                    AnalysisCancel* cancel) {
+  if (!cancel) return search_now(search, pos, limits);
+  if (!cancel->start(search, pos, limits)) return std::nullopt;
+  SearchResult result = search.wait();
+  cancel->finished();
+  if (cancel->cancelled()) return std::nullopt;
+  return result;
+}
+
+}  // namespace
 
 MoveMark mark_for_loss(double squares_lost) {
   if (squares_lost >= kBlunderSquares) return MoveMark::Blunder;
@@ -31,7 +72,9 @@ Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
   if (progress) progress(0, plies);
   for (std::size_t i = 0; i < plies; ++i) {
     const Move played = record.moves[i].move;
-    const SearchResult best = search_now(*search, pos, limits);
+    const auto searched = search_unless_cancelled(*search, pos, limits, options.cancel);
+    if (!searched) return Unexpected(std::string(kAnalysisCancelled));
+    const SearchResult& best = *searched;
     pos.do_move(played);
     MoveAnnotation a;
     a.before = a.after = score_squares(best.score);
@@ -48,7 +91,9 @@ Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
         // whole time to show whether it keeps it.
         SearchLimits same_depth = limits;
         if (!is_decided(best.score)) same_depth.depth = std::max(1, best.depth - 1);
-        a.after = -score_squares(search_now(*search, pos, same_depth).score);
+        const auto after = search_unless_cancelled(*search, pos, same_depth, options.cancel);
+        if (!after) return Unexpected(std::string(kAnalysisCancelled));
+        a.after = -score_squares(after->score);
       }
       a.mark = mark_for_loss(a.before - a.after);
     }

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <functional>
+#include <mutex>
 #include <string>
+#include <string_view>
 
 #include "ai/score.h"
 #include "ai/search.h"
@@ -20,9 +22,34 @@ namespace amazons::ai {
 inline constexpr double kMistakeSquares = 2.0;
 inline constexpr double kBlunderSquares = 5.0;
 
+// Lets another thread end a running analyse_game early. cancel() stops the search in progress
+// (the search promises within a millisecond or so) and no further search starts, so
+// analyse_game returns kAnalysisCancelled at once. cancel() and cancelled() from any thread, any
+// number of times; one token per analysis, which must outlive it.
+class AnalysisCancel {
+ public:
+  void cancel();
+  bool cancelled() const;
+
+  // For analyse_game: starts `search` unless cancelled (then false). Checked and started under
+  // the lock, so that a cancel() can never fall between the check and the start and be missed.
+  bool start(Search& search, const Position& pos, const SearchLimits& limits);
+  // For analyse_game: the search started last has ended.
+  void finished();
+
+ private:
+  mutable std::mutex mutex_;
+  bool cancelled_ = false;
+  Search* running_ = nullptr;
+};
+
+// The error analyse_game returns when it was cancelled.
+inline constexpr std::string_view kAnalysisCancelled = "analysis cancelled";
+
 struct AnalysisOptions {
-  Millis movetime{1000};    // per position
-  SearchSettings settings;  // full strength by default
+  Millis movetime{1000};             // per position
+  SearchSettings settings;           // full strength by default
+  AnalysisCancel* cancel = nullptr;  // none: runs to the end
 };
 
 // Before the first ply (0) and after each ply: `done` plies of `total` judged.
@@ -36,7 +63,8 @@ MoveMark mark_for_loss(double squares_lost);
 // The record with an annotation on every move (earlier annotations replaced), or why the record
 // does not replay. Each position is searched for movetime; a move that is not the engine's is
 // then searched one ply less deep than the engine's (the same horizon) for the score after it.
-// Blocks for up to 2 * plies * movetime; calls progress on this thread.
+// Blocks for up to 2 * plies * movetime (or until options.cancel is cancelled: then it fails
+// with kAnalysisCancelled); calls progress on this thread.
 Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
                                                const AnalysisOptions& options,
                                                const AnalysisProgress& progress = {});

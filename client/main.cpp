@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   std::string server_exe, server_args, replay;
   bool host = false;
   unsigned width = 1200, height = 800;
+  int analysis_movetime = 500;
   cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
   cli.add_option("--data-dir", data, "Where games are saved (default: XDG data)");
   cli.add_option("--rules-dir", rules_dir, "Directory of rule variant files")
@@ -39,6 +40,11 @@ int main(int argc, char** argv) {
   cli.add_option("--replay", replay,
                  "Open this game record in the replay screen: .json, .txt, .sgf (also "
                  "LittleGolem's), .lg or .moves");
+  cli.add_option("--analysis-movetime", analysis_movetime,
+                 "Milliseconds the engine thinks about each position when the replay screen "
+                 "analyses a game")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 60000));
   cli.add_option("--width", width, "Initial window width")->check(CLI::Range(640u, 7680u));
   cli.add_option("--height", height, "Initial window height")->check(CLI::Range(480u, 4320u));
   CLI11_PARSE(cli, argc, argv);
@@ -60,6 +66,7 @@ int main(int argc, char** argv) {
   }
   if (!state_file.empty()) options.state_file = state_file;
   options.host = host;
+  options.analysis_movetime_ms = analysis_movetime;
   if (!replay.empty()) options.replay_file = replay;
   std::istringstream words(server_args);
   for (std::string w; words >> w;) options.server_args.push_back(w);

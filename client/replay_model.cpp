@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "client/analysis_model.h"
 #include "client/user_files.h"
 #include "common/notation.h"
 #include "formats/record_formats.h"
@@ -83,11 +84,27 @@ std::optional<Move> ReplayModel::last_move() const {
   return record_.moves[ply_ - 1].move;
 }
 
+bool ReplayModel::annotate(const GameRecord& analysed) {
+  if (analysed.rules != record_.rules || analysed.start_position != record_.start_position ||
+      analysed.moves.size() != record_.moves.size())
+    return false;
+  for (std::size_t i = 0; i < record_.moves.size(); ++i)
+    if (analysed.moves[i].move != record_.moves[i].move) return false;
+  for (std::size_t i = 0; i < record_.moves.size(); ++i)
+    record_.moves[i].annotation = analysed.moves[i].annotation;
+  return true;
+}
+
 std::vector<MoveRow> ReplayModel::move_rows() const {
   std::vector<Move> moves;
   moves.reserve(record_.moves.size());
   for (const RecordedMove& m : record_.moves) moves.push_back(m.move);
-  return client::move_rows(moves);
+  std::vector<MoveRow> rows = client::move_rows(moves);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].first += mark_suffix(record_, 2 * i + 1);
+    if (!rows[i].second.empty()) rows[i].second += mark_suffix(record_, 2 * i + 2);
+  }
+  return rows;
 }
 
 std::string ReplayModel::progress() const {

@@ -33,9 +33,14 @@ class ReplayModel {
   void to_start() { jump(0); }
   void to_end() { jump(size()); }
 
+  // Takes the annotations of an analysis of this very game (the same start and moves); false,
+  // and nothing changes, for another game.
+  bool annotate(const GameRecord& analysed);
+
   const Position& position() const { return positions_[ply_]; }
   // The move that led to the shown position.
   std::optional<Move> last_move() const;
+  // The moves, each followed by its analysis mark when it has one ("?" mistake, "??" blunder).
   std::vector<MoveRow> move_rows() const;
   // "Move 12 of 40", "Start position".
   std::string progress() const;

@@ -51,6 +51,7 @@ struct AppOptions {
   std::optional<std::filesystem::path> replay_file;  // start by replaying this record (--replay)
   std::filesystem::path server_exe;                  // amazons-server, for hosting
   std::vector<std::string> server_args;              // more arguments for it
+  int analysis_movetime_ms = 500;  // per position, for "Analyse this game" (--analysis-movetime)
 };
 
 class App {

@@ -2,6 +2,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include <SFML/Graphics/CircleShape.hpp>
+#include <SFML/Graphics/ConvexShape.hpp>
+#include <SFML/Graphics/RectangleShape.hpp>
+#include <SFML/Graphics/VertexArray.hpp>
+
+#include "client/analysis_model.h"
+#include "client/computer_game.h"
 #include "client/replay_model.h"
 #include "client/ui/board_view.h"
 #include "client/ui/game_panel.h"
@@ -13,6 +20,65 @@
 namespace amazons::client::ui {
 
 namespace {
+
+// A thick segment from a to b ending in an arrowhead `head` pixels long.
+void draw_pointer(sf::RenderTarget& t, sf::Vector2f a, sf::Vector2f b, float thickness, float head,
+                  sf::Color color) {
+  const sf::Vector2f d = b - a;
+  const float len = std::sqrt(d.x * d.x + d.y * d.y);
+  if (len < 1) return;
+  const sf::Vector2f u = d / len, n{-u.y, u.x};
+  const sf::Vector2f base = b - u * head;
+  sf::ConvexShape shaft(4);
+  shaft.setPoint(0, a + n * (thickness / 2));
+  shaft.setPoint(1, base + n * (thickness / 2));
+  shaft.setPoint(2, base - n * (thickness / 2));
+  shaft.setPoint(3, a - n * (thickness / 2));
+  shaft.setFillColor(color);
+  t.draw(shaft);
+  sf::ConvexShape tip(3);
+  tip.setPoint(0, b);
+  tip.setPoint(1, base + n * (head * 0.6f));
+  tip.setPoint(2, base - n * (head * 0.6f));
+  tip.setFillColor(color);
+  t.draw(tip);
+}
+
+sf::Vector2f centre(const BoardGeometry& g, Square sq) {
+  const Rect r = g.square_rect(sq);
+  return {r.x + r.w / 2, r.y + r.h / 2};
+}
+
+// The engine's move on the board: the queen's path, then the arrow's flight from where it lands.
+void draw_best_move(sf::RenderTarget& t, const BoardGeometry& g, Move m) {
+  const float sq = g.square;
+  const sf::Color queen{70, 190, 110, 200}, arrow{226, 120, 60, 200};
+  draw_pointer(t, centre(g, m.from()), centre(g, m.to()), sq * 0.16f, sq * 0.34f, queen);
+  draw_pointer(t, centre(g, m.to()), centre(g, m.arrow()), sq * 0.10f, sq * 0.26f, arrow);
+  sf::CircleShape ring(sq * 0.36f);
+  ring.setOrigin(sq * 0.36f, sq * 0.36f);
+  ring.setPosition(centre(g, m.from()));
+  ring.setFillColor(sf::Color::Transparent);
+  ring.setOutlineThickness(std::max(2.f, sq * 0.05f));
+  ring.setOutlineColor(queen);
+  t.draw(ring);
+}
+
+const char* state_name(AnalysisJob::State s) {
+  switch (s) {
+    case AnalysisJob::State::Idle:
+      return "idle";
+    case AnalysisJob::State::Running:
+      return "running";
+    case AnalysisJob::State::Done:
+      return "done";
+    case AnalysisJob::State::Cancelled:
+      return "cancelled";
+    case AnalysisJob::State::Failed:
+      return "failed";
+  }
+  return "";
+}
 
 class ReplayListScreen final : public Screen {
  public:
@@ -135,8 +201,15 @@ class ReplayListScreen final : public Screen {
 class ReplayScreen final : public Screen {
  public:
   ReplayScreen(App& app, ReplayModel model, std::function<std::unique_ptr<Screen>()> back)
-      : Screen(app), model_(std::move(model)), close_to_(std::move(back)) {
+      : Screen(app),
+        model_(std::move(model)),
+        close_to_(std::move(back)),
+        job_(analysis_options(app.options())) {
     model_.to_end();
+    points_ = graph_points(model_.record());
+    analyse_.on_click = [this] { job_.start(model_.record()); };
+    cancel_.on_click = [this] { job_.cancel(); };
+    cancel_.visible = false;
     start_.on_click = [this] { model_.to_start(); };
     back_.on_click = [this] { model_.back(); };
     forward_.on_click = [this] { model_.forward(); };
@@ -145,7 +218,7 @@ class ReplayScreen final : public Screen {
     export_sgf_.on_click = [this] { export_as(ExportFormat::Sgf); };
     close_.on_click = [this] { app_.show(close_to_()); };
     for (Widget* w : std::initializer_list<Widget*>{&start_, &back_, &forward_, &end_, &export_,
-                                                    &export_sgf_, &close_})
+                                                    &export_sgf_, &close_, &analyse_, &cancel_})
       widgets_.add(*w);
   }
 
@@ -159,6 +232,8 @@ class ReplayScreen final : public Screen {
     const float bh = s.f(44), gap = s.f(10);
     const float nav_w = (panel_.w - 3 * gap) / 4;
     const float nav_y = panel_.bottom() - 2 * bh - gap;
+    const float analyse_y = nav_y - bh - gap;
+    analyse_.rect = cancel_.rect = {panel_.x, analyse_y, panel_.w, bh};
     float x = panel_.x;
     for (Button* b : {&start_, &back_, &forward_, &end_}) {
       b->rect = {std::round(x), nav_y, std::round(nav_w), bh};
@@ -170,15 +245,20 @@ class ReplayScreen final : public Screen {
                         bh};
     close_.rect = {std::round(panel_.x + 2 * (third + gap)), panel_.bottom() - bh,
                    std::round(third), bh};
-    moves_ = {panel_.x, panel_.y + s.f(130), panel_.w, nav_y - s.f(14) - (panel_.y + s.f(130))};
+    graph_ = {panel_.x, panel_.y + s.f(128), panel_.w, s.f(92)};
+    const float moves_top = graph_.bottom() + s.f(34);
+    moves_ = {panel_.x, moves_top, panel_.w, analyse_y - gap - moves_top};
   }
 
   void handle(const sf::Event& e) override {
     if (widgets_.handle(e)) return;
     if (e.type == sf::Event::MouseButtonPressed && e.mouseButton.button == sf::Mouse::Left) {
+      const auto x = static_cast<float>(e.mouseButton.x), y = static_cast<float>(e.mouseButton.y);
       for (const auto& [rect, ply] : move_cells_)
-        if (rect.contains(static_cast<float>(e.mouseButton.x), static_cast<float>(e.mouseButton.y)))
-          model_.jump(ply);
+        if (rect.contains(x, y)) model_.jump(ply);
+      // While an analysis runs the graph makes way for its progress.
+      if (job_.state() != AnalysisJob::State::Running)
+        if (auto ply = graph_ply_at(graph_, points_.size(), x, y)) model_.jump(*ply);
     }
     if (e.type == sf::Event::MouseWheelScrolled)
       e.mouseWheelScroll.delta > 0 ? model_.back() : model_.forward();
@@ -197,7 +277,11 @@ class ReplayScreen final : public Screen {
         model_.to_end();
         break;
       case sf::Keyboard::Escape:
-        app_.show(close_to_());
+        // Esc first stops a running analysis; the next one leaves.
+        if (job_.state() == AnalysisJob::State::Running)
+          job_.cancel();
+        else
+          app_.show(close_to_());
         break;
       default:
         break;
@@ -207,6 +291,17 @@ class ReplayScreen final : public Screen {
   void update(SteadyTime) override {
     start_.enabled = back_.enabled = model_.ply() > 0;
     forward_.enabled = end_.enabled = model_.ply() < model_.size();
+    const bool running = job_.state() == AnalysisJob::State::Running;
+    if (auto analysed = job_.take_result()) {
+      if (model_.annotate(*analysed)) {
+        points_ = graph_points(model_.record());
+        app_.notify("Analysis done: Export saves the game with it");
+      }
+    }
+    cancel_.visible = running;
+    analyse_.visible = !running;
+    analyse_.enabled = model_.size() > 0;
+    analyse_.label = points_.empty() ? "Analyse this game" : "Analyse again";
   }
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
@@ -218,6 +313,8 @@ class ReplayScreen final : public Screen {
     scene.light = app_.settings().light_squares;
     scene.dark = app_.settings().dark_squares;
     draw_board(t, s, geometry_, scene);
+    const auto best = best_move_at(model_.record(), model_.ply());
+    if (best) draw_best_move(t, geometry_, *best);
 
     const GameRecord& r = model_.record();
     const float w = panel_.w;
@@ -233,6 +330,11 @@ class ReplayScreen final : public Screen {
               s.px(15), panel_.x, panel_.y + s.f(76), colors::kMuted);
     draw_text(t, s.fonts->bold, model_.progress(), s.px(17), panel_.x, panel_.y + s.f(108),
               colors::kAccent);
+    draw_graph(t, s);
+    draw_text(
+        t, s.fonts->regular,
+        elide(s.fonts->regular, next_move_comment(model_.record(), model_.ply()), s.px(14), w),
+        s.px(14), panel_.x, graph_.bottom() + s.f(16), colors::kText);
     move_cells_ = draw_move_list(t, s, moves_, model_.move_rows(),
                                  model_.record().rules.first_to_move, model_.ply());
     widgets_.draw(t, s);
@@ -246,6 +348,24 @@ class ReplayScreen final : public Screen {
     j["position"] = to_text(model_.position());
     j["last_move"] = model_.last_move() ? to_string(*model_.last_move()) : "";
     j["exported"] = exported_;
+    const auto best = best_move_at(model_.record(), model_.ply());
+    nlohmann::json marks = nlohmann::json::array(), best_moves = nlohmann::json::array();
+    for (std::size_t ply = 1; ply <= model_.size(); ++ply) {
+      marks.push_back(mark_suffix(model_.record(), ply));
+      const auto m = best_move_at(model_.record(), ply - 1);
+      best_moves.push_back(m ? to_string(*m) : "");
+    }
+    j["analysis"] = {
+        {"state", state_name(job_.state())},
+        {"status", job_.status_text()},
+        {"done", job_.done()},
+        {"total", job_.total()},
+        {"points", points_.size()},
+        {"graph", {{"x", graph_.x}, {"y", graph_.y}, {"w", graph_.w}, {"h", graph_.h}}},
+        {"marks", marks},
+        {"best_moves", best_moves},
+        {"best_move", best ? to_string(*best) : ""},
+        {"comment", next_move_comment(model_.record(), model_.ply())}};
     return j;
   }
 
@@ -260,6 +380,65 @@ class ReplayScreen final : public Screen {
     app_.notify("Exported to " + exported_);
   }
 
+  static ai::AnalysisOptions analysis_options(const AppOptions& app) {
+    const ComputerConfig engine = load_computer_config(ai::default_config_dir() / "ai.json");
+    return client::analysis_options(engine.config, Millis{app.analysis_movetime_ms});
+  }
+
+  // The evaluation graph: White's share above the middle line, Black's below, the shown
+  // position as a vertical line, mistakes and blunders as dots; the analysis' progress instead
+  // while there is no graph.
+  void draw_graph(sf::RenderTarget& t, const Style& s) const {
+    fill_rounded(t, graph_, s.f(8), colors::kPanel, colors::kBorder, 1);
+    const float mid = graph_.y + graph_.h / 2, half = graph_.h / 2 - s.f(6);
+    const std::string status = job_.status_text();
+    if (points_.empty() || job_.state() == AnalysisJob::State::Running) {
+      std::string text = status;
+      if (text.empty()) text = "Not analysed yet";
+      draw_text(t, s.fonts->regular, text, s.px(15), graph_.x + graph_.w / 2, mid, colors::kMuted,
+                Align::Center);
+      if (job_.state() == AnalysisJob::State::Running && job_.total() > 0) {
+        const float share = static_cast<float>(job_.done()) / static_cast<float>(job_.total());
+        sf::RectangleShape bar({(graph_.w - s.f(20)) * share, s.f(4)});
+        bar.setPosition(graph_.x + s.f(10), graph_.bottom() - s.f(12));
+        bar.setFillColor(colors::kAccent);
+        t.draw(bar);
+      }
+      return;
+    }
+    sf::VertexArray area(sf::TriangleStrip);
+    sf::VertexArray line(sf::LineStrip);
+    const sf::Color fill{232, 230, 225, 70};
+    for (const GraphPoint& p : points_) {
+      const float x = graph_x(graph_, points_.size(), p.ply);
+      const float y = mid - static_cast<float>(p.y) * half;
+      area.append(sf::Vertex({x, mid}, fill));
+      area.append(sf::Vertex({x, y}, fill));
+      line.append(sf::Vertex({x, y}, colors::kText));
+    }
+    t.draw(area);
+    sf::RectangleShape axis({graph_.w, 1});
+    axis.setPosition(graph_.x, std::round(mid));
+    axis.setFillColor(colors::kBorder);
+    t.draw(axis);
+    t.draw(line);
+    for (const GraphPoint& p : points_) {
+      const std::string mark = mark_suffix(model_.record(), p.ply);
+      if (mark.empty()) continue;
+      const float r = s.f(mark == "??" ? 4.5f : 3.5f);
+      sf::CircleShape dot(r);
+      dot.setOrigin(r, r);
+      dot.setPosition(graph_x(graph_, points_.size(), p.ply), mid - static_cast<float>(p.y) * half);
+      dot.setFillColor(mark == "??" ? colors::kDanger : colors::kAccent);
+      t.draw(dot);
+    }
+    sf::RectangleShape here({s.f(2), graph_.h - s.f(4)});
+    here.setPosition(std::round(graph_x(graph_, points_.size(), model_.ply()) - s.f(1)),
+                     graph_.y + s.f(2));
+    here.setFillColor(colors::kAccent);
+    t.draw(here);
+  }
+
   ReplayModel model_;
   std::function<std::unique_ptr<Screen>()> close_to_;  // where Back leads
   Button start_{"replay_start", "|<"};
@@ -269,9 +448,13 @@ class ReplayScreen final : public Screen {
   Button export_{"export", "Export"};
   Button export_sgf_{"export_sgf", "Export SGF"};
   Button close_{"back", "Back"};
+  Button analyse_{"analyse", "Analyse this game", ButtonStyle::Primary};
+  Button cancel_{"analysis_cancel", "Cancel analysis", ButtonStyle::Danger};
+  AnalysisJob job_;
+  std::vector<GraphPoint> points_;
   WidgetSet widgets_;
   BoardGeometry geometry_;
-  Rect panel_, moves_;
+  Rect panel_, moves_, graph_;
   std::vector<MoveCell> move_cells_;
   std::string exported_;
 };

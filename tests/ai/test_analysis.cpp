@@ -4,6 +4,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -168,6 +169,52 @@ TEST_CASE("a record that does not replay is refused by analyse_game") {
   const auto analysed = analyse_game(r, quick());
   REQUIRE_FALSE(analysed);
   CHECK(analysed.error().find("move 1 (") == 0);
+}
+
+TEST_CASE("a cancelled analysis stops within its search and starts no further one") {
+  const GameRecord game = short_game_with_a_bad_move();
+  {
+    // Cancelled between searches (from the progress callback): no further search starts.
+    AnalysisCancel cancel;
+    AnalysisOptions o = quick();
+    o.cancel = &cancel;
+    std::size_t last = 0;
+    const auto analysed = analyse_game(game, o, [&](std::size_t done, std::size_t) {
+      last = done;
+      if (done == 2) cancel.cancel();
+    });
+    REQUIRE_FALSE(analysed);
+    CHECK(analysed.error() == kAnalysisCancelled);
+    CHECK(last == 2);
+  }
+  {
+    // Cancelled from another thread in the middle of a long search: it ends at once, not after
+    // the movetime.
+    AnalysisCancel cancel;
+    AnalysisOptions o;
+    o.movetime = Millis{20000};
+    o.cancel = &cancel;
+    const auto start = std::chrono::steady_clock::now();
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      cancel.cancel();
+    });
+    const auto analysed = analyse_game(game, o);
+    const auto took = std::chrono::steady_clock::now() - start;
+    canceller.join();
+    REQUIRE_FALSE(analysed);
+    CHECK(analysed.error() == kAnalysisCancelled);
+    CHECK(took < std::chrono::seconds(2));
+    CHECK(cancel.cancelled());
+  }
+  {
+    // Cancelled before it began: nothing is searched.
+    AnalysisCancel cancel;
+    cancel.cancel();
+    AnalysisOptions o = quick();
+    o.cancel = &cancel;
+    CHECK_FALSE(analyse_game(game, o));
+  }
 }
 
 TEST_CASE("amazons-engine analyse annotates a text record and a JSON record, showing progress") {
