@@ -310,7 +310,23 @@ TEST_CASE(
   const auto back = events.wait_login(Millis{8000}, mark);
   REQUIRE(back);
   CHECK(back->resumed);
-  CHECK(reply_as<Games>(call(c, List{})).games.empty());
+  // The timings above are tight on purpose (300 ms requests, dead after 700 ms of silence): on
+  // a loaded machine the woken server may miss them once more, and the connection goes round
+  // again. What must hold is that it comes back and answers, within a bounded number of tries.
+  std::optional<net::ServerLink::Reply> answered;
+  for (int attempt = 0; attempt < 10 && !answered; ++attempt) {
+    auto r = call(c, List{});
+    const bool retry = !r && (r.error().kind == ClientError::Kind::Timeout ||
+                              r.error().kind == ClientError::Kind::Disconnected ||
+                              r.error().kind == ClientError::Kind::NotConnected);
+    if (!retry) {
+      answered = std::move(r);
+    } else if (c.status() != ConnectionStatus::Online) {
+      events.wait_login(Millis{3000}, events.size());
+    }
+  }
+  REQUIRE(answered);
+  CHECK(reply_as<Games>(*answered).games.empty());
 }
 
 TEST_CASE("connection: a login elsewhere replaces this connection, which then stays closed") {
