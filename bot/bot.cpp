@@ -67,6 +67,7 @@ void Bot::connect(std::optional<std::string> pin) {
   net::ConnectionOptions o;
   o.host = config_.host;
   o.port = config_.port;
+  o.more_servers = config_.more_servers;
   o.tls = config_.tls;
   o.tls_fingerprint = std::move(pin);
   o.name = config_.name;

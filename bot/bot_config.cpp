@@ -145,12 +145,15 @@ std::filesystem::path default_known_servers() {
   return {};
 }
 
-std::optional<std::string> apply_server(BotConfig& c, const net::ServerAddress& a) {
+std::optional<std::string> apply_server(BotConfig& c, const std::vector<net::ServerAddress>& all) {
+  const net::ServerAddress& a = all.front();
   if (a.transport != net::Transport::Tcp && a.transport != net::Transport::Tls)
     return "server \"" + net::to_string(a) + "\": the bot connects with tcp:// or tls://";
   c.host = a.host;
   c.port = a.port;
   c.tls = a.transport == net::Transport::Tls;
+  c.more_servers.clear();
+  for (std::size_t i = 1; i < all.size(); ++i) c.more_servers.push_back({all[i].host, all[i].port});
   return std::nullopt;
 }
 
@@ -162,7 +165,7 @@ Expected<BotConfig, std::string> apply_bot_json(BotConfig c, const json& j) {
       err = take(jf::text(v, key), [](const std::string&) {});
     } else if (key == "server") {
       auto text = jf::text(v, key);
-      auto address = text ? net::parse_server_address(*text) : Error{text.error()};
+      auto address = text ? net::parse_server_addresses(*text) : Error{text.error()};
       if (!address) {
         err = address.error();
       } else if (auto why = apply_server(c, *address)) {

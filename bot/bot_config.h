@@ -15,6 +15,7 @@
 #include "common/protocol.h"
 #include "common/time_control.h"
 #include "net/address.h"
+#include "net/connection.h"
 
 namespace amazons::bot {
 
@@ -44,6 +45,8 @@ struct BotConfig {
   std::string host = "127.0.0.1";
   unsigned short port = 7420;
   bool tls = false;  // "server": "tls://host:port"
+  // "server": "a:7420,b:7420": the further nodes of a cluster, tried in turn (net::Connection).
+  std::vector<net::ConnectionOptions::Endpoint> more_servers;
   // TLS: accept exactly this certificate (SHA-256, "AB:CD:..."); without it a certificate the
   // system's CAs vouch for, else the one remembered in known_servers (trust on first use).
   std::optional<std::string> tls_fingerprint;
@@ -85,8 +88,9 @@ struct BotConfig {
 // $XDG_STATE_HOME/amazons/known_servers, else $HOME/.local/state/amazons/known_servers; empty when
 // neither is an absolute path.
 std::filesystem::path default_known_servers();
-// Takes the server from a parsed address; tcp:// and tls:// only (the bot speaks no WebSocket).
-std::optional<std::string> apply_server(BotConfig& c, const net::ServerAddress& a);
+// Takes the server from parsed addresses (the first, then the further nodes of a cluster); tcp://
+// and tls:// only (the bot speaks no WebSocket).
+std::optional<std::string> apply_server(BotConfig& c, const std::vector<net::ServerAddress>& all);
 
 // Applies the settings in a JSON object onto `config` (unknown keys are refused).
 Expected<BotConfig, std::string> apply_bot_json(BotConfig config, const nlohmann::json& j);

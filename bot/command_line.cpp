@@ -37,8 +37,10 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
        no_claim = false, rematch = false, rated = false, ponder = false;
 
   std::optional<std::string> tls_fingerprint, known_servers;
-  app.add_option("--server", server,
-                 "the server: HOST:PORT, or tls://HOST:PORT for TLS (default 127.0.0.1:7420)")
+  app.add_option(
+         "--server", server,
+         "the server: HOST:PORT, or tls://HOST:PORT for TLS (default 127.0.0.1:7420); the nodes of "
+         "a cluster separated by commas (a:7420,b:7420), tried in turn")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--tls-fingerprint", tls_fingerprint,
                  "TLS: trust exactly the certificate with this SHA-256 fingerprint (AB:CD:...)");
@@ -109,7 +111,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
     c = *loaded;
   }
   if (server) {
-    auto a = net::parse_server_address(*server);
+    auto a = net::parse_server_addresses(*server);
     if (!a) return Error{a.error()};
     if (auto why = apply_server(c, *a)) return Error{*why};
   }

@@ -83,6 +83,31 @@ Expected<ServerAddress, std::string> parse_server_address(std::string_view text,
   return out;
 }
 
+Expected<std::vector<ServerAddress>, std::string> parse_server_addresses(
+    std::string_view text, unsigned short default_port) {
+  std::vector<ServerAddress> out;
+  std::string_view rest = text;
+  for (;;) {
+    const auto comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    const bool own_scheme = item.find("://") != std::string_view::npos;
+    if (!out.empty() && item.empty())
+      return Unexpected("servers \"" + std::string(text) + "\": an empty address after a comma");
+    auto a = parse_server_address(item, default_port);
+    if (!a) return Unexpected(a.error());
+    if (!out.empty() && !own_scheme) a->transport = out.front().transport;
+    if (!out.empty() && a->transport != out.front().transport)
+      return Unexpected("servers \"" + std::string(text) +
+                        "\": every address must use the same transport (" +
+                        std::string(to_string(out.front().transport)) + ")");
+    out.push_back(std::move(*a));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
 std::string host_port(const ServerAddress& a) {
   const bool v6 = a.host.find(':') != std::string::npos;
   return (v6 ? "[" + a.host + "]" : a.host) + ":" + std::to_string(a.port);

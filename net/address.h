@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/expected.h"
 
@@ -32,6 +33,11 @@ struct ServerAddress {
 };
 
 Expected<ServerAddress, std::string> parse_server_address(
+    std::string_view text, unsigned short default_port = kDefaultPort);
+// Several addresses of one service (the nodes of a cluster), separated by commas:
+// "a:7420,b:7420" or "tls://a,tls://b". All use one transport; a scheme on the first applies to
+// the ones that give none. Empty items and mixed transports are refused.
+Expected<std::vector<ServerAddress>, std::string> parse_server_addresses(
     std::string_view text, unsigned short default_port = kDefaultPort);
 // "host:port" or "[v6]:port", without the scheme: the key a pinned certificate is stored under.
 std::string host_port(const ServerAddress& a);

@@ -134,6 +134,7 @@ class Connection::Impl {
   Impl(const ConnectionOptions& options, EventHandler on_event)
       : options_(options),
         on_event_(std::move(on_event)),
+        endpoints_(endpoints_of(options)),
         tick_timer_(io_),
         retry_timer_(io_),
         deadline_timer_(io_),
@@ -141,7 +142,7 @@ class Connection::Impl {
     if (options_.tls) {
       trust_.system_cas = options_.trust_system_cas;
       trust_.pinned = options_.tls_fingerprint;
-      tls_ = tls::client_context(trust_, options_.host);
+      for (const auto& e : endpoints_) tls_.push_back(tls::client_context(trust_, e.host));
     }
     thread_ = std::thread([this] { io_.run(); });
   }
@@ -259,7 +260,7 @@ class Connection::Impl {
     deadline_timer_.expires_after(options_.connect_timeout);
     deadline_timer_.async_wait([this, a](error_code ec) {
       if (ec || a != attempt_ || status_ == ConnectionStatus::Online) return;
-      const std::string where = options_.host + ":" + std::to_string(options_.port);
+      const std::string where = this->where();
       drop(status_ == ConnectionStatus::Connecting
                ? error_of(ClientError::Kind::Connect, "connecting to " + where + " timed out")
                : error_of(ClientError::Kind::Timeout,
@@ -267,18 +268,17 @@ class Connection::Impl {
                               std::to_string(options_.connect_timeout.count()) + " ms"));
     });
     a->resolver.async_resolve(
-        options_.host, std::to_string(options_.port),
+        host(), std::to_string(port()),
         [this, a](error_code ec, const tcp::resolver::results_type& results) {
           if (a != attempt_) return;
           if (ec)
             return drop(error_of(ClientError::Kind::Connect,
-                                 "cannot resolve " + options_.host + ": " + ec.message()));
+                                 "cannot resolve " + host() + ": " + ec.message()));
           asio::async_connect(a->socket, results, [this, a](error_code e, const tcp::endpoint&) {
             if (a != attempt_) return;
             if (e)
               return drop(error_of(ClientError::Kind::Connect,
-                                   "cannot connect to " + options_.host + ":" +
-                                       std::to_string(options_.port) + ": " + e.message()));
+                                   "cannot connect to " + where() + ": " + e.message()));
             error_code ignored;
             a->socket.set_option(tcp::no_delay(true), ignored);
             if (options_.tls) return handshake(a);
@@ -295,19 +295,20 @@ class Connection::Impl {
   }
 
   void handshake(const std::shared_ptr<Attempt>& a) {
-    a->tls = std::make_unique<ssl::stream<tcp::socket&>>(a->socket, *tls_.context);
+    const tls::ClientContext& tls = tls_[current_];
+    a->tls = std::make_unique<ssl::stream<tcp::socket&>>(a->socket, *tls.context);
     error_code not_ip;
-    asio::ip::make_address(options_.host, not_ip);
+    asio::ip::make_address(host(), not_ip);
     // SNI names a host; an address literal is not sent (RFC 6066).
     // (SSL_set_tlsext_host_name is this call behind a macro with an old-style cast.)
     if (not_ip)
       SSL_ctrl(a->tls->native_handle(), SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
-               const_cast<char*>(options_.host.c_str()));
-    *tls_.seen = tls::PeerCertificate{};
-    a->tls->async_handshake(ssl::stream_base::client, [this, a](error_code ec) {
+               const_cast<char*>(host().c_str()));
+    *tls.seen = tls::PeerCertificate{};
+    a->tls->async_handshake(ssl::stream_base::client, [this, a, &tls](error_code ec) {
       if (a != attempt_) return;
-      if (const auto failure = tls::trust_failure(trust_, *tls_.seen))
-        return close_for_good(certificate_error(*failure, tls_.seen->fingerprint));
+      if (const auto failure = tls::trust_failure(trust_, *tls.seen))
+        return close_for_good(certificate_error(*failure, tls.seen->fingerprint));
       if (ec)
         return drop(error_of(ClientError::Kind::Connect,
                              "TLS handshake with " + where() + " failed: " + ec.message()));
@@ -316,8 +317,15 @@ class Connection::Impl {
   }
 
   std::string where() const {
-    const bool v6 = options_.host.find(':') != std::string::npos;
-    return (v6 ? "[" + options_.host + "]" : options_.host) + ":" + std::to_string(options_.port);
+    const bool v6 = host().find(':') != std::string::npos;
+    return (v6 ? "[" + host() + "]" : host()) + ":" + std::to_string(port());
+  }
+  const std::string& host() const { return endpoints_[current_].host; }
+  unsigned short port() const { return endpoints_[current_].port; }
+  static std::vector<ConnectionOptions::Endpoint> endpoints_of(const ConnectionOptions& o) {
+    std::vector<ConnectionOptions::Endpoint> all{{o.host, o.port}};
+    all.insert(all.end(), o.more_servers.begin(), o.more_servers.end());
+    return all;
   }
 
   ClientError certificate_error(tls::TrustFailure failure, const std::string& seen) const {
@@ -574,6 +582,7 @@ class Connection::Impl {
     end_attempt();
     fail_pending(ClientError::Kind::Disconnected, why.message);
     ++failures_;
+    current_ = (current_ + 1) % endpoints_.size();  // the next node, when there are several
     if (options_.reconnect.max_attempts > 0 && failures_ >= options_.reconnect.max_attempts)
       return close_for_good(why);
     const Millis delay =
@@ -598,8 +607,11 @@ class Connection::Impl {
   const ConnectionOptions options_;
   const EventHandler on_event_;
   tls::ClientTrust trust_;
-  tls::ClientContext tls_;  // options.tls: the context every attempt's stream uses
-  asio::io_context io_;     // first, so that it is destroyed last
+  const std::vector<ConnectionOptions::Endpoint> endpoints_;  // host:port, then more_servers
+  std::size_t current_ = 0;                                   // the address of this attempt
+  // options.tls: one context per endpoint (each checks its own host name), for every attempt.
+  std::vector<tls::ClientContext> tls_;
+  asio::io_context io_;  // first, so that it is destroyed last
   // Keeps the network thread running while the connection is closed, for post() and post_after().
   asio::executor_work_guard<asio::io_context::executor_type> work_{io_.get_executor()};
   asio::steady_timer tick_timer_;

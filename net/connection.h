@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "common/expected.h"
 #include "common/protocol.h"
@@ -86,6 +87,15 @@ enum class Delivery : std::uint8_t { NetworkThread, Poll };
 struct ConnectionOptions {
   std::string host = "127.0.0.1";  // a name, an IPv4 or an IPv6 address
   unsigned short port = 7420;
+  // More addresses of the same service (the nodes of a cluster): a failed attempt or a dropped
+  // connection moves on to the next address, round robin from host:port, and the token resumes
+  // the session there. TLS checks each node's certificate against that node's host name; a pin
+  // (tls_fingerprint) applies to every node.
+  struct Endpoint {
+    std::string host;
+    unsigned short port = 7420;
+  };
+  std::vector<Endpoint> more_servers;
   // TLS: the JSON lines inside TLS (a server's port speaks both). The certificate must be vouched
   // for by the system's CAs (when trust_system_cas) and name `host`, or have this fingerprint
   // ("AB:CD:...", SHA-256 of the DER bytes, as tls::fingerprint writes it).

@@ -132,6 +132,23 @@ TEST_CASE("bot config: flags override the file") {
   CHECK(flags->config.seek->time == TimeControl::fixed_per_move(Millis{30'000}));
   CHECK(flags->config.seek->rated);
   CHECK(flags->config.lag_margin == Millis{150});
+  CHECK(flags->config.more_servers.empty());
+
+  // The nodes of a cluster, from the file and from the flag (which replaces the file's list).
+  const auto nodes = parse(dir, R"({"server":"tls://n1:9000,n2:9001"})", {});
+  REQUIRE_MESSAGE(nodes, (nodes ? "" : nodes.error()));
+  CHECK(nodes->config.host == "n1");
+  CHECK(nodes->config.tls);
+  REQUIRE(nodes->config.more_servers.size() == 1);
+  CHECK(nodes->config.more_servers[0].host == "n2");
+  CHECK(nodes->config.more_servers[0].port == 9001);
+  const auto flag_nodes = parse(dir, R"({"server":"n1,n2"})", {"--server", "x:1,y:2,z:3"});
+  REQUIRE(flag_nodes);
+  CHECK(flag_nodes->config.host == "x");
+  REQUIRE(flag_nodes->config.more_servers.size() == 2);
+  CHECK(flag_nodes->config.more_servers[1].host == "z");
+  CHECK(error_of(parse(dir, "{}", {"--server", "ws://a,b"})).find("tcp:// or tls://") !=
+        std::string::npos);
 
   // --level overrides an engine named in the file.
   const auto level = parse(dir, R"({"engine":"x"})", {"--level", "hard"});

@@ -52,3 +52,26 @@ TEST_CASE("address: bad input gets an error that says what is wrong") {
     CHECK(parsed.error().find(b.says) != std::string::npos);
   }
 }
+
+TEST_CASE("address: the nodes of a cluster, separated by commas, share one transport") {
+  using amazons::net::parse_server_addresses;
+  const auto two = parse_server_addresses("a:7000, b").value();
+  REQUIRE(two.size() == 2);
+  CHECK(two[0] == ServerAddress{"a", 7000});
+  CHECK(two[1] == ServerAddress{"b", 7420});
+  // A scheme on the first applies to the ones that give none; the same scheme again is fine.
+  const auto tls = parse_server_addresses("tls://a:1,b:2,tls://[::1]:3").value();
+  REQUIRE(tls.size() == 3);
+  CHECK(tls[1] == ServerAddress{"b", 2, Transport::Tls});
+  CHECK(tls[2] == ServerAddress{"::1", 3, Transport::Tls});
+  CHECK(parse_server_addresses("h:1").value() == std::vector<ServerAddress>{{"h", 1}});
+  CHECK(parse_server_addresses("a,tls://b").error().find("the same transport (tcp)") !=
+        std::string::npos);
+  CHECK(parse_server_addresses("a,,b").error().find("an empty address after a comma") !=
+        std::string::npos);
+  CHECK(parse_server_addresses("a,").error().find("an empty address after a comma") !=
+        std::string::npos);
+  CHECK(parse_server_addresses("a,b:x").error().find("the port must be a number") !=
+        std::string::npos);
+  CHECK(parse_server_addresses("").error().find("no server address given") != std::string::npos);
+}

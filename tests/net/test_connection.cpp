@@ -329,6 +329,50 @@ TEST_CASE(
   CHECK(reply_as<Games>(*answered).games.empty());
 }
 
+TEST_CASE(
+    "connection: several addresses: an unreachable one is passed over, and a dropped node's "
+    "connection moves on to the next") {
+  TempDir dir_a, dir_b;
+  ServerProcess a(dir_a.path(), nlohmann::json{{"name", "node-a"}});
+  ServerProcess b(dir_b.path(), nlohmann::json{{"name", "node-b"}});
+  const unsigned short nobody = unused_port();
+  {
+    // The first address refuses: the first attempt fails there, the next logs in at node-b.
+    auto options = connection_options(nobody, "wanderer");
+    options.more_servers = {{"127.0.0.1", b.port()}};
+    options.reconnect.initial = Millis{20};
+    options.reconnect.jitter = 0.0;
+    EventRecorder events;
+    Connection c(options, events.handler());
+    c.start();
+    const auto login = events.wait_login();
+    REQUIRE(login);
+    CHECK(login->welcome.server == "node-b");
+    const auto failed = events.wait_status(ConnectionStatus::WaitingRetry, Millis{0});
+    REQUIRE(failed);
+    CHECK(failed->error->message.find("127.0.0.1:" + std::to_string(nobody)) != std::string::npos);
+  }
+  {
+    // Logged in at node-a, which dies: the connection goes on to node-b, where the token means
+    // nothing (these two nodes share no database), so it logs in by name.
+    auto options = connection_options(a.port(), "traveller");
+    options.more_servers = {{"127.0.0.1", b.port()}};
+    options.reconnect.initial = Millis{20};
+    EventRecorder events;
+    Connection c(options, events.handler());
+    c.start();
+    const auto first = events.wait_login();
+    REQUIRE(first);
+    CHECK(first->welcome.server == "node-a");
+    const auto mark = events.size();
+    a.stop(SIGKILL);
+    const auto second = events.wait_login(Millis{8000}, mark);
+    REQUIRE(second);
+    CHECK(second->welcome.server == "node-b");
+    CHECK(reply_as<Games>(call(c, List{})).games.empty());
+  }
+}
+
 TEST_CASE("connection: a login elsewhere replaces this connection, which then stays closed") {
   TempDir dir;
   ServerProcess server(dir.path());
