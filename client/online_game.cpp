@@ -61,6 +61,7 @@ void OnlineGame::handle(const protocol::ServerMessage& message) {
   } else if (const auto* e = std::get_if<protocol::End>(&message)) {
     if (e->game != id_ || !vm_ || !vm_->running()) return;
     end_ = *e;
+    premove_.cancel();
     vm_->on_end({e->winner, e->reason}, "", now());
   } else if (const auto* p = std::get_if<protocol::Presence>(&message)) {
     if (p->game != id_) return;
@@ -107,6 +108,7 @@ void OnlineGame::on_state(const protocol::State& s) {
     continues = to_string(known[i]) == s.moves[i];
   if (!continues) {
     // Not a continuation of what is shown (or nothing shown yet): show the server's game.
+    premove_.cancel();
     vm_.reset();
     begin(s.rules, s.variant, s.white.value_or(protocol::PlayerRef{}),
           s.black.value_or(protocol::PlayerRef{}), s.time, s.color);
@@ -114,7 +116,10 @@ void OnlineGame::on_state(const protocol::State& s) {
   }
   for (std::size_t i = vm_->moves().size(); i < s.moves.size(); ++i)
     apply(s.moves[i], std::nullopt);
-  if (s.result && vm_->running()) vm_->on_end({s.result->winner, s.result->reason}, "", now());
+  if (s.result && vm_->running()) {
+    premove_.cancel();
+    vm_->on_end({s.result->winner, s.result->reason}, "", now());
+  }
   set_clock(s.clock);
 }
 
@@ -150,6 +155,25 @@ std::optional<std::uint64_t> OnlineGame::pending_request() const {
 
 bool OnlineGame::play(std::uint64_t request, Move move) {
   return human_ && human_->answer(request, PlayerAction::play(move));
+}
+
+bool OnlineGame::set_premove(Move move) {
+  if (!human_ || !color_ || !vm_ || !vm_->running() || vm_->to_move() == *color_) return false;
+  return premove_.set(vm_->position(), *color_, move);
+}
+
+bool OnlineGame::cancel_premove() { return premove_.cancel(); }
+
+std::optional<Move> OnlineGame::play_premove() {
+  const auto request = pending_request();
+  if (!request || !premove_.pending()) return std::nullopt;
+  const auto out = premove_.resolve(vm_->position());
+  if (!out->send()) {
+    notices_.push_back(out->notice());
+    return std::nullopt;
+  }
+  if (!play(*request, out->move)) return std::nullopt;
+  return out->move;
 }
 
 void OnlineGame::request(protocol::ClientMessage message, std::string what) {

@@ -17,6 +17,7 @@
 
 #include "client/game_view_model.h"
 #include "client/human_player.h"
+#include "client/premove.h"
 #include "common/protocol.h"
 #include "net/connection.h"
 #include "net/server_game.h"
@@ -57,6 +58,16 @@ class OnlineGame {
   // Answers that request; false when it is no longer pending. The move shows when the server
   // reports it.
   bool play(std::uint64_t request, Move move);
+  // Premoves (client/premove.h), played games only. The premove of this account's seat while
+  // the opponent is to move; false when it is not the opponent's turn or the move is not legal
+  // against the position as it stands.
+  bool set_premove(Move move);
+  bool cancel_premove();
+  const Premove& premove() const { return premove_; }
+  // Call while pending_request() holds (the opponent's move has arrived and the seat is asked):
+  // sends the pending premove if it is still legal and returns it; drops it with a notice
+  // ("Premove ... dropped: ...") if not. Nullopt when nothing was sent.
+  std::optional<Move> play_premove();
   // Requests to the server; refusals come back as notices.
   void resign();
   void abort();
@@ -103,6 +114,7 @@ class OnlineGame {
   bool rematch_sent_ = false;
   int spectators_ = 0;
   std::vector<std::string> notices_;
+  Premove premove_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

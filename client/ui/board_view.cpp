@@ -131,12 +131,14 @@ const sf::Texture& round_texture(const Style& style, Round kind, unsigned size) 
 }
 
 void draw_round(sf::RenderTarget& target, const Style& style, Round kind, float x, float y,
-                float size) {
+                float size, sf::Uint8 alpha = 255) {
   const unsigned px = std::max(1U, static_cast<unsigned>(std::lround(size)));
   sf::Sprite sprite(round_texture(style, kind, px));
   sprite.setScale(0.5f, 0.5f);
   if (kind == Round::Dot || kind == Round::Ring)
     sprite.setColor({255, 255, 255, marker_color(kind).a});
+  else if (alpha != 255)
+    sprite.setColor({255, 255, 255, alpha});
   sprite.setPosition(std::round(x - static_cast<float>(px) / 2),
                      std::round(y - static_cast<float>(px) / 2));
   target.draw(sprite);
@@ -187,6 +189,13 @@ void draw_board(sf::RenderTarget& target, const Style& style, const BoardGeometr
     frame(target, g.square_rect(scene.last_move->arrow()), std::max(2.f, g.square * 0.06f),
           sf::Color(250, 220, 90, 200));
   }
+  if (scene.premove) {
+    for (Square s : {scene.premove->from(), scene.premove->to()})
+      fill(target, g.square_rect(s), colors::kPremove);
+    const Rect a = g.square_rect(scene.premove->arrow());
+    fill(target, a, colors::kPremove);
+    frame(target, a, std::max(2.f, g.square * 0.07f), colors::kPremoveEdge);
+  }
   if (!scene.selected.is_none()) fill(target, g.square_rect(scene.selected), colors::kSelected);
   if (!scene.hover.is_none()) fill(target, g.square_rect(scene.hover), colors::kHover);
 
@@ -211,6 +220,13 @@ void draw_board(sf::RenderTarget& target, const Style& style, const BoardGeometr
       const Rect r = g.square_rect(q);
       draw_queen(target, style, c, r.x + r.w / 2, r.y + r.h / 2, g.square);
     }
+  if (scene.premove && pos.piece_at(scene.premove->to()) == Piece::Empty) {
+    constexpr sf::Uint8 kGhost = 120;  // faint enough to read as "not played yet"
+    const Rect r = g.square_rect(scene.premove->to());
+    const Piece mover = pos.piece_at(scene.premove->from());
+    draw_round(target, style, mover == Piece::BlackQueen ? Round::BlackQueen : Round::WhiteQueen,
+               r.x + r.w / 2, r.y + r.h / 2, g.square, kGhost);
+  }
   if (!scene.moved_to.is_none() && scene.dragging != scene.moved_to) {
     const Rect r = g.square_rect(scene.moved_to);
     draw_queen(target, style, pos.side_to_move(), r.x + r.w / 2, r.y + r.h / 2, g.square);

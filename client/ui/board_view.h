@@ -18,6 +18,9 @@ namespace amazons::client::ui {
 struct BoardScene {
   const Position* position = nullptr;
   std::optional<Move> last_move;
+  // A premove waiting for the opponent's move: its squares tinted, a faint queen on its
+  // destination, its arrow square framed.
+  std::optional<Move> premove;
   Square selected = Square::none();  // the chosen queen, drawn highlighted
   // While the arrow is chosen the queen is drawn on its destination and its square is empty.
   Square moved_to = Square::none();

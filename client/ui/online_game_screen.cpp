@@ -8,6 +8,7 @@
 #include <SFML/Graphics/RectangleShape.hpp>
 
 #include "client/move_input.h"
+#include "client/premove.h"
 #include "client/ui/board_view.h"
 #include "client/ui/game_panel.h"
 #include "client/ui/screens.h"
@@ -55,6 +56,14 @@ class OnlineGameScreen final : public Screen {
       return;
     }
     if (widgets_.handle(e)) return;
+    const bool cancel_key =
+        (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape) ||
+        (e.type == sf::Event::MouseButtonPressed && e.mouseButton.button == sf::Mouse::Right);
+    if (OnlineGame* g = game(); cancel_key && g && g->cancel_premove()) {
+      app_.notify("Premove cancelled.");
+      premove_input_ = false;  // entering one starts again on the next update
+      return;
+    }
     if (board_input_event(e, input_, geometry_, mouse_x_, mouse_y_)) submit();
   }
 
@@ -69,6 +78,8 @@ class OnlineGameScreen final : public Screen {
       input_.disable();
       request_.reset();
       submitted_.reset();
+      premove_input_ = false;
+      dropped_.clear();
       shown_moves_ = 0;
     }
     const GameViewModel* vm = g->view();
@@ -79,14 +90,36 @@ class OnlineGameScreen final : public Screen {
       submitted_.reset();
       input_.disable();
       request_.reset();
+      premove_input_ = false;
     }
     const auto pending = client_->online() ? g->pending_request() : std::nullopt;
     if (pending && pending != request_ && !submitted_) {
-      request_ = pending;
-      input_.reset(vm->position(), true);
-    } else if (!pending && input_.stage() != InputStage::Disabled) {
+      premove_input_ = false;
+      const auto premove = g->premove().move();
+      if (const auto sent = g->play_premove()) {
+        submitted_ = sent;  // the premove went out the moment the turn came
+        input_.disable();
+      } else {
+        // A dropped premove's notice shows with the turn it was dropped on.
+        for (const OnlineNotice& n : client_->take_notices()) app_.notify(n.text, n.error);
+        if (premove) dropped_ = "Premove " + to_string(*premove) + " dropped. Your move.";
+        request_ = pending;
+        input_.reset(vm->position(), true);
+      }
+    } else if (!pending && !premove_input_ && input_.stage() != InputStage::Disabled) {
       input_.disable();
       request_.reset();
+    }
+    // While the opponent thinks, a move entered is a premove, judged against the position as it
+    // stands; one at a time.
+    const bool opponent_thinking =
+        g->playing() && g->color() && vm->running() && vm->to_move() != *g->color() && !submitted_;
+    if (opponent_thinking && !premove_input_ && !g->premove().pending()) {
+      input_.reset(premove_position(vm->position(), *g->color()), true);
+      premove_input_ = true;
+    } else if (!opponent_thinking && premove_input_) {
+      input_.disable();
+      premove_input_ = false;
     }
     if (!vm->running() && !ended_shown_.count(g->id())) {
       ended_shown_.insert(g->id());
@@ -123,6 +156,7 @@ class OnlineGameScreen final : public Screen {
     if (submitted_) optimistic.do_move(*submitted_);
     scene.position = &optimistic;
     scene.last_move = submitted_ ? submitted_ : vm->last_move();
+    scene.premove = g->premove().move();
     scene.coordinates = app_.settings().coordinates;
     scene.light = app_.settings().light_squares;
     scene.dark = app_.settings().dark_squares;
@@ -157,6 +191,8 @@ class OnlineGameScreen final : public Screen {
     j["to_move"] = color_name(vm->to_move());
     j["human_to_move"] = request_.has_value() && !submitted_;
     j["stage"] = stage_code(input_.stage());
+    j["premove_input"] = premove_input_;
+    j["premove"] = g->premove().move() ? to_string(*g->premove().move()) : "";
     j["selected"] = input_.queen().is_none() ? "" : to_string(input_.queen());
     j["targets"] = input_.targets().count();
     nlohmann::json moves = nlohmann::json::array();
@@ -183,6 +219,12 @@ class OnlineGameScreen final : public Screen {
   void submit() {
     OnlineGame* g = game();
     const Move m = input_.take_move();
+    dropped_.clear();
+    if (premove_input_) {
+      // Refused only if the position changed under the input: enter it again.
+      if (!g || !g->set_premove(m)) premove_input_ = false;
+      return;
+    }
     if (!g || !request_ || !g->play(*request_, m)) return;
     submitted_ = m;  // shown at once; the server's `moved` confirms it
     request_.reset();
@@ -222,6 +264,13 @@ class OnlineGameScreen final : public Screen {
       return vm.player(c).name + " is disconnected; their clock runs on their turn.";
     if (!g.playing()) return "Watching" + kDot + side_name(vm.to_move()) + " to move";
     if (submitted_) return "Sending your move...";
+    if (!g.premove().panel_line().empty()) return g.premove().panel_line();
+    if (premove_input_) {
+      if (input_.stage() == InputStage::ChooseQueen || input_.stage() == InputStage::Disabled)
+        return vm.player(vm.to_move()).name + " is thinking... You may premove.";
+      return "Premove: " + stage_hint(input_.stage());
+    }
+    if (!dropped_.empty() && input_.stage() == InputStage::ChooseQueen) return dropped_;
     if (input_.stage() == InputStage::ChooseQueen)
       return "Your move: " + stage_hint(input_.stage());
     if (input_.stage() != InputStage::Disabled) return stage_hint(input_.stage());
@@ -230,6 +279,8 @@ class OnlineGameScreen final : public Screen {
 
   sf::Color status_color(const OnlineGame& g) const {
     if (!client_->online() || !g.offline().empty()) return colors::kDanger;
+    if (g.premove().pending()) return colors::kPremoveEdge;
+    if (!dropped_.empty() && request_) return colors::kDanger;
     return colors::kMuted;
   }
 
@@ -328,6 +379,8 @@ class OnlineGameScreen final : public Screen {
   MoveInput input_;
   std::optional<std::uint64_t> request_;
   std::optional<Move> submitted_;
+  bool premove_input_ = false;  // input_ enters a premove (the opponent is to move)
+  std::string dropped_;         // the status line after a premove was dropped, until we move
   std::optional<SteadyTime> resign_armed_;
 
   Button resign_{"resign", "Resign", ButtonStyle::Danger};

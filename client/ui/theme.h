@@ -35,6 +35,9 @@ inline const sf::Color kArrowTarget{210, 80, 50, 170};   // where the arrow may 
 inline const sf::Color kSelected{30, 110, 200, 105};     // the queen being moved
 inline const sf::Color kLastMove{250, 220, 90, 95};
 inline const sf::Color kHover{255, 255, 255, 50};
+// A pending premove: violet, a colour no other marking on the board uses.
+inline const sf::Color kPremove{150, 70, 220, 120};
+inline const sf::Color kPremoveEdge{175, 105, 255, 235};
 }  // namespace colors
 
 sf::Color to_sf(Rgb c, sf::Uint8 alpha = 255);

@@ -12,9 +12,14 @@
 //   bad-move     answers go with "bestmove d1d7g7"
 //   illegal      answers go with a move from an empty square
 //   none         answers go with "bestmove (none)"
+//   gated FILE   plays the legal move with the smallest Move::raw(), and only once FILE exists
+//                (it removes it; after kGateWait it plays anyway): the test says when it moves
 // Without `setoption name UCI_Variant value amazons` (when it offers the option) it answers
 // every go with a chess move, as Fairy-Stockfish would play chess.
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -25,6 +30,17 @@
 #include "formats/move_list.h"
 
 using namespace amazons;
+
+// The longest a gated engine waits for its gate, so a test that fails never leaves it hanging.
+constexpr auto kGateWait = std::chrono::seconds(20);
+
+void wait_for_gate(const std::filesystem::path& gate) {
+  const auto until = std::chrono::steady_clock::now() + kGateWait;
+  std::error_code ec;
+  while (!std::filesystem::exists(gate, ec) && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::filesystem::remove(gate, ec);
+}
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "good";
@@ -84,6 +100,11 @@ int main(int argc, char** argv) {
         generate_moves(*pos, moves);
         if (moves.empty()) {
           std::cout << "bestmove (none)\n";
+        } else if (mode == "gated") {
+          wait_for_gate(argc > 2 ? argv[2] : "gate");
+          const Move m = *std::min_element(moves.begin(), moves.end(),
+                                           [](Move a, Move b) { return a.raw() < b.raw(); });
+          std::cout << "bestmove " << formats::to_uci(m) << "\n";
         } else {
           const Move m =
               moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];

@@ -83,11 +83,13 @@ class Server:
 
 
 class Bot:
-    def __init__(self, server, name, *extra):
+    """amazons-bot at the beginner level, or playing with `engine` (a UCI command line)."""
+    def __init__(self, server, name, *extra, engine=None):
         exe = os.path.join(BUILD, "bot", "amazons-bot")
         self.log = open(os.path.join(server.tmp, "bot-%s.log" % name), "ab")
+        player = ["--engine", engine, "--protocol", "uci"] if engine else ["--level", "beginner"]
         self.proc = subprocess.Popen(
-            [exe, "--server", "127.0.0.1:%d" % server.port, "--name", name, "--level", "beginner", *extra],
+            [exe, "--server", "127.0.0.1:%d" % server.port, "--name", name, *player, *extra],
             stdout=self.log, stderr=self.log)
         _children.append(self.proc)
 

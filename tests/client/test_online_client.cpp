@@ -493,3 +493,63 @@ TEST_CASE("lobby: your turn lists every correspondence game to move in, and open
   a->request_turns();
   REQUIRE(wait_until({a}, [&] { return a->turns().size() == 1; }));
 }
+
+TEST_CASE(
+    "online game: a premove is taken only on the opponent's turn, sent or dropped on the "
+    "reply, and forgotten at the end") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Online alice(server.port(), "alice"), bob(server.port(), "bob");
+  OnlineClient *a = &alice.client, *b = &bob.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
+  protocol::Create create;
+  create.color = protocol::ColorChoice::White;
+  a->create(create);
+  REQUIRE(wait_until({a}, [&] { return a->waiting_game().has_value(); }));
+  b->join(a->waiting_game()->game);
+  REQUIRE(wait_until({a, b}, [&] { return a->game() && a->game()->pending_request(); }));
+  OnlineGame& g = *a->game();
+  auto play = [&](OnlineClient* who, const char* move) {
+    OnlineGame& game = *who->game();
+    const std::size_t before = game.view()->moves().size();
+    REQUIRE(wait_until({a, b}, [&] { return game.pending_request().has_value(); }));
+    REQUIRE(game.play(*game.pending_request(), *parse_move(move)));
+    REQUIRE(wait_until({a, b}, [&] {
+      return a->game()->view()->moves().size() == before + 1 &&
+             b->game()->view()->moves().size() == before + 1;
+    }));
+  };
+
+  CHECK_FALSE(g.set_premove(*parse_move("g1-g5/e3")));  // Alice's own turn: a move, not a premove
+  play(a, "d1-d7/g7");
+  CHECK_FALSE(b->game()->set_premove(*parse_move("j7-h7/h8")));  // Bob's turn: his move
+  CHECK_FALSE(g.set_premove(*parse_move("d7-d10/d9")));          // onto a queen
+  REQUIRE(g.set_premove(*parse_move("g1-g5/e3")));
+  CHECK_FALSE(g.set_premove(*parse_move("a4-c4/c8")));  // one at a time
+  CHECK_FALSE(g.play_premove().has_value());            // not asked yet: it waits
+  CHECK(g.premove().pending());
+
+  // Bob's reply leaves it legal: it goes out as Alice's move.
+  play(b, "j7-h7/h8");
+  REQUIRE(wait_until({a, b}, [&] { return g.pending_request().has_value(); }));
+  CHECK(g.play_premove() == *parse_move("g1-g5/e3"));
+  REQUIRE(wait_until({a, b}, [&] { return b->game()->view()->moves().size() == 3; }));
+  CHECK(b->game()->view()->moves().back() == *parse_move("g1-g5/e3"));
+
+  // Bob's reply shoots onto its arrow square: dropped, with the reason as a notice.
+  REQUIRE(g.set_premove(*parse_move("a4-c4/c8")));
+  play(b, "d10-c9/c8");
+  REQUIRE(wait_until({a, b}, [&] { return g.pending_request().has_value(); }));
+  CHECK_FALSE(g.play_premove().has_value());
+  CHECK_FALSE(g.premove().pending());
+  CHECK(alice.noticed("Premove a4-c4/c8 dropped: the arrow square c8 is now blocked"));
+  CHECK(g.pending_request().has_value());  // still Alice's move to make
+  CHECK(g.view()->moves().size() == 4);
+
+  // A premove pending when the game ends is forgotten.
+  play(a, "j4-j5/j6");
+  REQUIRE(g.set_premove(*parse_move("a4-b4/b5")));
+  b->game()->resign();
+  REQUIRE(wait_until({a, b}, [&] { return g.finished(); }));
+  CHECK_FALSE(g.premove().pending());
+}

@@ -12,6 +12,7 @@ export interface Scene {
   lastMove: Move | null;
   flipped: boolean;
   territory: TerritoryMap | null;
+  premove?: Move | null; // a premove waiting for the opponent's move
 }
 
 const DRAG_THRESHOLD_PX = 4;
@@ -26,6 +27,8 @@ export class BoardView {
   private pressX = 0;
   private pressY = 0;
   private dragging = false;
+  // Right click and Esc ask this first; true means it took the press (a premove cancelled).
+  beforeBack: () => boolean = () => false;
 
   // `onMove` gets each move entered, `onStage` hears of every other change of the input's stage;
   // `input` is shared with the owner, who resets it.
@@ -46,6 +49,7 @@ export class BoardView {
   }
 
   back(): void {
+    if (this.beforeBack()) return;
     if (this.input.back() !== "none") {
       this.endDrag();
       this.render();
@@ -96,6 +100,9 @@ export class BoardView {
       if (s === inp.queen && inp.stage !== "disabled") cls.push("selected");
       if (inp.targets.has(s)) cls.push(moving ? "target-arrow" : "target");
       if (inp.accepts(s)) cls.push("accepts");
+      const pre = scene.premove;
+      if (pre && (s === pre.from || s === pre.to)) cls.push("premove");
+      if (pre && s === pre.arrow) cls.push("premove-arrow");
       if (scene.territory && cell === Cell.Empty) {
         const o = owner(scene.territory, s);
         if (o) cls.push(`terr-${o}`);
@@ -104,11 +111,14 @@ export class BoardView {
       el.dataset.piece = queen ?? (cell === Cell.Arrow ? "arrow" : "");
       const base = el.classList.contains("dark") ? "dark" : "light";
       el.className = ["sq", base, ...cls].join(" ");
-      this.setQueen(el, queen, this.dragging && inp.dragFrom === s);
+      // The premove's queen shows faintly on its destination, the real one stays where it is.
+      const ghost = pre && s === pre.to && cell === Cell.Empty && !queen ? b.at(pre.from) : Cell.Empty;
+      const ghostColor = ghost === Cell.White ? "white" : ghost === Cell.Black ? "black" : null;
+      this.setQueen(el, queen ?? ghostColor, this.dragging && inp.dragFrom === s, ghostColor !== null && !queen);
     }
   }
 
-  private setQueen(el: HTMLDivElement, c: Color | null, lifted: boolean): void {
+  private setQueen(el: HTMLDivElement, c: Color | null, lifted: boolean, pending = false): void {
     let q = el.querySelector<HTMLDivElement>(".queen");
     if (!c) {
       q?.remove();
@@ -118,7 +128,7 @@ export class BoardView {
       q = h("div", { class: "queen" }, "\u265B");
       el.appendChild(q);
     }
-    q.className = `queen ${c}${lifted ? " lifted" : ""}`;
+    q.className = `queen ${c}${lifted ? " lifted" : ""}${pending ? " pending" : ""}`;
   }
 
   private squareAt(x: number, y: number): Square {

@@ -12,6 +12,7 @@ import type {
   TimeControl,
   Variant,
 } from "@protocol";
+import { Premove } from "./premove";
 import { Board, Move, parseMove, replay } from "./rules";
 
 export interface ChatLine {
@@ -44,6 +45,7 @@ export class GameModel {
   rematchSent = false;
   rematchFrom?: string;
   moveSent = false;
+  premove = new Premove(); // this seat's move entered while the opponent thinks
   problem?: string;
 
   private constructor(id: string, rules: string, variant: Variant) {
@@ -73,6 +75,7 @@ export class GameModel {
       g.rematchSent = previous.rematchSent;
       g.rematchFrom = previous.rematchFrom;
       g.ratings = previous.ratings;
+      if (m.status === "active") g.premove = previous.premove;
     }
     g.white = m.white;
     g.black = m.black;
@@ -113,6 +116,11 @@ export class GameModel {
     return this.status === "active" && this.color !== undefined && this.board.toMove === this.color;
   }
 
+  // A move entered now is a premove: the opponent is to move and ours is not in flight.
+  opponentThinking(): boolean {
+    return this.status === "active" && this.color !== undefined && this.board.toMove !== this.color && !this.moveSent;
+  }
+
   player(c: Color): Player | undefined {
     return c === "white" ? this.white : this.black;
   }
@@ -132,6 +140,7 @@ export class GameModel {
 
   applyEnd(m: ServerMessageOf<"end">): void {
     this.status = "finished";
+    this.premove.cancel();
     this.result = { winner: m.winner, reason: m.reason };
     this.ratings = { white: m.white_rating, black: m.black_rating };
     if (this.clock) this.setClock({ white: this.remaining("white") ?? 0, black: this.remaining("black") ?? 0 });

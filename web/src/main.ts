@@ -21,6 +21,7 @@ import { Link, LinkState, defaultUrl } from "./connection";
 import { copyText, download, formatClock, h, replaceChildren } from "./dom";
 import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
 import { MoveInput } from "./input";
+import { premoveBoard } from "./premove";
 import { Move, formatMove, other, replay } from "./rules";
 import { territoryMap } from "./territory";
 
@@ -110,6 +111,7 @@ class App {
   private invites = new Map<string, string>();
   private current: string | null = null;
   private input = new MoveInput();
+  private premoving = false; // `input` enters a premove (the opponent is to move)
   private boardView: BoardView;
   private territory = localStorage.getItem(TERRITORY_KEY) === "1";
 
@@ -128,6 +130,7 @@ class App {
   constructor(root: HTMLElement) {
     this.root = root;
     this.boardView = new BoardView(this.input, (m) => this.sendMove(m), () => this.renderGame());
+    this.boardView.beforeBack = () => this.cancelPremove();
     replaceChildren(this.root, this.header, this.notices, this.main);
     this.link = new Link(defaultUrl(), {
       open: () => this.onOpen(),
@@ -139,7 +142,7 @@ class App {
       this.followRoute();
     });
     window.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && this.screen === "game") this.boardView.back();
+      if (e.key === "Escape" && this.screen === "game" && !this.cancelPremove()) this.boardView.back();
       if (this.screen === "replay" && !(e.target instanceof HTMLInputElement)) {
         if (e.key === "ArrowLeft") this.stepReplay(-1);
         if (e.key === "ArrowRight") this.stepReplay(1);
@@ -735,8 +738,29 @@ class App {
     const g = this.games.get(id);
     if (this.screen !== "game" || this.gameParts.id?.dataset.game !== id) this.buildGame(id);
     if (!g) return;
-    this.input.reset(g.board, g.myTurn() && !g.moveSent);
+    if (g.myTurn() && !g.moveSent) {
+      // The opponent's move is here: a premove goes out at once if it is still legal.
+      const out = g.premove.resolve(g.board);
+      if (out && out.notice === null) {
+        this.premoving = false;
+        this.input.disable();
+        return this.sendMove(out.move);
+      }
+      if (out?.notice) this.notify(out.notice, true);
+    }
+    this.premoving = g.opponentThinking() && !g.premove.move;
+    if (this.premoving) this.input.reset(premoveBoard(g.board, g.color!), true);
+    else this.input.reset(g.board, g.myTurn() && !g.moveSent);
     this.renderGame();
+  }
+
+  // Right click or Esc with a premove pending; false when there was none.
+  private cancelPremove(): boolean {
+    const g = this.current ? this.games.get(this.current) : undefined;
+    if (this.screen !== "game" || !g || !g.premove.cancel()) return false;
+    this.notify("Premove cancelled.");
+    this.showGame(g.id);
+    return true;
   }
 
   private buildGame(id: string): void {
@@ -802,7 +826,7 @@ class App {
     const flipped = g.color === "black";
     this.renderSeat(p.top, g, flipped ? "white" : "black");
     this.renderSeat(p.bottom, g, flipped ? "black" : "white");
-    this.boardView.show({ board: g.board, lastMove: g.lastMove(), flipped, territory: this.territory ? territoryMap(g.board) : null });
+    this.boardView.show({ board: g.board, lastMove: g.lastMove(), flipped, territory: this.territory ? territoryMap(g.board) : null, premove: g.premove.move });
 
     let status: string;
     if (this.linkState !== "open") status = "Reconnecting...";
@@ -810,11 +834,15 @@ class App {
     else if (g.status === "finished") status = "The game is over.";
     else if (g.color === undefined) status = `Watching · ${sideName(g.board.toMove)} to move`;
     else if (g.moveSent) status = "Sending your move...";
+    else if (g.premove.move) status = g.premove.panelLine(g.board.size);
+    else if (this.premoving && this.input.stage === "destination") status = "Premove: choose where the queen goes.";
+    else if (this.premoving && this.input.stage === "arrow") status = "Premove: now shoot the arrow.";
     else if (g.myTurn()) status = this.input.stage === "arrow" ? "Your move: now shoot the arrow." : this.input.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
-    else status = `Waiting for ${sideName(g.board.toMove)}.`;
-    replaceChildren(p.status, h("span", {}, status), g.spectators > 0 ? h("span", { class: "muted" }, ` · ${g.spectators} watching`) : null,
+    else status = `Waiting for ${sideName(g.board.toMove)}.${this.premoving ? " You may premove." : ""}`;
+    replaceChildren(p.status, h("span", g.premove.move ? { class: "premove-line" } : {}, status), g.spectators > 0 ? h("span", { class: "muted" }, ` · ${g.spectators} watching`) : null,
       g.problem ? h("div", { class: "error" }, g.problem) : null);
     p.status.dataset.state = g.status;
+    p.status.dataset.premove = g.premove.move ? formatMove(g.premove.move, g.board.size) : "";
 
     if (g.result) {
       const rating = (c: Color) => {
@@ -900,6 +928,12 @@ class App {
   private sendMove(m: Move): void {
     const g = this.current ? this.games.get(this.current) : undefined;
     if (!g) return;
+    if (this.premoving) {
+      this.premoving = g.premove.set(g.board, g.color!, m);
+      if (!this.premoving) this.showGame(g.id); // the board changed under it: enter it again
+      else this.renderGame();
+      return;
+    }
     if (this.send({ type: "move", game: g.id, move: formatMove(m, g.board.size) }, { kind: "move", game: g.id })) g.moveSent = true;
     else this.input.reset(g.board, g.myTurn());
     this.renderGame();
