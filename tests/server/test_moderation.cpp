@@ -46,7 +46,7 @@ SessionId hello(LobbyHarness& h, const std::string& name, const std::string& add
 }  // namespace
 
 TEST_CASE(
-    "lobby: moderation: moderation actions are refused to players with forbidden; a report is "
+    "lobby: moderation: moderation actions are refused to players with forbidden, a report is "
     "not") {
   LobbyHarness h;
   const auto alice = h.login("alice");
@@ -275,7 +275,7 @@ TEST_CASE("lobby: moderation: an address ban closes its connections and refuses 
   CHECK(log[0].action == "unban_address");
 }
 
-TEST_CASE("lobby: moderation: a moderator adjudicates or aborts a game; the result is stored") {
+TEST_CASE("lobby: moderation: a moderator adjudicates or aborts a game, the result is stored") {
   LobbyHarness h;
   grant(h, "mod", Role::Moderator);
   const auto mod = h.login("mod");
@@ -347,7 +347,7 @@ TEST_CASE("lobby: moderation: a removed chat line is withdrawn from everyone in 
 }
 
 TEST_CASE(
-    "lobby: moderation: players report a player or a chat line; moderators list and resolve them") {
+    "lobby: moderation: players report a player or a chat line, moderators list and resolve them") {
   LobbyHarness h;
   grant(h, "mod", Role::Moderator);
   auto mod = h.login("mod");
@@ -404,7 +404,7 @@ TEST_CASE(
   CHECK(reports[1].report > reports[0].report);
 }
 
-TEST_CASE("lobby: moderation: moderators cannot sanction moderators; admins can") {
+TEST_CASE("lobby: moderation: moderators cannot sanction moderators, admins can") {
   LobbyHarness h;
   grant(h, "mod", Role::Moderator);
   grant(h, "mod2", Role::Moderator);
@@ -422,7 +422,7 @@ TEST_CASE("lobby: moderation: moderators cannot sanction moderators; admins can"
 }
 
 TEST_CASE(
-    "lobby: moderation: closed registrations take known names only; the server password still "
+    "lobby: moderation: closed registrations take known names only, the server password still "
     "holds") {
   auto config = LobbyHarness::default_config();
   config.server_password = "club";
