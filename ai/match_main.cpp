@@ -52,6 +52,8 @@ std::string ending(const GameRecord& r, const std::string& loser) {
       return loser + " played an illegal move";
     case EndReason::Abandon:
       return loser + " left";
+    case EndReason::Adjudicated:
+      return "adjudicated against " + loser;
     case EndReason::Aborted:
       break;
   }

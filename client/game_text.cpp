@@ -38,6 +38,8 @@ std::string result_reason(const GameResult& r, const std::string& detail) {
       return loser + " left the game.";
     case EndReason::Aborted:
       return "The game was called off.";
+    case EndReason::Adjudicated:
+      return "A moderator decided the game.";
     case EndReason::IllegalMove:
       return detail.empty() ? loser + " sent an illegal move." : "Illegal move: " + detail + ".";
   }

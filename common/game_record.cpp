@@ -31,13 +31,15 @@ std::string_view code(EndReason r) {
       return "aborted";
     case EndReason::IllegalMove:
       return "illegal_move";
+    case EndReason::Adjudicated:
+      return "adjudicated";
   }
   return "unknown";
 }
 
 std::optional<EndReason> end_reason_from_code(std::string_view c) {
   for (EndReason r : {EndReason::NoMoves, EndReason::Resign, EndReason::Time, EndReason::Abandon,
-                      EndReason::Aborted, EndReason::IllegalMove})
+                      EndReason::Aborted, EndReason::IllegalMove, EndReason::Adjudicated})
     if (code(r) == c) return r;
   return std::nullopt;
 }

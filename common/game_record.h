@@ -25,6 +25,7 @@ enum class EndReason : std::uint8_t {
   Abandon,      // a player left (or stayed disconnected) and the opponent claimed the game
   Aborted,      // called off before both sides had moved; no winner
   IllegalMove,  // a program sent an illegal move (matches, bots)
+  Adjudicated,  // a moderator decided the game (docs/PROTOCOL.md "Moderation")
 };
 std::string_view code(EndReason r);  // "no_moves", "resign", ...
 std::optional<EndReason> end_reason_from_code(std::string_view code);

@@ -228,9 +228,136 @@ struct Turns {
   friend bool operator==(const Turns&, const Turns&) = default;
 };
 
+// ---- moderation (docs/PROTOCOL.md "Moderation"): moderators and admins only, but report --------
+// Durations are seconds; absent: for good. Every action is written to the audit log.
+
+struct Mute {
+  static constexpr std::string_view kType = "mute";
+  std::string player;
+  std::optional<std::int64_t> duration;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("player", s.player);
+    v("duration", s.duration);
+    v("reason", s.reason, std::string());
+  }
+  friend bool operator==(const Mute&, const Mute&) = default;
+};
+struct Unmute {
+  static constexpr std::string_view kType = "unmute";
+  std::string player;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("player", s.player);
+    v("reason", s.reason, std::string());
+  }
+  friend bool operator==(const Unmute&, const Unmute&) = default;
+};
+struct Kick {
+  static constexpr std::string_view kType = "kick";
+  std::string player;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("player", s.player);
+    v("reason", s.reason, std::string());
+  }
+  friend bool operator==(const Kick&, const Kick&) = default;
+};
+// Bans a name or an address (exactly one of the two).
+struct Ban {
+  static constexpr std::string_view kType = "ban";
+  std::optional<std::string> player;
+  std::optional<std::string> address;
+  std::optional<std::int64_t> duration;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("player", s.player);
+    v("address", s.address);
+    v("duration", s.duration);
+    v("reason", s.reason, std::string());
+  }
+  friend bool operator==(const Ban&, const Ban&) = default;
+};
+struct Unban {
+  static constexpr std::string_view kType = "unban";
+  std::optional<std::string> player;
+  std::optional<std::string> address;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("player", s.player);
+    v("address", s.address);
+    v("reason", s.reason, std::string());
+  }
+  friend bool operator==(const Unban&, const Unban&) = default;
+};
+// Ends a game in progress: a win for `winner`, or aborted when winner is absent.
+struct Adjudicate {
+  static constexpr std::string_view kType = "adjudicate";
+  std::string game;
+  std::optional<Color> winner;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("winner", s.winner);
+    v("reason", s.reason, std::string());
+  }
+  friend bool operator==(const Adjudicate&, const Adjudicate&) = default;
+};
+struct RemoveChat {
+  static constexpr std::string_view kType = "remove_chat";
+  std::int64_t line = 0;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("line", s.line);
+    v("reason", s.reason, std::string());
+  }
+  friend bool operator==(const RemoveChat&, const RemoveChat&) = default;
+};
+struct AuditRequest {
+  static constexpr std::string_view kType = "audit";
+  int limit = 50;
+  static void fields(auto& s, auto& v) { v("limit", s.limit, 50); }
+  friend bool operator==(const AuditRequest&, const AuditRequest&) = default;
+};
+struct SanctionsRequest {
+  static constexpr std::string_view kType = "sanctions";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const SanctionsRequest&, const SanctionsRequest&) = default;
+};
+// Any player: reports a player, or a chat line (whose author is then the player reported).
+struct Report {
+  static constexpr std::string_view kType = "report";
+  std::optional<std::string> player;
+  std::optional<std::int64_t> line;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("player", s.player);
+    v("line", s.line);
+    v("reason", s.reason);
+  }
+  friend bool operator==(const Report&, const Report&) = default;
+};
+struct ReportsRequest {
+  static constexpr std::string_view kType = "reports";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const ReportsRequest&, const ReportsRequest&) = default;
+};
+struct Resolve {
+  static constexpr std::string_view kType = "resolve";
+  std::int64_t report = 0;
+  std::string note;
+  static void fields(auto& s, auto& v) {
+    v("report", s.report);
+    v("note", s.note, std::string());
+  }
+  friend bool operator==(const Resolve&, const Resolve&) = default;
+};
+
 using ClientMessage =
     std::variant<Hello, Ping, Pong, Create, List, Join, Watch, Leave, MoveMsg, Resign, Abort, Claim,
                  Rematch, ChatSend, Seek, Unseek, ChallengeSend, Accept, Decline, Players,
-                 HistoryRequest, RecordRequest, LeaderboardRequest, Turns>;
+                 HistoryRequest, RecordRequest, LeaderboardRequest, Turns, Mute, Unmute, Kick, Ban,
+                 Unban, Adjudicate, RemoveChat, AuditRequest, SanctionsRequest, Report,
+                 ReportsRequest, Resolve>;
 
 }  // namespace amazons::protocol

@@ -43,17 +43,18 @@ struct EnumNames<RecordFormat> {
 };
 template <>
 struct EnumNames<EndReason> {
-  static constexpr std::array<std::pair<EndReason, std::string_view>, 6> kValues{
+  static constexpr std::array<std::pair<EndReason, std::string_view>, 7> kValues{
       {{EndReason::NoMoves, "no_moves"},
        {EndReason::Resign, "resign"},
        {EndReason::Time, "time"},
        {EndReason::Abandon, "abandon"},
        {EndReason::Aborted, "aborted"},
-       {EndReason::IllegalMove, "illegal_move"}}};
+       {EndReason::IllegalMove, "illegal_move"},
+       {EndReason::Adjudicated, "adjudicated"}}};
 };
 template <>
 struct EnumNames<ErrorCode> {
-  static constexpr std::array<std::pair<ErrorCode, std::string_view>, 26> kValues{{
+  static constexpr std::array<std::pair<ErrorCode, std::string_view>, 31> kValues{{
       {ErrorCode::BadJson, "bad_json"},
       {ErrorCode::UnknownType, "unknown_type"},
       {ErrorCode::BadField, "bad_field"},
@@ -80,7 +81,17 @@ struct EnumNames<ErrorCode> {
       {ErrorCode::Replaced, "replaced"},
       {ErrorCode::Internal, "internal"},
       {ErrorCode::TlsRequired, "tls_required"},
+      {ErrorCode::Forbidden, "forbidden"},
+      {ErrorCode::Banned, "banned"},
+      {ErrorCode::Muted, "muted"},
+      {ErrorCode::Kicked, "kicked"},
+      {ErrorCode::RegistrationsClosed, "registrations_closed"},
   }};
+};
+template <>
+struct EnumNames<Role> {
+  static constexpr std::array<std::pair<Role, std::string_view>, 3> kValues{
+      {{Role::Player, "player"}, {Role::Moderator, "moderator"}, {Role::Admin, "admin"}}};
 };
 
 template <class E>

@@ -22,7 +22,8 @@ struct Welcome {
   int protocol = kVersion;
   std::string server;
   PlayerRef player;
-  std::vector<std::string> games;  // games in progress where you hold a seat
+  std::vector<std::string> games;           // games in progress where you hold a seat
+  std::optional<Role> role = std::nullopt;  // moderator or admin; absent for players
   static void fields(auto& s, auto& v) {
     v("name", s.name);
     v("token", s.token);
@@ -30,6 +31,7 @@ struct Welcome {
     v("server", s.server);
     v("player", s.player);
     v("games", s.games);
+    v("role", s.role);
   }
   friend bool operator==(const Welcome&, const Welcome&) = default;
 };
@@ -183,12 +185,46 @@ struct Chat {
   std::string game;
   std::string from;
   std::string text;
+  std::optional<std::int64_t> line = std::nullopt;  // the line's id (remove_chat, report)
   static void fields(auto& s, auto& v) {
     v("game", s.game);
     v("from", s.from);
     v("text", s.text);
+    v("line", s.line);
   }
   friend bool operator==(const Chat&, const Chat&) = default;
+};
+
+// A moderator removed a chat line: clients drop it from view.
+struct ChatRemoved {
+  static constexpr std::string_view kType = "chat_removed";
+  std::string game;
+  std::int64_t line = 0;
+  static void fields(auto& s, auto& v) {
+    v("game", s.game);
+    v("line", s.line);
+  }
+  friend bool operator==(const ChatRemoved&, const ChatRemoved&) = default;
+};
+
+// Replies to the moderators' audit, reports and sanctions requests.
+struct AuditLog {
+  static constexpr std::string_view kType = "audit";
+  std::vector<AuditEntry> entries;  // newest first
+  static void fields(auto& s, auto& v) { v("entries", s.entries); }
+  friend bool operator==(const AuditLog&, const AuditLog&) = default;
+};
+struct ReportList {
+  static constexpr std::string_view kType = "reports";
+  std::vector<ReportInfo> reports;  // open ones, oldest first
+  static void fields(auto& s, auto& v) { v("reports", s.reports); }
+  friend bool operator==(const ReportList&, const ReportList&) = default;
+};
+struct SanctionList {
+  static constexpr std::string_view kType = "sanctions";
+  std::vector<SanctionInfo> sanctions;
+  static void fields(auto& s, auto& v) { v("sanctions", s.sanctions); }
+  friend bool operator==(const SanctionList&, const SanctionList&) = default;
 };
 
 // A seat's player went offline or came back. While offline on their turn their clock runs;
@@ -336,6 +372,7 @@ struct YourTurn {
 using ServerMessage =
     std::variant<Welcome, Ping, Pong, Created, Games, Start, State, Moved, End, Error, Ok, Chat,
                  Presence, Seeking, ChallengeReceived, ChallengeSent, ChallengeClosed, RematchOffer,
-                 PlayerList, History, Record, Leaderboard, Shutdown, YourTurn>;
+                 PlayerList, History, Record, Leaderboard, Shutdown, YourTurn, ChatRemoved,
+                 AuditLog, ReportList, SanctionList>;
 
 }  // namespace amazons::protocol

@@ -50,6 +50,12 @@ enum class ErrorCode : std::uint8_t {
   Internal,            // a fault in the server; the request changed nothing
   TlsRequired,         // a password over plain TCP from another machine, or a plain connection
                        // to a server that requires TLS: connect with TLS instead
+  // Moderation (docs/PROTOCOL.md "Moderation"):
+  Forbidden,            // the request needs a moderator (or admin) role
+  Banned,               // the name or address is banned; `reason` says why (the connection closes)
+  Muted,                // you may not chat until the mute ends
+  Kicked,               // a moderator closed your connection; `reason` says why
+  RegistrationsClosed,  // the server takes known names only
 };
 std::string_view code(ErrorCode e);
 std::optional<ErrorCode> error_code_from(std::string_view text);
@@ -58,6 +64,8 @@ std::optional<ErrorCode> error_code_from(std::string_view text);
 enum class ColorChoice : std::uint8_t { White, Black, Random };
 enum class GameStatus : std::uint8_t { Open, Active, Finished };
 enum class RecordFormat : std::uint8_t { Json, Text };
+// What a player may do on the server: moderators moderate, admins also moderate moderators.
+enum class Role : std::uint8_t { Player, Moderator, Admin };
 
 // Names of the enums as they appear on the wire.
 std::string_view to_string(ColorChoice c);
@@ -204,6 +212,65 @@ struct OnlinePlayer {
     v("games", s.games, 0);
   }
   friend bool operator==(const OnlinePlayer&, const OnlinePlayer&) = default;
+};
+
+// One line of the moderation audit log. Durations are in seconds; absent: for good.
+struct AuditEntry {
+  std::string at;  // format_timestamp()
+  std::string actor;
+  std::string action;  // "mute", "ban", "kick", "grant", ...
+  std::string target;
+  std::string reason;
+  std::optional<std::int64_t> duration;
+  static void fields(auto& s, auto& v) {
+    v("at", s.at);
+    v("actor", s.actor);
+    v("action", s.action);
+    v("target", s.target);
+    v("reason", s.reason);
+    v("duration", s.duration);
+  }
+  friend bool operator==(const AuditEntry&, const AuditEntry&) = default;
+};
+
+// A player's report of another player (or of one chat line of theirs), open until resolved.
+struct ReportInfo {
+  std::int64_t report = 0;
+  std::string at;
+  std::string reporter;
+  std::string player;
+  std::optional<std::int64_t> line;  // the chat line reported, with its text
+  std::optional<std::string> text;
+  std::optional<std::string> game;
+  std::string reason;
+  static void fields(auto& s, auto& v) {
+    v("report", s.report);
+    v("at", s.at);
+    v("reporter", s.reporter);
+    v("player", s.player);
+    v("line", s.line);
+    v("text", s.text);
+    v("game", s.game);
+    v("reason", s.reason);
+  }
+  friend bool operator==(const ReportInfo&, const ReportInfo&) = default;
+};
+
+// A ban or mute in force. kind: "ban_name", "ban_address" or "mute".
+struct SanctionInfo {
+  std::string kind;
+  std::string target;
+  std::string reason;
+  std::string by;
+  std::optional<std::string> until;  // absent: for good
+  static void fields(auto& s, auto& v) {
+    v("kind", s.kind);
+    v("target", s.target);
+    v("reason", s.reason);
+    v("by", s.by);
+    v("until", s.until);
+  }
+  friend bool operator==(const SanctionInfo&, const SanctionInfo&) = default;
 };
 
 // ---- messages both sides send -----------------------------------------------------------------

@@ -50,6 +50,22 @@ struct TsName<ErrorCode> {
   static constexpr std::string_view kName = "ErrorCode";
 };
 template <>
+struct TsName<Role> {
+  static constexpr std::string_view kName = "Role";
+};
+template <>
+struct TsName<AuditEntry> {
+  static constexpr std::string_view kName = "AuditEntry";
+};
+template <>
+struct TsName<ReportInfo> {
+  static constexpr std::string_view kName = "ReportInfo";
+};
+template <>
+struct TsName<SanctionInfo> {
+  static constexpr std::string_view kName = "SanctionInfo";
+};
+template <>
 struct TsName<PlayerRef> {
   static constexpr std::string_view kName = "Player";
 };
@@ -288,6 +304,7 @@ std::string typescript_declarations() {
   emit_enum<RecordFormat>(e);
   emit_enum<EndReason>(e);
   emit_enum<ErrorCode>(e);
+  emit_enum<Role>(e);
   const std::string client =
       emit_messages<ClientMessage>(e, Direction::ToServer, "Request", "ClientMessage");
   const std::string server =

@@ -404,6 +404,7 @@ std::string to_sgf(const GameRecord& record) {
         case EndReason::Abandon:
         case EndReason::IllegalMove:
         case EndReason::Aborted:
+        case EndReason::Adjudicated:
           out += "F";
           break;
       }

@@ -187,6 +187,12 @@ RoomOutput GameRoom::set_online(Color seat, bool online, Instant now) {
   return out;
 }
 
+RoomOutput GameRoom::adjudicate(std::optional<Color> winner, Instant now) {
+  if (status_ != protocol::GameStatus::Active)
+    return refuse(protocol::ErrorCode::GameNotActive, "the game is not in progress");
+  return finish({winner, winner ? EndReason::Adjudicated : EndReason::Aborted}, now);
+}
+
 bool GameRoom::offer_rematch(Color seat) {
   rematch_[at(seat)] = true;
   return rematch_[0] && rematch_[1];

@@ -84,6 +84,9 @@ class GameRoom {
 
   // Rematch: records the offer; true when both players have now offered.
   bool offer_rematch(Color seat);
+  // A moderator's decision: a win for `winner` (EndReason::Adjudicated), or aborted when empty.
+  // Refused unless the game is active.
+  RoomOutput adjudicate(std::optional<Color> winner, Instant now);
 
   protocol::State state(std::optional<Color> viewer, Instant now, int spectators) const;
   protocol::GameSummary summary(int spectators) const;

@@ -12,6 +12,17 @@ using protocol::ErrorCode;
 using protocol::ServerMessage;
 using namespace lobby_detail;
 
+namespace {
+template <class M>
+constexpr bool is_moderation_request =
+    std::is_same_v<M, protocol::Mute> || std::is_same_v<M, protocol::Unmute> ||
+    std::is_same_v<M, protocol::Kick> || std::is_same_v<M, protocol::Ban> ||
+    std::is_same_v<M, protocol::Unban> || std::is_same_v<M, protocol::Adjudicate> ||
+    std::is_same_v<M, protocol::RemoveChat> || std::is_same_v<M, protocol::AuditRequest> ||
+    std::is_same_v<M, protocol::SanctionsRequest> || std::is_same_v<M, protocol::Report> ||
+    std::is_same_v<M, protocol::ReportsRequest> || std::is_same_v<M, protocol::Resolve>;
+}  // namespace
+
 void Effects::append(Effects&& other) {
   for (auto& m : other.messages) messages.push_back(std::move(m));
   writes.append(std::move(other.writes));
@@ -40,9 +51,15 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
     rooms_.emplace(room->id(), Room{std::move(*room), {}, std::nullopt});
   }
   for (const OfferRow& offer : state.offers) restore_offer(offer);
+  moderation_.settings = state.moderation;
+  for (const SanctionRow& row : state.sanctions)
+    moderation_.sanctions[{row.kind, row.target}] = row;
+  for (const ReportRow& row : state.open_reports) moderation_.open_reports[row.id] = row;
+  moderation_.next_report = state.last_report_id + 1;
 }
 
-Effects Lobby::connect(SessionId session, Instant, ConnectionInfo info) {
+Effects Lobby::connect(SessionId session, Instant now, ConnectionInfo info) {
+  const std::string address = info.address;
   sessions_.emplace(session,
                     SessionState{std::nullopt,
                                  false,
@@ -51,7 +68,9 @@ Effects Lobby::connect(SessionId session, Instant, ConnectionInfo info) {
                                  RateLimiter(config_.requests_per_second, config_.requests_burst),
                                  RateLimiter(config_.errors_per_second, config_.errors_burst),
                                  RateLimiter(config_.chat_per_second, config_.chat_burst)});
-  return {};
+  Ctx ctx(0, std::nullopt, now);
+  refuse_address(ctx, session, address);
+  return std::move(ctx.fx);
 }
 
 Effects Lobby::disconnect(SessionId session, Instant now) {
@@ -166,6 +185,8 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
           on_leaderboard(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Turns>) {
           ctx.reply(your_turn(*s.player, ctx.now));
+        } else if constexpr (is_moderation_request<M>) {
+          on_moderation(ctx, message);
         }
       },
       message);

@@ -20,6 +20,7 @@
 
 #include "common/protocol.h"
 #include "server/game_room.h"
+#include "server/moderation.h"
 #include "server/rate_limiter.h"
 #include "server/storage.h"
 
@@ -58,6 +59,7 @@ struct ConnectionInfo {
   // Nobody between the client and us can read what it sends: TLS, or a trusted local address.
   // Passwords are taken only over such connections (unless allow_plain_passwords).
   bool private_channel = true;
+  std::string address;  // the peer's IP address, for address bans; empty when unknown
 };
 
 struct Outbound {
@@ -87,7 +89,8 @@ struct ArchiveQuery {
   SessionId session = 0;
   std::string player;  // who asks: private games are shown only to their players (or by invite)
   protocol::RequestId id;
-  std::variant<protocol::HistoryRequest, protocol::RecordRequest> request;  // player filled in
+  std::variant<protocol::HistoryRequest, protocol::RecordRequest, protocol::AuditRequest>
+      request;  // player filled in
 };
 
 struct Effects {
@@ -119,6 +122,10 @@ class Lobby {
   Effects complete_password(const PasswordOutcome& outcome, Instant now);
   // Ends games whose clock ran out; forgets old finished games. Call often (every ~50 ms).
   Effects tick(Instant now);
+  // Roles and the registrations switch as the database now has them (amazons-server admin
+  // changes them while the server runs; the network layer polls them).
+  void set_moderation(ModerationSettings settings);
+  protocol::Role role_of(const std::string& name) const;
   // Tells everyone the server is going down and closes every session.
   Effects shutdown(const std::string& message);
 
@@ -220,6 +227,16 @@ class Lobby {
   std::optional<SessionId> session_of(const std::string& name) const;
   Color random_color();
 
+  // Moderation (lobby_moderation.cpp).
+  void on_moderation(Ctx& ctx, const protocol::ClientMessage& m);
+  // Refuses a banned address (at connect) or a banned or unknown name (at hello, when
+  // registrations are closed) with the reason; true when refused.
+  bool refuse_address(Ctx& ctx, SessionId session, const std::string& address);
+  bool refuse_hello(Ctx& ctx, const std::string& name);
+  // Refuses chat from a muted player; otherwise keeps the line and returns its id.
+  std::optional<std::int64_t> admit_chat(Ctx& ctx, const std::string& game,
+                                         const std::string& text);
+
   LobbyConfig config_;
   std::map<SessionId, SessionState> sessions_;
   std::map<std::string, PlayerState> players_;
@@ -235,6 +252,7 @@ class Lobby {
   Millis next_expiry_check_{0};
   std::mt19937_64 rng_;
   std::vector<std::string> restore_problems_;
+  ModerationState moderation_;
 };
 
 }  // namespace amazons::server

@@ -54,6 +54,8 @@ void Lobby::on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m) {
 }
 
 Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
+  if (std::holds_alternative<protocol::AuditRequest>(query.request))
+    return answer_audit(storage, query);
   std::string line;
   try {
     if (const auto* h = std::get_if<protocol::HistoryRequest>(&query.request)) {

@@ -55,6 +55,9 @@ inline OfferRow offer_row(std::string id, std::string owner, const protocol::Cli
 
 }  // namespace lobby_detail
 
+// The reply to a moderator's audit request (lobby_moderation.cpp), on the storage thread.
+Outbound answer_audit(Storage& storage, const ArchiveQuery& query);
+
 // The effects of one request (or tick), and who asked: the first message to the requester
 // carries the request id.
 class Lobby::Ctx {

@@ -226,7 +226,10 @@ void Lobby::on_chat(Ctx& ctx, const protocol::ChatSend& m) {
                      "text: at most " + std::to_string(config_.max_chat_bytes) + " bytes", m.game);
   if (!s.chat.allow(ctx.now.mono))
     return ctx.error(ErrorCode::RateLimited, "chatting too fast", m.game);
-  ctx.send_all(audience(*room, Audience::Everyone), protocol::Chat{m.game, *s.player, m.text});
+  const auto line = admit_chat(ctx, m.game, m.text);
+  if (!line) return;
+  ctx.send_all(audience(*room, Audience::Everyone),
+               protocol::Chat{m.game, *s.player, m.text, *line});
 }
 
 // ---- routing and results ----------------------------------------------------------------------

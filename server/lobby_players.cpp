@@ -27,6 +27,7 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
       !equal_secret(m.server_password.value_or(""), *config_.server_password))
     return ctx.error(ErrorCode::AuthFailed, "this server needs the right server_password");
   if (auto problem = name_problem(m.name)) return ctx.error(ErrorCode::BadField, *problem);
+  if (refuse_hello(ctx, m.name)) return;
   if (m.password && (m.password->empty() || m.password->size() > kMaxPasswordBytes))
     return ctx.error(ErrorCode::BadField,
                      "password: must be 1 to " + std::to_string(kMaxPasswordBytes) + " bytes");
@@ -120,6 +121,7 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
   w.server = config_.server_name;
   w.player = {name, rounded(p.row.rating.rating), bot};
   for (GameId g : p.seats) w.games.push_back(std::to_string(g));
+  if (const auto role = role_of(name); role != protocol::Role::Player) w.role = role;
   ctx.reply(w);
   for (GameId g : p.seats) {
     Room& room = rooms_.at(g);

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/protocol_enums.h"
+#include "server/admin.h"
 #include "server/backup.h"
 #include "server/config.h"
 #include "server/net_server.h"
@@ -161,6 +163,18 @@ bool load_config(ServerConfig& config, std::string config_path) {
   return true;
 }
 
+// amazons-server admin: roles and registrations (README "Moderation").
+int run_admin_command(const std::string& db, const AdminCommand& command) {
+  try {
+    auto storage = open_storage(db);
+    return run_admin(*storage, command, stdout,
+                     std::chrono::time_point_cast<Millis>(std::chrono::system_clock::now()));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "amazons-server admin: %s\n", e.what());
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -225,12 +239,44 @@ int main(int argc, char** argv) {
       ->required();
   backup_cmd->add_flag("--force", backup_force, "replace FILE if it exists");
   backup_cmd->fallthrough();  // backup FILE --db ... --config ... as well as --db ... backup FILE
+  AdminCommand admin;
+  std::string grant_role;
+  auto* admin_cmd = app.add_subcommand(
+      "admin",
+      "roles and registrations in the server's database (--db, --config or default), also while "
+      "a server runs on it");
+  admin_cmd->require_subcommand(1);
+  admin_cmd->fallthrough();
+  auto* grant_cmd = admin_cmd->add_subcommand("grant", "make NAME a moderator or an admin");
+  grant_cmd->add_option("NAME", admin.name, "the player")->required();
+  grant_cmd->add_option("ROLE", grant_role, "moderator or admin")
+      ->required()
+      ->check(CLI::IsMember({"moderator", "admin"}));
+  auto* revoke_cmd = admin_cmd->add_subcommand("revoke", "make NAME a plain player again");
+  revoke_cmd->add_option("NAME", admin.name, "the player")->required();
+  auto* close_cmd =
+      admin_cmd->add_subcommand("close-registrations", "only names already known may log in");
+  auto* open_cmd = admin_cmd->add_subcommand("open-registrations", "anyone may log in again");
+  auto* list_cmd = admin_cmd->add_subcommand(
+      "list", "print the registrations switch, moderators, admins and bans in force");
+  for (auto* sub : {grant_cmd, revoke_cmd, close_cmd, open_cmd, list_cmd}) sub->fallthrough();
   CLI11_PARSE(app, argc, argv);
   if (*migrate_cmd) return run_migrate(migrate_from, migrate_to, migrate_force);
 
   ServerConfig config;
   if (!load_config(config, config_path)) return 2;
   if (*backup_cmd) return run_backup(db ? *db : config.db.string(), backup_file, backup_force);
+  if (*admin_cmd) {
+    using Kind = AdminCommand::Kind;
+    admin.kind = *grant_cmd    ? Kind::Grant
+                 : *revoke_cmd ? Kind::Revoke
+                 : *close_cmd  ? Kind::CloseRegistrations
+                 : *open_cmd   ? Kind::OpenRegistrations
+                               : Kind::List;
+    if (*grant_cmd)
+      admin.role = protocol::enum_from<protocol::Role>(grant_role).value_or(protocol::Role::Player);
+    return run_admin_command(db ? *db : config.db.string(), admin);
+  }
   if (port) config.port = *port;
   if (bind) config.bind = *bind;
   if (db) config.db = *db;

@@ -19,6 +19,9 @@ constexpr auto kTickInterval = std::chrono::milliseconds(50);
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr double kDiscoveryRepliesPerSecond = 50.0;
 constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
+// How often roles and the registrations switch are read back from the database, where
+// `amazons-server admin` changes them while the server runs: a grant takes effect this soon.
+constexpr int kModerationPollTicks = 40;  // 2 s of kTickInterval
 
 Millis steady_ms() {
   return std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now().time_since_epoch());
@@ -180,7 +183,8 @@ void Server::attach(std::shared_ptr<Session> session) {
     if (stopping_ || !connections_.contains(session->id())) return session->close_now();
     sessions_.emplace(session->id(), session);
     metrics_.count_connection(session->transport(), +1);
-    apply(lobby_->connect(session->id(), now(), ConnectionInfo{session->private_channel()}));
+    apply(lobby_->connect(session->id(), now(),
+                          ConnectionInfo{session->private_channel(), session->address()}));
     session->start();
     log_.debug("connected", {{"session", std::to_string(session->id())},
                              {"addr", session->address()},
@@ -342,6 +346,21 @@ void Server::tick() {
       const auto counts = lobby_->game_counts();
       metrics_.games_open = static_cast<std::int64_t>(counts.open);
       metrics_.games_active = static_cast<std::int64_t>(counts.active);
+    }
+    if (metrics_ticks_ % kModerationPollTicks == 0 && !moderation_poll_pending_) {
+      moderation_poll_pending_ = true;
+      worker_->read([this](Storage& storage) {
+        std::optional<ModerationSettings> settings;
+        try {
+          settings = storage.moderation();
+        } catch (const std::exception& e) {
+          log_.warn("moderation_poll_failed", {{"why", e.what()}});
+        }
+        asio::post(strand_, [this, settings = std::move(settings)]() mutable {
+          moderation_poll_pending_ = false;
+          if (settings && !stopping_) lobby_->set_moderation(std::move(*settings));
+        });
+      });
     }
   } catch (const std::exception& e) {
     log_.error("tick_failed", {{"why", e.what()}});

@@ -148,6 +148,7 @@ class Server {
   std::atomic<bool> storage_failed_ = false;
   ServerMetrics metrics_;
   int metrics_ticks_ = 0;
+  bool moderation_poll_pending_ = false;
   std::atomic<long long> clock_offset_ms_ = 0;
   mutable std::mutex tls_mutex_;
   std::vector<std::shared_ptr<boost::asio::ssl::context>> tls_contexts_;

@@ -9,6 +9,21 @@ namespace amazons::server {
 
 namespace {
 
+// Moderation (schema 4): in the schema of an empty database and the upgrade from 3.
+constexpr const char* kModerationTables = R"sql(
+CREATE TABLE roles (name TEXT PRIMARY KEY, role TEXT NOT NULL);
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sanctions (kind TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL,
+  by_name TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT,
+  PRIMARY KEY (kind, target));
+CREATE TABLE audit (id BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, actor TEXT NOT NULL,
+  action TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL, duration_ms BIGINT);
+CREATE TABLE reports (id BIGINT PRIMARY KEY, at BIGINT NOT NULL, reporter TEXT NOT NULL,
+  player TEXT NOT NULL, line BIGINT, text TEXT, game TEXT, reason TEXT NOT NULL,
+  resolved_by TEXT, resolved_at BIGINT, note TEXT NOT NULL);
+CREATE INDEX reports_open ON reports(id) WHERE resolved_by IS NULL;
+)sql";
+
 // The tables of the current version (schema.h); the same shape as SQLite's, in PostgreSQL's
 // types.
 constexpr const char* kSchema = R"sql(
@@ -58,7 +73,8 @@ CREATE TABLE offers (
 constexpr const char* kUpgrades[kSchemaVersion] = {
     nullptr, nullptr,
     "CREATE TABLE offers (id TEXT PRIMARY KEY, owner TEXT NOT NULL, request TEXT NOT NULL, "
-    "invite TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);"};
+    "invite TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);",
+    kModerationTables};
 
 // Held while a server creates or upgrades the schema, so servers starting together on one
 // database take turns.
@@ -160,6 +176,85 @@ auto guarded(const char* what, F&& f) {
   }
 }
 
+ModerationSettings read_moderation(pqxx::transaction_base& t) {
+  ModerationSettings m;
+  for (const auto& r : t.exec("SELECT name, role FROM roles"))
+    m.roles[r[0].c_str()] = rows::role_from(r[1].c_str());
+  const auto reg = t.exec("SELECT value FROM settings WHERE key = " +
+                          t.quote(std::string(rows::kRegistrationsKey)));
+  if (!reg.empty()) m.registrations_open = std::string(reg[0][0].c_str()) != "closed";
+  return m;
+}
+
+// Appends the SQL of a moderation write (schema 4); false for any other write.
+bool append_moderation(pqxx::connection_base& c, const StorageWrite& w, std::string& sql) {
+  const auto opt_ms = [](const std::optional<Timestamp>& t) {
+    return t ? std::optional<std::int64_t>(rows::to_ms(*t)) : std::nullopt;
+  };
+  if (const auto* sa = std::get_if<SanctionRow>(&w)) {
+    sql += "INSERT INTO sanctions (" + std::string(rows::kSanctionColumns) + ") VALUES ";
+    sql += Params()
+               .add(std::string(sanction_name(sa->kind)))
+               .add(sa->target)
+               .add(sa->reason)
+               .add(sa->by)
+               .add(rows::to_ms(sa->created_at))
+               .add(opt_ms(sa->expires_at))
+               .tuple(c);
+    sql +=
+        " ON CONFLICT (kind, target) DO UPDATE SET reason = EXCLUDED.reason, by_name = "
+        "EXCLUDED.by_name, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at;\n";
+  } else if (const auto* sr = std::get_if<SanctionRemoved>(&w)) {
+    sql += "DELETE FROM sanctions WHERE kind = " + c.quote(std::string(sanction_name(sr->kind))) +
+           " AND target = " + c.quote(sr->target) + ";\n";
+  } else if (const auto* au = std::get_if<AuditRow>(&w)) {
+    sql += "INSERT INTO audit (" + std::string(rows::kAuditColumns) + ") VALUES ";
+    sql +=
+        Params()
+            .add(rows::to_ms(au->at))
+            .add(au->actor)
+            .add(au->action)
+            .add(au->target)
+            .add(au->reason)
+            .add(au->duration ? std::optional<std::int64_t>(au->duration->count()) : std::nullopt)
+            .tuple(c);
+    sql += ";\n";
+  } else if (const auto* rp = std::get_if<ReportRow>(&w)) {
+    sql += "INSERT INTO reports (" + std::string(rows::kReportColumns) + ") VALUES ";
+    sql += Params()
+               .add(rp->id)
+               .add(rows::to_ms(rp->at))
+               .add(rp->reporter)
+               .add(rp->player)
+               .add(rp->line)
+               .add(rp->text)
+               .add(rp->game)
+               .add(rp->reason)
+               .add(rp->resolved_by)
+               .add(opt_ms(rp->resolved_at))
+               .add(rp->note)
+               .tuple(c);
+    sql +=
+        " ON CONFLICT (id) DO UPDATE SET resolved_by = EXCLUDED.resolved_by, resolved_at = "
+        "EXCLUDED.resolved_at, note = EXCLUDED.note;\n";
+  } else if (const auto* ro = std::get_if<RoleRow>(&w)) {
+    if (ro->role == protocol::Role::Player)
+      sql += "DELETE FROM roles WHERE name = " + c.quote(ro->name) + ";\n";
+    else
+      sql += "INSERT INTO roles (name, role) VALUES (" + c.quote(ro->name) + ", " +
+             c.quote(std::string(protocol::enum_name(ro->role))) +
+             ") ON CONFLICT (name) DO UPDATE SET role = EXCLUDED.role;\n";
+  } else if (const auto* rg = std::get_if<RegistrationsRow>(&w)) {
+    sql += "INSERT INTO settings (key, value) VALUES (" +
+           c.quote(std::string(rows::kRegistrationsKey)) + ", " +
+           c.quote(std::string(rg->open ? "open" : "closed")) +
+           ") ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;\n";
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 struct PgStorage::Connection {
@@ -232,6 +327,7 @@ void PgStorage::open_schema() {
   if (found > kSchemaVersion) throw StorageError(newer_schema_message(url_, found));
   if (found == 0) {
     t.exec(kSchema);
+    t.exec(kModerationTables);
   } else {
     for (int v = found; v < kSchemaVersion; ++v)
       if (kUpgrades[v]) t.exec(kUpgrades[v]);
@@ -305,6 +401,7 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
               "expires_at = EXCLUDED.expires_at;\n";
         } else if (const auto* gone = std::get_if<OfferRemoved>(&w)) {
           sql += "DELETE FROM offers WHERE id = " + c.quote(gone->id) + ";\n";
+        } else if (append_moderation(c, w, sql)) {
         } else {
           const auto& m = std::get<MoveRow>(w);
           sql += kInsertMove;
@@ -373,7 +470,34 @@ LoadedState PgStorage::load() {
                               rows::from_ms(q.integer(4)), rows::from_ms(q.integer(5))});
     }
     state.last_game_id = t.exec("SELECT COALESCE(MAX(id), 0) FROM games")[0][0].as<GameId>();
+    state.moderation = read_moderation(t);
+    for (const auto& r :
+         t.exec(std::string("SELECT ") + rows::kSanctionColumns + " FROM sanctions"))
+      state.sanctions.push_back(rows::read_sanction(Row{r}));
+    for (const auto& r : t.exec(std::string("SELECT ") + rows::kReportColumns +
+                                " FROM reports WHERE resolved_by IS NULL ORDER BY id"))
+      state.open_reports.push_back(rows::read_report(Row{r}));
+    state.last_report_id =
+        t.exec("SELECT COALESCE(MAX(id), 0) FROM reports")[0][0].as<std::int64_t>();
     return state;
+  });
+}
+
+ModerationSettings PgStorage::moderation() {
+  return guarded("moderation", [&] {
+    pqxx::read_transaction t(conn_->c);
+    return read_moderation(t);
+  });
+}
+
+std::vector<AuditRow> PgStorage::audit_log(int limit) {
+  return guarded("audit", [&] {
+    pqxx::read_transaction t(conn_->c);
+    std::vector<AuditRow> out;
+    for (const auto& r : t.exec(std::string("SELECT ") + rows::kAuditColumns +
+                                " FROM audit ORDER BY id DESC LIMIT " + std::to_string(limit)))
+      out.push_back(rows::read_audit(Row{r}));
+    return out;
   });
 }
 
@@ -420,7 +544,7 @@ StorageCounts PgStorage::counts() {
 void PgStorage::clear() {
   guarded("clear", [&] {
     pqxx::work t(conn_->c);
-    t.exec("TRUNCATE offers, moves, games, players");
+    t.exec("TRUNCATE offers, moves, games, players, roles, settings, sanctions, audit, reports");
     t.commit();
     return 0;
   });

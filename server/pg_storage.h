@@ -33,6 +33,8 @@ class PgStorage final : public Storage {
   std::optional<GameRecord> game_record(GameId id) override;
   StorageCounts counts() override;
   void clear() override;
+  ModerationSettings moderation() override;
+  std::vector<AuditRow> audit_log(int limit) override;
   SchemaStatus schema() const override { return schema_; }
 
  private:

@@ -8,13 +8,15 @@
 //      dropped.
 //   3  offers(id, owner, request, invite, created_at, expires_at): open games, seeks and
 //      challenges that last across disconnects and restarts.
+//   4  moderation: roles(name, role), settings(key, value) for the registrations switch,
+//      sanctions (bans and mutes), audit (the moderators' log), reports.
 #pragma once
 
 #include <string>
 
 namespace amazons::server {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // What opening a database did to its schema.
 struct SchemaStatus {

@@ -11,6 +11,21 @@ namespace amazons::server {
 
 namespace {
 
+// Moderation (schema 4): in the schema of an empty database and the upgrade from 3.
+constexpr const char* kModerationTables = R"sql(
+CREATE TABLE roles (name TEXT PRIMARY KEY, role TEXT NOT NULL);
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sanctions (kind TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL,
+  by_name TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER,
+  PRIMARY KEY (kind, target));
+CREATE TABLE audit (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, actor TEXT NOT NULL,
+  action TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL, duration_ms INTEGER);
+CREATE TABLE reports (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, reporter TEXT NOT NULL,
+  player TEXT NOT NULL, line INTEGER, text TEXT, game TEXT, reason TEXT NOT NULL,
+  resolved_by TEXT, resolved_at INTEGER, note TEXT NOT NULL);
+CREATE INDEX reports_open ON reports(id) WHERE resolved_by IS NULL;
+)sql";
+
 // The tables of the current version (schema.h), created in an empty database.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE schema_version (version INTEGER NOT NULL);
@@ -61,6 +76,7 @@ constexpr const char* kUpgrades[kSchemaVersion] = {
     "CREATE TABLE schema_version (version INTEGER NOT NULL); DROP TABLE meta;",
     "CREATE TABLE offers (id TEXT PRIMARY KEY, owner TEXT NOT NULL, request TEXT NOT NULL, "
     "invite TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);",
+    kModerationTables,
 };
 
 enum Which {
@@ -387,7 +403,122 @@ LoadedState SqliteStorage::load() {
     ResetOnExit<Statement> guard{q};
     if (q.step()) state.last_game_id = q.integer(0);
   }
+  load_moderation(state);
   return state;
+}
+
+// ---- moderation (schema 4): rare writes, so statements are prepared when used ----------------
+
+void SqliteStorage::write(const SanctionRow& r) {
+  Statement(db_,
+            "INSERT INTO sanctions (kind, target, reason, by_name, created_at, expires_at) VALUES "
+            "(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(kind, target) DO UPDATE SET reason = ?3, "
+            "by_name = ?4, created_at = ?5, expires_at = ?6")
+      .bind(1, std::string(sanction_name(r.kind)))
+      .bind(2, r.target)
+      .bind(3, r.reason)
+      .bind(4, r.by)
+      .bind(5, to_ms(r.created_at))
+      .bind(6, r.expires_at ? std::optional<std::int64_t>(to_ms(*r.expires_at)) : std::nullopt)
+      .run();
+}
+
+void SqliteStorage::write(const SanctionRemoved& r) {
+  Statement(db_, "DELETE FROM sanctions WHERE kind = ?1 AND target = ?2")
+      .bind(1, std::string(sanction_name(r.kind)))
+      .bind(2, r.target)
+      .run();
+}
+
+void SqliteStorage::write(const AuditRow& r) {
+  Statement(db_,
+            "INSERT INTO audit (at, actor, action, target, reason, duration_ms) VALUES (?1, ?2, "
+            "?3, ?4, ?5, ?6)")
+      .bind(1, to_ms(r.at))
+      .bind(2, r.actor)
+      .bind(3, r.action)
+      .bind(4, r.target)
+      .bind(5, r.reason)
+      .bind(6, r.duration ? std::optional<std::int64_t>(r.duration->count()) : std::nullopt)
+      .run();
+}
+
+void SqliteStorage::write(const ReportRow& r) {
+  Statement(db_,
+            "INSERT INTO reports (id, at, reporter, player, line, text, game, reason, "
+            "resolved_by, resolved_at, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+            "?11) ON CONFLICT(id) DO UPDATE SET resolved_by = ?9, resolved_at = ?10, note = ?11")
+      .bind(1, r.id)
+      .bind(2, to_ms(r.at))
+      .bind(3, r.reporter)
+      .bind(4, r.player)
+      .bind(5, r.line)
+      .bind(6, r.text)
+      .bind(7, r.game)
+      .bind(8, r.reason)
+      .bind(9, r.resolved_by)
+      .bind(10, r.resolved_at ? std::optional<std::int64_t>(to_ms(*r.resolved_at)) : std::nullopt)
+      .bind(11, r.note)
+      .run();
+}
+
+void SqliteStorage::write(const RoleRow& r) {
+  if (r.role == protocol::Role::Player) {
+    Statement(db_, "DELETE FROM roles WHERE name = ?1").bind(1, r.name).run();
+    return;
+  }
+  Statement(db_,
+            "INSERT INTO roles (name, role) VALUES (?1, ?2) ON CONFLICT(name) DO UPDATE SET role "
+            "= ?2")
+      .bind(1, r.name)
+      .bind(2, std::string(protocol::enum_name(r.role)))
+      .run();
+}
+
+void SqliteStorage::write(const RegistrationsRow& r) {
+  Statement(db_,
+            "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET "
+            "value = ?2")
+      .bind(1, std::string(rows::kRegistrationsKey))
+      .bind(2, std::string(r.open ? "open" : "closed"))
+      .run();
+}
+
+ModerationSettings SqliteStorage::moderation() {
+  ModerationSettings m;
+  {
+    Statement q(db_, "SELECT name, role FROM roles");
+    while (q.step()) m.roles[q.text(0)] = rows::role_from(q.text(1));
+  }
+  Statement q(db_, "SELECT value FROM settings WHERE key = ?1");
+  q.bind(1, std::string(rows::kRegistrationsKey));
+  if (q.step()) m.registrations_open = q.text(0) != "closed";
+  return m;
+}
+
+std::vector<AuditRow> SqliteStorage::audit_log(int limit) {
+  Statement q(
+      db_, (std::string("SELECT ") + rows::kAuditColumns + " FROM audit ORDER BY id DESC LIMIT ?1")
+               .c_str());
+  q.bind(1, std::int64_t{limit});
+  std::vector<AuditRow> out;
+  while (q.step()) out.push_back(rows::read_audit(q));
+  return out;
+}
+
+void SqliteStorage::load_moderation(LoadedState& state) {
+  state.moderation = moderation();
+  {
+    Statement q(db_, (std::string("SELECT ") + rows::kSanctionColumns + " FROM sanctions").c_str());
+    while (q.step()) state.sanctions.push_back(rows::read_sanction(q));
+  }
+  {
+    Statement q(db_, (std::string("SELECT ") + rows::kReportColumns +
+                      " FROM reports WHERE resolved_by IS NULL ORDER BY id")
+                         .c_str());
+    while (q.step()) state.open_reports.push_back(rows::read_report(q));
+  }
+  state.last_report_id = single_integer("SELECT COALESCE(MAX(id), 0) FROM reports");
 }
 
 std::vector<protocol::ArchiveEntry> SqliteStorage::finished_games(const std::string& player,
@@ -431,6 +562,9 @@ void SqliteStorage::clear() {
   prepared(kBegin).run();
   try {
     exec("DELETE FROM offers; DELETE FROM moves; DELETE FROM games; DELETE FROM players;");
+    exec(
+        "DELETE FROM roles; DELETE FROM settings; DELETE FROM sanctions; DELETE FROM audit; "
+        "DELETE FROM reports;");
     prepared(kCommit).run();
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -463,9 +597,10 @@ void SqliteStorage::open_schema() {
                          " is not an amazons database (it has other tables, or no schema "
                          "version); give --db a new file or an amazons database");
     if (found > kSchemaVersion) throw StorageError(newer_schema_message(path_.string(), found));
-    if (found == 0)
+    if (found == 0) {
       exec(kSchema);
-    else
+      exec(kModerationTables);
+    } else
       for (int v = found; v < kSchemaVersion; ++v) exec(kUpgrades[v]);
     if (found != kSchemaVersion) {
       exec("DELETE FROM schema_version");

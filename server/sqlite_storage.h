@@ -32,6 +32,8 @@ class SqliteStorage final : public Storage {
   std::optional<GameRecord> game_record(GameId id) override;
   StorageCounts counts() override;
   void clear() override;
+  ModerationSettings moderation() override;
+  std::vector<AuditRow> audit_log(int limit) override;
   SchemaStatus schema() const override { return schema_; }
 
  private:
@@ -45,6 +47,13 @@ class SqliteStorage final : public Storage {
   void write(const MoveRow& row);
   void write(const OfferRow& row);
   void write(const OfferRemoved& row);
+  void write(const SanctionRow& row);
+  void write(const SanctionRemoved& row);
+  void write(const AuditRow& row);
+  void write(const ReportRow& row);
+  void write(const RoleRow& row);
+  void write(const RegistrationsRow& row);
+  void load_moderation(LoadedState& state);
   std::vector<MoveRow> moves_of(GameId id);
 
   void checkpoint_loop();

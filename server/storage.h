@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -75,7 +76,77 @@ struct OfferRemoved {
   friend bool operator==(const OfferRemoved&, const OfferRemoved&) = default;
 };
 
-using StorageWrite = std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved>;
+// ---- moderation (schema 4) ----
+// A ban of a name or an address, or a chat mute, until expires_at (absent: for good).
+enum class SanctionKind : std::uint8_t { BanName, BanAddress, Mute };
+inline std::string_view sanction_name(SanctionKind k) {
+  return k == SanctionKind::BanName      ? "ban_name"
+         : k == SanctionKind::BanAddress ? "ban_address"
+                                         : "mute";
+}
+inline std::optional<SanctionKind> sanction_from(std::string_view text) {
+  for (SanctionKind k : {SanctionKind::BanName, SanctionKind::BanAddress, SanctionKind::Mute})
+    if (sanction_name(k) == text) return k;
+  return std::nullopt;
+}
+struct SanctionRow {
+  SanctionKind kind = SanctionKind::BanName;
+  std::string target;  // a player name or an address
+  std::string reason;
+  std::string by;
+  Timestamp created_at{};
+  std::optional<Timestamp> expires_at;
+  friend bool operator==(const SanctionRow&, const SanctionRow&) = default;
+};
+struct SanctionRemoved {
+  SanctionKind kind = SanctionKind::BanName;
+  std::string target;
+  friend bool operator==(const SanctionRemoved&, const SanctionRemoved&) = default;
+};
+// One line of the audit log: who did what to whom, when and why.
+struct AuditRow {
+  Timestamp at{};
+  std::string actor;
+  std::string action;
+  std::string target;
+  std::string reason;
+  std::optional<Millis> duration;
+  friend bool operator==(const AuditRow&, const AuditRow&) = default;
+};
+struct ReportRow {
+  std::int64_t id = 0;
+  Timestamp at{};
+  std::string reporter;
+  std::string player;
+  std::optional<std::int64_t> line;  // a reported chat line, its text and game
+  std::optional<std::string> text;
+  std::optional<std::string> game;
+  std::string reason;
+  std::optional<std::string> resolved_by;  // set once resolved
+  std::optional<Timestamp> resolved_at;
+  std::string note;
+  friend bool operator==(const ReportRow&, const ReportRow&) = default;
+};
+// A player's role; Role::Player removes the row.
+struct RoleRow {
+  std::string name;
+  protocol::Role role = protocol::Role::Player;
+  friend bool operator==(const RoleRow&, const RoleRow&) = default;
+};
+struct RegistrationsRow {
+  bool open = true;
+  friend bool operator==(const RegistrationsRow&, const RegistrationsRow&) = default;
+};
+// What `amazons-server admin` changes in a running server's database; the server reads it
+// at startup and polls it (Storage::moderation()).
+struct ModerationSettings {
+  std::map<std::string, protocol::Role> roles;  // moderators and admins
+  bool registrations_open = true;
+  friend bool operator==(const ModerationSettings&, const ModerationSettings&) = default;
+};
+
+using StorageWrite = std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved, SanctionRow,
+                                  SanctionRemoved, AuditRow, ReportRow, RoleRow, RegistrationsRow>;
 
 // Everything one step of the lobby wants stored. Applied in order, all or nothing.
 struct WriteBatch {
@@ -96,6 +167,10 @@ struct LoadedState {
   std::vector<StoredGame> unfinished;
   std::vector<OfferRow> offers;  // oldest first
   GameId last_game_id = 0;
+  ModerationSettings moderation;
+  std::vector<SanctionRow> sanctions;
+  std::vector<ReportRow> open_reports;  // oldest first
+  std::int64_t last_report_id = 0;
 };
 
 // A database problem the server cannot work around (disk full, file gone). The server stops
@@ -132,6 +207,10 @@ class Storage {
   virtual StorageCounts counts() = 0;
   // Deletes every player, game, move and offer in one transaction (migrate --force).
   virtual void clear() = 0;
+  // Roles and the registrations switch, as they are now (polled by a running server).
+  virtual ModerationSettings moderation() = 0;
+  // The newest `limit` audit lines, newest first.
+  virtual std::vector<AuditRow> audit_log(int limit) = 0;
   // The schema version found on opening, and whether opening upgraded it.
   virtual SchemaStatus schema() const = 0;
 };

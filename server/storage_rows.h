@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/notation.h"
+#include "common/protocol_enums.h"
 #include "server/storage.h"
 
 namespace amazons::server::rows {
@@ -107,5 +108,63 @@ inline GameValues game_values(const GameRow& g) {
   v.time = to_json(g.time).dump();
   return v;
 }
+
+// ---- moderation (schema 4) ----
+
+inline constexpr const char* kSanctionColumns =
+    "kind, target, reason, by_name, created_at, expires_at";
+inline constexpr const char* kReportColumns =
+    "id, at, reporter, player, line, text, game, reason, resolved_by, resolved_at, note";
+inline constexpr const char* kAuditColumns = "at, actor, action, target, reason, duration_ms";
+
+template <class R>
+std::optional<std::string> opt_text(const R& q, int col) {
+  return q.is_null(col) ? std::nullopt : std::optional<std::string>(q.text(col));
+}
+template <class R>
+std::optional<std::int64_t> opt_integer(const R& q, int col) {
+  return q.is_null(col) ? std::nullopt : std::optional<std::int64_t>(q.integer(col));
+}
+
+template <class R>
+SanctionRow read_sanction(const R& q) {
+  const auto kind = sanction_from(q.text(0));
+  if (!kind) throw StorageError("sanction of unknown kind " + q.text(0));
+  SanctionRow r{*kind, q.text(1), q.text(2), q.text(3), from_ms(q.integer(4)), std::nullopt};
+  if (!q.is_null(5)) r.expires_at = from_ms(q.integer(5));
+  return r;
+}
+
+template <class R>
+ReportRow read_report(const R& q) {
+  ReportRow r;
+  r.id = q.integer(0);
+  r.at = from_ms(q.integer(1));
+  r.reporter = q.text(2);
+  r.player = q.text(3);
+  r.line = opt_integer(q, 4);
+  r.text = opt_text(q, 5);
+  r.game = opt_text(q, 6);
+  r.reason = q.text(7);
+  r.resolved_by = opt_text(q, 8);
+  if (!q.is_null(9)) r.resolved_at = from_ms(q.integer(9));
+  r.note = q.text(10);
+  return r;
+}
+
+template <class R>
+AuditRow read_audit(const R& q) {
+  AuditRow r{from_ms(q.integer(0)), q.text(1), q.text(2), q.text(3), q.text(4), std::nullopt};
+  if (!q.is_null(5)) r.duration = Millis{q.integer(5)};
+  return r;
+}
+
+// A role as stored; unknown text (a newer server's role) counts as a player.
+inline protocol::Role role_from(const std::string& text) {
+  return protocol::enum_from<protocol::Role>(text).value_or(protocol::Role::Player);
+}
+
+// The settings key of the registrations switch; its value is "open" or "closed".
+inline constexpr const char* kRegistrationsKey = "registrations";
 
 }  // namespace amazons::server::rows

@@ -15,6 +15,12 @@ std::uint64_t StorageWorker::submit(WriteBatch writes, std::vector<ArchiveQuery>
   return seq;
 }
 
+void StorageWorker::read(std::function<void(Storage&)> fn) {
+  std::lock_guard lock(mutex_);
+  queue_.push_back({next_seq_++, {}, {}, std::move(fn)});
+  wake_.notify_one();
+}
+
 void StorageWorker::stop() {
   {
     std::lock_guard lock(mutex_);
@@ -56,6 +62,13 @@ void StorageWorker::run() {
       if (!failed_) {
         for (const auto& j : jobs)
           for (const auto& q : j.queries) c.replies.emplace_back(j.seq, answer_query(storage_, q));
+        for (const auto& j : jobs) {
+          if (!j.read) continue;
+          try {
+            j.read(storage_);
+          } catch (const std::exception&) {
+          }
+        }
       }
       std::lock_guard lock(mutex_);
       if (!batches.empty()) ++transactions_;

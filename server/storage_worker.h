@@ -37,6 +37,10 @@ class StorageWorker {
 
   // Queues a job; returns its sequence number (1, 2, ...). Any thread.
   std::uint64_t submit(WriteBatch writes, std::vector<ArchiveQuery> queries);
+  // Queues a read of the database that runs on the worker thread after every job queued before
+  // it (and not at all once storage has failed). Its exceptions are caught and dropped. Any
+  // thread.
+  void read(std::function<void(Storage&)> fn);
   // Finishes every queued job and stops the thread. Idempotent.
   void stop();
 
@@ -47,6 +51,7 @@ class StorageWorker {
     std::uint64_t seq;
     WriteBatch writes;
     std::vector<ArchiveQuery> queries;
+    std::function<void(Storage&)> read = {};
   };
   void run();
 

@@ -157,7 +157,7 @@ TEST_CASE("lobby: passwords only over private channels unless the host allows pl
   auto config = LobbyHarness::default_config();
   config.server_password = "club";
   LobbyHarness h(config);
-  const server::ConnectionInfo plain{.private_channel = false};
+  const server::ConnectionInfo plain{false, {}};
   const auto s = h.connect(plain);
   h.send(s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"erin\",\"server_password\":\"club\"}");
   CHECK(h.error(s) == ErrorCode::TlsRequired);
@@ -181,7 +181,7 @@ TEST_CASE("lobby: passwords only over private channels unless the host allows pl
 
 TEST_CASE("lobby: a guest over a plain connection needs no TLS") {
   LobbyHarness h;
-  const auto s = h.connect(server::ConnectionInfo{.private_channel = false});
+  const auto s = h.connect(server::ConnectionInfo{false, {}});
   h.send(s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"gus\"}");
   CHECK(h.take<Welcome>(s).name == "gus");
 }

@@ -32,6 +32,8 @@ class Backend {
   std::unique_ptr<Storage> open() const { return open_storage(db()); }
   // Writes a schema version behind the storage's back, as another program would.
   virtual void set_schema_version(int v) = 0;
+  // Runs SQL behind the storage's back.
+  virtual void exec(const std::string& sql) = 0;
 };
 
 class SqliteBackend final : public Backend {
@@ -41,6 +43,12 @@ class SqliteBackend final : public Backend {
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(this->db().c_str(), &db) == SQLITE_OK);
     const std::string sql = "UPDATE schema_version SET version = " + std::to_string(v);
+    CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+  }
+  void exec(const std::string& sql) override {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(this->db().c_str(), &db) == SQLITE_OK);
     CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
   }
@@ -57,6 +65,11 @@ class PgBackend final : public Backend {
     const auto name = url_.substr(url_.rfind('/') + 1);
     const auto [status, out] =
         shared_pg_server().psql("UPDATE schema_version SET version = " + std::to_string(v), name);
+    CHECK_MESSAGE(status == 0, out);
+  }
+  void exec(const std::string& sql) override {
+    const auto name = url_.substr(url_.rfind('/') + 1);
+    const auto [status, out] = shared_pg_server().psql(sql, name);
     CHECK_MESSAGE(status == 0, out);
   }
 
@@ -351,6 +364,97 @@ void check_v2_fixture_contents(Storage& s) {
 }
 
 }  // namespace
+
+STORAGE_CASE(moderation_rows,
+             "moderation: sanctions, audit lines, reports, roles and registrations come back") {
+  using protocol::Role;
+  const Timestamp t0{Millis{1'800'000'000'000}};
+  {
+    auto s = backend.open();
+    const auto fresh = s->load();
+    CHECK(fresh.moderation == ModerationSettings{});
+    CHECK(fresh.last_report_id == 0);
+    ReportRow line{1,
+                   t0,
+                   "bob",
+                   "alice",
+                   12,
+                   std::string("you're bad"),
+                   std::string("3"),
+                   "insult",
+                   std::nullopt,
+                   std::nullopt,
+                   ""};
+    ReportRow player_report{
+        2,          t0 + Millis{5}, "carol",      "alice", std::nullopt, std::nullopt, std::nullopt,
+        "stalling", std::nullopt,   std::nullopt, ""};
+    apply(*s, batch({SanctionRow{SanctionKind::BanName, "bob", "cheat", "mod", t0, std::nullopt},
+                     SanctionRow{SanctionKind::BanAddress, "::1", "evasion", "mod", t0,
+                                 t0 + Millis{60'000}},
+                     SanctionRow{SanctionKind::Mute, "eve", "spam", "mod", t0, t0 + Millis{1}},
+                     AuditRow{t0, "mod", "ban", "bob", "cheat", std::nullopt},
+                     AuditRow{t0 + Millis{1}, "mod", "mute", "eve", "spam", Millis{60'000}}, line,
+                     player_report, RoleRow{"mod", Role::Moderator}, RoleRow{"root", Role::Admin},
+                     RegistrationsRow{false}}));
+    line.resolved_by = "mod";
+    line.resolved_at = t0 + Millis{9};
+    line.note = "warned";
+    apply(*s,
+          batch({SanctionRemoved{SanctionKind::Mute, "eve"}, line, RoleRow{"root", Role::Player},
+                 AuditRow{t0 + Millis{2}, "mod", "resolve", "report 1", "warned", std::nullopt}}));
+    const auto log = s->audit_log(2);
+    REQUIRE(log.size() == 2);
+    CHECK(log[0].action == "resolve");
+    CHECK(log[1] == AuditRow{t0 + Millis{1}, "mod", "mute", "eve", "spam", Millis{60'000}});
+  }
+  auto s = backend.open();
+  const auto state = s->load();
+  CHECK(state.moderation.roles == std::map<std::string, Role>{{"mod", Role::Moderator}});
+  CHECK_FALSE(state.moderation.registrations_open);
+  CHECK(s->moderation() == state.moderation);
+  REQUIRE(state.sanctions.size() == 2);
+  const auto ban =
+      std::find_if(state.sanctions.begin(), state.sanctions.end(),
+                   [](const SanctionRow& r) { return r.kind == SanctionKind::BanAddress; });
+  REQUIRE(ban != state.sanctions.end());
+  CHECK(*ban ==
+        SanctionRow{SanctionKind::BanAddress, "::1", "evasion", "mod", t0, t0 + Millis{60'000}});
+  REQUIRE(state.open_reports.size() == 1);
+  CHECK(state.open_reports[0].id == 2);
+  CHECK(state.open_reports[0].reason == "stalling");
+  CHECK(state.last_report_id == 2);
+  CHECK(s->audit_log(100).size() == 3);
+  s->clear();
+  CHECK(s->load().sanctions.empty());
+  CHECK(s->audit_log(10).empty());
+}
+
+STORAGE_CASE(upgrade_3_to_4,
+             "moderation: a database of schema 3 is upgraded to 4 and keeps its rows") {
+  {
+    auto s = backend.open();
+    apply(*s, batch({player("ann", 1600), player("bob", 1400),
+                     OfferRow{"s1", "ann", R"({"type":"seek"})", std::nullopt, Timestamp{},
+                              Timestamp{Millis{1}}}}));
+  }
+  // Schema 3 is schema 4 without the moderation tables.
+  backend.exec(
+      "DROP TABLE roles; DROP TABLE settings; DROP TABLE sanctions; DROP TABLE audit; DROP TABLE "
+      "reports;");
+  backend.set_schema_version(3);
+  {
+    auto s = backend.open();
+    CHECK(s->schema().found == 3);
+    CHECK(s->schema().upgraded());
+    CHECK(s->counts() == StorageCounts{2, 0, 0, 1});
+    apply(*s, batch({RoleRow{"ann", protocol::Role::Admin},
+                     AuditRow{Timestamp{}, "console", "grant", "ann admin", "", std::nullopt}}));
+  }
+  auto s = backend.open();
+  CHECK(s->schema().found == kSchemaVersion);
+  CHECK(s->moderation().roles.at("ann") == protocol::Role::Admin);
+  CHECK(s->audit_log(5).size() == 1);
+}
 
 TEST_CASE("storage sqlite: a database of schema 2 is upgraded to 3 in place and takes offers") {
   TempDir dir;

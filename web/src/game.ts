@@ -172,6 +172,8 @@ export function resultReason(r: { winner?: Color; reason: EndReason }): string {
       return "The game was called off.";
     case "illegal_move":
       return `${loser} sent an illegal move.`;
+    case "adjudicated":
+      return "A moderator decided the game.";
   }
 }
 
