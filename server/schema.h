@@ -8,13 +8,15 @@
 //      dropped.
 //   3  offers(id, owner, request, invite, created_at, expires_at): open games, seeks and
 //      challenges that last across disconnects and restarts.
+//   4  tournaments(id, name, status, state): each tournament's settings, players and pairings
+//      (server/tournament.h, as JSON), kept after it finishes (the archive).
 #pragma once
 
 #include <string>
 
 namespace amazons::server {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // What opening a database did to its schema.
 struct SchemaStatus {

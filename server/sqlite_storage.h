@@ -45,6 +45,7 @@ class SqliteStorage final : public Storage {
   void write(const MoveRow& row);
   void write(const OfferRow& row);
   void write(const OfferRemoved& row);
+  void write(const TournamentRow& row);
   std::vector<MoveRow> moves_of(GameId id);
 
   void checkpoint_loop();

@@ -75,7 +75,18 @@ struct OfferRemoved {
   friend bool operator==(const OfferRemoved&, const OfferRemoved&) = default;
 };
 
-using StorageWrite = std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved>;
+// A tournament (schema 4): its whole state as Tournament::to_json writes it (settings, players,
+// pairings), rewritten whenever it changes; finished tournaments stay (the archive).
+struct TournamentRow {
+  std::int64_t id = 0;
+  std::string name;
+  std::string status;  // "created", "running", "finished"
+  std::string state;   // JSON
+  friend bool operator==(const TournamentRow&, const TournamentRow&) = default;
+};
+
+using StorageWrite =
+    std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved, TournamentRow>;
 
 // Everything one step of the lobby wants stored. Applied in order, all or nothing.
 struct WriteBatch {
@@ -94,7 +105,8 @@ struct StoredGame {
 struct LoadedState {
   std::vector<PlayerRow> players;
   std::vector<StoredGame> unfinished;
-  std::vector<OfferRow> offers;  // oldest first
+  std::vector<OfferRow> offers;            // oldest first
+  std::vector<TournamentRow> tournaments;  // every one, finished too, by id
   GameId last_game_id = 0;
 };
 
@@ -111,6 +123,7 @@ struct StorageCounts {
   std::int64_t games = 0;
   std::int64_t moves = 0;
   std::int64_t offers = 0;
+  std::int64_t tournaments = 0;
   friend bool operator==(const StorageCounts&, const StorageCounts&) = default;
 };
 
@@ -130,7 +143,7 @@ class Storage {
   virtual std::optional<GameRow> game_row(GameId id) = 0;
   virtual std::optional<GameRecord> game_record(GameId id) = 0;
   virtual StorageCounts counts() = 0;
-  // Deletes every player, game, move and offer in one transaction (migrate --force).
+  // Deletes every player, game, move, offer and tournament in one transaction (migrate --force).
   virtual void clear() = 0;
   // The schema version found on opening, and whether opening upgraded it.
   virtual SchemaStatus schema() const = 0;
