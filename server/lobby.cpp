@@ -40,6 +40,7 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
     rooms_.emplace(room->id(), Room{std::move(*room), {}, std::nullopt});
   }
   for (const OfferRow& offer : state.offers) restore_offer(offer);
+  for (const TournamentRow& row : state.tournaments) restore_tournament(row);
 }
 
 Effects Lobby::connect(SessionId session, Instant, ConnectionInfo info) {
@@ -60,6 +61,7 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
   if (it == sessions_.end()) return {};
   for (GameId g : it->second.watching)
     if (auto r = rooms_.find(g); r != rooms_.end()) r->second.spectators.erase(session);
+  for (auto& [id, watchers] : tournament_watchers_) watchers.erase(session);
   if (it->second.player) {
     const std::string name = *it->second.player;
     PlayerState& p = player(name);
@@ -166,6 +168,16 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
           on_leaderboard(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Turns>) {
           ctx.reply(your_turn(*s.player, ctx.now));
+        } else if constexpr (std::is_same_v<M, protocol::TournamentCreate>) {
+          on_tournament_create(ctx, m);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentsRequest>) {
+          on_tournaments(ctx);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentShow>) {
+          on_tournament_show(ctx, m);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentJoin>) {
+          on_tournament_join(ctx, m);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentWithdraw>) {
+          on_tournament_withdraw(ctx, m);
         }
       },
       message);
@@ -181,6 +193,7 @@ Effects Lobby::tick(Instant now) {
     route(ctx, room, room.game.tick(now));
   }
   expire_offers(ctx);
+  tick_tournaments(ctx);
   while (!finished_order_.empty() &&
          now.mono - finished_order_.front().first >= config_.finished_retention) {
     const auto it = rooms_.find(finished_order_.front().second);

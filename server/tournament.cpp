@@ -230,6 +230,8 @@ std::optional<TournamentKind> parse_tournament_kind(std::string_view s) {
   return value_of(kKindNames, s);
 }
 std::string to_string(TournamentStatus s) { return name_of(kStatusNames, s); }
+std::string to_string(Pairing::State s) { return name_of(kStateNames, s); }
+std::string to_string(TournamentResult r) { return name_of(kResultNames, r); }
 std::optional<TournamentStatus> parse_tournament_status(std::string_view s) {
   return value_of(kStatusNames, s);
 }

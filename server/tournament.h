@@ -112,6 +112,9 @@ struct Pairing {
   friend bool operator==(const Pairing&, const Pairing&) = default;
 };
 
+std::string to_string(Pairing::State s);
+std::string to_string(TournamentResult r);
+
 struct TournamentPlayer {
   std::string name;
   double rating = 1500;
