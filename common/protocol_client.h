@@ -265,24 +265,25 @@ struct TournamentsRequest {
 };
 
 // One tournament in full; the connection then gets every change of it until it disconnects.
+// The tournament's id travels as "tournament": "id" is the envelope's request id.
 struct TournamentShow {
   static constexpr std::string_view kType = "tournament";
   std::int64_t id = 0;
-  static void fields(auto& s, auto& v) { v("id", s.id); }
+  static void fields(auto& s, auto& v) { v("tournament", s.id); }
   friend bool operator==(const TournamentShow&, const TournamentShow&) = default;
 };
 
 struct TournamentJoin {
   static constexpr std::string_view kType = "tournament_join";
   std::int64_t id = 0;
-  static void fields(auto& s, auto& v) { v("id", s.id); }
+  static void fields(auto& s, auto& v) { v("tournament", s.id); }
   friend bool operator==(const TournamentJoin&, const TournamentJoin&) = default;
 };
 
 struct TournamentWithdraw {
   static constexpr std::string_view kType = "tournament_withdraw";
   std::int64_t id = 0;
-  static void fields(auto& s, auto& v) { v("id", s.id); }
+  static void fields(auto& s, auto& v) { v("tournament", s.id); }
   friend bool operator==(const TournamentWithdraw&, const TournamentWithdraw&) = default;
 };
 

@@ -197,3 +197,17 @@ TEST_CASE("lobby: arena players join late and withdraw; bots are refused where n
   h.send(b, TournamentShow{999});
   CHECK(h.error(b) == ErrorCode::BadField);
 }
+
+TEST_CASE("lobby: tournament requests are answered with their request id") {
+  LobbyHarness h(open_config());
+  const auto a = h.login("a");
+  h.send(a, swiss(2), 5);
+  h.send(a, TournamentJoin{1}, 6);
+  h.send(a, TournamentJoin{1}, 7);
+  std::map<std::string, std::string> replies;  // id -> type
+  for (const auto& e : h.drain(a))
+    if (e.id) replies[e.id->dump()] = std::string(type_of(e.message));
+  CHECK(replies["5"] == "tournament");
+  CHECK(replies["6"] == "ok");
+  CHECK(replies["7"] == "error");
+}
