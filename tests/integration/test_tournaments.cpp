@@ -174,6 +174,7 @@ std::int64_t set_up(Field& f, TournamentCreate create) {
   // Everyone is in once the creator's copy of the standings has eight lines.
   REQUIRE(f.run_until(
       [&] { return f.scripted[0]->latest && f.scripted[0]->latest->standings.size() == 8; }, 10s));
+  for (auto& b : f.bots) CHECK_MESSAGE(b->wait_event("tournament_joined", "", 5s), b->log());
   return id;
 }
 
