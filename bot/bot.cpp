@@ -178,7 +178,8 @@ void Bot::drain() {
   if (draining_) return;
   draining_ = true;
   log_.info("draining", {{"games_in_progress", std::to_string(seats_.size())},
-                         {"why", config_.games > 0 && finished_games_ >= config_.games
+                         {"why", tournament_over_ ? "the tournament is over"
+                                 : config_.games > 0 && finished_games_ >= config_.games
                                      ? "played the games it was asked to"
                                      : "asked to stop: finishing the games in progress (stop "
                                        "again to resign them and leave now)"}});
@@ -255,6 +256,18 @@ void Bot::on_login(const net::LoginEvent& login) {
                           {"games_in_progress", std::to_string(w.games.size())}});
   keep_seeking();
   look_for_games();
+  if (config_.tournament) {
+    // Again after every reconnection: "already in the tournament" is harmless.
+    const std::string id = std::to_string(*config_.tournament);
+    connection_->send(
+        protocol::TournamentJoin{*config_.tournament}, [this, id](net::ServerLink::Reply r) {
+          if (r)
+            log_.info("tournament_joined", {{"tournament", id}});
+          else
+            log_.info("tournament_join", {{"tournament", id}, {"why", r.error().describe()}});
+        });
+    connection_->send(protocol::TournamentShow{*config_.tournament});
+  }
 }
 
 void Bot::on_message(const protocol::ServerMessage& message) {
@@ -289,6 +302,13 @@ void Bot::on_message(const protocol::ServerMessage& message) {
     log_.info("chat", {{"game", ch->game}, {"from", ch->from}, {"text", ch->text}});
   } else if (const auto* cc = std::get_if<protocol::ChallengeClosed>(&message)) {
     log_.info("challenge_closed", {{"challenge", cc->challenge}, {"reason", cc->reason}});
+  } else if (const auto* t = std::get_if<protocol::TournamentInfo>(&message)) {
+    if (config_.tournament && t->tournament.id == *config_.tournament &&
+        t->tournament.status == "finished" && !draining_) {
+      log_.info("tournament_over", {{"tournament", std::to_string(t->tournament.id)}});
+      tournament_over_ = true;
+      drain();
+    }
   } else if (const auto* sd = std::get_if<protocol::Shutdown>(&message)) {
     log_.warn("server_shutdown", {{"message", sd->message}});
   }

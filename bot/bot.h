@@ -90,6 +90,7 @@ class Bot final : private net::ServerGameObserver {
   bool logged_in_ = false;
   bool seeking_ = false;
   bool draining_ = false;
+  bool tournament_over_ = false;
   bool done_ = false;
   int exit_status_ = 0;
   int started_games_ = 0;

@@ -76,6 +76,8 @@ struct BotConfig {
   bool rematch = false;
   bool claim = true;  // claim games whose opponent stays away past the grace period
   int games = 0;      // play this many games, then leave; 0: no end
+  // Join this tournament at every login, play the games it pairs, and leave when it ends.
+  std::optional<std::int64_t> tournament;
   GameFilter accept;
 
   // Timing and logs.

@@ -32,6 +32,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   std::optional<std::string> server, name, password, server_password, level, engine, protocol,
       config_path, ai_config, seek, rules, accept_rated, log_level;
   std::optional<int> max_games, threads, hash_mb, engine_restarts, games;
+  std::optional<std::int64_t> tournament;
   std::optional<double> min_time, max_time, lag_margin_ms, list_interval;
   bool no_join = false, no_challenges = false, no_bots = false, no_unlimited = false,
        no_claim = false, rematch = false, rated = false, ponder = false;
@@ -74,6 +75,9 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   app.add_flag("--no-bots", no_bots, "do not play other bots");
   app.add_flag("--no-claim", no_claim, "do not claim games abandoned by the opponent");
   app.add_flag("--rematch", rematch, "offer and accept rematches");
+  app.add_option("--tournament", tournament,
+                 "join this tournament (its id), play the games it pairs, leave when it ends")
+      ->check(CLI::PositiveNumber);
   app.add_option("--games", games, "play this many games, then leave")
       ->check(CLI::Range(1, 1'000'000'000));
   app.add_option("--threads", threads, "search threads per game")->check(CLI::Range(1, 64));
@@ -138,6 +142,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   }
   if (ai_config) c.ai_config = *ai_config;
   if (max_games) c.max_games = *max_games;
+  if (tournament) c.tournament = *tournament;
   if (threads) c.threads = *threads;
   if (hash_mb) c.hash_mb = *hash_mb;
   if (engine_restarts) c.engine_restarts = *engine_restarts;

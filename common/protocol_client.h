@@ -353,11 +353,71 @@ struct Resolve {
   friend bool operator==(const Resolve&, const Resolve&) = default;
 };
 
+// Tournaments (docs/PROTOCOL.md "Tournaments"). Creating one is allowed to moderators, and to
+// every player where the host sets limits.players_create_tournaments.
+struct TournamentCreate {
+  static constexpr std::string_view kType = "tournament_create";
+  std::string name;
+  std::string kind;  // "arena", "round_robin", "swiss"
+  std::string rules = "standard";
+  TimeControl time;
+  bool rated = true;
+  int start_in = 60;    // seconds from now
+  int duration = 0;     // arena: seconds
+  int rounds = 0;       // Swiss
+  int max_players = 0;  // 0: no limit
+  bool bots_allowed = true;
+  static void fields(auto& s, auto& v) {
+    v("name", s.name);
+    v("kind", s.kind);
+    v("rules", s.rules, std::string("standard"));
+    v("time", s.time);
+    v("rated", s.rated, true);
+    v("start_in", s.start_in, 60);
+    v("duration", s.duration, 0);
+    v("rounds", s.rounds, 0);
+    v("max_players", s.max_players, 0);
+    v("bots_allowed", s.bots_allowed, true);
+  }
+  friend bool operator==(const TournamentCreate&, const TournamentCreate&) = default;
+};
+
+// The list of tournaments, running and to come first, then finished ones (the archive).
+struct TournamentsRequest {
+  static constexpr std::string_view kType = "tournaments";
+  static void fields(auto&, auto&) {}
+  friend bool operator==(const TournamentsRequest&, const TournamentsRequest&) = default;
+};
+
+// One tournament in full; the connection then gets every change of it until it disconnects.
+// The tournament's id travels as "tournament": "id" is the envelope's request id.
+struct TournamentShow {
+  static constexpr std::string_view kType = "tournament";
+  std::int64_t id = 0;
+  static void fields(auto& s, auto& v) { v("tournament", s.id); }
+  friend bool operator==(const TournamentShow&, const TournamentShow&) = default;
+};
+
+struct TournamentJoin {
+  static constexpr std::string_view kType = "tournament_join";
+  std::int64_t id = 0;
+  static void fields(auto& s, auto& v) { v("tournament", s.id); }
+  friend bool operator==(const TournamentJoin&, const TournamentJoin&) = default;
+};
+
+struct TournamentWithdraw {
+  static constexpr std::string_view kType = "tournament_withdraw";
+  std::int64_t id = 0;
+  static void fields(auto& s, auto& v) { v("tournament", s.id); }
+  friend bool operator==(const TournamentWithdraw&, const TournamentWithdraw&) = default;
+};
+
 using ClientMessage =
     std::variant<Hello, Ping, Pong, Create, List, Join, Watch, Leave, MoveMsg, Resign, Abort, Claim,
                  Rematch, ChatSend, Seek, Unseek, ChallengeSend, Accept, Decline, Players,
                  HistoryRequest, RecordRequest, LeaderboardRequest, Turns, Mute, Unmute, Kick, Ban,
                  Unban, Adjudicate, RemoveChat, AuditRequest, SanctionsRequest, Report,
-                 ReportsRequest, Resolve>;
+                 ReportsRequest, Resolve, TournamentCreate, TournamentsRequest, TournamentShow,
+                 TournamentJoin, TournamentWithdraw>;
 
 }  // namespace amazons::protocol

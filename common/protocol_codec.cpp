@@ -27,6 +27,7 @@ void read_into(const json& j, std::string& out, const std::string& path, std::st
 void read_into(const json& j, int& out, const std::string& path, std::string& error);
 void read_into(const json& j, std::int64_t& out, const std::string& path, std::string& error);
 void read_into(const json& j, bool& out, const std::string& path, std::string& error);
+void read_into(const json& j, double& out, const std::string& path, std::string& error);
 void read_into(const json& j, json& out, const std::string& path, std::string& error);
 void read_into(const json& j, TimeControl& out, const std::string& path, std::string& error);
 template <class E>
@@ -117,6 +118,14 @@ void read_into(const json& j, int& out, const std::string& path, std::string& er
   out = static_cast<int>(wide);
 }
 
+void read_into(const json& j, double& out, const std::string& path, std::string& error) {
+  if (!j.is_number()) {
+    error = path + type_problem(j, "a number");
+    return;
+  }
+  out = j.get<double>();
+}
+
 void read_into(const json& j, bool& out, const std::string& path, std::string& error) {
   if (!j.is_boolean()) {
     error = path + type_problem(j, "true or false");
@@ -204,6 +213,7 @@ ordered_json write_value(const std::string& v) { return v; }
 ordered_json write_value(int v) { return v; }
 ordered_json write_value(std::int64_t v) { return v; }
 ordered_json write_value(bool v) { return v; }
+ordered_json write_value(double v) { return v; }
 ordered_json write_value(const json& v) { return ordered_json(v); }
 ordered_json write_value(const TimeControl& v) { return ordered_json(to_json(v)); }
 template <class E>

@@ -369,10 +369,42 @@ struct YourTurn {
   friend bool operator==(const YourTurn&, const YourTurn&) = default;
 };
 
+struct TournamentList {
+  static constexpr std::string_view kType = "tournaments";
+  std::vector<TournamentSummary> tournaments;
+  static void fields(auto& s, auto& v) { v("tournaments", s.tournaments); }
+  friend bool operator==(const TournamentList&, const TournamentList&) = default;
+};
+
+// A tournament in full: the reply to tournament and tournament_create, and pushed to its
+// players and to every connection that asked for it whenever it changes.
+struct TournamentInfo {
+  static constexpr std::string_view kType = "tournament";
+  TournamentSummary tournament;
+  std::optional<std::string> ends_at;  // an arena's end, format_timestamp()
+  int duration = 0;                    // arena: seconds
+  int rounds = 0;                      // Swiss: rounds
+  int max_players = 0;
+  bool bots_allowed = true;
+  std::vector<TournamentStanding> standings;
+  std::vector<TournamentPairing> pairings;
+  static void fields(auto& s, auto& v) {
+    v("tournament", s.tournament);
+    v("ends_at", s.ends_at);
+    v("duration", s.duration, 0);
+    v("rounds", s.rounds, 0);
+    v("max_players", s.max_players, 0);
+    v("bots_allowed", s.bots_allowed, true);
+    v("standings", s.standings);
+    v("pairings", s.pairings);
+  }
+  friend bool operator==(const TournamentInfo&, const TournamentInfo&) = default;
+};
+
 using ServerMessage =
     std::variant<Welcome, Ping, Pong, Created, Games, Start, State, Moved, End, Error, Ok, Chat,
                  Presence, Seeking, ChallengeReceived, ChallengeSent, ChallengeClosed, RematchOffer,
                  PlayerList, History, Record, Leaderboard, Shutdown, YourTurn, ChatRemoved,
-                 AuditLog, ReportList, SanctionList>;
+                 AuditLog, ReportList, SanctionList, TournamentList, TournamentInfo>;
 
 }  // namespace amazons::protocol

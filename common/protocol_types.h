@@ -112,6 +112,7 @@ struct GameSummary {
   int spectators = 0;
   std::optional<std::string> expires_at =
       std::nullopt;  // an open game kept while its creator is away
+  std::optional<std::int64_t> tournament = std::nullopt;  // a tournament's game: its id
   static void fields(auto& s, auto& v) {
     v("game", s.game);
     v("rules", s.rules);
@@ -123,6 +124,7 @@ struct GameSummary {
     v("plies", s.plies, 0);
     v("spectators", s.spectators, 0);
     v("expires_at", s.expires_at);
+    v("tournament", s.tournament);
   }
   friend bool operator==(const GameSummary&, const GameSummary&) = default;
 };
@@ -172,6 +174,81 @@ struct ArchiveEntry {
     v("ended_at", s.ended_at);
   }
   friend bool operator==(const ArchiveEntry&, const ArchiveEntry&) = default;
+};
+
+// A tournament as the tournaments list shows it (docs/PROTOCOL.md "Tournaments").
+struct TournamentSummary {
+  std::int64_t id = 0;
+  std::string name;
+  std::string kind;    // "arena", "round_robin", "swiss"
+  std::string status;  // "created", "running", "finished"
+  std::string rules;
+  TimeControl time;
+  bool rated = false;
+  int players = 0;
+  int round = 0;
+  std::string start_at;  // format_timestamp()
+  static void fields(auto& s, auto& v) {
+    v("id", s.id);
+    v("name", s.name);
+    v("kind", s.kind);
+    v("status", s.status);
+    v("rules", s.rules);
+    v("time", s.time);
+    v("rated", s.rated, false);
+    v("players", s.players, 0);
+    v("round", s.round, 0);
+    v("start_at", s.start_at);
+  }
+  friend bool operator==(const TournamentSummary&, const TournamentSummary&) = default;
+};
+
+// One line of a tournament's standings, best first.
+struct TournamentStanding {
+  int rank = 0;
+  std::string name;
+  double points = 0;
+  double tiebreak = 0;  // Sonneborn-Berger, Buchholz or wins (arena), by kind
+  int games = 0;
+  int wins = 0;
+  int losses = 0;
+  int draws = 0;
+  bool on_fire = false;  // arena: the next win scores double
+  bool withdrawn = false;
+  int rating = 0;
+  static void fields(auto& s, auto& v) {
+    v("rank", s.rank);
+    v("name", s.name);
+    v("points", s.points);
+    v("tiebreak", s.tiebreak, 0.0);
+    v("games", s.games, 0);
+    v("wins", s.wins, 0);
+    v("losses", s.losses, 0);
+    v("draws", s.draws, 0);
+    v("on_fire", s.on_fire, false);
+    v("withdrawn", s.withdrawn, false);
+    v("rating", s.rating, 0);
+  }
+  friend bool operator==(const TournamentStanding&, const TournamentStanding&) = default;
+};
+
+// One pairing: a game (live or over), a bye, or a forfeit.
+struct TournamentPairing {
+  int round = 0;  // 0 in an arena
+  std::string white;
+  std::string black;                  // "" for a bye
+  std::string state;                  // "pending", "playing", "finished", "bye", "forfeit", "void"
+  std::optional<std::string> result;  // "white", "black", "draw"
+  std::optional<std::string> game;    // the game's id once started
+  static void fields(auto& s, auto& v) {
+    v("round", s.round, 0);
+    v("white", s.white);
+    v("black", s.black);
+    v("state", s.state);
+    v("result", s.result);
+    v("game", s.game);
+  }
+  friend bool operator==(const TournamentPairing&, const TournamentPairing&) = default;
 };
 
 struct LeaderboardEntry {

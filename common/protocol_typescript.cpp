@@ -86,6 +86,18 @@ struct TsName<LeaderboardEntry> {
   static constexpr std::string_view kName = "LeaderboardEntry";
 };
 template <>
+struct TsName<TournamentSummary> {
+  static constexpr std::string_view kName = "TournamentSummary";
+};
+template <>
+struct TsName<TournamentStanding> {
+  static constexpr std::string_view kName = "TournamentStanding";
+};
+template <>
+struct TsName<TournamentPairing> {
+  static constexpr std::string_view kName = "TournamentPairing";
+};
+template <>
 struct TsName<RatingChange> {
   static constexpr std::string_view kName = "RatingChange";
 };
@@ -230,7 +242,8 @@ std::string ts_type(Emitter& e, std::string_view key) {
     return "string";
   } else if constexpr (std::is_same_v<T, bool>) {
     return "boolean";
-  } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, std::int64_t>) {
+  } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, std::int64_t> ||
+                       std::is_same_v<T, double>) {
     return "number";
   } else if constexpr (std::is_same_v<T, nlohmann::json>) {
     return std::string(json_field_type(key));

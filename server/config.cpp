@@ -31,6 +31,8 @@ std::optional<std::string> integer(const json& j, const std::string& key, long l
   return std::nullopt;
 }
 
+std::optional<std::string> boolean(const json& j, const std::string& key, bool& out);
+
 std::optional<std::string> text(const json& j, const std::string& key, std::string& out) {
   if (!j.is_string()) return key + ": expected a string, got " + j.type_name();
   out = j.get<std::string>();
@@ -79,6 +81,8 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
       if (!(err = number(v, k, 0.001, 365, d))) c.lobby.offer_lifetime = seconds(d * 86'400);
     } else if (key == "max_offer_lifetime_days") {
       if (!(err = number(v, k, 0.001, 365, d))) c.lobby.max_offer_lifetime = seconds(d * 86'400);
+    } else if (key == "players_create_tournaments") {
+      err = boolean(v, k, c.lobby.players_create_tournaments);
     } else if (key == "correspondence_games_per_player") {
       if (!(err = integer(v, k, 1, 10'000, i)))
         c.lobby.max_correspondence_games = static_cast<std::size_t>(i);

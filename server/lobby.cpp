@@ -56,6 +56,7 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
     moderation_.sanctions[{row.kind, row.target}] = row;
   for (const ReportRow& row : state.open_reports) moderation_.open_reports[row.id] = row;
   moderation_.next_report = state.last_report_id + 1;
+  for (const TournamentRow& row : state.tournaments) restore_tournament(row);
 }
 
 Effects Lobby::connect(SessionId session, Instant now, ConnectionInfo info) {
@@ -79,6 +80,7 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
   if (it == sessions_.end()) return {};
   for (GameId g : it->second.watching)
     if (auto r = rooms_.find(g); r != rooms_.end()) r->second.spectators.erase(session);
+  for (auto& [id, watchers] : tournament_watchers_) watchers.erase(session);
   if (it->second.player) {
     const std::string name = *it->second.player;
     PlayerState& p = player(name);
@@ -187,6 +189,16 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
           ctx.reply(your_turn(*s.player, ctx.now));
         } else if constexpr (is_moderation_request<M>) {
           on_moderation(ctx, message);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentCreate>) {
+          on_tournament_create(ctx, m);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentsRequest>) {
+          on_tournaments(ctx);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentShow>) {
+          on_tournament_show(ctx, m);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentJoin>) {
+          on_tournament_join(ctx, m);
+        } else if constexpr (std::is_same_v<M, protocol::TournamentWithdraw>) {
+          on_tournament_withdraw(ctx, m);
         }
       },
       message);
@@ -202,6 +214,7 @@ Effects Lobby::tick(Instant now) {
     route(ctx, room, room.game.tick(now));
   }
   expire_offers(ctx);
+  tick_tournaments(ctx);
   while (!finished_order_.empty() &&
          now.mono - finished_order_.front().first >= config_.finished_retention) {
     const auto it = rooms_.find(finished_order_.front().second);

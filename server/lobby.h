@@ -23,6 +23,7 @@
 #include "server/moderation.h"
 #include "server/rate_limiter.h"
 #include "server/storage.h"
+#include "server/tournament.h"
 
 namespace amazons::server {
 
@@ -50,6 +51,9 @@ struct LobbyConfig {
   // Correspondence games one player may have in progress at once.
   std::size_t max_correspondence_games = 50;
   std::size_t max_list = 200;  // games in one list reply
+  // Whether every player may create tournaments (limits.players_create_tournaments); when not,
+  // only moderators may (see Lobby::may_create_tournament).
+  bool players_create_tournaments = false;
   // Take passwords over connections that are not private (plain TCP from another machine).
   bool allow_plain_passwords = false;
 };
@@ -199,6 +203,26 @@ class Lobby {
   void on_record(Ctx& ctx, const protocol::RecordRequest& m);
   void on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m);
 
+  // Tournaments (lobby_tournaments.cpp).
+  void restore_tournament(const TournamentRow& row);
+  // Whether this player may create a tournament: every player where the host allows it,
+  // otherwise nobody yet. The place where moderator and admin roles will say yes.
+  bool may_create_tournament(const PlayerState& p) const;
+  void on_tournament_create(Ctx& ctx, const protocol::TournamentCreate& m);
+  void on_tournaments(Ctx& ctx);
+  void on_tournament_show(Ctx& ctx, const protocol::TournamentShow& m);
+  void on_tournament_join(Ctx& ctx, const protocol::TournamentJoin& m);
+  void on_tournament_withdraw(Ctx& ctx, const protocol::TournamentWithdraw& m);
+  Tournament* find_tournament(Ctx& ctx, std::int64_t id);
+  // Starts, pairs, starts the games of and ends tournaments as their time comes.
+  void tick_tournaments(Ctx& ctx);
+  // Scores a finished game of a tournament (called from finish).
+  void tournament_game_over(Ctx& ctx, const Room& room);
+  // Stores the tournament and tells its players and watchers.
+  void tournament_changed(Ctx& ctx, const Tournament& t);
+  protocol::TournamentSummary tournament_summary(const Tournament& t) const;
+  protocol::TournamentInfo tournament_info(const Tournament& t) const;
+
   Room* find_room(Ctx& ctx, const std::string& game, bool allow_private = true);
   Expected<RuleVariant, std::string> variant(const std::string& name);
   PlayerInfo info_of(const PlayerState& p) const;
@@ -253,6 +277,10 @@ class Lobby {
   std::mt19937_64 rng_;
   std::vector<std::string> restore_problems_;
   ModerationState moderation_;
+  std::map<TournamentId, Tournament> tournaments_;
+  std::map<GameId, TournamentId> tournament_games_;  // games of a tournament still played
+  std::map<TournamentId, std::set<SessionId>> tournament_watchers_;
+  TournamentId next_tournament_id_ = 1;
 };
 
 }  // namespace amazons::server

@@ -73,6 +73,8 @@ void Lobby::on_list(Ctx& ctx) {
     if (room.game.settings().invite || room.game.status() == protocol::GameStatus::Finished)
       continue;
     list.games.push_back(room.game.summary(static_cast<int>(room.spectators.size())));
+    if (const auto t = tournament_games_.find(id); t != tournament_games_.end())
+      list.games.back().tournament = t->second;
     if (room.kept_until && room.game.status() == protocol::GameStatus::Open)
       list.games.back().expires_at = format_timestamp(*room.kept_until);
   }
@@ -286,6 +288,7 @@ void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
   black.seats.erase(room.game.id());
   clocked_.erase(room.game.id());
   finished_order_.emplace_back(ctx.now.mono, room.game.id());
+  tournament_game_over(ctx, room);
 }
 
 }  // namespace amazons::server

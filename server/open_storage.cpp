@@ -23,7 +23,8 @@ namespace {
 
 std::string describe(const StorageCounts& c) {
   return std::to_string(c.players) + " players, " + std::to_string(c.games) + " games, " +
-         std::to_string(c.moves) + " moves, " + std::to_string(c.offers) + " offers";
+         std::to_string(c.moves) + " moves, " + std::to_string(c.offers) + " offers, " +
+         std::to_string(c.tournaments) + " tournaments";
 }
 
 }  // namespace
@@ -86,6 +87,13 @@ StorageCounts migrate(Storage& from, Storage& to, const MigrateOptions& options)
     for (auto& o : state.offers) offers.writes.emplace_back(std::move(o));
     to.apply(std::span(&offers, 1));
     say("offers " + std::to_string(offers.writes.size()) + "/" + std::to_string(source.offers));
+  }
+  {
+    WriteBatch tournaments;
+    for (auto& t : state.tournaments) tournaments.writes.emplace_back(std::move(t));
+    to.apply(std::span(&tournaments, 1));
+    say("tournaments " + std::to_string(tournaments.writes.size()) + "/" +
+        std::to_string(source.tournaments));
   }
 
   const StorageCounts after = to.counts();

@@ -67,6 +67,11 @@ CREATE TABLE offers (
   invite TEXT,
   created_at BIGINT NOT NULL,
   expires_at BIGINT NOT NULL);
+CREATE TABLE tournaments (
+  id BIGINT PRIMARY KEY,
+  name TEXT NOT NULL,
+  status TEXT NOT NULL,
+  state TEXT NOT NULL);
 )sql";
 
 // Upgrades[v] takes a database from version v to v + 1. PostgreSQL support began at version 2.
@@ -74,7 +79,9 @@ constexpr const char* kUpgrades[kSchemaVersion] = {
     nullptr, nullptr,
     "CREATE TABLE offers (id TEXT PRIMARY KEY, owner TEXT NOT NULL, request TEXT NOT NULL, "
     "invite TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);",
-    kModerationTables};
+    kModerationTables,
+    "CREATE TABLE tournaments (id BIGINT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, "
+    "state TEXT NOT NULL);"};
 
 // Held while a server creates or upgrades the schema, so servers starting together on one
 // database take turns.
@@ -399,6 +406,12 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
               " ON CONFLICT (id) DO UPDATE SET owner = EXCLUDED.owner, request = "
               "EXCLUDED.request, invite = EXCLUDED.invite, created_at = EXCLUDED.created_at, "
               "expires_at = EXCLUDED.expires_at;\n";
+        } else if (const auto* tr = std::get_if<TournamentRow>(&w)) {
+          sql += "INSERT INTO tournaments (id, name, status, state) VALUES ";
+          sql += Params().add(tr->id).add(tr->name).add(tr->status).add(tr->state).tuple(c);
+          sql +=
+              " ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, "
+              "state = EXCLUDED.state;\n";
         } else if (const auto* gone = std::get_if<OfferRemoved>(&w)) {
           sql += "DELETE FROM offers WHERE id = " + c.quote(gone->id) + ";\n";
         } else if (append_moderation(c, w, sql)) {
@@ -469,6 +482,10 @@ LoadedState PgStorage::load() {
                               q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
                               rows::from_ms(q.integer(4)), rows::from_ms(q.integer(5))});
     }
+    for (const auto& r : t.exec("SELECT id, name, status, state FROM tournaments ORDER BY id")) {
+      const Row q{r};
+      state.tournaments.push_back({q.integer(0), q.text(1), q.text(2), q.text(3)});
+    }
     state.last_game_id = t.exec("SELECT COALESCE(MAX(id), 0) FROM games")[0][0].as<GameId>();
     state.moderation = read_moderation(t);
     for (const auto& r :
@@ -535,16 +552,18 @@ StorageCounts PgStorage::counts() {
     pqxx::read_transaction t(conn_->c);
     const auto r = t.exec(
         "SELECT (SELECT COUNT(*) FROM players), (SELECT COUNT(*) FROM games), (SELECT COUNT(*) "
-        "FROM moves), (SELECT COUNT(*) FROM offers)")[0];
+        "FROM moves), (SELECT COUNT(*) FROM offers), (SELECT COUNT(*) FROM tournaments)")[0];
     return StorageCounts{r[0].as<std::int64_t>(), r[1].as<std::int64_t>(), r[2].as<std::int64_t>(),
-                         r[3].as<std::int64_t>()};
+                         r[3].as<std::int64_t>(), r[4].as<std::int64_t>()};
   });
 }
 
 void PgStorage::clear() {
   guarded("clear", [&] {
     pqxx::work t(conn_->c);
-    t.exec("TRUNCATE offers, moves, games, players, roles, settings, sanctions, audit, reports");
+    t.exec(
+        "TRUNCATE tournaments, offers, moves, games, players, roles, settings, sanctions, audit, "
+        "reports");
     t.commit();
     return 0;
   });

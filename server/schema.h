@@ -10,13 +10,15 @@
 //      challenges that last across disconnects and restarts.
 //   4  moderation: roles(name, role), settings(key, value) for the registrations switch,
 //      sanctions (bans and mutes), audit (the moderators' log), reports.
+//   5  tournaments(id, name, status, state): each tournament's settings, players and pairings
+//      (server/tournament.h, as JSON), kept after it finishes (the archive).
 #pragma once
 
 #include <string>
 
 namespace amazons::server {
 
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 // What opening a database did to its schema.
 struct SchemaStatus {

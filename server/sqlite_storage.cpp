@@ -68,6 +68,11 @@ CREATE TABLE offers (
   invite TEXT,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL);
+CREATE TABLE tournaments (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  status TEXT NOT NULL,
+  state TEXT NOT NULL);
 )sql";
 
 // Upgrades[v] takes a database from version v to v + 1.
@@ -77,6 +82,8 @@ constexpr const char* kUpgrades[kSchemaVersion] = {
     "CREATE TABLE offers (id TEXT PRIMARY KEY, owner TEXT NOT NULL, request TEXT NOT NULL, "
     "invite TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);",
     kModerationTables,
+    "CREATE TABLE tournaments (id INTEGER PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, "
+    "state TEXT NOT NULL);",
 };
 
 enum Which {
@@ -92,6 +99,8 @@ enum Which {
   kUpsertOffer,
   kDeleteOffer,
   kSelectOffers,
+  kUpsertTournament,
+  kSelectTournaments,
   kBegin,
   kCommit,
   kStatementCount
@@ -127,6 +136,9 @@ constexpr const char* kSql[kStatementCount] = {
     "DELETE FROM offers WHERE id = ?1",
     "SELECT id, owner, request, invite, created_at, expires_at FROM offers ORDER BY created_at, "
     "id",
+    "INSERT INTO tournaments (id, name, status, state) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO "
+    "UPDATE SET name = ?2, status = ?3, state = ?4",
+    "SELECT id, name, status, state FROM tournaments ORDER BY id",
     "BEGIN IMMEDIATE",
     "COMMIT",
 };
@@ -346,6 +358,15 @@ void SqliteStorage::write(const OfferRow& o) {
 
 void SqliteStorage::write(const OfferRemoved& o) { prepared(kDeleteOffer).bind(1, o.id).run(); }
 
+void SqliteStorage::write(const TournamentRow& t) {
+  prepared(kUpsertTournament)
+      .bind(1, t.id)
+      .bind(2, t.name)
+      .bind(3, t.status)
+      .bind(4, t.state)
+      .run();
+}
+
 void SqliteStorage::apply(std::span<const WriteBatch> batches) {
   prepared(kBegin).run();
   try {
@@ -397,6 +418,11 @@ LoadedState SqliteStorage::load() {
       state.offers.push_back({q.text(0), q.text(1), q.text(2),
                               q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
                               from_ms(q.integer(4)), from_ms(q.integer(5))});
+  }
+  {
+    auto& q = prepared(kSelectTournaments);
+    ResetOnExit<Statement> guard{q};
+    while (q.step()) state.tournaments.push_back({q.integer(0), q.text(1), q.text(2), q.text(3)});
   }
   {
     auto& q = prepared(kSelectMaxId);
@@ -555,13 +581,16 @@ std::int64_t SqliteStorage::single_integer(const char* sql) {
 StorageCounts SqliteStorage::counts() {
   return {
       single_integer("SELECT COUNT(*) FROM players"), single_integer("SELECT COUNT(*) FROM games"),
-      single_integer("SELECT COUNT(*) FROM moves"), single_integer("SELECT COUNT(*) FROM offers")};
+      single_integer("SELECT COUNT(*) FROM moves"), single_integer("SELECT COUNT(*) FROM offers"),
+      single_integer("SELECT COUNT(*) FROM tournaments")};
 }
 
 void SqliteStorage::clear() {
   prepared(kBegin).run();
   try {
-    exec("DELETE FROM offers; DELETE FROM moves; DELETE FROM games; DELETE FROM players;");
+    exec(
+        "DELETE FROM tournaments; DELETE FROM offers; DELETE FROM moves; DELETE FROM games; DELETE "
+        "FROM players;");
     exec(
         "DELETE FROM roles; DELETE FROM settings; DELETE FROM sanctions; DELETE FROM audit; "
         "DELETE FROM reports;");

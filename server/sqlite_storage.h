@@ -54,6 +54,7 @@ class SqliteStorage final : public Storage {
   void write(const RoleRow& row);
   void write(const RegistrationsRow& row);
   void load_moderation(LoadedState& state);
+  void write(const TournamentRow& row);
   std::vector<MoveRow> moves_of(GameId id);
 
   void checkpoint_loop();

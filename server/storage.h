@@ -145,8 +145,19 @@ struct ModerationSettings {
   friend bool operator==(const ModerationSettings&, const ModerationSettings&) = default;
 };
 
-using StorageWrite = std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved, SanctionRow,
-                                  SanctionRemoved, AuditRow, ReportRow, RoleRow, RegistrationsRow>;
+// A tournament (schema 5): its whole state as Tournament::to_json writes it (settings, players,
+// pairings), rewritten whenever it changes; finished tournaments stay (the archive).
+struct TournamentRow {
+  std::int64_t id = 0;
+  std::string name;
+  std::string status;  // "created", "running", "finished"
+  std::string state;   // JSON
+  friend bool operator==(const TournamentRow&, const TournamentRow&) = default;
+};
+
+using StorageWrite =
+    std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved, SanctionRow, SanctionRemoved,
+                 AuditRow, ReportRow, RoleRow, RegistrationsRow, TournamentRow>;
 
 // Everything one step of the lobby wants stored. Applied in order, all or nothing.
 struct WriteBatch {
@@ -165,7 +176,8 @@ struct StoredGame {
 struct LoadedState {
   std::vector<PlayerRow> players;
   std::vector<StoredGame> unfinished;
-  std::vector<OfferRow> offers;  // oldest first
+  std::vector<OfferRow> offers;            // oldest first
+  std::vector<TournamentRow> tournaments;  // every one, finished too, by id
   GameId last_game_id = 0;
   ModerationSettings moderation;
   std::vector<SanctionRow> sanctions;
@@ -186,6 +198,7 @@ struct StorageCounts {
   std::int64_t games = 0;
   std::int64_t moves = 0;
   std::int64_t offers = 0;
+  std::int64_t tournaments = 0;
   friend bool operator==(const StorageCounts&, const StorageCounts&) = default;
 };
 
@@ -205,7 +218,7 @@ class Storage {
   virtual std::optional<GameRow> game_row(GameId id) = 0;
   virtual std::optional<GameRecord> game_record(GameId id) = 0;
   virtual StorageCounts counts() = 0;
-  // Deletes every player, game, move and offer in one transaction (migrate --force).
+  // Deletes every player, game, move, offer and tournament in one transaction (migrate --force).
   virtual void clear() = 0;
   // Roles and the registrations switch, as they are now (polled by a running server).
   virtual ModerationSettings moderation() = 0;

@@ -533,7 +533,11 @@ TEST_CASE(
   play(b, "j7-h7/h8");
   REQUIRE(wait_until({a, b}, [&] { return g.pending_request().has_value(); }));
   CHECK(g.play_premove() == *parse_move("g1-g5/e3"));
-  REQUIRE(wait_until({a, b}, [&] { return b->game()->view()->moves().size() == 3; }));
+  // Both sides must have it: Alice's own view takes it only with the server's acknowledgement,
+  // and until then it is still her turn there (no premove possible).
+  REQUIRE(wait_until({a, b}, [&] {
+    return a->game()->view()->moves().size() == 3 && b->game()->view()->moves().size() == 3;
+  }));
   CHECK(b->game()->view()->moves().back() == *parse_move("g1-g5/e3"));
 
   // Bob's reply shoots onto its arrow square: dropped, with the reason as a notice.

@@ -106,19 +106,21 @@ TEST_SUITE("postgres") {
       CHECK_MESSAGE(status == 0, out);
       CHECK_MESSAGE(contains(out, "migrate: players 10/10"), out);
       CHECK_MESSAGE(contains(out, "migrate: games 24/24, moves 1494/1494"), out);
-      CHECK_MESSAGE(contains(out,
-                             "done: 10 players, 24 games, 1494 moves, 0 offers copied; the counts "
-                             "in both databases "
-                             "match"),
-                    out);
+      CHECK_MESSAGE(
+          contains(
+              out,
+              "done: 10 players, 24 games, 1494 moves, 0 offers, 0 tournaments copied; the counts "
+              "in both databases "
+              "match"),
+          out);
     }
     {
       const auto [status, out] = run_server(args);
       CHECK(status == 1);
-      CHECK_MESSAGE(
-          contains(out,
-                   "the target database is not empty (10 players, 24 games, 1494 moves, 0 offers)"),
-          out);
+      CHECK_MESSAGE(contains(out,
+                             "the target database is not empty (10 players, 24 games, 1494 moves, "
+                             "0 offers, 0 tournaments)"),
+                    out);
     }
     {
       const auto [status, out] = run_server(args + " --force");

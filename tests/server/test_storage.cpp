@@ -6,7 +6,9 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 
 #include "common/notation.h"
@@ -429,18 +431,18 @@ STORAGE_CASE(moderation_rows,
   CHECK(s->audit_log(10).empty());
 }
 
-STORAGE_CASE(upgrade_3_to_4,
-             "moderation: a database of schema 3 is upgraded to 4 and keeps its rows") {
+STORAGE_CASE(upgrade_3_to_current,
+             "moderation: a database of schema 3 is upgraded to 5 and keeps its rows") {
   {
     auto s = backend.open();
     apply(*s, batch({player("ann", 1600), player("bob", 1400),
                      OfferRow{"s1", "ann", R"({"type":"seek"})", std::nullopt, Timestamp{},
                               Timestamp{Millis{1}}}}));
   }
-  // Schema 3 is schema 4 without the moderation tables.
+  // Schema 3 is schema 5 without the moderation tables (4) and the tournaments table (5).
   backend.exec(
       "DROP TABLE roles; DROP TABLE settings; DROP TABLE sanctions; DROP TABLE audit; DROP TABLE "
-      "reports;");
+      "reports; DROP TABLE tournaments;");
   backend.set_schema_version(3);
   {
     auto s = backend.open();
@@ -473,6 +475,52 @@ TEST_CASE("storage sqlite: a database of schema 2 is upgraded to 3 in place and 
   CHECK(again.schema().found == kSchemaVersion);
   CHECK_FALSE(again.schema().upgraded());
   CHECK(again.counts().offers == 1);
+}
+
+namespace {
+
+// A tournament row as the lobby writes it: the core's state as JSON.
+TournamentRow sample_tournament(std::int64_t id, const std::string& status) {
+  return {id, "Sunday arena", status, R"({"id":)" + std::to_string(id) + "}"};
+}
+
+}  // namespace
+
+TEST_CASE("storage sqlite: a database of schema 3 is upgraded to 5 and keeps tournaments") {
+  TempDir dir;
+  const auto path = dir.path() / "v3.db";
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    std::ifstream in(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v3.sql");
+    const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(!sql.empty());
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    const std::string why = err ? err : "";
+    sqlite3_free(err);
+    sqlite3_close(db);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, why);
+  }
+  {
+    SqliteStorage s(path);
+    CHECK(s.schema().found == 3);
+    CHECK(s.schema().upgraded());
+    CHECK(s.counts() == StorageCounts{2, 2, 3, 1, 0});
+    CHECK(s.load().offers.size() == 1);
+    WriteBatch b{{sample_tournament(1, "running"), sample_tournament(2, "finished")}};
+    s.apply(std::span(&b, 1));
+    WriteBatch again{{sample_tournament(1, "finished")}};  // an upsert
+    s.apply(std::span(&again, 1));
+  }
+  SqliteStorage again(path);
+  CHECK(again.schema().found == kSchemaVersion);
+  CHECK_FALSE(again.schema().upgraded());
+  CHECK(again.counts() == StorageCounts{2, 2, 3, 1, 2});
+  const auto state = again.load();
+  REQUIRE(state.tournaments.size() == 2);
+  CHECK(state.tournaments[0] == sample_tournament(1, "finished"));
+  CHECK(state.tournaments[1] == sample_tournament(2, "finished"));
 }
 
 TEST_CASE("storage sqlite: a failed upgrade leaves the database at its old version") {
@@ -552,6 +600,32 @@ TEST_SUITE("postgres") {
     const auto [vs, version] = pg.psql("SELECT version FROM schema_version", name);
     CHECK(vs == 0);
     CHECK(version.find(std::to_string(kSchemaVersion)) != std::string::npos);
+  }
+
+  TEST_CASE("storage postgres: a database of schema 3 is upgraded to 5 and keeps tournaments") {
+    auto& pg = shared_pg_server();
+    const auto url = pg.create_database();
+    const auto [status, out] =
+        PgServer::shell("psql -X -q -v ON_ERROR_STOP=1 '" + url +
+                        "' -f '" AMAZONS_SOURCE_DIR "/tests/server/data/schema_v3_pg.sql' 2>&1");
+    REQUIRE_MESSAGE(status == 0, out);
+    {
+      PgStorage s(url);
+      CHECK(s.schema().found == 3);
+      CHECK(s.schema().upgraded());
+      CHECK(s.counts() == StorageCounts{2, 2, 3, 1, 0});
+      WriteBatch b{{sample_tournament(1, "running"), sample_tournament(2, "finished")}};
+      s.apply(std::span(&b, 1));
+      WriteBatch again{{sample_tournament(1, "finished")}};
+      s.apply(std::span(&again, 1));
+    }
+    PgStorage again(url);
+    CHECK(again.schema().found == kSchemaVersion);
+    CHECK(again.counts() == StorageCounts{2, 2, 3, 1, 2});
+    const auto state = again.load();
+    REQUIRE(state.tournaments.size() == 2);
+    CHECK(state.tournaments[0] == sample_tournament(1, "finished"));
+    CHECK(state.tournaments[1] == sample_tournament(2, "finished"));
   }
 
   TEST_CASE("storage postgres: a bad URL or no server or a refused login gives a clear error") {
