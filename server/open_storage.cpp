@@ -1,6 +1,7 @@
 #include "server/open_storage.h"
 
 #include <filesystem>
+#include <limits>
 
 #include "server/pg_storage.h"
 #include "server/sqlite_storage.h"
@@ -94,6 +95,26 @@ StorageCounts migrate(Storage& from, Storage& to, const MigrateOptions& options)
     to.apply(std::span(&tournaments, 1));
     say("tournaments " + std::to_string(tournaments.writes.size()) + "/" +
         std::to_string(source.tournaments));
+  }
+
+  {
+    // What moderation keeps (schema 4): roles, the registrations switch, bans and mutes in
+    // force, open reports, and the whole audit log, oldest line first. Resolved reports are
+    // not loaded by load() and stay behind; their resolution is in the audit log.
+    WriteBatch moderation;
+    for (const auto& [name, role] : state.moderation.roles)
+      moderation.writes.emplace_back(RoleRow{name, role});
+    moderation.writes.emplace_back(RegistrationsRow{state.moderation.registrations_open});
+    for (auto& row : state.sanctions) moderation.writes.emplace_back(std::move(row));
+    for (auto& row : state.open_reports) moderation.writes.emplace_back(std::move(row));
+    auto audit = from.audit_log(std::numeric_limits<int>::max());
+    for (auto it = audit.rbegin(); it != audit.rend(); ++it)
+      moderation.writes.emplace_back(std::move(*it));
+    to.apply(std::span(&moderation, 1));
+    say("moderation: " + std::to_string(state.moderation.roles.size()) + " roles, " +
+        std::to_string(state.sanctions.size()) + " bans and mutes, " +
+        std::to_string(state.open_reports.size()) + " open reports, " +
+        std::to_string(audit.size()) + " audit lines");
   }
 
   const StorageCounts after = to.counts();

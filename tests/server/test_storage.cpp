@@ -573,6 +573,44 @@ TEST_SUITE("postgres") {
     check_fixture_contents(to);
   }
 
+  TEST_CASE("storage postgres: migrate copies what moderation keeps") {
+    TempDir dir;
+    const auto path = copy_v1_fixture(dir);
+    {
+      SqliteStorage from(path);
+      const Timestamp at{Millis{1'000}};
+      ReportRow report;
+      report.id = 3;
+      report.at = at;
+      report.reporter = "ann";
+      report.player = "bob";
+      report.reason = "spam";
+      apply(from,
+            batch({RoleRow{"ann", protocol::Role::Admin}, RoleRow{"mia", protocol::Role::Moderator},
+                   RegistrationsRow{false},
+                   SanctionRow{SanctionKind::Mute, "bob", "shouting", "mia", at, std::nullopt},
+                   SanctionRow{SanctionKind::BanAddress, "10.0.0.9", "spam", "ann", at,
+                               Timestamp{Millis{9'000'000'000'000}}},
+                   report, AuditRow{at, "console", "grant", "ann admin", "", std::nullopt},
+                   AuditRow{Timestamp{Millis{2'000}}, "mia", "mute", "bob", "shouting",
+                            std::nullopt}}));
+    }
+    SqliteStorage from(path);
+    PgStorage to(shared_pg_server().create_database());
+    migrate(from, to, {});
+    const auto settings = to.moderation();
+    CHECK(settings == from.moderation());
+    CHECK(settings.roles.size() == 2);
+    CHECK_FALSE(settings.registrations_open);
+    const auto state = to.load();
+    CHECK(state.sanctions.size() == 2);
+    REQUIRE(state.open_reports.size() == 1);
+    CHECK(state.open_reports[0].reason == "spam");
+    CHECK(state.last_report_id == 3);
+    CHECK(to.audit_log(10) == from.audit_log(10));
+    CHECK(to.audit_log(10).front().action == "mute");  // newest first, as in the source
+  }
+
   TEST_CASE("storage postgres: a database of schema 2 is upgraded to 3 and keeps its rows") {
     auto& pg = shared_pg_server();
     const auto url = pg.create_database();
