@@ -21,6 +21,23 @@ net::ConnectionOptions connection_options(const Settings& settings, const Server
   return o;
 }
 
+net::ConnectionOptions connection_options(const Settings& settings,
+                                          const std::vector<ServerAddress>& nodes,
+                                          std::optional<std::string> password) {
+  net::ConnectionOptions o = connection_options(settings, nodes.front(), std::move(password));
+  for (std::size_t i = 1; i < nodes.size(); ++i)
+    o.more_servers.push_back({nodes[i].host, nodes[i].port});
+  return o;
+}
+
+std::string nodes_text(const std::vector<ServerAddress>& nodes, bool with_scheme) {
+  std::string out;
+  for (const auto& n : nodes) out += (out.empty() ? "" : ",") + net::host_port(n);
+  if (with_scheme && !nodes.empty() && nodes.front().transport != net::Transport::Tcp)
+    out = std::string(net::to_string(nodes.front().transport)) + "://" + out;
+  return out;
+}
+
 std::string player_text(const protocol::PlayerRef& p) {
   return p.name + " (" + std::to_string(p.rating) + (p.bot ? ", bot)" : ")");
 }
@@ -47,7 +64,9 @@ void OnlineClient::close() { connection_->close(); }
 const std::string& OnlineClient::name() const { return welcome_ ? welcome_->name : name_; }
 
 std::string OnlineClient::status_text() const {
-  const std::string where = to_string(address_);
+  // The node in use: one of several when the server field named a cluster's nodes.
+  const auto node = connection_->server();
+  const std::string where = to_string(ServerAddress{node.host, node.port, address_.transport});
   switch (status_) {
     case net::ConnectionStatus::Idle:
     case net::ConnectionStatus::Connecting:

@@ -47,6 +47,15 @@ struct ArchivedGame {
 // pinned for that server, if any, and reconnecting at most 4 s apart.
 net::ConnectionOptions connection_options(const Settings& settings, const ServerAddress& where,
                                           std::optional<std::string> password);
+// The same for the nodes of a cluster ("a:7420,b:7420", at least one): the first as above, the
+// others tried in turn after a failed connect or a drop; the first node's pin applies to all.
+net::ConnectionOptions connection_options(const Settings& settings,
+                                          const std::vector<ServerAddress>& nodes,
+                                          std::optional<std::string> password);
+using net::parse_server_addresses;
+// The nodes as the server field shows them: host_port of each, separated by commas, with the
+// scheme (tls://) once in front when `with_scheme` and it is not plain TCP.
+std::string nodes_text(const std::vector<ServerAddress>& nodes, bool with_scheme);
 
 // "alice (1500)", "amazons-bot (1612, bot)": a player as the lobby lists them.
 std::string player_text(const protocol::PlayerRef& p);

@@ -199,6 +199,7 @@ class Connection::Impl {
     std::lock_guard lock(token_mutex_);
     return token_;
   }
+  ConnectionOptions::Endpoint server() const { return endpoints_[current_]; }
   Millis round_trip() const {
     return std::chrono::ceil<Millis>(std::chrono::microseconds{rtt_us_.load()});
   }
@@ -608,7 +609,7 @@ class Connection::Impl {
   const EventHandler on_event_;
   tls::ClientTrust trust_;
   const std::vector<ConnectionOptions::Endpoint> endpoints_;  // host:port, then more_servers
-  std::size_t current_ = 0;                                   // the address of this attempt
+  std::atomic<std::size_t> current_{0};  // the address of this attempt (read by server())
   // options.tls: one context per endpoint (each checks its own host name), for every attempt.
   std::vector<tls::ClientContext> tls_;
   asio::io_context io_;  // first, so that it is destroyed last
@@ -658,6 +659,7 @@ void Connection::post_after(Millis delay, std::function<void()> fn) {
   impl_->post_after(delay, std::move(fn));
 }
 Millis Connection::round_trip() const { return impl_->round_trip(); }
+ConnectionOptions::Endpoint Connection::server() const { return impl_->server(); }
 std::size_t Connection::poll() { return impl_->poll(); }
 std::size_t Connection::poll_for(Millis timeout) { return impl_->poll_for(timeout); }
 ConnectionStatus Connection::status() const { return impl_->status(); }

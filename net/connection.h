@@ -203,6 +203,8 @@ class Connection final : public ServerLink {
   // The session token of the last welcome (it changes with every login).
   std::optional<std::string> token() const;
   const ConnectionOptions& options() const { return options_; }
+  // Any thread: the address being tried or used now (host:port, or one of more_servers).
+  ConnectionOptions::Endpoint server() const;
 
  private:
   class Impl;

@@ -104,12 +104,14 @@ class ConnectScreen final : public Screen {
   }
 
   void go() {
-    auto where = client::parse_server_address(form_[server_].text);
+    // One address, or the nodes of a cluster separated by commas.
+    auto where = client::parse_server_addresses(form_[server_].text);
     if (!where) {
       app_.notify("Server: " + where.error() + ".", true);
       return;
     }
-    if (where->transport == net::Transport::Ws || where->transport == net::Transport::Wss) {
+    const auto transport = where->front().transport;
+    if (transport == net::Transport::Ws || transport == net::Transport::Wss) {
       app_.notify("Server: this client connects with tcp:// or tls:// (ws:// is for browsers).",
                   true);
       return;
@@ -118,7 +120,7 @@ class ConnectScreen final : public Screen {
       app_.notify("Name: " + *why + ".", true);
       return;
     }
-    app_.settings().last_server = client::to_string(*where);
+    app_.settings().last_server = client::nodes_text(*where, true);
     app_.settings().name = form_[name_].text;
     app_.save_settings();
     std::optional<std::string> password;

@@ -57,10 +57,10 @@ void show_notices(App& app, OnlineClient& client) {
   for (const OnlineNotice& n : client.take_notices()) app.notify(n.text, n.error);
 }
 
-std::shared_ptr<OnlineClient> connect(App& app, const ServerAddress& where,
+std::shared_ptr<OnlineClient> connect(App& app, const std::vector<ServerAddress>& nodes,
                                       std::optional<std::string> password) {
   auto client = std::make_shared<OnlineClient>(
-      connection_options(app.settings(), where, std::move(password)));
+      connection_options(app.settings(), nodes, std::move(password)));
   client->start();
   return client;
 }
@@ -73,9 +73,9 @@ class ConnectScreen final : public Screen {
     server_.text =
         app_.settings().last_server.empty() ? "127.0.0.1:7420" : app_.settings().last_server;
     // The switch says TLS; the field holds host:port (a typed tls:// works too).
-    if (auto last = parse_server_address(server_.text); last) {
-      tls_.value = last->transport == net::Transport::Tls;
-      server_.text = net::host_port(*last);
+    if (auto last = parse_server_addresses(server_.text); last) {
+      tls_.value = last->front().transport == net::Transport::Tls;
+      server_.text = nodes_text(*last, false);
     }
     name_.text = app_.settings().name;
     password_.secret = true;
@@ -201,21 +201,24 @@ class ConnectScreen final : public Screen {
   }
 
   void go() {
-    auto where = parse_server_address(server_.text);
+    // One address, or the nodes of a cluster separated by commas.
+    auto where = parse_server_addresses(server_.text);
     if (!where) {
       error_ = "Server: " + where.error() + ".";
       return;
     }
-    if (where->transport == net::Transport::Ws || where->transport == net::Transport::Wss) {
+    const auto transport = where->front().transport;
+    if (transport == net::Transport::Ws || transport == net::Transport::Wss) {
       error_ = "Server: this client connects with tcp:// or tls:// (ws:// is for browsers).";
       return;
     }
-    if (tls_.value) where->transport = net::Transport::Tls;
+    if (tls_.value)
+      for (auto& node : *where) node.transport = net::Transport::Tls;
     if (auto why = check_name(name_.text)) {
       error_ = "Name: " + *why + ".";
       return;
     }
-    app_.settings().last_server = to_string(*where);
+    app_.settings().last_server = nodes_text(*where, true);
     app_.settings().name = name_.text;
     app_.save_settings();
     std::optional<std::string> password;
@@ -287,7 +290,7 @@ class HostScreen final : public Screen {
     // The addresses follow the port line at once; wait a moment for them.
     const auto port = host->port();
     if (!port || (host->addresses().empty() && now - since_ < std::chrono::seconds(2))) return;
-    app_.show(make_lobby_screen(app_, connect(app_, {"127.0.0.1", *port}, std::nullopt)));
+    app_.show(make_lobby_screen(app_, connect(app_, {{"127.0.0.1", *port}}, std::nullopt)));
   }
 
   void draw(sf::RenderTarget& t, SteadyTime) override {

@@ -101,6 +101,29 @@ TEST_CASE("server addresses: host:port, a default port, IPv6 in brackets, clear 
   }
 }
 
+TEST_CASE("server addresses: the nodes of a cluster in the server field become one connection") {
+  Settings settings;
+  settings.name = "ann";
+  settings.pinned_servers["a:1"] = "AB:CD";
+  const auto nodes = parse_server_addresses("tls://a:1, b:2,[::1]:3").value();
+  const auto o = connection_options(settings, nodes, std::string("pw"));
+  CHECK(o.host == "a");
+  CHECK(o.port == 1);
+  CHECK(o.tls);
+  CHECK(o.tls_fingerprint == "AB:CD");  // the first node's pin, for all of them
+  CHECK(o.password == "pw");
+  REQUIRE(o.more_servers.size() == 2);
+  CHECK(o.more_servers[0].host == "b");
+  CHECK(o.more_servers[1].host == "::1");
+  CHECK(o.more_servers[1].port == 3);
+  CHECK(nodes_text(nodes, true) == "tls://a:1,b:2,[::1]:3");
+  CHECK(nodes_text(nodes, false) == "a:1,b:2,[::1]:3");
+  // What the field shows reads back as the same nodes (the settings keep it so).
+  CHECK(parse_server_addresses(nodes_text(nodes, true)).value() == nodes);
+  CHECK(connection_options(settings, parse_server_addresses("h:9").value(), std::nullopt)
+            .more_servers.empty());
+}
+
 TEST_CASE("lobby: a created game is listed with its player, then joined, played, watched") {
   TempDir dir;
   ServerProcess server(dir.path());

@@ -348,6 +348,7 @@ TEST_CASE(
     const auto login = events.wait_login();
     REQUIRE(login);
     CHECK(login->welcome.server == "node-b");
+    CHECK(c.server().port == b.port());
     const auto failed = events.wait_status(ConnectionStatus::WaitingRetry, Millis{0});
     REQUIRE(failed);
     CHECK(failed->error->message.find("127.0.0.1:" + std::to_string(nobody)) != std::string::npos);
@@ -364,11 +365,13 @@ TEST_CASE(
     const auto first = events.wait_login();
     REQUIRE(first);
     CHECK(first->welcome.server == "node-a");
+    CHECK(c.server().port == a.port());
     const auto mark = events.size();
     a.stop(SIGKILL);
     const auto second = events.wait_login(Millis{8000}, mark);
     REQUIRE(second);
     CHECK(second->welcome.server == "node-b");
+    CHECK(c.server().port == b.port());
     CHECK(reply_as<Games>(call(c, List{})).games.empty());
   }
 }
