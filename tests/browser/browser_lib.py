@@ -14,6 +14,7 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 BUILD = os.environ.get("AMAZONS_BINARY_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "build", "release"))
@@ -130,6 +131,18 @@ def wait_for(driver, what, predicate, timeout=WAIT_S):
         with contextlib.suppress(Exception):
             driver.save_screenshot(shot)
         fail("timed out waiting for %s (screenshot %s)\nbrowser log:\n%s" % (what, shot, logs))
+
+
+def click(driver, what, by, value, timeout=WAIT_S):
+    """Clicks the element, finding it again when the page re-rendered it between the find and the
+    click (a click that meets a stale element did not happen, so trying again is safe)."""
+    def attempt(d):
+        try:
+            d.find_element(by, value).click()
+            return True
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+    wait_for(driver, what, attempt, timeout)
 
 
 def js(driver, script, *args):

@@ -6,7 +6,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import (Bot, Server, browser, click_move, fail, game_state, js, legal_move, square, sign_in,
+from browser_lib import (Bot, Server, browser, click, click_move, fail, game_state, js, legal_move, square, sign_in,
                          temp_dir, text, wait_for)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -127,8 +127,7 @@ def main():
                 d.find_element(By.ID, "rated").click()
             d.find_element(By.ID, "quick").click()
             wait_for(d, "the paired game", lambda d: (lambda s: s and s["id"] != g["id"] and s["status"] == "active")(game_state(d)), timeout=30)
-            wait_for(d, "the abort button", lambda d: d.find_elements(By.ID, "abort"))
-            d.find_element(By.ID, "abort").click()
+            click(d, "the abort button", By.ID, "abort")
             wait_for(d, "the aborted game", lambda d: text(d, "#result-title") == "Game aborted")
             seeker.stop()
         finally:
