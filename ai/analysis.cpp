@@ -6,6 +6,14 @@
 
 namespace amazons::ai {
 
+AnalysisOptions analysis_options(const AiConfig& config, Millis movetime) {
+  AnalysisOptions o;
+  o.movetime = movetime;
+  if (const Level* hard = config.find("hard")) o.settings = settings_for(*hard, config);
+  o.settings.threads = 1;  // one position at a time; a window or a terminal stays responsive
+  return o;
+}
+
 double score_squares(Score s) {
   if (is_decided(s))
     return s > 0 ? MoveAnnotation::kDecidedSquares : -MoveAnnotation::kDecidedSquares;

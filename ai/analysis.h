@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "ai/levels.h"
 #include "ai/score.h"
 #include "ai/search.h"
 #include "common/expected.h"
@@ -51,6 +52,11 @@ struct AnalysisOptions {
   SearchSettings settings;           // full strength by default
   AnalysisCancel* cancel = nullptr;  // none: runs to the end
 };
+
+// What `amazons-engine analyse` and the client's replay screen analyse with: the `hard` level of
+// `config` (the built-in search settings when it has none) on one search thread, `movetime` a
+// position.
+AnalysisOptions analysis_options(const AiConfig& config, Millis movetime);
 
 // Before the first ply (0) and after each ply: `done` plies of `total` judged.
 using AnalysisProgress = std::function<void(std::size_t done, std::size_t total)>;

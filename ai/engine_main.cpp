@@ -185,11 +185,7 @@ int run_analyse(const AnalyseArgs& args, const std::filesystem::path& config_dir
     return fail(args.game + ": not a game record (" + std::string(json ? "JSON" : "text") +
                 " form): " + record.error());
 
-  ai::AnalysisOptions options;
-  options.movetime = Millis{args.movetime_ms};
-  const ai::Level* hard = config->find("hard");
-  options.settings = hard ? ai::settings_for(*hard, *config) : ai::SearchSettings{};
-  options.settings.threads = 1;
+  const ai::AnalysisOptions options = ai::analysis_options(*config, Millis{args.movetime_ms});
   auto analysed = ai::analyse_game(*record, options, [](std::size_t done, std::size_t plies) {
     std::cerr << "ply " << done << "/" << plies << std::endl;
   });

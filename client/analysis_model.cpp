@@ -98,14 +98,6 @@ std::string next_move_comment(const GameRecord& record, std::size_t ply) {
   return text + "; engine " + to_string(*best);
 }
 
-ai::AnalysisOptions analysis_options(const ai::AiConfig& config, Millis movetime) {
-  ai::AnalysisOptions o;
-  o.movetime = movetime;
-  if (const ai::Level* hard = config.find("hard")) o.settings = ai::settings_for(*hard, config);
-  o.settings.threads = 1;  // the window stays responsive on a small machine
-  return o;
-}
-
 struct AnalysisJob::Shared {
   mutable std::mutex mutex;
   State state = State::Idle;

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "ai/analysis.h"
-#include "ai/levels.h"
 #include "client/board_geometry.h"
 #include "common/game_record.h"
 
@@ -55,10 +54,6 @@ std::optional<Move> best_move_at(const GameRecord& record, std::size_t ply);
 // d1-d7/g7 ?? lost 6.1; engine d1-d4/d8", "Next: d1-d7/g7, the engine's move", or "" when
 // unannotated or at the end.
 std::string next_move_comment(const GameRecord& record, std::size_t ply);
-
-// What the replay screen analyses with: as `amazons-engine analyse`, the `hard` level of `config`
-// (the built-in search settings when it has none) on one search thread, `movetime` a position.
-ai::AnalysisOptions analysis_options(const ai::AiConfig& config, Millis movetime);
 
 // The analysis of a game on a worker thread of its own, with progress and cancel. Every member
 // is called from one thread (the screen's); the worker touches only the shared progress.

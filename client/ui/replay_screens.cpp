@@ -382,7 +382,7 @@ class ReplayScreen final : public Screen {
 
   static ai::AnalysisOptions analysis_options(const AppOptions& app) {
     const ComputerConfig engine = load_computer_config(ai::default_config_dir() / "ai.json");
-    return client::analysis_options(engine.config, Millis{app.analysis_movetime_ms});
+    return ai::analysis_options(engine.config, Millis{app.analysis_movetime_ms});
   }
 
   // The evaluation graph: White's share above the middle line, Black's below, the shown

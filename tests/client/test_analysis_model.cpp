@@ -238,7 +238,7 @@ TEST_CASE("the client analyses with the hard level's settings on one thread") {
   ai::AiConfig config = ai::builtin_ai_config();
   const ai::Level* hard = config.find("hard");
   REQUIRE(hard);
-  const ai::AnalysisOptions o = analysis_options(config, Millis{250});
+  const ai::AnalysisOptions o = ai::analysis_options(config, Millis{250});
   CHECK(o.movetime == Millis{250});
   CHECK(o.settings.threads == 1);
   ai::SearchSettings expected = ai::settings_for(*hard, config);
