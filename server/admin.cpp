@@ -1,7 +1,7 @@
 #include "server/admin.h"
 
 #include "common/protocol_enums.h"
-#include "server/lobby_context.h"
+#include "server/auth.h"
 
 namespace amazons::server {
 
@@ -18,7 +18,7 @@ int run_admin(Storage& storage, const AdminCommand& command, std::FILE* out, Tim
   switch (command.kind) {
     case Kind::Grant:
     case Kind::Revoke: {
-      if (auto problem = lobby_detail::name_problem(command.name)) {
+      if (auto problem = name_problem(command.name)) {
         std::fprintf(out, "amazons-server admin: %s\n", problem->c_str());
         return 2;
       }

@@ -59,6 +59,17 @@ bool equal_secret(std::string_view a, std::string_view b) {
   return a.empty() || sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
+std::optional<std::string> name_problem(std::string_view name) {
+  if (name.empty() || name.size() > kMaxNameBytes)
+    return "name: must be 1 to " + std::to_string(kMaxNameBytes) + " characters";
+  for (const char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-' || c == '.';
+    if (!ok) return "name: only letters, digits, '_', '-' and '.' are allowed";
+  }
+  return std::nullopt;
+}
+
 std::string random_code(std::size_t length) {
   ensure_sodium();
   static constexpr std::string_view kAlphabet = "abcdefghjkmnpqrstuvwxyz23456789";

@@ -24,6 +24,12 @@ std::string token_digest(std::string_view token);
 // Comparison that takes the same time wherever the strings differ.
 bool equal_secret(std::string_view a, std::string_view b);
 
+// Player names, as the lobby takes them at hello and `amazons-server admin` takes them on its
+// command line: 1 to kMaxNameBytes of letters, digits, '_', '-' and '.'. Nullopt when the name
+// is good, else why not ("name: ...").
+inline constexpr std::size_t kMaxNameBytes = 32;
+std::optional<std::string> name_problem(std::string_view name);
+
 // A random code of `length` characters from an alphabet without look-alikes (invite codes).
 std::string random_code(std::size_t length);
 

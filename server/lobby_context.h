@@ -8,27 +8,16 @@
 #include <optional>
 #include <string>
 
+#include "server/auth.h"
 #include "server/lobby.h"
 
 namespace amazons::server {
 
 namespace lobby_detail {
 
-inline constexpr std::size_t kMaxNameBytes = 32;
 inline constexpr std::size_t kMaxPasswordBytes = 256;
 inline constexpr std::size_t kInviteLength = 10;
 inline constexpr int kMaxListLimit = 100;
-
-inline std::optional<std::string> name_problem(const std::string& name) {
-  if (name.empty() || name.size() > kMaxNameBytes)
-    return "name: must be 1 to " + std::to_string(kMaxNameBytes) + " characters";
-  for (const char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
-    if (!ok) return "name: only letters, digits, '_', '-' and '.' are allowed";
-  }
-  return std::nullopt;
-}
 
 inline std::optional<GameId> parse_game_id(const std::string& text) {
   GameId id = 0;
