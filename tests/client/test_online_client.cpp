@@ -68,6 +68,18 @@ Move first_legal(const Position& pos) {
 }
 
 // The person at `c` enters the first legal move when asked; waits until both see it.
+// Both online; `white` opens a game as White and `black` joins it.
+void open_and_join(Online& white, Online& black) {
+  OnlineClient* a = &white.client;
+  OnlineClient* b = &black.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
+  protocol::Create create;
+  create.color = protocol::ColorChoice::White;
+  a->create(create);
+  REQUIRE(wait_until({a}, [&] { return a->waiting_game().has_value(); }));
+  b->join(a->waiting_game()->game);
+}
+
 void play_first_move(Online& mover, Online& other) {
   OnlineClient* a = &mover.client;
   OnlineClient* b = &other.client;
@@ -366,12 +378,7 @@ TEST_CASE("connection: a game survives the server restarting and resumes where i
   const unsigned short port = server->port();
   Online alice(port, "alice"), bob(port, "bob");
   OnlineClient *a = &alice.client, *b = &bob.client;
-  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
-  protocol::Create create;
-  create.color = protocol::ColorChoice::White;
-  a->create(create);
-  REQUIRE(wait_until({a}, [&] { return a->waiting_game().has_value(); }));
-  b->join(a->waiting_game()->game);
+  open_and_join(alice, bob);
   play_first_move(alice, bob);
   play_first_move(bob, alice);
 
@@ -524,12 +531,7 @@ TEST_CASE(
   ServerProcess server(dir.path());
   Online alice(server.port(), "alice"), bob(server.port(), "bob");
   OnlineClient *a = &alice.client, *b = &bob.client;
-  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
-  protocol::Create create;
-  create.color = protocol::ColorChoice::White;
-  a->create(create);
-  REQUIRE(wait_until({a}, [&] { return a->waiting_game().has_value(); }));
-  b->join(a->waiting_game()->game);
+  open_and_join(alice, bob);
   REQUIRE(wait_until({a, b}, [&] { return a->game() && a->game()->pending_request(); }));
   OnlineGame& g = *a->game();
   auto play = [&](OnlineClient* who, const char* move) {

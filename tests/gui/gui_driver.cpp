@@ -320,4 +320,9 @@ void select_option(ClientDriver& c, const std::string& selector, const std::stri
   REQUIRE(c.state()["widgets"][selector]["value"] == value);
 }
 
+void write_client_settings(const std::filesystem::path& home, const nlohmann::json& settings) {
+  std::filesystem::create_directories(home / "config" / "amazons");
+  std::ofstream(home / "config" / "amazons" / "settings.json") << settings.dump();
+}
+
 }  // namespace amazons::test

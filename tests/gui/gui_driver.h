@@ -95,6 +95,10 @@ class ClientDriver {
   std::pair<int, int> mouse_{-1, -1};  // where this driver last put the pointer
 };
 
+// Writes the client's settings.json under `home` (as the client's XDG_CONFIG_HOME layout has it),
+// for a client that then starts with these settings.
+void write_client_settings(const std::filesystem::path& home, const nlohmann::json& settings);
+
 // Steps the selector `selector` (by its "next" arrow) until it shows `value`.
 void select_option(ClientDriver& c, const std::string& selector, const std::string& value);
 

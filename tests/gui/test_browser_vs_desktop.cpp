@@ -37,9 +37,7 @@ TEST_SUITE("gui") {
     ServerProcess server(server_dir);
     const std::string address = "127.0.0.1:" + std::to_string(server.port());
 
-    fs::create_directories(home.path() / "config" / "amazons");
-    std::ofstream(home.path() / "config" / "amazons" / "settings.json")
-        << json{{"name", "Alice"}, {"last_server", address}}.dump();
+    write_client_settings(home.path(), json{{"name", "Alice"}, {"last_server", address}});
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
     c.start();

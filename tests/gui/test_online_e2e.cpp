@@ -49,12 +49,10 @@ TEST_SUITE("gui") {
               {}, -1, home.path() / "bot.log");
 
     // Discovery goes to loopback only; the last server is some other one.
-    fs::create_directories(home.path() / "config" / "amazons");
-    std::ofstream(home.path() / "config" / "amazons" / "settings.json") << json{
-        {"name", "Alice"},
-        {"last_server", "127.0.0.1:1"},
-        {"discovery_target", "127.0.0.1"},
-        {"discovery_port", server->discovery_port()}}.dump();
+    write_client_settings(home.path(), json{{"name", "Alice"},
+                                            {"last_server", "127.0.0.1:1"},
+                                            {"discovery_target", "127.0.0.1"},
+                                            {"discovery_port", server->discovery_port()}});
 
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
@@ -216,9 +214,7 @@ TEST_SUITE("gui") {
     const std::string address = "127.0.0.1:" + std::to_string(server.port());
     Client bob(server.port());
     bob.hello("bob");
-    fs::create_directories(home.path() / "config" / "amazons");
-    std::ofstream(home.path() / "config" / "amazons" / "settings.json")
-        << json{{"name", "Alice"}, {"last_server", address}}.dump();
+    write_client_settings(home.path(), json{{"name", "Alice"}, {"last_server", address}});
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
     c.start();

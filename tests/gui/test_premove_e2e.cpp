@@ -82,9 +82,7 @@ TEST_SUITE("gui") {
               {}, -1, home.path() / "bot.log");
     auto open_gate = [&] { std::ofstream(gate) << "go\n"; };
 
-    fs::create_directories(home.path() / "config" / "amazons");
-    std::ofstream(home.path() / "config" / "amazons" / "settings.json")
-        << json{{"name", "Alice"}, {"last_server", address}}.dump();
+    write_client_settings(home.path(), json{{"name", "Alice"}, {"last_server", address}});
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
     c.start();

@@ -51,9 +51,7 @@ TEST_SUITE("gui") {
     auto server = std::make_unique<ServerProcess>(server_dir, json::object(), first.flags());
     const unsigned short port = server->port();
     const std::string where = "127.0.0.1:" + std::to_string(port);
-    fs::create_directories(home.path() / "config" / "amazons");
-    std::ofstream(home.path() / "config" / "amazons" / "settings.json")
-        << json{{"name", "Alice"}, {"last_server", "tls://" + where}}.dump();
+    write_client_settings(home.path(), json{{"name", "Alice"}, {"last_server", "tls://" + where}});
 
     VirtualDisplay display(1280, 800, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
