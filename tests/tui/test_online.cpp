@@ -67,9 +67,10 @@ TEST_SUITE("tui") {
     t.keys({"Left", "Left"});
     // An 8x8 board, a clock the server runs, and White for us.
     for (int i = 0; i < 6 && !contains(s, "New game: botzone8"); ++i) {
-      const std::string before = s;
+      const std::string before = line_with(s, "New game: ");
       t.keys({"v"});
-      s = t.wait_until("the rules to change", [&](const std::string& x) { return x != before; });
+      s = t.wait_until("the rules to change",
+                       [&](const std::string& x) { return line_with(x, "New game: ") != before; });
     }
     REQUIRE(contains(s, "New game: botzone8"));
     t.keys({"t", "o"});

@@ -79,10 +79,16 @@ TEST_SUITE("tui") {
     std::string s = t.wait_for("The engine settings could not be read");
     CHECK(contains(s, "< Medium >"));  // the built-in levels
     t.keys({"Down", "Down"});
+    s = t.wait_until("the rules focused", [](const std::string& x) {
+      const std::string row = line_with(x, "Rules");
+      const auto first = row.find_first_not_of(' ');
+      return first != std::string::npos && row[first] == '>';
+    });
     for (int i = 0; i < 4 && !contains(s, "< small  (6x6) >"); ++i) {
-      const std::string before = s;
+      const std::string before = line_with(s, "Rules");
       t.keys({"Right"});
-      s = t.wait_until("the rules to change", [&](const std::string& x) { return x != before; });
+      s = t.wait_until("the rules to change",
+                       [&](const std::string& x) { return line_with(x, "Rules") != before; });
     }
     REQUIRE(contains(s, "< small  (6x6) >"));
     t.keys({"Enter"});

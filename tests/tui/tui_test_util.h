@@ -44,6 +44,15 @@ inline bool same_board(const std::string& screen, const Position& want) {
   return p && *p == want;
 }
 
+// The first line of `screen` that holds `needle`, empty if none does. Waiting for one line to
+// change, not the whole screen, keeps a key's effect apart from unrelated redraws: with two rule
+// variants, a wait that ended on some other change let the next key cycle back to the start.
+inline std::string line_with(const std::string& screen, const std::string& needle) {
+  for (const std::string& line : lines_of(screen))
+    if (contains(line, needle)) return line;
+  return {};
+}
+
 inline const std::string kPickQueen = "Pick up one of your queens.";
 inline const std::string kPickDestination = "Move it to a marked square.";
 inline const std::string kPickArrow = "Shoot the arrow to a ringed square.";
