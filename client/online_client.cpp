@@ -127,6 +127,8 @@ void OnlineClient::on_event(const net::ConnectionEvent& event) {
     status_ = net::ConnectionStatus::Online;
     if (l->resumed) notice("Reconnected.");
     refresh();
+    // The server forgets what a connection followed when it drops.
+    if (followed_) follow_tournament(*followed_);
   } else if (const auto* m = std::get_if<net::MessageEvent>(&event)) {
     on_message(m->message);
   } else if (const auto* e = std::get_if<net::ErrorEvent>(&event)) {
@@ -195,6 +197,13 @@ void OnlineClient::on_message(const protocol::ServerMessage& message) {
     if (news && !t->games.empty())
       notice(t->games.size() == 1 ? "Your move against " + t->games[0].opponent + "."
                                   : "Your move in " + std::to_string(t->games.size()) + " games.");
+  } else if (const auto* tl = std::get_if<protocol::TournamentList>(&message)) {
+    tournaments_ = tl->tournaments;
+  } else if (const auto* ti = std::get_if<protocol::TournamentInfo>(&message)) {
+    // Pushed for every tournament this account plays in, not only the one shown.
+    if (followed_ && ti->tournament.id == *followed_) tournament_ = *ti;
+    for (auto& listed : tournaments_)
+      if (listed.id == ti->tournament.id) listed = ti->tournament;
   } else if (const auto* sd = std::get_if<protocol::Shutdown>(&message)) {
     notice("The server is shutting down: " + sd->message, true);
   }
@@ -239,6 +248,42 @@ void OnlineClient::refresh() {
   connection_->send(protocol::Players{}, [this](net::ServerLink::Reply r) {
     if (r && std::holds_alternative<protocol::PlayerList>(*r))
       players_ = std::get<protocol::PlayerList>(*r).players;
+  });
+  request_tournaments();
+}
+
+// ---- tournaments ------------------------------------------------------------------------------
+
+void OnlineClient::request_tournaments() {
+  if (!online()) return;
+  // The answer reaches on_message as well, which keeps it.
+  connection_->send(protocol::TournamentsRequest{}, {});
+}
+
+void OnlineClient::follow_tournament(std::int64_t id) {
+  if (followed_ != id) tournament_.reset();
+  followed_ = id;
+  request(protocol::TournamentShow{id}, "Tournament " + std::to_string(id));
+}
+
+void OnlineClient::unfollow_tournament() {
+  followed_.reset();
+  tournament_.reset();
+}
+
+void OnlineClient::join_tournament(std::int64_t id) {
+  request(protocol::TournamentJoin{id}, "Join tournament", [this, id](const auto&) {
+    notice("You are in the tournament.");
+    if (followed_ == id) follow_tournament(id);
+    request_tournaments();
+  });
+}
+
+void OnlineClient::withdraw_tournament(std::int64_t id) {
+  request(protocol::TournamentWithdraw{id}, "Withdraw", [this, id](const auto&) {
+    notice("You withdrew from the tournament.");
+    if (followed_ == id) follow_tournament(id);
+    request_tournaments();
   });
 }
 

@@ -128,6 +128,20 @@ class OnlineClient {
   // Asks the server for them again.
   void request_turns();
 
+  // ---- tournaments (docs/PROTOCOL.md "Tournaments") ----
+  // Running and coming ones first, then finished ones, as the server last listed them
+  // (refreshed by refresh() and request_tournaments()).
+  const std::vector<protocol::TournamentSummary>& tournaments() const { return tournaments_; }
+  void request_tournaments();
+  // Shows one tournament: the server sends it in full, and again on every change, until the
+  // connection closes. tournament() holds the followed one once it came (nothing before).
+  void follow_tournament(std::int64_t id);
+  void unfollow_tournament();
+  const std::optional<protocol::TournamentInfo>& tournament() const { return tournament_; }
+  // A refusal (started, full, bots not allowed, ...) becomes an error notice with the reason.
+  void join_tournament(std::int64_t id);
+  void withdraw_tournament(std::int64_t id);
+
   // ---- the archive ----
   // Asks for a player's finished games (default: this account), newest first.
   void request_history(std::optional<std::string> player = std::nullopt, int limit = 50);
@@ -169,6 +183,10 @@ class OnlineClient {
 
   std::map<std::string, std::unique_ptr<OnlineGame>> games_held_;
   std::string current_;
+
+  std::vector<protocol::TournamentSummary> tournaments_;
+  std::optional<std::int64_t> followed_;
+  std::optional<protocol::TournamentInfo> tournament_;
 
   std::optional<protocol::History> history_;
   std::optional<ArchivedGame> archived_;

@@ -11,6 +11,7 @@
 
 #include "client/online_client.h"
 #include "client/server_host.h"
+#include "client/tournament_text.h"
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "tests/integration/server_process.h"
@@ -581,4 +582,85 @@ TEST_CASE(
   b->game()->resign();
   REQUIRE(wait_until({a, b}, [&] { return g.finished(); }));
   CHECK_FALSE(g.premove().pending());
+}
+
+TEST_CASE(
+    "lobby: tournaments are listed and followed with their standings, joined, withdrawn, and "
+    "their games play in the client") {
+  TempDir dir;
+  ServerProcess server(dir.path(), {{"limits", {{"players_create_tournaments", true}}}});
+  test::Client host(server.port());
+  host.send(R"({"type":"hello","protocol":1,"name":"host"})");
+  host.expect<protocol::Welcome>();
+  Online alice(server.port(), "alice"), bob(server.port(), "bob");
+  OnlineClient *a = &alice.client, *b = &bob.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
+
+  // One far off, to join and withdraw; one about to start, to play.
+  protocol::TournamentCreate later;
+  later.name = "Later";
+  later.kind = "swiss";
+  later.rounds = 3;
+  later.start_in = 3600;
+  later.time = TimeControl::fischer(Millis{60'000}, Millis{0});
+  host.send(later);
+  const auto later_id = host.expect<protocol::TournamentInfo>().tournament.id;
+  protocol::TournamentCreate soon;
+  soon.name = "Soon";
+  soon.kind = "round_robin";
+  soon.rules = "botzone8";
+  soon.rated = false;
+  soon.start_in = 2;
+  soon.time = TimeControl::fischer(Millis{60'000}, Millis{0});
+  host.send(soon);
+  const auto soon_id = host.expect<protocol::TournamentInfo>().tournament.id;
+
+  a->refresh();
+  REQUIRE(wait_until({a}, [&] { return a->tournaments().size() == 2; }));
+  CHECK(tournament_line(a->tournaments()[0]).find("Soon \u00B7 Round robin \u00B7 starts ") == 0);
+  CHECK(tournament_line(a->tournaments()[1]).find("Later \u00B7 Swiss") == 0);
+
+  a->follow_tournament(later_id);
+  REQUIRE(wait_until({a}, [&] { return a->tournament().has_value(); }));
+  CHECK(a->tournament()->standings.empty());
+  CHECK_FALSE(takes_part(*a->tournament(), "alice"));
+  a->join_tournament(later_id);
+  REQUIRE(
+      wait_until({a}, [&] { return a->tournament() && takes_part(*a->tournament(), "alice"); }));
+  CHECK(alice.noticed("You are in the tournament."));
+  a->join_tournament(later_id);  // twice: the server's reason comes back as an error notice
+  REQUIRE(wait_until({a}, [&] { return alice.noticed("Join tournament: "); }));
+  a->withdraw_tournament(later_id);
+  REQUIRE(wait_until({a}, [&] { return alice.noticed("You withdrew from the tournament."); }));
+  REQUIRE(wait_until({a}, [&] {
+    return a->tournament()->standings.empty() || !takes_part(*a->tournament(), "alice");
+  }));
+
+  // The other one: both join, it starts, the game opens in both clients and is in its pairings.
+  a->follow_tournament(soon_id);
+  b->join_tournament(soon_id);
+  a->join_tournament(soon_id);
+  REQUIRE(wait_until(
+      {a, b}, [&] { return a->game() && b->game() && a->game()->view(); }, Millis{10'000}));
+  REQUIRE(wait_until({a}, [&] {
+    return a->tournament() && current_game(*a->tournament(), "alice") == a->game()->id();
+  }));
+  CHECK(a->tournament()->tournament.status == "running");
+  CHECK(a->tournament()->standings.size() == 2);
+  a->game()->resign();
+  // Scored at once: Bob has the point, the tournament (one game) is over, the list says so.
+  REQUIRE(wait_until(
+      {a, b}, [&] { return a->tournament() && a->tournament()->tournament.status == "finished"; }));
+  const auto& st = a->tournament()->standings;
+  REQUIRE(st.size() == 2);
+  CHECK(st[0].name == "bob");
+  CHECK(points_text(st[0].points) == "1");
+  CHECK(standing_row(st[1]).record == "1 game: 0 W 1 L 0 D");
+  a->refresh();
+  REQUIRE(wait_until({a}, [&] {
+    return std::any_of(a->tournaments().begin(), a->tournaments().end(),
+                       [&](const auto& t) { return t.id == soon_id && t.status == "finished"; });
+  }));
+  a->unfollow_tournament();
+  CHECK_FALSE(a->tournament().has_value());
 }

@@ -1,0 +1,40 @@
+// Words the clients show about a server's tournaments: the list line, the standings rows and the
+// pairings. Shared by the desktop and terminal clients so both say things the same way.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/protocol.h"
+
+namespace amazons::client {
+
+// "Arena", "Round robin", "Swiss"; an unknown kind as the server sent it.
+std::string kind_name(const std::string& kind);
+// "starts 2026-12-01 21:40 UTC", "running, round 2", "running" (an arena), "finished".
+std::string tournament_status(const protocol::TournamentSummary& t);
+// "Sunday arena · Arena · running · 6 players · standard · 3 min + 2 s · rated".
+std::string tournament_line(const protocol::TournamentSummary& t);
+// What decides ties after the points, by kind: "Sonneborn-Berger", "Buchholz", "wins".
+std::string tiebreak_name(const std::string& kind);
+// "3", "2.5", "0.25": points without trailing zeros.
+std::string points_text(double points);
+
+// One row of the standings, in columns.
+struct StandingRow {
+  std::string rank, name, points, tiebreak, record, note;
+  friend bool operator==(const StandingRow&, const StandingRow&) = default;
+};
+// rank "1."; record "3 games: 2 W 1 L 0 D"; note "on fire" (arena), "withdrawn", or "".
+StandingRow standing_row(const protocol::TournamentStanding& s);
+
+// "Round 2: alice vs bob · playing", "alice vs bob · white won", "carol · bye",
+// "dave vs erin · forfeit", "alice vs bob · void (the arena ended)".
+std::string pairing_line(const protocol::TournamentPairing& p);
+
+// Whether `name` is in the tournament and has not withdrawn.
+bool takes_part(const protocol::TournamentInfo& t, const std::string& name);
+// The game `name` plays in the tournament right now, if any.
+std::optional<std::string> current_game(const protocol::TournamentInfo& t, const std::string& name);
+
+}  // namespace amazons::client

@@ -1,0 +1,83 @@
+// What the clients say about a tournament (client/tournament_text.h), from the protocol's
+// summaries, standings and pairings.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "client/game_choices.h"
+#include "client/tournament_text.h"
+
+using namespace amazons;
+using namespace amazons::client;
+
+TEST_CASE("tournament text: the list line says kind, status, players, rules, clock and rating") {
+  protocol::TournamentSummary t;
+  t.name = "Sunday arena";
+  t.kind = "arena";
+  t.status = "created";
+  t.rules = "standard";
+  t.time = TimeControl::fischer(std::chrono::minutes(3), std::chrono::seconds(2));
+  t.rated = true;
+  t.players = 1;
+  t.start_at = "2026-12-06T18:00:00.000Z";
+  CHECK(tournament_status(t) == "starts 2026-12-06 18:00 UTC");
+  CHECK(tournament_line(t) ==
+        "Sunday arena \u00B7 Arena \u00B7 starts 2026-12-06 18:00 UTC \u00B7 "
+        "1 player \u00B7 standard \u00B7 " +
+            time_text(t.time) + " \u00B7 rated");
+  t.start_at = "soon";  // not the server's format: shown as it came
+  CHECK(tournament_status(t) == "starts soon");
+  t.status = "running";
+  t.round = 4;
+  CHECK(tournament_status(t) == "running");  // an arena has no rounds
+  t.kind = "swiss";
+  CHECK(tournament_status(t) == "running, round 4");
+  t.status = "finished";
+  t.players = 8;
+  t.rated = false;
+  CHECK(tournament_line(t).find("Swiss \u00B7 finished \u00B7 8 players") != std::string::npos);
+  CHECK(tournament_line(t).ends_with("casual"));
+  CHECK(kind_name("round_robin") == "Round robin");
+  CHECK(kind_name("knockout") == "knockout");
+  CHECK(tiebreak_name("round_robin") == "Sonneborn-Berger");
+  CHECK(tiebreak_name("swiss") == "Buchholz");
+  CHECK(tiebreak_name("arena") == "wins");
+}
+
+TEST_CASE("tournament text: points without trailing zeros, standings rows and pairings") {
+  CHECK(points_text(3) == "3");
+  CHECK(points_text(2.5) == "2.5");
+  CHECK(points_text(0.25) == "0.25");
+  CHECK(points_text(-0.0) == "0");
+  CHECK(points_text(std::nan("")) == "?");
+
+  protocol::TournamentStanding s{2, "bob", 4.5, 11.25, 6, 4, 1, 1, true, false, 1612};
+  const StandingRow row = standing_row(s);
+  CHECK(row == StandingRow{"2.", "bob (1612)", "4.5", "11.25", "6 games: 4 W 1 L 1 D", "on fire"});
+  s.withdrawn = true;
+  CHECK(standing_row(s).note == "withdrawn");
+
+  protocol::TournamentPairing p{2, "alice", "bob", "playing", std::nullopt, "17"};
+  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 playing");
+  p.state = "finished";
+  p.result = "white";
+  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 white won");
+  p.result = "draw";
+  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 draw");
+  p.round = 0;
+  p.state = "void";
+  CHECK(pairing_line(p) == "alice vs bob \u00B7 void (the arena ended)");
+  CHECK(pairing_line({3, "carol", "", "bye", std::nullopt, std::nullopt}) ==
+        "Round 3: carol \u00B7 bye");
+
+  protocol::TournamentInfo info;
+  info.standings = {{1, "alice", 1, 0, 1, 1, 0, 0, false, false, 1500},
+                    {2, "bob", 0, 0, 1, 0, 1, 0, false, true, 1500}};
+  info.pairings = {{1, "alice", "bob", "finished", "white", "16"},
+                   {2, "bob", "alice", "playing", std::nullopt, "17"}};
+  CHECK(takes_part(info, "alice"));
+  CHECK_FALSE(takes_part(info, "bob"));  // withdrawn
+  CHECK_FALSE(takes_part(info, "carol"));
+  CHECK(current_game(info, "alice") == "17");
+  CHECK_FALSE(current_game(info, "carol").has_value());
+}
