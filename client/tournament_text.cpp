@@ -42,6 +42,12 @@ std::string tiebreak_name(const std::string& kind) {
   return "wins";
 }
 
+std::string tiebreak_column(const std::string& kind) {
+  if (kind == "round_robin") return "SB";
+  if (kind == "swiss") return "Buchholz";
+  return "Wins";
+}
+
 std::string points_text(double points) {
   if (!std::isfinite(points)) return "?";
   char buf[32];
@@ -70,7 +76,10 @@ std::string pairing_line(const protocol::TournamentPairing& p) {
   if (p.state == "bye" || p.black.empty()) return line + p.white + kDot + "bye";
   line += p.white + " vs " + p.black + kDot;
   if (p.state == "finished" && p.result)
-    return line + (*p.result == "draw" ? "draw" : *p.result + " won");
+    return line + (*p.result == "draw"    ? "draw"
+                   : *p.result == "white" ? p.white + " won"
+                   : *p.result == "black" ? p.black + " won"
+                                          : *p.result);
   if (p.state == "void") return line + "void (the arena ended)";
   return line + p.state;
 }

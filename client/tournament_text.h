@@ -17,6 +17,8 @@ std::string tournament_status(const protocol::TournamentSummary& t);
 std::string tournament_line(const protocol::TournamentSummary& t);
 // What decides ties after the points, by kind: "Sonneborn-Berger", "Buchholz", "wins".
 std::string tiebreak_name(const std::string& kind);
+// The same for a column's heading: "SB", "Buchholz", "Wins".
+std::string tiebreak_column(const std::string& kind);
 // "3", "2.5", "0.25": points without trailing zeros.
 std::string points_text(double points);
 
@@ -28,7 +30,7 @@ struct StandingRow {
 // rank "1."; record "3 games: 2 W 1 L 0 D"; note "on fire" (arena), "withdrawn", or "".
 StandingRow standing_row(const protocol::TournamentStanding& s);
 
-// "Round 2: alice vs bob · playing", "alice vs bob · white won", "carol · bye",
+// "Round 2: alice vs bob · playing", "alice vs bob · alice won", "carol · bye",
 // "dave vs erin · forfeit", "alice vs bob · void (the arena ended)".
 std::string pairing_line(const protocol::TournamentPairing& p);
 

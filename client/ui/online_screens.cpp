@@ -4,6 +4,7 @@
 #include <cmath>
 #include <future>
 
+#include "client/tournament_text.h"
 #include "client/ui/screens.h"
 #include "common/notation.h"
 #include "net/discovery.h"
@@ -30,6 +31,17 @@ std::string hosting_fingerprint_line(App& app) {
   return fp ? "TLS certificate SHA-256: " + *fp : std::string();
 }
 
+void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
+                const std::string& subtitle, sf::Color subtitle_color) {
+  draw_text(t, s.fonts->bold, title, s.px(32), x, y + s.f(18), colors::kText);
+  if (!subtitle.empty())
+    draw_text(t, s.fonts->regular, subtitle, s.px(15), x, y + s.f(54), subtitle_color);
+}
+
+void show_notices(App& app, OnlineClient& client) {
+  for (const OnlineNotice& n : client.take_notices()) app.notify(n.text, n.error);
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -44,17 +56,6 @@ std::string left_text(const std::optional<std::int64_t>& ms) {
   if (h > 0) return std::to_string(h) + " h " + std::to_string(m) + " min left";
   if (m > 0) return std::to_string(m) + " min left";
   return std::to_string(s) + " s left";
-}
-
-void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
-                const std::string& subtitle, sf::Color subtitle_color = colors::kMuted) {
-  draw_text(t, s.fonts->bold, title, s.px(32), x, y + s.f(18), colors::kText);
-  if (!subtitle.empty())
-    draw_text(t, s.fonts->regular, subtitle, s.px(15), x, y + s.f(54), subtitle_color);
-}
-
-void show_notices(App& app, OnlineClient& client) {
-  for (const OnlineNotice& n : client.take_notices()) app.notify(n.text, n.error);
 }
 
 std::shared_ptr<OnlineClient> connect(App& app, const std::vector<ServerAddress>& nodes,
@@ -433,6 +434,9 @@ class LobbyScreen final : public Screen {
     j["challenges"] = challenges;
     j["waiting"] = client_->waiting_game() ? client_->waiting_game()->game : "";
     j["seeking"] = client_->seeking().has_value();
+    nlohmann::json tournaments = nlohmann::json::array();
+    for (const auto& t : shown_.tournaments) tournaments.push_back(t.id);
+    j["tournaments"] = tournaments;
     return j;
   }
 
@@ -455,6 +459,7 @@ class LobbyScreen final : public Screen {
     bool online = false;
     std::vector<std::string> mine;          // games in progress this account plays
     std::vector<protocol::TurnInfo> turns;  // games where this account is to move
+    std::vector<protocol::TournamentSummary> tournaments;
     friend bool operator==(const Snapshot&, const Snapshot&) = default;
   };
 
@@ -466,7 +471,8 @@ class LobbyScreen final : public Screen {
                client_->waiting_game() ? client_->waiting_game()->game : "",
                client_->online(),
                client_->games_in_progress(),
-               client_->turns()};
+               client_->turns(),
+               client_->tournaments()};
     for (const auto& p : client_->players())
       if (p.name != client_->name()) s.players.push_back(p);
     return s;
@@ -524,6 +530,15 @@ class LobbyScreen final : public Screen {
                                 std::to_string(g.plies + 1);
       live.rows.push_back(&row("watch_" + g.game, label, ButtonStyle::Normal,
                                [this, id = g.game] { client_->watch(id); }));
+    }
+    // Running and coming tournaments, then the two latest finished ones.
+    auto& tours = sections_.emplace_back(Section{"Tournaments", "", {}});
+    int finished = 0;
+    for (const auto& t : shown_.tournaments) {
+      if (t.status == "finished" && ++finished > 2) continue;
+      tours.rows.push_back(
+          &row("tournament_" + std::to_string(t.id), tournament_line(t), ButtonStyle::Normal,
+               [this, id = t.id] { app_.show(make_tournament_screen(app_, client_, id)); }));
     }
     auto& incoming = sections_.emplace_back(Section{"Challenges to you", "", {}});
     for (const auto& c : shown_.challenges) {

@@ -60,6 +60,15 @@ std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<client::Onli
 // The game client->game() shows, played or watched; back to the lobby when left.
 std::unique_ptr<Screen> make_online_game_screen(App& app,
                                                 std::shared_ptr<client::OnlineClient> client);
+// One tournament: standings, the round's games (watch a playing one), join and withdraw.
+std::unique_ptr<Screen> make_tournament_screen(App& app,
+                                               std::shared_ptr<client::OnlineClient> client,
+                                               std::int64_t id);
+// For the online screens: a screen's title with a line under it, and the client's notices
+// shown as the app's.
+void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
+                const std::string& subtitle, sf::Color subtitle_color = colors::kMuted);
+void show_notices(App& app, client::OnlineClient& client);
 // A player's finished games on the server; each opens in the replay screen.
 std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<client::OnlineClient> client);
 // Steps through a finished game; Back shows what `back` makes.

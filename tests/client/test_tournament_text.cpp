@@ -42,6 +42,8 @@ TEST_CASE("tournament text: the list line says kind, status, players, rules, clo
   CHECK(tiebreak_name("round_robin") == "Sonneborn-Berger");
   CHECK(tiebreak_name("swiss") == "Buchholz");
   CHECK(tiebreak_name("arena") == "wins");
+  CHECK(tiebreak_column("round_robin") == "SB");
+  CHECK(tiebreak_column("arena") == "Wins");
 }
 
 TEST_CASE("tournament text: points without trailing zeros, standings rows and pairings") {
@@ -61,7 +63,9 @@ TEST_CASE("tournament text: points without trailing zeros, standings rows and pa
   CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 playing");
   p.state = "finished";
   p.result = "white";
-  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 white won");
+  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 alice won");
+  p.result = "black";
+  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 bob won");
   p.result = "draw";
   CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 draw");
   p.round = 0;

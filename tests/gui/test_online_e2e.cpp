@@ -256,6 +256,124 @@ TEST_SUITE("gui") {
     CHECK(s["color"] == "white");
   }
 
+  TEST_CASE(
+      "online: the lobby lists tournaments: one is joined and withdrawn, another's game is "
+      "watched and its standings are the server's") {
+    TempDir home;
+    const fs::path server_dir = home.path() / "server";
+    fs::create_directories(server_dir);
+    ServerProcess server(server_dir, {{"tls", {{"enabled", false}}},
+                                      {"limits", {{"players_create_tournaments", true}}}});
+    const std::string address = "127.0.0.1:" + std::to_string(server.port());
+    Client host(server.port());
+    host.hello("host");
+    protocol::TournamentCreate later;
+    later.name = "Saturday Swiss";
+    later.kind = "swiss";
+    later.rounds = 5;
+    later.start_in = 3600;
+    later.time = TimeControl::fischer(std::chrono::minutes(5), std::chrono::seconds(3));
+    host.send(later);
+    const auto later_id = host.expect<protocol::TournamentInfo>().tournament.id;
+    // Three bots play a round robin on the small board: three rounds, a bye in each.
+    protocol::TournamentCreate bots;
+    bots.name = "Bot round robin";
+    bots.kind = "round_robin";
+    bots.rules = "botzone8";
+    bots.rated = false;
+    bots.start_in = 4;
+    bots.time = TimeControl::fischer(std::chrono::seconds(60), std::chrono::seconds(0));
+    host.send(bots);
+    const auto bots_id = host.expect<protocol::TournamentInfo>().tournament.id;
+    std::vector<std::unique_ptr<Child>> players;
+    for (const char* name : {"Ada", "Bea", "Cyd"})
+      players.push_back(std::make_unique<Child>(
+          std::vector<std::string>{kBotExe.string(), "--server", address, "--name", name, "--level",
+                                   "beginner", "--tournament", std::to_string(bots_id), "--no-join",
+                                   "--no-challenges", "--log-level", "warn"},
+          std::map<std::string, std::string>{}, -1, home.path() / (std::string(name) + ".log")));
+
+    write_client_settings(home.path(), json{{"name", "Alice"}, {"last_server", address}});
+    VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
+    ClientDriver c(display, home.path(), kClientExe);
+    c.start();
+    c.click("online");
+    c.wait_screen("connect");
+    c.click("connect");
+    const std::string later_row = "tournament_" + std::to_string(later_id);
+    const std::string bots_row = "tournament_" + std::to_string(bots_id);
+    c.wait_for("both tournaments in the lobby", [&](const json& st) {
+      return st.value("screen", "") == "lobby" && st["widgets"].contains(later_row) &&
+             st["widgets"].contains(bots_row);
+    });
+    c.screenshot(kShotDir, "online-lobby-tournaments");
+
+    // ---- join the Swiss, then withdraw ----
+    c.click(later_row);
+    json s = c.wait_for("the Swiss, not joined", [](const json& st) {
+      return st.value("screen", "") == "tournament" && st.contains("joined") &&
+             !st["joined"].get<bool>() && st["widgets"].contains("join");
+    });
+    CHECK(s["name"] == "Saturday Swiss");
+    CHECK(s["status"] == "created");
+    c.click("join");
+    s = c.wait_for("joined", [](const json& st) {
+      return st.value("joined", false) && st["widgets"].contains("withdraw");
+    });
+    REQUIRE(s["standings"].size() == 1);
+    CHECK(s["standings"][0]["name"] == "Alice");
+    c.click("withdraw");
+    c.wait_for("withdrawn",
+               [](const json& st) { return st.contains("joined") && !st["joined"].get<bool>(); });
+    c.click("back");
+    c.wait_screen("lobby");
+
+    // ---- the bots' tournament: a game of it is watched, then the standings at the end ----
+    c.click(bots_row);
+    s = c.wait_for(
+        "a game of the round robin being played",
+        [](const json& st) {
+          if (st.value("screen", "") != "tournament" || st.value("status", "") != "running")
+            return false;
+          for (const auto& [id, w] : st["widgets"].items())
+            if (id.starts_with("watch_")) return true;
+          return false;
+        },
+        std::chrono::seconds(20));
+    std::string watch;
+    for (const auto& [id, w] : s["widgets"].items())
+      if (id.starts_with("watch_")) watch = id;
+    c.click(watch);
+    s = c.wait_screen("online_game");
+    CHECK(s["game"] == watch.substr(6));
+    c.click("lobby");
+    c.wait_screen("lobby");
+    c.click(bots_row);
+    s = c.wait_for(
+        "the round robin finished",
+        [](const json& st) {
+          return st.value("screen", "") == "tournament" && st.value("status", "") == "finished";
+        },
+        std::chrono::seconds(90));
+    c.screenshot(kShotDir, "tournament-standings");
+    host.send(protocol::TournamentShow{bots_id});
+    protocol::TournamentInfo final_info;
+    for (;;) {  // past the pushes sent before
+      final_info = host.expect<protocol::TournamentInfo>();
+      if (final_info.tournament.id == bots_id && final_info.tournament.status == "finished") break;
+    }
+    REQUIRE(s["standings"].size() == 3);
+    double total = 0;
+    for (std::size_t i = 0; i < 3; ++i) {
+      CHECK(s["standings"][i]["name"] == final_info.standings[i].name);
+      CHECK(s["standings"][i]["points"].get<double>() == final_info.standings[i].points);
+      CHECK(s["standings"][i]["games"] == 2);
+      total += final_info.standings[i].points;
+    }
+    CHECK(total == 3);              // three games, a point each (a draw shares it)
+    CHECK(s["games"].size() == 2);  // the last round: one game and a bye
+  }
+
   TEST_CASE("host: --host starts a server, shows the address to give, and stops it on quit") {
     TempDir home;
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
