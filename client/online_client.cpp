@@ -204,6 +204,12 @@ void OnlineClient::on_message(const protocol::ServerMessage& message) {
     if (followed_ && ti->tournament.id == *followed_) tournament_ = *ti;
     for (auto& listed : tournaments_)
       if (listed.id == ti->tournament.id) listed = ti->tournament;
+  } else if (const auto* rl = std::get_if<protocol::ReportList>(&message)) {
+    reports_ = *rl;
+  } else if (const auto* sl = std::get_if<protocol::SanctionList>(&message)) {
+    sanctions_ = *sl;
+  } else if (const auto* al = std::get_if<protocol::AuditLog>(&message)) {
+    audit_ = *al;
   } else if (const auto* sd = std::get_if<protocol::Shutdown>(&message)) {
     notice("The server is shutting down: " + sd->message, true);
   }
@@ -285,6 +291,35 @@ void OnlineClient::withdraw_tournament(std::int64_t id) {
     if (followed_ == id) follow_tournament(id);
     request_tournaments();
   });
+}
+
+// ---- moderation -------------------------------------------------------------------------------
+
+protocol::Role OnlineClient::role() const {
+  return welcome_ && welcome_->role ? *welcome_->role : protocol::Role::Player;
+}
+
+void OnlineClient::request_moderation() {
+  if (!online() || !moderates()) return;
+  // The answers reach on_message as well, which keeps them; a refusal (the role was revoked
+  // since the welcome) is a notice.
+  request(protocol::ReportsRequest{}, "Reports");
+  request(protocol::SanctionsRequest{}, "Sanctions");
+  request(protocol::AuditRequest{30}, "Audit log");
+}
+
+void OnlineClient::moderate(protocol::ClientMessage action, std::string what) {
+  request(std::move(action), what, [this, what](const protocol::ServerMessage&) {
+    notice(what + ": done.");
+    request_moderation();
+  });
+}
+
+void OnlineClient::report_player(const std::string& player, const std::string& reason) {
+  request(protocol::Report{player, std::nullopt, reason}, "Report " + player,
+          [this, player](const protocol::ServerMessage&) {
+            notice("Reported " + player + " to the moderators.");
+          });
 }
 
 std::vector<protocol::GameSummary> OnlineClient::open_games() const {

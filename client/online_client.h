@@ -142,6 +142,21 @@ class OnlineClient {
   void join_tournament(std::int64_t id);
   void withdraw_tournament(std::int64_t id);
 
+  // ---- moderation (docs/PROTOCOL.md "Moderation") ----
+  // This account's role as the welcome said: Player unless the host granted more.
+  protocol::Role role() const;
+  bool moderates() const { return role() != protocol::Role::Player; }
+  // Asks for the open reports, the bans and mutes in force and the latest audit lines.
+  void request_moderation();
+  const std::optional<protocol::ReportList>& reports() const { return reports_; }
+  const std::optional<protocol::SanctionList>& sanctions() const { return sanctions_; }
+  const std::optional<protocol::AuditLog>& audit() const { return audit_; }
+  // A moderator's action (Mute, Unmute, Kick, Ban, Unban, Adjudicate, RemoveChat, Resolve):
+  // "`what`: done." or the refusal as an error notice; the lists are asked for again after.
+  void moderate(protocol::ClientMessage action, std::string what);
+  // Any player: reports `player` to the moderators.
+  void report_player(const std::string& player, const std::string& reason);
+
   // ---- the archive ----
   // Asks for a player's finished games (default: this account), newest first.
   void request_history(std::optional<std::string> player = std::nullopt, int limit = 50);
@@ -187,6 +202,10 @@ class OnlineClient {
   std::vector<protocol::TournamentSummary> tournaments_;
   std::optional<std::int64_t> followed_;
   std::optional<protocol::TournamentInfo> tournament_;
+
+  std::optional<protocol::ReportList> reports_;
+  std::optional<protocol::SanctionList> sanctions_;
+  std::optional<protocol::AuditLog> audit_;
 
   std::optional<protocol::History> history_;
   std::optional<ArchivedGame> archived_;

@@ -335,6 +335,7 @@ class LobbyScreen final : public Screen {
     quick_.on_click = [this] { quick(); };
     join_private_.on_click = [this] { join_private(); };
     archive_.on_click = [this] { app_.show(make_archive_screen(app_, client_)); };
+    moderation_.on_click = [this] { app_.show(make_moderation_screen(app_, client_)); };
     leave_.on_click = [this] { leave(); };
     cancel_.on_click = [this] { client_->cancel_waiting(); };
     client_->refresh();
@@ -375,6 +376,7 @@ class LobbyScreen final : public Screen {
     quick_.label = client_->seeking() ? "Stop pairing" : "Quick pairing";
     for (Widget* w : std::initializer_list<Widget*>{&create_, &quick_, &join_private_, &archive_})
       w->enabled = client_->online();
+    moderation_.visible = client_->moderates();
   }
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
@@ -559,9 +561,9 @@ class LobbyScreen final : public Screen {
     }
 
     widgets_ = WidgetSet{};
-    for (Widget* w : std::initializer_list<Widget*>{&rules_, &time_, &colour_, &rated_, &private_,
-                                                    &create_, &quick_, &cancel_, &invite_,
-                                                    &join_private_, &archive_, &leave_})
+    for (Widget* w : std::initializer_list<Widget*>{
+             &rules_, &time_, &colour_, &rated_, &private_, &create_, &quick_, &cancel_, &invite_,
+             &join_private_, &archive_, &moderation_, &leave_})
       widgets_.add(*w);
     for (auto& b : rows_) widgets_.add(*b);
     place();
@@ -632,6 +634,8 @@ class LobbyScreen final : public Screen {
     join_private_.rect = {right_.right() - s.f(80), ry, s.f(80), s.f(40)};
     const float by = height_ - s.f(60);
     archive_.rect = {right_.x, by, half, s.f(44)};
+    moderation_.rect = {right_.x, by - s.f(54), right_.w, s.f(44)};
+    moderation_.visible = client_->moderates();
     leave_.rect = {right_.x + half + s.f(10), by, half, s.f(44)};
   }
 
@@ -713,6 +717,7 @@ class LobbyScreen final : public Screen {
   TextField invite_{"invite", "Private game: number and invite code", 40};
   Button join_private_{"join_private", "Join"};
   Button archive_{"archive", "My games"};
+  Button moderation_{"moderation", "Moderation"};
   Button leave_{"leave", "Leave server"};
   std::vector<std::unique_ptr<Button>> rows_;
   std::vector<Section> sections_;

@@ -64,6 +64,9 @@ std::unique_ptr<Screen> make_online_game_screen(App& app,
 std::unique_ptr<Screen> make_tournament_screen(App& app,
                                                std::shared_ptr<client::OnlineClient> client,
                                                std::int64_t id);
+// For moderators and admins: open reports, bans and mutes in force, mute/kick/ban, the audit log.
+std::unique_ptr<Screen> make_moderation_screen(App& app,
+                                               std::shared_ptr<client::OnlineClient> client);
 // For the online screens: a screen's title with a line under it, and the client's notices
 // shown as the app's.
 void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,

@@ -664,3 +664,81 @@ TEST_CASE(
   a->unfollow_tournament();
   CHECK_FALSE(a->tournament().has_value());
 }
+
+namespace {
+// `amazons-server admin ARGS` on the database of a server running in `dir`; its exit status.
+int admin(const std::filesystem::path& dir, const std::string& args) {
+  const std::string cmd = std::string(test::kServerBinary) + " admin " + args + " --db '" +
+                          (dir / "test.db").string() + "' >/dev/null 2>&1";
+  return std::system(cmd.c_str());
+}
+}  // namespace
+
+TEST_CASE(
+    "moderation: a moderator's client sees reports, sanctions and the audit log, mutes, "
+    "resolves and lifts, and a player is refused") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  {
+    test::Client first(server.port());  // the name must be known to be granted a role
+    first.hello("mod");
+  }
+  REQUIRE(admin(dir.path(), "grant mod moderator") == 0);
+  // The running server reads roles every 2 s: log in until the welcome says moderator (a
+  // client logged in as mod goes first, as the name is taken while it is online).
+  std::unique_ptr<Online> mod;
+  for (int attempt = 0; attempt < 30; ++attempt) {
+    mod = std::make_unique<Online>(server.port(), "mod");
+    if (wait_until(
+            {&mod->client}, [&] { return mod->client.online(); }, Millis{3000}) &&
+        mod->client.moderates())
+      break;
+    mod.reset();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  REQUIRE(mod != nullptr);
+  REQUIRE(mod->client.moderates());
+  CHECK(mod->client.role() == protocol::Role::Moderator);
+  Online bob(server.port(), "bob"), carol(server.port(), "carol");
+  OnlineClient *m = &mod->client, *b = &bob.client, *c = &carol.client;
+  REQUIRE(wait_until({b, c}, [&] { return b->online() && c->online(); }));
+  CHECK_FALSE(b->moderates());
+
+  // A player asks for nothing, and an action of theirs is refused with the server's reason.
+  b->request_moderation();
+  b->moderate(protocol::Kick{"carol", "no"}, "Kick carol");
+  REQUIRE(wait_until({b}, [&] { return bob.noticed("Kick carol: "); }));
+  CHECK_FALSE(b->reports().has_value());
+  CHECK(c->online());
+
+  c->report_player("bob", "rude in chat");
+  REQUIRE(wait_until({c}, [&] { return carol.noticed("Reported bob to the moderators."); }));
+  m->request_moderation();
+  REQUIRE(wait_until({m}, [&] {
+    return m->reports() && m->reports()->reports.size() == 1 && m->sanctions() && m->audit();
+  }));
+  const auto report = m->reports()->reports[0];
+  CHECK(report.reporter == "carol");
+  CHECK(report.player == "bob");
+  CHECK(report.reason == "rude in chat");
+  CHECK(m->sanctions()->sanctions.empty());
+
+  m->moderate(protocol::Mute{"bob", 600, "rude in chat"}, "Mute bob");
+  REQUIRE(wait_until({m}, [&] { return mod->noticed("Mute bob: done."); }));
+  REQUIRE(wait_until({m}, [&] {
+    return m->sanctions() && m->sanctions()->sanctions.size() == 1 && m->audit() &&
+           !m->audit()->entries.empty() && m->audit()->entries[0].action == "mute";
+  }));
+  CHECK(m->sanctions()->sanctions[0].kind == "mute");
+  CHECK(m->sanctions()->sanctions[0].target == "bob");
+  CHECK(m->audit()->entries[0].actor == "mod");
+  CHECK(m->audit()->entries[0].duration == 600);
+
+  m->moderate(protocol::Resolve{report.report, "muted"}, "Resolve");
+  m->moderate(protocol::Unmute{"bob", "apologised"}, "Unmute bob");
+  REQUIRE(wait_until({m}, [&] {
+    return m->reports() && m->reports()->reports.empty() && m->sanctions() &&
+           m->sanctions()->sanctions.empty() && m->audit() && m->audit()->entries.size() >= 3 &&
+           m->audit()->entries[0].action == "unmute";
+  }));
+}

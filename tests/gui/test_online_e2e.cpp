@@ -374,6 +374,99 @@ TEST_SUITE("gui") {
     CHECK(s["games"].size() == 2);  // the last round: one game and a bye
   }
 
+  TEST_CASE(
+      "online: the moderator's view: a kick, a report taken into a mute, resolved, and the mute "
+      "lifted") {
+    TempDir home;
+    const fs::path server_dir = home.path() / "server";
+    fs::create_directories(server_dir);
+    ServerProcess server(server_dir, {{"tls", {{"enabled", false}}}});
+    const std::string address = "127.0.0.1:" + std::to_string(server.port());
+    {
+      // Known names only are granted a role; the running server reads roles every 2 s.
+      Client mod(server.port());
+      mod.hello("Mod");
+      const std::string grant = std::string(kServerBinary) + " admin grant Mod moderator --db '" +
+                                (server_dir / "test.db").string() + "' >/dev/null 2>&1";
+      REQUIRE(std::system(grant.c_str()) == 0);
+      bool allowed = false;
+      for (int attempt = 0; attempt < 40 && !allowed; ++attempt) {
+        mod.send(protocol::AuditRequest{1}, attempt);
+        const auto reply = mod.next();
+        allowed = std::holds_alternative<protocol::AuditLog>(reply.message);
+        if (!allowed) std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      }
+      REQUIRE(allowed);
+    }
+    Client bob(server.port()), carol(server.port());
+    bob.hello("bob");
+    carol.hello("carol");
+    carol.send(protocol::Report{"bob", std::nullopt, "spamming the chat"});
+    carol.expect<protocol::Ok>();
+
+    write_client_settings(home.path(), json{{"name", "Mod"}, {"last_server", address}});
+    VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
+    ClientDriver c(display, home.path(), kClientExe);
+    c.start();
+    c.click("online");
+    c.wait_screen("connect");
+    c.click("connect");
+    // The name comes back as soon as the connection above is gone.
+    c.wait_for("the lobby, online, with the moderation button", [](const json& st) {
+      return st.value("screen", "") == "lobby" && st["online"].get<bool>() &&
+             st["widgets"].contains("moderation");
+    });
+    c.click("moderation");
+    json s = c.wait_for("the open report", [](const json& st) {
+      return st.value("screen", "") == "moderation" && st["reports"].size() == 1;
+    });
+    const std::string report = std::to_string(s["reports"][0].get<int>());
+
+    // ---- a kick: carol's connection is closed with the reason ----
+    c.click("player");
+    c.type("carol");
+    c.click("reason");
+    c.type("testing");
+    c.click("kick");
+    protocol::Error kicked;
+    for (;;) {  // past what the lobby sent before
+      const auto env = carol.next();
+      if (const auto* e = std::get_if<protocol::Error>(&env.message)) {
+        kicked = *e;
+        break;
+      }
+    }
+    CHECK(kicked.code == protocol::ErrorCode::Kicked);
+    CHECK(kicked.reason == "testing");
+
+    // ---- the report's row fills the form; a mute for a day ----
+    c.click("report_" + report);
+    c.wait_for("the form filled from the report", [](const json& st) {
+      return st["widgets"]["player"]["text"] == "bob" &&
+             st["widgets"]["reason"]["text"] == "spamming the chat";
+    });
+    select_option(c, "duration", "1 day");
+    c.click("mute");
+    s = c.wait_for("the mute in force and in the audit log", [](const json& st) {
+      return st["sanctions"].size() == 1 && !st["audit"].empty() &&
+             st["audit"][0].get<std::string>().find("Mod mute bob for 1 d") !=
+                 std::string::npos;
+    });
+    CHECK(s["sanctions"][0].get<std::string>().find("Mute: bob") == 0);
+    c.screenshot(kShotDir, "moderation");
+
+    // ---- resolved, and the mute lifted ----
+    c.click("resolve_" + report);
+    c.wait_for("no open report", [](const json& st) { return st["reports"].empty(); });
+    c.click("lift_0");
+    s = c.wait_for("nothing in force", [](const json& st) {
+      return st["sanctions"].empty() && !st["audit"].empty() &&
+             st["audit"][0].get<std::string>().find("Mod unmute bob") != std::string::npos;
+    });
+    bob.send(protocol::SanctionsRequest{});
+    CHECK(bob.expect_error() == protocol::ErrorCode::Forbidden);  // a player may not look
+  }
+
   TEST_CASE("host: --host starts a server, shows the address to give, and stops it on quit") {
     TempDir home;
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
