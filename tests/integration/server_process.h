@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -110,6 +111,32 @@ class ServerProcess {
 
   // Sends a signal without waiting (SIGSTOP and SIGCONT freeze and thaw the server).
   void signal(int sig) { kill(pid_, sig); }
+
+  // SIGSTOP, then waits until every thread of the server is stopped. kill() only queues the
+  // stop: it takes effect when the thread that takes the signal next runs, and meanwhile the
+  // server's other threads go on serving (seen on a loaded machine: a request answered after
+  // the "stop"). False if the threads are not all stopped within `within`.
+  bool freeze(Millis within = Millis{5000}) {
+    kill(pid_, SIGSTOP);
+    const auto deadline = std::chrono::steady_clock::now() + within;
+    const std::filesystem::path tasks = "/proc/" + std::to_string(pid_) + "/task";
+    while (std::chrono::steady_clock::now() < deadline) {
+      bool all = true;
+      std::error_code ec;
+      for (const auto& t : std::filesystem::directory_iterator(tasks, ec)) {
+        std::ifstream stat(t.path() / "stat");
+        std::string line;
+        std::getline(stat, line);
+        // "PID (comm) STATE ...": the state follows the last ')'.
+        const auto close = line.rfind(')');
+        if (close == std::string::npos || close + 2 >= line.size() || line[close + 2] != 'T')
+          all = false;
+      }
+      if (!ec && all) return true;
+      std::this_thread::sleep_for(Millis{2});
+    }
+    return false;
+  }
 
   // Waits for the server to exit by itself: its exit status (-1 if killed by a signal), or
   // nullopt if it still runs after `within`.

@@ -297,7 +297,7 @@ TEST_CASE(
   Connection c(options, events.handler());
   c.start();
   REQUIRE(events.wait_login());
-  server.signal(SIGSTOP);
+  REQUIRE(server.freeze());
   const auto timed_out = error_of(call(c, List{}));
   CHECK(timed_out.kind == ClientError::Kind::Timeout);
   CHECK(timed_out.message.find("no reply within 300 ms") != std::string::npos);
