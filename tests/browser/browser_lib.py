@@ -119,7 +119,7 @@ class Raw:
     def __init__(self, server, name):
         self.name = name
         self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S)
-        self.reader = self.sock.makefile("rb")
+        self.buffer = b""
         self.seen = []
         self.next_id = 1
         welcome = self.request({"type": "hello", "protocol": 1, "name": name})
@@ -133,13 +133,17 @@ class Raw:
         return rid
 
     def read(self, deadline):
-        self.sock.settimeout(max(0.05, deadline - time.time()))
-        try:
-            line = self.reader.readline()
-        except socket.timeout:
-            return None
-        if not line:
-            fail("the server closed %s's connection" % self.name)
+        """The next message, or None when none came by the deadline."""
+        while b"\n" not in self.buffer:
+            self.sock.settimeout(max(0.01, deadline - time.time()))
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                return None
+            if not chunk:
+                fail("the server closed %s's connection" % self.name)
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
         m = json.loads(line)
         if m.get("type") == "ping":
             self.sock.sendall(b'{"type":"pong"}\n')
