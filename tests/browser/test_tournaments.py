@@ -12,7 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from browser_lib import (BUILD, Bot, Raw, Server, browser, clear_notices, click, fail, game_state, js, sign_in,
-                         temp_dir, text, wait_for)
+                         temp_dir, wait_for)
 from selenium.webdriver.common.by import By
 
 SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
@@ -25,6 +25,12 @@ return [...document.querySelectorAll('#standings tr[data-name]')].map((tr) => {
   return {name: tr.dataset.name, rank: td[0], points: td[2], tiebreak: td[3], games: td[4],
           wins: td[5], losses: td[6], draws: td[7], withdrawn: tr.classList.contains('withdrawn')};
 });"""
+
+
+def text(d, css):
+    """An element's text read in one go in the page: the tournament screen and the game's seats
+    are drawn again while the test reads them, so an element found a moment ago may be gone."""
+    return js(d, "const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", css)
 
 
 def shown(x):
@@ -79,7 +85,7 @@ def main():
 
             watch = '#pairings .item[data-state="playing"] a'
             wait_for(d, "the bots' game playing", lambda d: d.find_elements(By.CSS_SELECTOR, watch), timeout=START_IN_S + 15)
-            game = d.find_element(By.CSS_SELECTOR, '#pairings .item[data-state="playing"]').get_attribute("data-game")
+            game = js(d, "return document.querySelector('#pairings .item[data-state=\"playing\"]').dataset.game")
             if "running, round 1" not in text(d, "#tournament-facts"):
                 fail("the facts of a running round robin: %r" % text(d, "#tournament-facts"))
             click(d, "Watch", By.CSS_SELECTOR, watch)
@@ -99,7 +105,7 @@ def main():
                     final = m
             if final is None:
                 fail("the tournament did not finish; carol's last messages: %r" % carol.seen[-3:])
-            wait_for(d, "the end on the page", lambda d: d.find_element(By.ID, "tournament").get_attribute("data-status") == "finished")
+            wait_for(d, "the end on the page", lambda d: js(d, "const t = document.getElementById('tournament'); return t && t.dataset.status") == "finished")
             want = [{"name": s["name"], "rank": str(s["rank"]), "points": shown(s["points"]), "tiebreak": shown(s["tiebreak"]),
                      "games": str(s["games"]), "wins": str(s["wins"]), "losses": str(s["losses"]), "draws": str(s["draws"]),
                      "withdrawn": s["withdrawn"]} for s in final["standings"]]

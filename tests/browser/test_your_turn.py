@@ -77,6 +77,7 @@ def main():
             click_move(d, legal_move(d))
             bob.wait("alice's move", lambda m: m.get("type") == "moved" and m.get("game") == game)
             wait_for(d, "alice's move done", lambda d: (lambda s: len(s["moves"]) == 2 and not s["moveSent"])(game_state(d)))
+            bob_next = "%s-%s/%s" % tuple(legal_move(d))  # White's, from the page's rules code
             clear_notices(d)
             click(d, "the Lobby link", By.ID, "back-lobby")
             wait_for(d, "the game gone from Your turn",
@@ -84,6 +85,19 @@ def main():
             turns = bob.request({"type": "turns"})
             if turns.get("type") != "your_turn" or [t["game"] for t in turns["games"]] != [game]:
                 fail("bob's turns: %r" % turns)
+
+            # Bob moves while alice is away; signing in again (a reload) lists the game from the
+            # welcome's your_turn, without a notice: nothing changed while she looked.
+            d.get("about:blank")
+            reply = bob.request({"type": "move", "game": game, "move": bob_next})
+            if reply.get("type") != "moved":
+                fail("bob's second move: %r" % reply)
+            d.get(server.url)
+            wait_for(d, "the game in Your turn after signing in", lambda d: d.find_elements(By.ID, "turn-" + game))
+            if "move 4 · 23 h 59 min left" not in text(d, '#your-turn .item[data-game="%s"]' % game):
+                fail("the Your turn line after signing in: %r" % text(d, "#your-turn"))
+            if "Your move in game" in text(d, "#notices"):
+                fail("a notice at sign-in: %r" % text(d, "#notices"))
         finally:
             d.quit()
             if bob:

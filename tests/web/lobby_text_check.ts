@@ -2,7 +2,7 @@
 // the server's numbers (web/src/your_turn.ts, web/src/tournaments.ts). Exits non-zero with the
 // first differences.
 import { kindText, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName } from "../../web/src/tournaments";
-import { timeLeftText, turnLine } from "../../web/src/your_turn";
+import { isCorrespondence, timeLeftText, turnLine } from "../../web/src/your_turn";
 import { timeText } from "../../web/src/game";
 import type { TournamentPairing, TournamentSummary } from "@protocol";
 
@@ -30,6 +30,9 @@ same("per move in seconds", timeText({ per_move: 30 }), "30 s per move");
 same("not whole days", timeText({ per_move: 90000 }), "90000 s per move");
 same("turn line", turnLine({ game: "17", opponent: "bob", rules: "standard", time: { per_move: 86400 }, plies: 3, left_ms: 86391000 }, 86391000),
   "bob · standard · 1 d per move · move 4 · 23 h 59 min left");
+
+same("correspondence", [null, { per_move: 30 }, { per_move: 86400 }, { initial: 86399, increment: 0 }, { initial: 86400, increment: 3600 }].map(isCorrespondence),
+  [false, false, true, false, true]);
 
 same("kinds", ["arena", "round_robin", "swiss", "new"].map(kindText), ["Arena", "Round robin", "Swiss", "new"]);
 same("tiebreaks", ["arena", "round_robin", "swiss"].map(tiebreakName), ["Wins", "SB", "Buchholz"]);

@@ -25,7 +25,7 @@ import { premoveBoard } from "./premove";
 import { Move, formatMove, other, replay } from "./rules";
 import { territoryMap } from "./territory";
 import { Tournaments } from "./tournaments";
-import { YourTurns } from "./your_turn";
+import { YourTurns, isCorrespondence } from "./your_turn";
 
 const SESSION_KEY = "amazons.session";
 const TERRITORY_KEY = "amazons.territory";
@@ -407,7 +407,9 @@ class App {
     if (m.color && m.status !== "finished") this.myGames.add(m.game);
     const onLobby = this.route.kind === "lobby" && this.screen === "lobby";
     if (m.game === this.current) this.showGame(m.game);
-    else if (onLobby && m.color && m.status === "active") location.hash = `#/game/${m.game}`;
+    // A real-time game resumed at sign-in is where the player is needed; a correspondence game
+    // waits in the Your turn list instead.
+    else if (onLobby && m.color && m.status === "active" && !isCorrespondence(g.time)) location.hash = `#/game/${m.game}`;
   }
 
   private onMoved(m: ServerMessageOf<"moved">): void {

@@ -1,9 +1,15 @@
 // The lobby's "Your turn" list: every correspondence game in which this account is to move, as
 // the server's your_turn says (docs/PROTOCOL.md "your_turn, turns"). The server decides whose
 // move it is; this keeps its last list and tells which games are new in it.
-import type { TurnInfo } from "@protocol";
+import type { TimeControl, TurnInfo } from "@protocol";
 import { h } from "./dom";
 import { timeText } from "./game";
+
+// A correspondence time control (docs/PROTOCOL.md "Correspondence"): a day or more a move.
+export function isCorrespondence(t: TimeControl): boolean {
+  if (t === null) return false;
+  return "per_move" in t ? t.per_move >= 86400 : t.initial >= 86400;
+}
 
 // "3 d 4 h left", "5 h 12 min left", "42 min left", "under a minute left"; time the server
 // counted from the given number of milliseconds. Rounded down: a day shown is a day there.
