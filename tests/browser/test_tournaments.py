@@ -23,7 +23,8 @@ STANDINGS = """
 return [...document.querySelectorAll('#standings tr[data-name]')].map((tr) => {
   const td = [...tr.querySelectorAll('td')].map((c) => c.textContent);
   return {name: tr.dataset.name, rank: td[0], points: td[2], tiebreak: td[3], games: td[4],
-          wins: td[5], losses: td[6], draws: td[7], withdrawn: tr.classList.contains('withdrawn')};
+          wins: td[5], losses: td[6], draws: td[7], withdrawn: tr.classList.contains('withdrawn'),
+          on_fire: !!tr.querySelector('.on-fire')};
 });"""
 
 
@@ -108,7 +109,7 @@ def main():
             wait_for(d, "the end on the page", lambda d: js(d, "const t = document.getElementById('tournament'); return t && t.dataset.status") == "finished")
             want = [{"name": s["name"], "rank": str(s["rank"]), "points": shown(s["points"]), "tiebreak": shown(s["tiebreak"]),
                      "games": str(s["games"]), "wins": str(s["wins"]), "losses": str(s["losses"]), "draws": str(s["draws"]),
-                     "withdrawn": s["withdrawn"]} for s in final["standings"]]
+                     "withdrawn": s["withdrawn"], "on_fire": s["on_fire"]} for s in final["standings"]]
             got = js(d, STANDINGS)
             if got != want:
                 fail("the standings shown:\n%r\nthe server's:\n%r" % (got, want))

@@ -1,7 +1,7 @@
 // node lobby_text_check.js: the text the lobby's Your turn list and the tournament screen make of
 // the server's numbers (web/src/your_turn.ts, web/src/tournaments.ts). Exits non-zero with the
 // first differences.
-import { kindText, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName } from "../../web/src/tournaments";
+import { kindText, lobbyList, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName } from "../../web/src/tournaments";
 import { isCorrespondence, timeLeftText, turnLine } from "../../web/src/your_turn";
 import { timeText } from "../../web/src/game";
 import type { TournamentPairing, TournamentSummary } from "@protocol";
@@ -48,6 +48,9 @@ const summary = (status: string, kind: string, round: number): TournamentSummary
   ({ id: 1, name: "x", kind, status, rules: "standard", time: null, rated: false, players: 2, round, start_at: "" });
 same("statuses", [summary("created", "swiss", 0), summary("running", "swiss", 2), summary("running", "arena", 0), summary("finished", "swiss", 3)].map(statusText),
   ["not started", "running, round 2", "running", "finished"]);
+
+const many = [summary("running", "arena", 0), ...Array.from({ length: 8 }, (_, i) => ({ ...summary("finished", "swiss", 3), id: 10 + i })), summary("created", "swiss", 0)];
+same("the lobby: every coming one, five finished", lobbyList(many).map((t) => t.id === 1 ? t.status : t.id), ["running", "created", 10, 11, 12, 13, 14]);
 
 const p = (round: number, white: string, black: string, state: string, result?: string, game?: string): TournamentPairing =>
   ({ round, white, black, state, result, game });

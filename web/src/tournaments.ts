@@ -8,6 +8,7 @@ import { timeText } from "./game";
 export type TournamentInfo = ServerMessageOf<"tournament">;
 
 const ARENA_PAIRINGS_SHOWN = 12;
+const FINISHED_SHOWN = 5; // in the lobby
 
 export function kindText(kind: string): string {
   return kind === "arena" ? "Arena" : kind === "round_robin" ? "Round robin" : kind === "swiss" ? "Swiss" : kind;
@@ -64,6 +65,11 @@ export function pairingText(p: TournamentPairing): string {
   return `${p.white} vs ${p.black} · ${result}`;
 }
 
+export function lobbyList(list: TournamentSummary[]): TournamentSummary[] {
+  const finished = list.filter((t) => t.status === "finished");
+  return [...list.filter((t) => t.status !== "finished"), ...finished.slice(0, FINISHED_SHOWN)];
+}
+
 export interface TournamentActions {
   join(id: number): void;
   withdraw(id: number): void;
@@ -94,9 +100,10 @@ export class Tournaments {
     else this.problems.set(id, text);
   }
 
-  // The lobby's rows, each opening the tournament's screen.
+  // The lobby's rows, each opening the tournament's screen: the running and coming ones, then
+  // the newest finished ones (the server keeps them all).
   rows(nowMs: number): HTMLElement[] {
-    return this.list.map((t) =>
+    return lobbyList(this.list).map((t) =>
       h("div", { class: "item tournament", "data-tournament": String(t.id) },
         h("span", {}, `${t.name} · ${kindText(t.kind)} · ${statusText(t)} · ${t.players} ${t.players === 1 ? "player" : "players"} · ${t.status === "created" ? "starts " : "started "}${startText(t.start_at, nowMs)}`),
         h("a", { class: "button", href: `#/tournament/${t.id}`, id: `tournament-${t.id}` }, "Open")));
