@@ -102,9 +102,15 @@ class Bot:
             stdout=self.log, stderr=self.log)
         _children.append(self.proc)
 
-    def stop(self):
+    def stop(self, now=False):
+        """SIGTERM: the bot finishes its games and leaves; now: a second SIGTERM, which resigns
+        them (a bot whose game the test no longer plays on would otherwise wait for it)."""
         if self.proc.poll() is None:
             self.proc.terminate()
+            if now:
+                time.sleep(0.05)
+                if self.proc.poll() is None:
+                    self.proc.terminate()
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:

@@ -3,9 +3,11 @@ lets players create them: limits.players_create_tournaments), two amazons-bots j
 --tournament, and alice finds it in the lobby. Her Withdraw before joining and her second Join
 are refused with the server's reasons, shown on the screen; she joins and withdraws before the
 start. The bots' game shows as playing with a Watch link that opens it; at the end the standings
-the page shows are those the server sends carol, and a Join is refused as over. A screenshot of
-the standings goes to the directory given as the first argument (docs/screenshots when
-refreshing)."""
+the page shows are those the server sends carol, and a Join is refused as over. Then an arena
+of 8 s between two more bots, one gated: the other wins game after game, and the page marks it
+on fire when the server does; its final standings too are the server's. A screenshot of the
+arena's standings goes to the directory given as the first argument (docs/screenshots when
+refreshing). Prints the time of each stage."""
 import os
 import sys
 import time
@@ -17,6 +19,7 @@ from selenium.webdriver.common.by import By
 
 SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
 START_IN_S = 6
+ARENA_S = 8
 NAME = "Browser cup"
 
 STANDINGS = """
@@ -38,8 +41,49 @@ def shown(x):
     return str(round(x * 100) / 100).removesuffix(".0")
 
 
+def status(d):
+    return js(d, "const t = document.getElementById('tournament'); return t && t.dataset.status")
+
+
 def problem(d):
     return text(d, "#tournament-problem")
+
+
+def standings_wanted(info):
+    """The standings as the page should show them."""
+    return [{"name": s["name"], "rank": str(s["rank"]), "points": shown(s["points"]), "tiebreak": shown(s["tiebreak"]),
+             "games": str(s["games"]), "wins": str(s["wins"]), "losses": str(s["losses"]), "draws": str(s["draws"]),
+             "withdrawn": s["withdrawn"], "on_fire": s["on_fire"]} for s in info["standings"]]
+
+
+class Follower:
+    """Carol's view of a tournament while its gated bot plays every move at once."""
+
+    def __init__(self, carol, gate, tid):
+        self.carol, self.gate, self.tid, self.latest = carol, gate, tid, None
+
+    def pump(self, seconds=0.02):
+        until = time.time() + seconds
+        while True:
+            if not os.path.exists(self.gate):
+                open(self.gate, "w").close()
+            m = self.carol.read(min(until, time.time() + 0.02))
+            if m and m.get("type") == "tournament" and m["tournament"]["id"] == self.tid:
+                self.latest = m
+            if time.time() >= until:
+                return self.latest
+
+    def until(self, what, predicate, timeout):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.latest and predicate(self.latest):
+                return self.latest
+            self.pump()
+        fail("the server never showed %s; the last: %r" % (what, self.latest))
+
+
+def stage(what, started):
+    print("%5.1f s %s" % (time.time() - started, what), flush=True)
 
 
 def main():
@@ -71,6 +115,7 @@ def main():
             if text(d, "#tournament-name") != NAME or "Round robin · botzone8 · 30 s per move · casual" not in text(d, "#tournament-facts"):
                 fail("the header: %r / %r" % (text(d, "#tournament-name"), text(d, "#tournament-facts")))
 
+            stage("refusals", started)
             click(d, "Withdraw", By.ID, "tournament-withdraw")
             wait_for(d, "the refused withdrawal", lambda d: problem(d) == "Withdraw refused: not in the tournament")
             click(d, "Join", By.ID, "tournament-join")
@@ -84,6 +129,7 @@ def main():
             click(d, "Withdraw", By.ID, "tournament-withdraw")
             wait_for(d, "alice out", lambda d: sorted(r["name"] for r in js(d, STANDINGS)) == ["bot1", "bot2"])
 
+            stage("the round robin starts", started)
             watch = '#pairings .item[data-state="playing"] a'
             wait_for(d, "the bots' game playing", lambda d: d.find_elements(By.CSS_SELECTOR, watch), timeout=START_IN_S + 15)
             game = js(d, "return document.querySelector('#pairings .item[data-state=\"playing\"]').dataset.game")
@@ -96,20 +142,11 @@ def main():
             click(d, "the Lobby link", By.ID, "back-lobby")
             click(d, "the tournament again", By.ID, "tournament-%d" % tid)
 
-            final = None
-            deadline = time.time() + 40
-            while final is None and time.time() < deadline:  # bot2 plays each move at once now
-                if not os.path.exists(gate):
-                    open(gate, "w").close()
-                m = carol.read(time.time() + 0.02)
-                if m and m.get("type") == "tournament" and m["tournament"]["status"] == "finished":
-                    final = m
-            if final is None:
-                fail("the tournament did not finish; carol's last messages: %r" % carol.seen[-3:])
-            wait_for(d, "the end on the page", lambda d: js(d, "const t = document.getElementById('tournament'); return t && t.dataset.status") == "finished")
-            want = [{"name": s["name"], "rank": str(s["rank"]), "points": shown(s["points"]), "tiebreak": shown(s["tiebreak"]),
-                     "games": str(s["games"]), "wins": str(s["wins"]), "losses": str(s["losses"]), "draws": str(s["draws"]),
-                     "withdrawn": s["withdrawn"], "on_fire": s["on_fire"]} for s in final["standings"]]
+            stage("its game released", started)
+            # bot2 plays each move at once now.
+            final = Follower(carol, gate, tid).until("the end", lambda m: m["tournament"]["status"] == "finished", 40)
+            wait_for(d, "the end on the page", lambda d: status(d) == "finished")
+            want = standings_wanted(final)
             got = js(d, STANDINGS)
             if got != want:
                 fail("the standings shown:\n%r\nthe server's:\n%r" % (got, want))
@@ -119,16 +156,47 @@ def main():
             winner = final["standings"][0]["name"]
             if not pairing.endswith("%s won" % winner):
                 fail("the pairing line: %r (winner %s)" % (pairing, winner))
+            click(d, "Join the finished one", By.ID, "tournament-join")
+            wait_for(d, "the refused late join", lambda d: problem(d) == "Join refused: the tournament is over")
+
+            stage("the arena", started)
+            # An arena: bot3 beats the gated bot4 game after game, and two wins in a row put it on
+            # fire (its next win scores double); the page marks it when the server says so.
+            arena = carol.request({"type": "tournament_create", "name": "Browser arena", "kind": "arena", "rules": "botzone8",
+                                   "time": {"per_move": 30}, "rated": False, "start_in": 2, "duration": ARENA_S})
+            if arena.get("type") != "tournament":
+                fail("the arena's tournament_create: %r" % arena)
+            aid = arena["tournament"]["id"]
+            bots += [Bot(server, "bot3", "--tournament", str(aid)), Bot(server, "bot4", "--tournament", str(aid), engine=gated)]
+            follow = Follower(carol, gate, aid)
+            follow.latest = arena
+            click(d, "the Lobby link", By.ID, "back-lobby")
+            click(d, "the arena", By.ID, "tournament-%d" % aid)
+            wait_for(d, "the arena's screen", lambda d: text(d, "#tournament-name") == "Browser arena")
+            if "Arena · botzone8" not in text(d, "#tournament-facts") or text(d, "#standings th:nth-child(4)") != "Wins":
+                fail("the arena's header: %r, tiebreak %r" % (text(d, "#tournament-facts"), text(d, "#standings th:nth-child(4)")))
+            stage("the arena followed", started)
+            hot = follow.until("a player on fire", lambda m: any(s["on_fire"] for s in m["standings"]), ARENA_S + 10)
+            fire = [s["name"] for s in hot["standings"] if s["on_fire"]]
+
+            def marked(d):
+                follow.pump()
+                return [r["name"] for r in js(d, STANDINGS) if r["on_fire"]] == [s["name"] for s in follow.latest["standings"] if s["on_fire"]]
+            wait_for(d, "the on-fire marker of %s" % fire, marked)
+            stage("on fire shown", started)
+            final = follow.until("the arena's end", lambda m: m["tournament"]["status"] == "finished", ARENA_S + 10)
+            wait_for(d, "the arena's end on the page", lambda d: status(d) == "finished")
+            if js(d, STANDINGS) != standings_wanted(final):
+                fail("the arena's standings shown:\n%r\nthe server's:\n%r" % (js(d, STANDINGS), standings_wanted(final)))
             if SHOTS:
                 clear_notices(d)
                 os.makedirs(SHOTS, exist_ok=True)
                 d.save_screenshot(os.path.join(SHOTS, "web-tournament.png"))
-            click(d, "Join the finished one", By.ID, "tournament-join")
-            wait_for(d, "the refused late join", lambda d: problem(d) == "Join refused: the tournament is over")
+            stage("the arena's standings checked", started)
         finally:
             d.quit()
-            for b in bots:
-                b.stop()
+            for b in bots:  # the arena's last game, void, is still on: resigned
+                b.stop(now=True)
             carol.close()
             server.stop()
     print("ok in %.1f s" % (time.time() - started))

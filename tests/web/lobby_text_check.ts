@@ -1,7 +1,7 @@
 // node lobby_text_check.js: the text the lobby's Your turn list and the tournament screen make of
 // the server's numbers (web/src/your_turn.ts, web/src/tournaments.ts). Exits non-zero with the
 // first differences.
-import { kindText, lobbyList, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName } from "../../web/src/tournaments";
+import { durationText, kindText, lobbyList, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName } from "../../web/src/tournaments";
 import { isCorrespondence, timeLeftText, turnLine } from "../../web/src/your_turn";
 import { timeText } from "../../web/src/game";
 import type { TournamentPairing, TournamentSummary } from "@protocol";
@@ -34,6 +34,7 @@ same("turn line", turnLine({ game: "17", opponent: "bob", rules: "standard", tim
 same("correspondence", [null, { per_move: 30 }, { per_move: 86400 }, { initial: 86399, increment: 0 }, { initial: 86400, increment: 3600 }].map(isCorrespondence),
   [false, false, true, false, true]);
 
+same("durations", [8, 119, 120, 3600, 7199, 7200, 9000].map(durationText), ["8 s", "119 s", "2 min", "60 min", "2 h", "2 h", "2 h 30 min"]);
 same("kinds", ["arena", "round_robin", "swiss", "new"].map(kindText), ["Arena", "Round robin", "Swiss", "new"]);
 same("tiebreaks", ["arena", "round_robin", "swiss"].map(tiebreakName), ["Wins", "SB", "Buchholz"]);
 same("points", [0, 1, 1.5, 2.25, 1 / 3].map(pointsText), ["0", "1", "1.5", "2.25", "0.33"]);

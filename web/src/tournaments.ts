@@ -35,6 +35,14 @@ export function startText(startAt: string, nowMs: number): string {
   return `in ${soon} (${shown})`;
 }
 
+// An arena's length: "8 s", "45 min", "2 h 30 min".
+export function durationText(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const min = Math.round(seconds / 60);
+  if (min < 120) return `${min} min`;
+  return min % 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min / 60} h`;
+}
+
 export function statusText(t: TournamentSummary): string {
   if (t.status === "created") return "not started";
   if (t.status === "running") return t.kind === "arena" || t.round === 0 ? "running" : `running, round ${t.round}`;
@@ -116,7 +124,7 @@ export class Tournaments {
     if (!info) return h("section", { class: "card" }, h("h1", {}, `Tournament ${id}`), h("p", { class: "muted" }, "Asking the server..."), back);
     const t = info.tournament;
     const facts = [kindText(t.kind), t.rules, timeText(t.time), t.rated ? "rated" : "casual", statusText(t)];
-    if (t.kind === "arena" && info.duration > 0) facts.push(`${Math.round(info.duration / 60)} min`);
+    if (t.kind === "arena" && info.duration > 0) facts.push(durationText(info.duration));
     if (t.kind === "swiss" && info.rounds > 0) facts.push(`${info.rounds} rounds`);
     if (info.max_players > 0) facts.push(`at most ${info.max_players} players`);
     if (!info.bots_allowed) facts.push("no bots");
@@ -148,7 +156,7 @@ export class Tournaments {
       ...rows.map((s) =>
         h("tr", { "data-name": s.name, class: s.withdrawn ? "withdrawn" : "" },
           h("td", {}, String(s.rank)),
-          h("td", {}, s.name, s.on_fire ? h("span", { class: "on-fire", title: "on fire: the next win scores double" }, " \u{1F525}") : null,
+          h("td", {}, s.name, s.on_fire ? h("span", { class: "on-fire", title: "the next win scores double" }, "on fire") : null,
             s.withdrawn ? h("span", { class: "muted" }, " withdrawn") : null),
           h("td", {}, pointsText(s.points)),
           h("td", {}, pointsText(s.tiebreak)),
