@@ -568,6 +568,7 @@ class App {
     this.me = null;
     this.games.clear();
     this.myGames.clear();
+    this.yourTurns.clear();
     this.current = null;
     this.link.reconnect("signed out");
     this.renderHeader();
