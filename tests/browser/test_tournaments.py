@@ -135,6 +135,7 @@ def main():
             game = js(d, "return document.querySelector('#pairings .item[data-state=\"playing\"]').dataset.game")
             if "running, round 1" not in text(d, "#tournament-facts"):
                 fail("the facts of a running round robin: %r" % text(d, "#tournament-facts"))
+            clear_notices(d)  # the notices' corner may cover the Watch button
             click(d, "Watch", By.CSS_SELECTOR, watch)
             wait_for(d, "the game watched", lambda d: (lambda s: s and s["id"] == game and s["color"] is None and s["status"] in ("active", "finished"))(game_state(d)))
             if sorted(text(d, ".seat.%s .name" % side).split(" ")[0] for side in ("top", "bottom")) != ["bot1", "bot2"]:
