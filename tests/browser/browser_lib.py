@@ -2,10 +2,12 @@
 headless Chromium driven by Selenium. Run with Debian's /usr/bin/python3 (python3-selenium)."""
 import atexit
 import contextlib
+import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -41,13 +43,19 @@ def fail(message):
 class Server:
     """amazons-server --port 0 on 127.0.0.1 with its own database; its port from the first line."""
 
-    def __init__(self, tmp, port=0, db=None):
+    def __init__(self, tmp, port=0, db=None, config=None):
         self.tmp = tmp
         self.db = db or os.path.join(tmp, "amazons.db")
         self.log = open(os.path.join(tmp, "server.log"), "ab")
         exe = os.path.join(BUILD, "server", "amazons-server")
+        extra = []
+        if config is not None:  # a config file (docs: the server's --config), e.g. {"limits": {...}}
+            path = os.path.join(tmp, "server.json")
+            with open(path, "w") as f:
+                json.dump(config, f)
+            extra = ["--config", path]
         self.proc = subprocess.Popen(
-            [exe, "--port", str(port), "--bind", "127.0.0.1", "--db", self.db, "--discovery-port", "-1"],
+            [exe, "--port", str(port), "--bind", "127.0.0.1", "--db", self.db, "--discovery-port", "-1", *extra],
             stdout=subprocess.PIPE, stderr=self.log)
         _children.append(self.proc)
         self.port = 0
@@ -94,14 +102,82 @@ class Bot:
             stdout=self.log, stderr=self.log)
         _children.append(self.proc)
 
-    def stop(self):
+    def stop(self, now=False):
+        """SIGTERM: the bot finishes its games and leaves; now: a second SIGTERM, which resigns
+        them (a bot whose game the test no longer plays on would otherwise wait for it)."""
         if self.proc.poll() is None:
             self.proc.terminate()
+            if now:
+                time.sleep(0.05)
+                if self.proc.poll() is None:
+                    self.proc.terminate()
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+class Raw:
+    """A player over the plain JSON-lines protocol on the server's port (docs/PROTOCOL.md): sends
+    requests, reads what comes (answering pings) and keeps every message it read."""
+
+    def __init__(self, server, name):
+        self.name = name
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S)
+        self.buffer = b""
+        self.seen = []
+        self.next_id = 1
+        welcome = self.request({"type": "hello", "protocol": 1, "name": name})
+        if welcome.get("type") != "welcome":
+            fail("%s could not sign in: %r" % (name, welcome))
+
+    def send(self, message):
+        rid = self.next_id
+        self.next_id += 1
+        self.sock.sendall((json.dumps(dict(message, id=rid)) + "\n").encode())
+        return rid
+
+    def read(self, deadline):
+        """The next message, or None when none came by the deadline."""
+        while b"\n" not in self.buffer:
+            self.sock.settimeout(max(0.01, deadline - time.time()))
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                return None
+            if not chunk:
+                fail("the server closed %s's connection" % self.name)
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        m = json.loads(line)
+        if m.get("type") == "ping":
+            self.sock.sendall(b'{"type":"pong"}\n')
+        self.seen.append(m)
+        return m
+
+    def wait(self, what, predicate, timeout=WAIT_S):
+        """The first message read from now on that predicate accepts."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            m = self.read(deadline)
+            if m is not None and predicate(m):
+                return m
+        fail("%s timed out waiting for %s; last messages: %r" % (self.name, what, self.seen[-5:]))
+
+    def request(self, message, timeout=WAIT_S):
+        """Sends the request and returns the server's answer to it (the message with its id)."""
+        rid = self.send(message)
+        return self.wait("the answer to " + message["type"], lambda m: m.get("id") == rid, timeout)
+
+    def close(self):
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+
+def clear_notices(driver):
+    """Dismisses the page's notices (before a screenshot: none left over the content)."""
+    js(driver, "for (const b of document.querySelectorAll('#notices .close')) b.click();")
 
 
 def browser(tmp, name, width=1280, height=900, self_signed=False):

@@ -179,7 +179,7 @@ export function resultReason(r: { winner?: Color; reason: EndReason }): string {
 
 export function timeText(t: TimeControl): string {
   if (t === null) return "no clock";
-  if ("per_move" in t) return `${t.per_move} s per move`;
+  if ("per_move" in t) return t.per_move >= 86400 && t.per_move % 86400 === 0 ? `${t.per_move / 86400} d per move` : `${t.per_move} s per move`;
   const min = t.initial / 60;
   return `${Number.isInteger(min) ? min : min.toFixed(1)} min` + (t.increment > 0 ? ` + ${t.increment} s` : "");
 }

@@ -24,6 +24,8 @@ import { MoveInput } from "./input";
 import { premoveBoard } from "./premove";
 import { Move, formatMove, other, replay } from "./rules";
 import { territoryMap } from "./territory";
+import { Tournaments } from "./tournaments";
+import { YourTurns, isCorrespondence } from "./your_turn";
 
 const SESSION_KEY = "amazons.session";
 const TERRITORY_KEY = "amazons.territory";
@@ -40,6 +42,7 @@ const TIME_CHOICES: { label: string; time: TimeControl }[] = [
   { label: "10 min + 10 s", time: { initial: 600, increment: 10 } },
   { label: "30 min", time: { initial: 1800, increment: 0 } },
   { label: "30 s per move", time: { per_move: 30 } },
+  { label: "1 day per move", time: { per_move: 86400 } },
 ];
 const RULES = ["standard", "botzone8"];
 
@@ -53,7 +56,8 @@ type Route =
   | { kind: "game"; game: string }
   | { kind: "join"; game: string; invite: string }
   | { kind: "archive"; player?: string }
-  | { kind: "replay"; game: string };
+  | { kind: "replay"; game: string }
+  | { kind: "tournament"; id: number };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
@@ -61,6 +65,7 @@ function parseRoute(hash: string): Route {
   if (parts[0] === "join" && parts[1] && parts[2]) return { kind: "join", game: parts[1], invite: parts[2] };
   if (parts[0] === "archive") return { kind: "archive", player: parts[1] || undefined };
   if (parts[0] === "replay" && parts[1]) return { kind: "replay", game: parts[1] };
+  if (parts[0] === "tournament" && /^\d{1,15}$/.test(parts[1] ?? "")) return { kind: "tournament", id: Number(parts[1]) };
   return { kind: "lobby" };
 }
 
@@ -81,6 +86,7 @@ type Pending =
   | { kind: "move"; game: string }
   | { kind: "record-json"; game: string }
   | { kind: "record-text"; game: string }
+  | { kind: "tournament-join" | "tournament-withdraw"; tournament: number }
   | { kind: "other"; what: string };
 
 class App {
@@ -105,6 +111,10 @@ class App {
   private myGames = new Set<string>();
   private lastLobbyRefresh = 0;
   private lastLeaderboard = 0;
+  private yourTurns = new YourTurns();
+  private turnsSeen = false; // the first list after signing in is shown without notices
+  private tournaments = new Tournaments();
+  private lastTournamentRender = 0;
 
   // Games
   private games = new Map<string, GameModel>();
@@ -274,8 +284,22 @@ class App {
         return;
       case "record":
         return this.onRecord(m, ctx);
+      case "your_turn":
+        return this.onYourTurn(m);
+      case "tournaments":
+        this.tournaments.setList(m.tournaments);
+        return this.renderLobbyLists();
+      case "tournament":
+        this.tournaments.setDetail(m);
+        if (this.screen === "tournament") this.renderTournament();
+        return;
       case "ok":
         if (ctx?.kind === "other" && ctx.what === "unseek") this.seeking = null;
+        if (ctx?.kind === "tournament-join" || ctx?.kind === "tournament-withdraw") {
+          this.tournaments.setProblem(ctx.tournament, null);
+          this.notify(ctx.kind === "tournament-join" ? "You joined the tournament." : "You withdrew from the tournament.");
+          if (this.screen === "tournament") this.renderTournament();
+        }
         this.renderLobbyLists();
         return;
       case "shutdown":
@@ -293,6 +317,8 @@ class App {
     this.signInError = "";
     localStorage.setItem(SESSION_KEY, JSON.stringify({ name: m.name, token: m.token }));
     for (const g of m.games) this.myGames.add(g);
+    this.yourTurns.clear();
+    this.turnsSeen = false;
     this.renderHeader();
     // A spectator's seat is not resumed by the server: watch the shown game again.
     if (this.current && !this.myGames.has(this.current)) this.watch(this.current);
@@ -324,6 +350,13 @@ class App {
       // Your own game, or both seats taken: watch it instead.
       this.watch(ctx.game, ctx.invite);
       if (m.code === "game_full") this.notify(`Game ${ctx.game} is full: you are watching it. (${text})`);
+      return;
+    }
+    if (ctx?.kind === "tournament-join" || ctx?.kind === "tournament-withdraw") {
+      // Refused (started, full, already in, not in...): the server's reason stays on the screen.
+      this.tournaments.setProblem(ctx.tournament, `${ctx.kind === "tournament-join" ? "Join" : "Withdraw"} refused: ${text}`);
+      this.notify(`Tournament: ${text}`, true);
+      if (this.screen === "tournament") this.renderTournament();
       return;
     }
     if (ctx?.kind === "move") {
@@ -374,7 +407,9 @@ class App {
     if (m.color && m.status !== "finished") this.myGames.add(m.game);
     const onLobby = this.route.kind === "lobby" && this.screen === "lobby";
     if (m.game === this.current) this.showGame(m.game);
-    else if (onLobby && m.color && m.status === "active") location.hash = `#/game/${m.game}`;
+    // A real-time game resumed at sign-in is where the player is needed; a correspondence game
+    // waits in the Your turn list instead.
+    else if (onLobby && m.color && m.status === "active" && !isCorrespondence(g.time)) location.hash = `#/game/${m.game}`;
   }
 
   private onMoved(m: ServerMessageOf<"moved">): void {
@@ -386,12 +421,23 @@ class App {
       return;
     }
     g.problem = undefined;
+    if (!g.myTurn() && this.yourTurns.drop(m.game)) this.renderLobbyLists();
     if (m.game === this.current) this.showGame(m.game);
+  }
+
+  private onYourTurn(m: ServerMessageOf<"your_turn">): void {
+    const fresh = this.yourTurns.update(m.games, performance.now());
+    if (this.turnsSeen)
+      for (const t of fresh)
+        if (t.game !== this.current) this.notify(`Your move in game ${t.game} against ${t.opponent} (${t.rules}).`);
+    this.turnsSeen = true;
+    this.renderLobbyLists();
   }
 
   private onEnd(m: ServerMessageOf<"end">): void {
     const g = this.games.get(m.game);
     this.myGames.delete(m.game);
+    this.yourTurns.drop(m.game);
     if (this.waiting?.game === m.game) this.waiting = null;
     if (!g) return;
     g.applyEnd(m);
@@ -458,6 +504,7 @@ class App {
       this.send({ type: "record", game: route.game, format: "json", invite: this.invites.get(route.game) }, { kind: "record-json", game: route.game });
     }
     if (route.kind === "lobby") this.refreshLobby(true);
+    if (route.kind === "tournament") this.send({ type: "tournament", tournament: route.id });
     this.render();
   }
 
@@ -473,7 +520,18 @@ class App {
         return this.renderArchive();
       case "replay":
         return this.renderReplay();
+      case "tournament":
+        return this.renderTournament();
     }
+  }
+
+  private renderTournament(): void {
+    if (this.route.kind !== "tournament") return;
+    this.lastTournamentRender = performance.now();
+    this.setScreen("tournament", this.tournaments.view(this.route.id, this.me, Date.now(), {
+      join: (id) => this.send({ type: "tournament_join", tournament: id }, { kind: "tournament-join", tournament: id }),
+      withdraw: (id) => this.send({ type: "tournament_withdraw", tournament: id }, { kind: "tournament-withdraw", tournament: id }),
+    }));
   }
 
   private setScreen(name: string, ...children: HTMLElement[]): void {
@@ -510,6 +568,7 @@ class App {
     this.me = null;
     this.games.clear();
     this.myGames.clear();
+    this.yourTurns.clear();
     this.current = null;
     this.link.reconnect("signed out");
     this.renderHeader();
@@ -588,6 +647,8 @@ class App {
     this.lastLobbyRefresh = performance.now();
     this.send({ type: "list" });
     this.send({ type: "players" });
+    this.send({ type: "turns" });
+    this.send({ type: "tournaments" });
     if (all || performance.now() - this.lastLeaderboard > LEADERBOARD_REFRESH_MS) {
       this.lastLeaderboard = performance.now();
       this.send({ type: "leaderboard", limit: 20 });
@@ -614,7 +675,9 @@ class App {
       location.hash = `#/join/${m[1]}/${m[2]}`;
     } }, "Join");
     this.lobbyParts = {
+      turns: h("div", { class: "section", id: "your-turn" }),
       mine: h("div", { class: "section", id: "my-games" }),
+      tournaments: h("div", { class: "section", id: "tournaments" }),
       open: h("div", { class: "section", id: "open-games" }),
       live: h("div", { class: "section", id: "live-games" }),
       challenges: h("div", { class: "section", id: "challenges" }),
@@ -629,7 +692,7 @@ class App {
       h(
         "div",
         { class: "lobby" },
-        h("div", { class: "lists card" }, h("h1", {}, "Lobby"), p.mine, p.challenges, p.open, p.live, p.players, p.leaders),
+        h("div", { class: "lists card" }, h("h1", {}, "Lobby"), p.turns, p.mine, p.challenges, p.open, p.live, p.tournaments, p.players, p.leaders),
         h(
           "div",
           { class: "new card" },
@@ -661,7 +724,9 @@ class App {
     const mine = [...this.myGames].map((id) =>
       h("div", { class: "item" }, h("span", {}, `Your game ${id}`), h("a", { class: "button primary", href: `#/game/${id}`, id: `resume-${id}` }, "Open")),
     );
+    this.section(p.turns, "Your turn", "No correspondence game waits for your move.", this.yourTurns.rows(performance.now()));
     this.section(p.mine, "Your games", "None in progress.", mine);
+    this.section(p.tournaments, "Tournaments", "None on this server.", this.tournaments.rows(Date.now()));
     const open = this.openGames.filter((g) => g.status === "open");
     this.section(
       p.open,
@@ -950,6 +1015,8 @@ class App {
       }
     }
     if (this.screen === "lobby" && performance.now() - this.lastLobbyRefresh > LOBBY_REFRESH_MS) this.refreshLobby(false);
+    // The tournament's "starts in N s" counts down.
+    if (this.screen === "tournament" && performance.now() - this.lastTournamentRender > 1000) this.renderTournament();
   }
 
   // ---- archive and replay ----

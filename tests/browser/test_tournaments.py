@@ -1,0 +1,206 @@
+"""Tournaments in the browser: carol creates a round robin over the plain protocol (the server
+lets players create them: limits.players_create_tournaments), two amazons-bots join it with
+--tournament, and alice finds it in the lobby. Her Withdraw before joining and her second Join
+are refused with the server's reasons, shown on the screen; she joins and withdraws before the
+start. The bots' game shows as playing with a Watch link that opens it; at the end the standings
+the page shows are those the server sends carol, and a Join is refused as over. Then an arena
+of 8 s between two more bots, one gated: the other wins game after game, and the page marks it
+on fire when the server does; its final standings too are the server's. A screenshot of the
+arena's standings goes to the directory given as the first argument (docs/screenshots when
+refreshing). Prints the time of each stage."""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from browser_lib import (BUILD, Bot, Raw, Server, browser, clear_notices, click, fail, game_state, js, sign_in,
+                         temp_dir, wait_for)
+from selenium.webdriver.common.by import By
+
+SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
+START_IN_S = 6
+ARENA_S = 8
+NAME = "Browser cup"
+
+STANDINGS = """
+return [...document.querySelectorAll('#standings tr[data-name]')].map((tr) => {
+  const td = [...tr.querySelectorAll('td')].map((c) => c.textContent);
+  return {name: tr.dataset.name, rank: td[0], points: td[2], tiebreak: td[3], games: td[4],
+          wins: td[5], losses: td[6], draws: td[7], withdrawn: tr.classList.contains('withdrawn'),
+          on_fire: !!tr.querySelector('.on-fire')};
+});"""
+
+
+def text(d, css):
+    """An element's text read in one go in the page: the tournament screen and the game's seats
+    are drawn again while the test reads them, so an element found a moment ago may be gone."""
+    return js(d, "const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", css)
+
+
+def shown(x):
+    return str(round(x * 100) / 100).removesuffix(".0")
+
+
+def status(d):
+    return js(d, "const t = document.getElementById('tournament'); return t && t.dataset.status")
+
+
+def problem(d):
+    return text(d, "#tournament-problem")
+
+
+def standings_wanted(info):
+    """The standings as the page should show them."""
+    return [{"name": s["name"], "rank": str(s["rank"]), "points": shown(s["points"]), "tiebreak": shown(s["tiebreak"]),
+             "games": str(s["games"]), "wins": str(s["wins"]), "losses": str(s["losses"]), "draws": str(s["draws"]),
+             "withdrawn": s["withdrawn"], "on_fire": s["on_fire"]} for s in info["standings"]]
+
+
+class Follower:
+    """Carol's view of a tournament while its gated bot plays every move at once."""
+
+    def __init__(self, carol, gate, tid):
+        self.carol, self.gate, self.tid, self.latest = carol, gate, tid, None
+
+    def pump(self, seconds=0.02):
+        until = time.time() + seconds
+        while True:
+            if not os.path.exists(self.gate):
+                open(self.gate, "w").close()
+            m = self.carol.read(min(until, time.time() + 0.02))
+            if m and m.get("type") == "tournament" and m["tournament"]["id"] == self.tid:
+                self.latest = m
+            if time.time() >= until:
+                return self.latest
+
+    def until(self, what, predicate, timeout):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.latest and predicate(self.latest):
+                return self.latest
+            self.pump()
+        fail("the server never showed %s; the last: %r" % (what, self.latest))
+
+
+def stage(what, started):
+    print("%5.1f s %s" % (time.time() - started, what), flush=True)
+
+
+def main():
+    started = time.time()
+    with temp_dir() as tmp:
+        server = Server(tmp, config={"limits": {"players_create_tournaments": True}})
+        carol = Raw(server, "carol")
+        info = carol.request({"type": "tournament_create", "name": NAME, "kind": "round_robin", "rules": "botzone8",
+                              "time": {"per_move": 30}, "rated": False, "start_in": START_IN_S,
+                              "max_players": 0, "bots_allowed": True})
+        if info.get("type") != "tournament":
+            fail("tournament_create: %r" % info)
+        tid = info["tournament"]["id"]
+        # bot2's engine moves only when the test opens its gate (a file it removes): the game
+        # stays on until the page has been shown it.
+        gate = os.path.join(tmp, "gate")
+        gated = "%s gated %s" % (os.path.join(BUILD, "tests", "amazons-uci-test-engine"), gate)
+        bots = [Bot(server, "bot1", "--tournament", str(tid)), Bot(server, "bot2", "--tournament", str(tid), engine=gated)]
+        d = browser(tmp, "alice")
+        try:
+            sign_in(d, server.url, "alice")
+            wait_for(d, "the tournament in the lobby", lambda d: NAME in text(d, "#tournaments"))
+            line = text(d, '#tournaments .item[data-tournament="%d"]' % tid)
+            if "Round robin · not started" not in line or "starts in " not in line:
+                fail("the lobby's line: %r" % line)
+            click(d, "the tournament", By.ID, "tournament-%d" % tid)
+            wait_for(d, "both bots in the standings",
+                     lambda d: sorted(r["name"] for r in js(d, STANDINGS)) == ["bot1", "bot2"])
+            if text(d, "#tournament-name") != NAME or "Round robin · botzone8 · 30 s per move · casual" not in text(d, "#tournament-facts"):
+                fail("the header: %r / %r" % (text(d, "#tournament-name"), text(d, "#tournament-facts")))
+
+            stage("refusals", started)
+            click(d, "Withdraw", By.ID, "tournament-withdraw")
+            wait_for(d, "the refused withdrawal", lambda d: problem(d) == "Withdraw refused: not in the tournament")
+            click(d, "Join", By.ID, "tournament-join")
+            wait_for(d, "alice in the standings", lambda d: "alice" in [r["name"] for r in js(d, STANDINGS)])
+            wait_for(d, "the refusal gone", lambda d: problem(d) == "" and text(d, "#tournament-me") == "You play in it.")
+            click(d, "Join again", By.ID, "tournament-join")
+            wait_for(d, "the refused second join", lambda d: problem(d) == "Join refused: already in the tournament")
+            if "Tournament: already in the tournament" not in text(d, "#notices"):
+                fail("no notice of the refusal: %r" % text(d, "#notices"))
+            # Withdrawn before the start: out of it, and the bots play each other.
+            click(d, "Withdraw", By.ID, "tournament-withdraw")
+            wait_for(d, "alice out", lambda d: sorted(r["name"] for r in js(d, STANDINGS)) == ["bot1", "bot2"])
+
+            stage("the round robin starts", started)
+            watch = '#pairings .item[data-state="playing"] a'
+            wait_for(d, "the bots' game playing", lambda d: d.find_elements(By.CSS_SELECTOR, watch), timeout=START_IN_S + 15)
+            game = js(d, "return document.querySelector('#pairings .item[data-state=\"playing\"]').dataset.game")
+            if "running, round 1" not in text(d, "#tournament-facts"):
+                fail("the facts of a running round robin: %r" % text(d, "#tournament-facts"))
+            clear_notices(d)  # the notices' corner may cover the Watch button
+            click(d, "Watch", By.CSS_SELECTOR, watch)
+            wait_for(d, "the game watched", lambda d: (lambda s: s and s["id"] == game and s["color"] is None and s["status"] in ("active", "finished"))(game_state(d)))
+            if sorted(text(d, ".seat.%s .name" % side).split(" ")[0] for side in ("top", "bottom")) != ["bot1", "bot2"]:
+                fail("the seats of the watched game: %r / %r" % (text(d, ".seat.top .name"), text(d, ".seat.bottom .name")))
+            click(d, "the Lobby link", By.ID, "back-lobby")
+            click(d, "the tournament again", By.ID, "tournament-%d" % tid)
+
+            stage("its game released", started)
+            # bot2 plays each move at once now.
+            final = Follower(carol, gate, tid).until("the end", lambda m: m["tournament"]["status"] == "finished", 40)
+            wait_for(d, "the end on the page", lambda d: status(d) == "finished")
+            want = standings_wanted(final)
+            got = js(d, STANDINGS)
+            if got != want:
+                fail("the standings shown:\n%r\nthe server's:\n%r" % (got, want))
+            if sorted(s["points"] for s in final["standings"]) != [0, 1] or [s["games"] for s in final["standings"]] != [1, 1]:
+                fail("a round robin of two should end 1-0: %r" % final["standings"])
+            pairing = text(d, '#pairings .item[data-game="%s"]' % game)
+            winner = final["standings"][0]["name"]
+            if not pairing.endswith("%s won" % winner):
+                fail("the pairing line: %r (winner %s)" % (pairing, winner))
+            click(d, "Join the finished one", By.ID, "tournament-join")
+            wait_for(d, "the refused late join", lambda d: problem(d) == "Join refused: the tournament is over")
+
+            stage("the arena", started)
+            # An arena: bot3 beats the gated bot4 game after game, and two wins in a row put it on
+            # fire (its next win scores double); the page marks it when the server says so.
+            arena = carol.request({"type": "tournament_create", "name": "Browser arena", "kind": "arena", "rules": "botzone8",
+                                   "time": {"per_move": 30}, "rated": False, "start_in": 2, "duration": ARENA_S})
+            if arena.get("type") != "tournament":
+                fail("the arena's tournament_create: %r" % arena)
+            aid = arena["tournament"]["id"]
+            bots += [Bot(server, "bot3", "--tournament", str(aid)), Bot(server, "bot4", "--tournament", str(aid), engine=gated)]
+            follow = Follower(carol, gate, aid)
+            follow.latest = arena
+            click(d, "the Lobby link", By.ID, "back-lobby")
+            click(d, "the arena", By.ID, "tournament-%d" % aid)
+            wait_for(d, "the arena's screen", lambda d: text(d, "#tournament-name") == "Browser arena")
+            if "Arena · botzone8" not in text(d, "#tournament-facts") or text(d, "#standings th:nth-child(4)") != "Wins":
+                fail("the arena's header: %r, tiebreak %r" % (text(d, "#tournament-facts"), text(d, "#standings th:nth-child(4)")))
+            stage("the arena followed", started)
+            hot = follow.until("a player on fire", lambda m: any(s["on_fire"] for s in m["standings"]), ARENA_S + 10)
+            fire = [s["name"] for s in hot["standings"] if s["on_fire"]]
+
+            def marked(d):
+                follow.pump()
+                return [r["name"] for r in js(d, STANDINGS) if r["on_fire"]] == [s["name"] for s in follow.latest["standings"] if s["on_fire"]]
+            wait_for(d, "the on-fire marker of %s" % fire, marked)
+            stage("on fire shown", started)
+            final = follow.until("the arena's end", lambda m: m["tournament"]["status"] == "finished", ARENA_S + 10)
+            wait_for(d, "the arena's end on the page", lambda d: status(d) == "finished")
+            if js(d, STANDINGS) != standings_wanted(final):
+                fail("the arena's standings shown:\n%r\nthe server's:\n%r" % (js(d, STANDINGS), standings_wanted(final)))
+            if SHOTS:
+                clear_notices(d)
+                os.makedirs(SHOTS, exist_ok=True)
+                d.save_screenshot(os.path.join(SHOTS, "web-tournament.png"))
+            stage("the arena's standings checked", started)
+        finally:
+            d.quit()
+            for b in bots:  # the arena's last game, void, is still on: resigned
+                b.stop(now=True)
+            carol.close()
+            server.stop()
+    print("ok in %.1f s" % (time.time() - started))
+
+
+main()

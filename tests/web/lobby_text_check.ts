@@ -1,0 +1,73 @@
+// node lobby_text_check.js: the text the lobby's Your turn list and the tournament screen make of
+// the server's numbers (web/src/your_turn.ts, web/src/tournaments.ts). Exits non-zero with the
+// first differences.
+import { durationText, kindText, lobbyList, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName } from "../../web/src/tournaments";
+import { isCorrespondence, timeLeftText, turnLine } from "../../web/src/your_turn";
+import { timeText } from "../../web/src/game";
+import type { TournamentPairing, TournamentSummary } from "@protocol";
+
+declare const process: { exit(code: number): never };
+declare const console: { error(...a: unknown[]): void; log(...a: unknown[]): void };
+
+const problems: string[] = [];
+function same(what: string, got: unknown, want: unknown): void {
+  if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+const MIN = 60_000, HOUR = 60 * MIN, DAY = 24 * HOUR;
+same("untimed", timeLeftText(undefined), "no clock");
+same("none left", timeLeftText(0), "time is up");
+same("negative", timeLeftText(-5), "time is up");
+same("seconds", timeLeftText(59_999), "under a minute left");
+same("a minute", timeLeftText(MIN), "1 min left");
+same("rounded down", timeLeftText(DAY - 1000), "23 h 59 min left");
+same("whole hours", timeLeftText(5 * HOUR), "5 h left");
+same("a day", timeLeftText(DAY), "1 d left");
+same("days and hours", timeLeftText(3 * DAY + 4 * HOUR + 59 * MIN), "3 d 4 h left");
+same("per move in days", timeText({ per_move: 86400 }), "1 d per move");
+same("three days", timeText({ per_move: 3 * 86400 }), "3 d per move");
+same("per move in seconds", timeText({ per_move: 30 }), "30 s per move");
+same("not whole days", timeText({ per_move: 90000 }), "90000 s per move");
+same("turn line", turnLine({ game: "17", opponent: "bob", rules: "standard", time: { per_move: 86400 }, plies: 3, left_ms: 86391000 }, 86391000),
+  "bob · standard · 1 d per move · move 4 · 23 h 59 min left");
+
+same("correspondence", [null, { per_move: 30 }, { per_move: 86400 }, { initial: 86399, increment: 0 }, { initial: 86400, increment: 3600 }].map(isCorrespondence),
+  [false, false, true, false, true]);
+
+same("durations", [8, 119, 120, 3600, 7199, 7200, 9000].map(durationText), ["8 s", "119 s", "2 min", "60 min", "2 h", "2 h", "2 h 30 min"]);
+same("kinds", ["arena", "round_robin", "swiss", "new"].map(kindText), ["Arena", "Round robin", "Swiss", "new"]);
+same("tiebreaks", ["arena", "round_robin", "swiss"].map(tiebreakName), ["Wins", "SB", "Buchholz"]);
+same("points", [0, 1, 1.5, 2.25, 1 / 3].map(pointsText), ["0", "1", "1.5", "2.25", "0.33"]);
+const now = Date.parse("2026-12-01T22:00:00.000Z");
+same("started", startText("2026-12-01T21:59:00.000Z", now), "2026-12-01 21:59 UTC");
+same("soon", startText("2026-12-01T22:00:12.000Z", now), "in 12 s (2026-12-01 22:00 UTC)");
+same("minutes", startText("2026-12-01T22:10:00.000Z", now), "in 10 min (2026-12-01 22:10 UTC)");
+same("hours", startText("2026-12-02T04:00:00.000Z", now), "in 6 h (2026-12-02 04:00 UTC)");
+same("days", startText("2026-12-08T22:00:00.000Z", now), "in 7 d (2026-12-08 22:00 UTC)");
+same("not a time", startText("soon", now), "soon UTC");
+const summary = (status: string, kind: string, round: number): TournamentSummary =>
+  ({ id: 1, name: "x", kind, status, rules: "standard", time: null, rated: false, players: 2, round, start_at: "" });
+same("statuses", [summary("created", "swiss", 0), summary("running", "swiss", 2), summary("running", "arena", 0), summary("finished", "swiss", 3)].map(statusText),
+  ["not started", "running, round 2", "running", "finished"]);
+
+const many = [summary("running", "arena", 0), ...Array.from({ length: 8 }, (_, i) => ({ ...summary("finished", "swiss", 3), id: 10 + i })), summary("created", "swiss", 0)];
+same("the lobby: every coming one, five finished", lobbyList(many).map((t) => t.id === 1 ? t.status : t.id), ["running", "created", 10, 11, 12, 13, 14]);
+
+const p = (round: number, white: string, black: string, state: string, result?: string, game?: string): TournamentPairing =>
+  ({ round, white, black, state, result, game });
+same("pairing lines",
+  [p(1, "a", "b", "playing", undefined, "5"), p(1, "a", "b", "finished", "black", "5"), p(1, "a", "b", "finished", "draw"), p(1, "c", "", "bye"),
+   p(2, "a", "b", "forfeit", "white"), p(0, "a", "b", "void"), p(1, "a", "b", "pending")].map(pairingText),
+  ["a vs b · playing", "a vs b · b won", "a vs b · draw", "c: bye", "a vs b · a won by forfeit", "a vs b · void (still playing at the end)", "a vs b · about to start"]);
+const rounds = [p(1, "a", "b", "finished", "white"), p(1, "c", "d", "finished", "black"), p(2, "a", "c", "playing"), p(2, "b", "d", "finished", "white")];
+same("the last round", shownPairings("swiss", rounds).map((x) => x.white), ["a", "b"]);
+const arena = [p(0, "a", "b", "finished", "white"), p(0, "c", "d", "playing"), p(0, "a", "c", "finished", "black")];
+same("an arena: playing first, then the newest", shownPairings("arena", arena).map((x) => x.white + x.black), ["cd", "ac", "ab"]);
+same("an arena shows at most 12", shownPairings("arena", Array.from({ length: 20 }, () => p(0, "a", "b", "finished", "white"))).length, 12);
+same("no pairings", shownPairings("round_robin", []), []);
+
+if (problems.length) {
+  for (const x of problems) console.error(x);
+  process.exit(1);
+}
+console.log("ok: lobby texts");
