@@ -320,6 +320,16 @@ void select_option(ClientDriver& c, const std::string& selector, const std::stri
   REQUIRE(c.state()["widgets"][selector]["value"] == value);
 }
 
+nlohmann::json connect_to_lobby(ClientDriver& c, const std::string& what,
+                                const std::function<bool(const nlohmann::json&)>& also) {
+  c.click("online");
+  c.wait_screen("connect");
+  c.click("connect");
+  return c.wait_for(what, [&](const nlohmann::json& st) {
+    return st.value("screen", "") == "lobby" && st["online"].get<bool>() && also(st);
+  });
+}
+
 void write_client_settings(const std::filesystem::path& home, const nlohmann::json& settings) {
   std::filesystem::create_directories(home / "config" / "amazons");
   std::ofstream(home / "config" / "amazons" / "settings.json") << settings.dump();

@@ -99,6 +99,14 @@ class ClientDriver {
 // for a client that then starts with these settings.
 void write_client_settings(const std::filesystem::path& home, const nlohmann::json& settings);
 
+// From the menu: Play online, then Connect with the settings' server and name; waits for the
+// lobby, online, where `also` holds too, and returns its state.
+nlohmann::json connect_to_lobby(
+    ClientDriver& c, const std::string& what,
+    const std::function<bool(const nlohmann::json&)>& also = [](const nlohmann::json&) {
+      return true;
+    });
+
 // Steps the selector `selector` (by its "next" arrow) until it shows `value`.
 void select_option(ClientDriver& c, const std::string& selector, const std::string& value);
 

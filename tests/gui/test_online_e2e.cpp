@@ -218,12 +218,7 @@ TEST_SUITE("gui") {
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
     c.start();
-    c.click("online");
-    c.wait_screen("connect");
-    c.click("connect");
-    c.wait_for("the lobby, online", [](const json& st) {
-      return st.value("screen", "") == "lobby" && st["online"].get<bool>();
-    });
+    connect_to_lobby(c, "the lobby, online");
     // Bob opens two games of a day per move, Alice takes both from the lobby.
     std::vector<std::string> games;
     for (int i = 0; i < 2; ++i) {
@@ -297,14 +292,10 @@ TEST_SUITE("gui") {
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
     c.start();
-    c.click("online");
-    c.wait_screen("connect");
-    c.click("connect");
     const std::string later_row = "tournament_" + std::to_string(later_id);
     const std::string bots_row = "tournament_" + std::to_string(bots_id);
-    c.wait_for("both tournaments in the lobby", [&](const json& st) {
-      return st.value("screen", "") == "lobby" && st["widgets"].contains(later_row) &&
-             st["widgets"].contains(bots_row);
+    connect_to_lobby(c, "both tournaments in the lobby", [&](const json& st) {
+      return st["widgets"].contains(later_row) && st["widgets"].contains(bots_row);
     });
     c.screenshot(kShotDir, "online-lobby-tournaments");
 
@@ -408,14 +399,9 @@ TEST_SUITE("gui") {
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
     c.start();
-    c.click("online");
-    c.wait_screen("connect");
-    c.click("connect");
     // The name comes back as soon as the connection above is gone.
-    c.wait_for("the lobby, online, with the moderation button", [](const json& st) {
-      return st.value("screen", "") == "lobby" && st["online"].get<bool>() &&
-             st["widgets"].contains("moderation");
-    });
+    connect_to_lobby(c, "the lobby, online, with the moderation button",
+                     [](const json& st) { return st["widgets"].contains("moderation"); });
     c.click("moderation");
     json s = c.wait_for("the open report", [](const json& st) {
       return st.value("screen", "") == "moderation" && st["reports"].size() == 1;
@@ -449,8 +435,7 @@ TEST_SUITE("gui") {
     c.click("mute");
     s = c.wait_for("the mute in force and in the audit log", [](const json& st) {
       return st["sanctions"].size() == 1 && !st["audit"].empty() &&
-             st["audit"][0].get<std::string>().find("Mod mute bob for 1 d") !=
-                 std::string::npos;
+             st["audit"][0].get<std::string>().find("Mod mute bob for 1 d") != std::string::npos;
     });
     CHECK(s["sanctions"][0].get<std::string>().find("Mute: bob") == 0);
     c.screenshot(kShotDir, "moderation");

@@ -86,11 +86,7 @@ TEST_SUITE("gui") {
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
     c.start();
-    c.click("online");
-    c.wait_screen("connect");
-    c.click("connect");
-    c.wait_for("the lobby with the bot", [](const json& st) {
-      if (st.value("screen", "") != "lobby" || !st["online"].get<bool>()) return false;
+    connect_to_lobby(c, "the lobby with the bot", [](const json& st) {
       const auto& p = st["players"];
       return std::find(p.begin(), p.end(), "Gatekeeper") != p.end();
     });
