@@ -175,11 +175,7 @@ class ModerationScreen final : public Screen {
 
   Button& row(const std::string& id, const std::string& label, ButtonStyle look,
               std::function<void()> click) {
-    auto b = std::make_unique<Button>(id, label, look);
-    b->align = Align::Left;
-    b->on_click = std::move(click);
-    rows_.push_back(std::move(b));
-    return *rows_.back();
+    return add_row(rows_, id, label, look, std::move(click));
   }
 
   void rebuild() {

@@ -42,6 +42,15 @@ void show_notices(App& app, OnlineClient& client) {
   for (const OnlineNotice& n : client.take_notices()) app.notify(n.text, n.error);
 }
 
+Button& add_row(std::vector<std::unique_ptr<Button>>& rows, const std::string& id,
+                const std::string& label, ButtonStyle look, std::function<void()> click) {
+  auto b = std::make_unique<Button>(id, label, look);
+  b->align = Align::Left;
+  b->on_click = std::move(click);
+  rows.push_back(std::move(b));
+  return *rows.back();
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -482,11 +491,7 @@ class LobbyScreen final : public Screen {
 
   Button& row(const std::string& id, const std::string& label, ButtonStyle look,
               std::function<void()> click) {
-    auto b = std::make_unique<Button>(id, label, look);
-    b->align = Align::Left;
-    b->on_click = std::move(click);
-    rows_.push_back(std::move(b));
-    return *rows_.back();
+    return add_row(rows_, id, label, look, std::move(click));
   }
 
   // The rows follow the lists; rebuilt only when these change, so focus and hover stay.
@@ -797,11 +802,8 @@ class ArchiveScreen final : public Screen {
                                 result + " (" + std::string(code(g.reason)) + ")" + kDot +
                                 std::to_string(g.plies) + " moves" + kDot +
                                 g.ended_at.substr(0, 10);
-      auto b = std::make_unique<Button>("game_" + g.game, label);
-      b->align = Align::Left;
-      b->on_click = [this, id = g.game] { client_->request_record(id); };
-      widgets_.add(*b);
-      rows_.push_back(std::move(b));
+      widgets_.add(add_row(rows_, "game_" + g.game, label, ButtonStyle::Normal,
+                           [this, id = g.game] { client_->request_record(id); }));
     }
     place();
   }

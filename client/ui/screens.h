@@ -72,6 +72,9 @@ std::unique_ptr<Screen> make_moderation_screen(App& app,
 void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
                 const std::string& subtitle, sf::Color subtitle_color = colors::kMuted);
 void show_notices(App& app, client::OnlineClient& client);
+// A left-aligned button appended to `rows`: one line of a screen's list.
+Button& add_row(std::vector<std::unique_ptr<Button>>& rows, const std::string& id,
+                const std::string& label, ButtonStyle look, std::function<void()> click);
 // A player's finished games on the server; each opens in the replay screen.
 std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<client::OnlineClient> client);
 // Steps through a finished game; Back shows what `back` makes.

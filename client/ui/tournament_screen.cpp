@@ -192,11 +192,8 @@ class TournamentScreen final : public Screen {
     }
     for (const auto* p : shown_pairings_) {
       if (p->state != "playing" || !p->game) continue;
-      auto b = std::make_unique<Button>("watch_" + *p->game,
-                                        "Watch: " + pairing_line(without_round(*p)));
-      b->align = Align::Left;
-      b->on_click = [this, game = *p->game] { client_->watch(game); };
-      rows_.push_back(std::move(b));
+      add_row(rows_, "watch_" + *p->game, "Watch: " + pairing_line(without_round(*p)),
+              ButtonStyle::Normal, [this, game = *p->game] { client_->watch(game); });
     }
     for (Widget* w : std::initializer_list<Widget*>{&join_, &withdraw_, &back_}) widgets_.add(*w);
     for (auto& b : rows_) widgets_.add(*b);
