@@ -563,6 +563,9 @@ class LobbyScreen final : public Screen {
                                 (p.games == 1 ? " game" : " games");
       players.rows.push_back(&row("challenge_" + p.name, label, ButtonStyle::Normal,
                                   [this, name = p.name] { challenge(name); }));
+      players.rows.push_back(
+          &row("report_" + p.name, "Report", ButtonStyle::Quiet,
+               [this, name = p.name] { app_.show(make_report_screen(app_, client_, name)); }));
     }
 
     widgets_ = WidgetSet{};
@@ -601,9 +604,12 @@ class LobbyScreen final : public Screen {
       }
       for (std::size_t i = 0; i < sec.rows.size(); ++i) {
         Button* b = sec.rows[i];
-        const bool decline = b->id().rfind("decline_", 0) == 0;
-        const bool before_decline =
-            i + 1 < sec.rows.size() && sec.rows[i + 1]->id().rfind("decline_", 0) == 0;
+        // Decline and Report sit at the right end of the row before them.
+        auto beside = [](const Button* x) {
+          return x->id().rfind("decline_", 0) == 0 || x->id().rfind("report_", 0) == 0;
+        };
+        const bool decline = beside(b);
+        const bool before_decline = i + 1 < sec.rows.size() && beside(sec.rows[i + 1]);
         b->visible = y + row_h <= bottom;
         if (decline) {
           b->rect = {left_.right() - s.f(110), y, s.f(110), row_h};
@@ -829,6 +835,72 @@ class ArchiveScreen final : public Screen {
   float width_ = 0, height_ = 0, x_ = 0;
 };
 
+// ---- reporting a player to the moderators ----
+
+class ReportScreen final : public Screen {
+ public:
+  ReportScreen(App& app, std::shared_ptr<OnlineClient> client, std::string player)
+      : Screen(app), client_(std::move(client)), player_(std::move(player)) {
+    send_.on_click = [this] { send(); };
+    cancel_.on_click = [this] { app_.show(make_lobby_screen(app_, client_)); };
+    widgets_.add(reason_);
+    widgets_.add(send_);
+    widgets_.add(cancel_);
+  }
+
+  std::string name() const override { return "report"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    col_w_ = std::min(s.f(560), w - s.f(48));
+    x_ = std::round((w - col_w_) / 2);
+    top_ = std::round(std::max(s.f(30), h * 0.15f));
+    reason_.rect = {x_, top_ + s.f(130), col_w_, s.f(44)};
+    const float bw = (col_w_ - s.f(14)) / 2;
+    cancel_.rect = {x_, top_ + s.f(200), bw, s.f(48)};
+    send_.rect = {x_ + bw + s.f(14), top_ + s.f(200), bw, s.f(48)};
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape)
+      app_.show(make_lobby_screen(app_, client_));
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Enter) send();
+  }
+
+  void update(SteadyTime) override {
+    client_->poll();
+    show_notices(app_, *client_);
+    send_.enabled = client_->online() && !reason_.text.empty();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    draw_title(t, s, x_, top_, "Report " + player_,
+               "The moderators see your report with your name and the reason.");
+    widgets_.draw(t, s);
+  }
+
+  nlohmann::json describe() const override {
+    return {{"widgets", widgets_.describe()}, {"player", player_}};
+  }
+
+ private:
+  void send() {
+    if (reason_.text.empty() || !client_->online()) return;
+    client_->report_player(player_, reason_.text);
+    app_.show(make_lobby_screen(app_, client_));
+  }
+
+  std::shared_ptr<OnlineClient> client_;
+  std::string player_;
+  TextField reason_{"reason", "Why (required)", 200};
+  Button send_{"send", "Send report", ButtonStyle::Primary};
+  Button cancel_{"cancel", "Cancel"};
+  WidgetSet widgets_;
+  float x_ = 0, col_w_ = 0, top_ = 0;
+};
+
 // ---- a TLS certificate nobody vouches for, or one that changed ----
 
 class CertificateScreen final : public Screen {
@@ -952,6 +1024,10 @@ std::unique_ptr<Screen> make_certificate_screen(App& app, net::ConnectionOptions
 }
 std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<OnlineClient> client) {
   return std::make_unique<LobbyScreen>(app, std::move(client));
+}
+std::unique_ptr<Screen> make_report_screen(App& app, std::shared_ptr<OnlineClient> client,
+                                           std::string player) {
+  return std::make_unique<ReportScreen>(app, std::move(client), std::move(player));
 }
 std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<OnlineClient> client) {
   return std::make_unique<ArchiveScreen>(app, std::move(client));

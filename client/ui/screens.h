@@ -64,6 +64,9 @@ std::unique_ptr<Screen> make_online_game_screen(App& app,
 std::unique_ptr<Screen> make_tournament_screen(App& app,
                                                std::shared_ptr<client::OnlineClient> client,
                                                std::int64_t id);
+// Reports `player` to the moderators with a reason; back to the lobby.
+std::unique_ptr<Screen> make_report_screen(App& app, std::shared_ptr<client::OnlineClient> client,
+                                           std::string player);
 // For moderators and admins: open reports, bans and mutes in force, mute/kick/ban, the audit log.
 std::unique_ptr<Screen> make_moderation_screen(App& app,
                                                std::shared_ptr<client::OnlineClient> client);

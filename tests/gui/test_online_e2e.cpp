@@ -366,8 +366,8 @@ TEST_SUITE("gui") {
   }
 
   TEST_CASE(
-      "online: the moderator's view: a kick, a report taken into a mute, resolved, and the mute "
-      "lifted") {
+      "online: a report from the lobby, and the moderator's view: a kick, a report taken into a "
+      "mute, resolved, and the mute lifted") {
     TempDir home;
     const fs::path server_dir = home.path() / "server";
     fs::create_directories(server_dir);
@@ -402,11 +402,24 @@ TEST_SUITE("gui") {
     // The name comes back as soon as the connection above is gone.
     connect_to_lobby(c, "the lobby, online, with the moderation button",
                      [](const json& st) { return st["widgets"].contains("moderation"); });
+    // Anyone may report a player from the lobby's list, with a reason; a moderator too.
+    c.wait_for("bob in the players' list",
+               [](const json& st) { return st["widgets"].contains("report_bob"); });
+    c.click("report_bob");
+    json s = c.wait_screen("report");
+    CHECK(s["player"] == "bob");
+    CHECK_FALSE(s["widgets"]["send"]["enabled"].get<bool>());  // not without a reason
+    c.click("reason");
+    c.type("insults in game 1");
+    c.click("send");
+    c.wait_screen("lobby");
     c.click("moderation");
-    json s = c.wait_for("the open report", [](const json& st) {
-      return st.value("screen", "") == "moderation" && st["reports"].size() == 1;
+    s = c.wait_for("both open reports", [](const json& st) {
+      return st.value("screen", "") == "moderation" && st["reports"].size() == 2;
     });
-    const std::string report = std::to_string(s["reports"][0].get<int>());
+    const std::string report = std::to_string(s["reports"][0].get<int>());  // carol's, the oldest
+    CHECK(s["widgets"]["report_" + std::to_string(s["reports"][1].get<int>())]["label"] ==
+          "#2 Mod reports bob: insults in game 1");
 
     // ---- a kick: carol's connection is closed with the reason ----
     c.click("player");
@@ -442,7 +455,7 @@ TEST_SUITE("gui") {
 
     // ---- resolved, and the mute lifted ----
     c.click("resolve_" + report);
-    c.wait_for("no open report", [](const json& st) { return st["reports"].empty(); });
+    c.wait_for("one open report", [](const json& st) { return st["reports"].size() == 1; });
     c.click("lift_0");
     s = c.wait_for("nothing in force", [](const json& st) {
       return st["sanctions"].empty() && !st["audit"].empty() &&
