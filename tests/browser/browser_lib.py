@@ -198,7 +198,11 @@ def browser(tmp, name, width=1280, height=900, self_signed=False):
 
 def wait_for(driver, what, predicate, timeout=WAIT_S):
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: predicate(d))
+        # An element the page re-rendered between its find and its use is "not yet", as a
+        # missing one is: the next poll finds the new one.
+        return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+                             ).until(lambda d: predicate(d))
     except Exception:
         logs = ""
         with contextlib.suppress(Exception):
@@ -226,8 +230,18 @@ def js(driver, script, *args):
 
 
 def text(driver, css):
-    els = driver.find_elements(By.CSS_SELECTOR, css)
-    return els[0].text if els else ""
+    """The element's text, "" when there is none; found again when the page re-rendered it
+    between the find and the read (browser/reconnect failed so under ASan: the connection line is
+    drawn anew as the page comes back online)."""
+    for _ in range(20):
+        els = driver.find_elements(By.CSS_SELECTOR, css)
+        if not els:
+            return ""
+        try:
+            return els[0].text
+        except StaleElementReferenceException:
+            continue
+    return ""
 
 
 def sign_in(driver, url, name, password=None):
