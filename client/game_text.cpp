@@ -66,4 +66,9 @@ std::string format_clock(std::chrono::milliseconds t) {
   return buf;
 }
 
+std::string short_timestamp(const std::string& at) {
+  if (at.size() >= 16 && at[10] == 'T') return at.substr(0, 10) + " " + at.substr(11, 5) + " UTC";
+  return at;
+}
+
 }  // namespace amazons::client

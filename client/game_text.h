@@ -33,4 +33,8 @@ std::string result_reason(const GameResult& r, const std::string& detail = {});
 // A clock reading: "5:00", "1:02:03", and tenths under 10 seconds ("0:09.4"). Negative is 0.
 std::string format_clock(std::chrono::milliseconds t);
 
+// A server timestamp (format_timestamp(), "2026-12-01T18:00:00.000Z") to the minute:
+// "2026-12-01 18:00 UTC". Anything else is shown as it came.
+std::string short_timestamp(const std::string& at);
+
 }  // namespace amazons::client

@@ -278,19 +278,14 @@ void OnlineClient::unfollow_tournament() {
 }
 
 void OnlineClient::join_tournament(std::int64_t id) {
-  request(protocol::TournamentJoin{id}, "Join tournament", [this, id](const auto&) {
-    notice("You are in the tournament.");
-    if (followed_ == id) follow_tournament(id);
-    request_tournaments();
-  });
+  // The server pushes the changed tournament to its players and followers (on_message).
+  request(protocol::TournamentJoin{id}, "Join tournament",
+          [this](const auto&) { notice("You are in the tournament."); });
 }
 
 void OnlineClient::withdraw_tournament(std::int64_t id) {
-  request(protocol::TournamentWithdraw{id}, "Withdraw", [this, id](const auto&) {
-    notice("You withdrew from the tournament.");
-    if (followed_ == id) follow_tournament(id);
-    request_tournaments();
-  });
+  request(protocol::TournamentWithdraw{id}, "Withdraw",
+          [this](const auto&) { notice("You withdrew from the tournament."); });
 }
 
 // ---- moderation -------------------------------------------------------------------------------

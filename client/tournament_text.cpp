@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "client/game_choices.h"
+#include "client/game_text.h"
 
 namespace amazons::client {
 namespace {
@@ -18,12 +19,7 @@ std::string kind_name(const std::string& kind) {
 }
 
 std::string tournament_status(const protocol::TournamentSummary& t) {
-  if (t.status == "created") {
-    // format_timestamp(): "2026-12-01T21:40:00.000Z"; anything shorter is shown as it came.
-    if (t.start_at.size() >= 16 && t.start_at[10] == 'T')
-      return "starts " + t.start_at.substr(0, 10) + " " + t.start_at.substr(11, 5) + " UTC";
-    return "starts " + t.start_at;
-  }
+  if (t.status == "created") return "starts " + short_timestamp(t.start_at);
   if (t.status == "running")
     return t.kind == "arena" || t.round <= 0 ? "running"
                                              : "running, round " + std::to_string(t.round);
@@ -75,6 +71,8 @@ std::string pairing_line(const protocol::TournamentPairing& p) {
   std::string line = p.round > 0 ? "Round " + std::to_string(p.round) + ": " : "";
   if (p.state == "bye" || p.black.empty()) return line + p.white + kDot + "bye";
   line += p.white + " vs " + p.black + kDot;
+  if (p.state == "forfeit" && p.result && (*p.result == "white" || *p.result == "black"))
+    return line + (*p.result == "white" ? p.white : p.black) + " won by forfeit";
   if (p.state == "finished" && p.result)
     return line + (*p.result == "draw"    ? "draw"
                    : *p.result == "white" ? p.white + " won"

@@ -31,7 +31,7 @@ struct StandingRow {
 StandingRow standing_row(const protocol::TournamentStanding& s);
 
 // "Round 2: alice vs bob · playing", "alice vs bob · alice won", "carol · bye",
-// "dave vs erin · forfeit", "alice vs bob · void (the arena ended)".
+// "dave vs erin · dave won by forfeit", "alice vs bob · void (the arena ended)".
 std::string pairing_line(const protocol::TournamentPairing& p);
 
 // Whether `name` is in the tournament and has not withdrawn.

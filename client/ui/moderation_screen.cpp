@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "client/game_text.h"
 #include "client/ui/screens.h"
 
 namespace amazons::client::ui {
@@ -26,19 +27,13 @@ constexpr DurationChoice kDurations[] = {{"10 minutes", 600},
                                          {"1 week", 604'800},
                                          {"For good", std::nullopt}};
 
-// "2026-12-01T18:00:00.000Z" -> "2026-12-01 18:00"; anything else as it came.
-std::string short_time(const std::string& at) {
-  if (at.size() >= 16 && at[10] == 'T') return at.substr(0, 10) + " " + at.substr(11, 5);
-  return at;
-}
-
 std::string sanction_text(const protocol::SanctionInfo& s) {
   const std::string kind = s.kind == "ban_name"      ? "Ban"
                            : s.kind == "ban_address" ? "Address ban"
                            : s.kind == "mute"        ? "Mute"
                                                      : s.kind;
   return kind + ": " + s.target + kDot + (s.reason.empty() ? "no reason" : s.reason) + kDot +
-         "by " + s.by + kDot + (s.until ? "until " + short_time(*s.until) : "for good");
+         "by " + s.by + kDot + (s.until ? "until " + short_timestamp(*s.until) : "for good");
 }
 
 std::string report_text(const protocol::ReportInfo& r) {
@@ -58,7 +53,7 @@ std::string duration_text(std::int64_t s) {
 }
 
 std::string audit_text(const protocol::AuditEntry& e) {
-  std::string text = short_time(e.at) + "  " + e.actor + " " + e.action + " " + e.target;
+  std::string text = short_timestamp(e.at) + "  " + e.actor + " " + e.action + " " + e.target;
   if (e.duration) text += " for " + duration_text(*e.duration);
   if (!e.reason.empty()) text += ": " + e.reason;
   return text;

@@ -646,7 +646,6 @@ class LobbyScreen final : public Screen {
     const float by = height_ - s.f(60);
     archive_.rect = {right_.x, by, half, s.f(44)};
     moderation_.rect = {right_.x, by - s.f(54), right_.w, s.f(44)};
-    moderation_.visible = client_->moderates();
     leave_.rect = {right_.x + half + s.f(10), by, half, s.f(44)};
   }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "client/game_text.h"
 #include "client/tournament_text.h"
 #include "client/ui/screens.h"
 
@@ -67,9 +68,8 @@ class TournamentScreen final : public Screen {
     std::string sub = kind_name(info.tournament.kind) + kDot + tournament_status(info.tournament) +
                       kDot + info.tournament.rules + kDot + time_text(info.tournament.time) + kDot +
                       (info.tournament.rated ? "rated" : "casual");
-    if (info.tournament.kind == "arena" && info.ends_at && info.ends_at->size() >= 16 &&
-        info.tournament.status == "running")
-      sub += kDot + "ends " + info.ends_at->substr(11, 5) + " UTC";
+    if (info.tournament.kind == "arena" && info.ends_at && info.tournament.status == "running")
+      sub += kDot + "ends " + short_timestamp(*info.ends_at);
     if (info.tournament.kind == "swiss") sub += kDot + std::to_string(info.rounds) + " rounds";
     if (!info.bots_allowed) sub += kDot + "no bots";
     draw_title(t, s, x_, s.f(16), info.tournament.name,

@@ -708,6 +708,9 @@ TEST_CASE(
   b->request_moderation();
   b->moderate(protocol::Kick{"carol", "no"}, "Kick carol");
   REQUIRE(wait_until({b}, [&] { return bob.noticed("Kick carol: "); }));
+  // Answers come in order: a refused request for the lists would have left its notice by now.
+  CHECK_FALSE(bob.noticed("Reports: "));
+  CHECK_FALSE(bob.noticed("Audit log: "));
   CHECK_FALSE(b->reports().has_value());
   CHECK(c->online());
 

@@ -68,6 +68,9 @@ TEST_CASE("tournament text: points without trailing zeros, standings rows and pa
   CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 bob won");
   p.result = "draw";
   CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 draw");
+  p.state = "forfeit";
+  p.result = "black";
+  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 bob won by forfeit");
   p.round = 0;
   p.state = "void";
   CHECK(pairing_line(p) == "alice vs bob \u00B7 void (the arena ended)");
