@@ -1,0 +1,131 @@
+#include "server/net_streams.h"
+
+#include <array>
+#include <vector>
+
+#include "common/protocol.h"
+#include "server/net_server.h"
+
+namespace amazons::server::detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+using boost::system::error_code;
+
+namespace {
+
+// Lines gathered into one write while earlier ones are in flight.
+constexpr std::size_t kMaxLinesPerWrite = 64;
+constexpr std::size_t kReadChunk = 16 * 1024;
+
+// ---- JSON lines over a byte stream (plain or TLS) ---------------------------------------------
+
+template <class Stream>
+class LineSession final : public Session {
+ public:
+  LineSession(Server& server, Stream stream, SessionId id, std::string address,
+              bool private_channel, std::string_view already_read)
+      : Session(server, stream.get_executor(), id, std::move(address),
+                kIsTls<Stream> ? Transport::Tls : Transport::Tcp, private_channel),
+        stream_(std::move(stream)) {
+    beast::get_lowest_layer(stream_).expires_never();
+    framer_.append(already_read);
+  }
+
+ private:
+  void read() override {
+    // What came with the sniffed bytes is framed before anything new is read.
+    if (!take_lines()) return;
+    stream_.async_read_some(asio::buffer(buffer_), [self = shared()](error_code ec, std::size_t n) {
+      if (ec || self->closed()) return self->finish(false);
+      self->framer_.append(std::string_view(self->buffer_.data(), n));
+      self->heard();
+      self->read();
+    });
+  }
+
+  // Hands every complete line to the server; false once the connection is closing.
+  bool take_lines() {
+    std::string line;
+    for (;;) {
+      const auto status = framer_.next(line);
+      if (status == protocol::LineFramer::Status::NeedMore) break;
+      if (status == protocol::LineFramer::Status::TooLong) {
+        server_.log().warn("line_too_long",
+                           {{"session", std::to_string(id())}, {"addr", address()}});
+        refuse_and_close(protocol::ErrorCode::LineTooLong,
+                         "line longer than " + std::to_string(protocol::kMaxLineBytes) +
+                             " bytes: closing the connection");
+        return false;
+      }
+      on_message(line);
+    }
+    return !closing();
+  }
+
+  std::size_t max_messages_per_write() const override { return kMaxLinesPerWrite; }
+
+  void write(std::size_t count) override {
+    buffers_.clear();
+    static constexpr char kNewline = '\n';
+    for (std::size_t i = 0; i < count; ++i) {
+      buffers_.push_back(asio::buffer(*queue_[i]));
+      buffers_.push_back(asio::buffer(&kNewline, 1));
+    }
+    asio::async_write(stream_, buffers_,
+                      [self = shared()](error_code ec, std::size_t) { self->on_written(ec); });
+  }
+
+  void shutdown() override {
+    if constexpr (kIsTls<Stream>) {
+      stream_.async_shutdown([self = shared()](error_code) { self->close_transport(); });
+    } else {
+      error_code ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      drain();
+    }
+  }
+
+  // Reads what the peer still sends until it closes, so our last line is not lost to a reset.
+  void drain() {
+    stream_.async_read_some(asio::buffer(buffer_), [self = shared()](error_code ec, std::size_t) {
+      if (ec) return self->close_transport();
+      self->drain();
+    });
+  }
+
+  void close_transport() override {
+    timer_.cancel();
+    error_code ignored;
+    beast::get_lowest_layer(stream_).socket().close(ignored);
+  }
+
+  std::shared_ptr<LineSession> shared() {
+    return std::static_pointer_cast<LineSession>(shared_from_this());
+  }
+
+  Stream stream_;
+  std::array<char, kReadChunk> buffer_{};
+  protocol::LineFramer framer_;
+  std::vector<asio::const_buffer> buffers_;
+};
+
+}  // namespace
+
+template <class Stream>
+std::shared_ptr<Session> make_line_session(Server& server, Stream stream, SessionId id,
+                                           std::string address, bool private_channel,
+                                           std::string_view already_read) {
+  return std::make_shared<LineSession<Stream>>(server, std::move(stream), id, std::move(address),
+                                               private_channel, already_read);
+}
+
+template std::shared_ptr<Session> make_line_session<PlainStream>(Server&, PlainStream, SessionId,
+                                                                 std::string, bool,
+                                                                 std::string_view);
+template std::shared_ptr<Session> make_line_session<TlsStream>(Server&, TlsStream, SessionId,
+                                                               std::string, bool, std::string_view);
+
+}  // namespace amazons::server::detail
