@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the release build first, then the fuzz
 # harnesses for a short bounded time each (clang, ASan + UBSan) and a 60 s soak of the server,
-# then the whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# then the suite again under AddressSanitizer and UndefinedBehaviorSanitizer (all but the desktop
+# client's SFML views and their window suites: the asan preset leaves them out).
 # Usage: scripts/test.sh [--quick]   (--quick: the release build's suite only)
 # FUZZ_SECONDS (default 15, per harness) and SOAK_SECONDS (default 60) change the two runs.
 set -euo pipefail
