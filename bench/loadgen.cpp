@@ -9,14 +9,27 @@
 // runs also report the handshakes per second while the connections open. Several servers
 // (--server a:7420,b:7420, or --port repeated) share the games: game g plays on address g mod N.
 // The certificate is not checked unless --tls-fingerprint is given: a measurement, not trust.
+//
+// --echo-ceiling SECONDS first measures the other ceiling, throughput: an Asio echo of lines in a
+// process of its own (two threads, as the server's default), driven by as many connections as the
+// games will use, each sending a move-sized line and waiting for it to come back, for SECONDS. The
+// report then gives moves per second as a share of echoed lines per second.
+// --sources N spreads the connections over the loopback addresses 127.0.0.1 to 127.0.0.N, each
+// with its own ephemeral ports (about 28,000 on Linux), for more connections than one source
+// address has ports.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
 
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
@@ -26,6 +39,7 @@
 #include <cstdio>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -59,7 +73,26 @@ struct Options {
   int echo_round_trips = 2000;
   std::string prefix = "lg";
   std::string fsync_dir;  // when set: also measure fsync latency there
+  double echo_ceiling_seconds = 0;  // 0: no throughput ceiling
+  int sources = 1;                  // loopback source addresses 127.0.0.1 .. 127.0.0.N
 };
+
+// The local address connection `k` binds to: 127.0.0.(1 + k mod sources), or none with one.
+std::optional<asio::ip::address> source_address(const Options& o, std::size_t k) {
+  if (o.sources <= 1) return std::nullopt;
+  const auto last = static_cast<unsigned>(1 + k % static_cast<std::size_t>(o.sources));
+  return asio::ip::address_v4((127u << 24) | last);
+}
+
+// Opens `socket` bound to `source` (when given), ready for async_connect.
+void bind_source(tcp::socket& socket, const std::optional<asio::ip::address>& source) {
+  if (!source) return;
+  error_code ec;
+  socket.open(tcp::v4(), ec);
+  if (!ec) socket.bind(tcp::endpoint(*source, 0), ec);
+  if (ec) std::fprintf(stderr, "loadgen: bind %s: %s\n", source->to_string().c_str(),
+                       ec.message().c_str());
+}
 
 double percentile(std::vector<double>& v, double p) {
   if (v.empty()) return 0;
@@ -109,6 +142,152 @@ std::vector<double> echo_round_trips(int count) {
   return rtt;
 }
 
+// ---- the throughput ceiling: an Asio line echo in a process of its own -----------------------
+
+// What the echo server does with one connection: reads what comes and writes it back.
+class EchoSession : public std::enable_shared_from_this<EchoSession> {
+ public:
+  explicit EchoSession(tcp::socket socket) : socket_(std::move(socket)) {}
+  void read() {
+    socket_.async_read_some(asio::buffer(buffer_),
+                            [self = shared_from_this()](error_code ec, std::size_t n) {
+                              if (ec) return;
+                              asio::async_write(self->socket_, asio::buffer(self->buffer_, n),
+                                                [self](error_code e, std::size_t) {
+                                                  if (!e) self->read();
+                                                });
+                            });
+  }
+
+ private:
+  tcp::socket socket_;
+  std::array<char, 4096> buffer_{};
+};
+
+void echo_accept(tcp::acceptor& acceptor) {
+  acceptor.async_accept([&acceptor](error_code ec, tcp::socket socket) {
+    if (ec) return;
+    socket.set_option(tcp::no_delay(true), ec);
+    std::make_shared<EchoSession>(std::move(socket))->read();
+    echo_accept(acceptor);
+  });
+}
+
+// The echo server's process: serves the listening socket `fd` on two threads until killed.
+[[noreturn]] void run_echo_server(int fd) {
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::v4(), fd);
+  echo_accept(acceptor);
+  std::thread second([&] { io.run(); });
+  io.run();
+  second.join();
+  std::_Exit(0);
+}
+
+struct EchoCeiling {
+  std::size_t connections = 0;
+  std::size_t connected = 0;
+  double lines_per_second = 0;
+};
+
+// One client connection of the ceiling: a line out, the same line back, again.
+class EchoClient : public std::enable_shared_from_this<EchoClient> {
+ public:
+  EchoClient(asio::io_context& io, const bool& counting, std::uint64_t& count)
+      : socket_(io), counting_(counting), count_(count) {}
+  void start(const tcp::endpoint& ep, const std::optional<asio::ip::address>& source,
+             std::size_t& connected) {
+    bind_source(socket_, source);
+    socket_.async_connect(ep, [self = shared_from_this(), &connected](error_code ec) {
+      if (ec) return;
+      ++connected;
+      self->socket_.set_option(tcp::no_delay(true), ec);
+      self->send();
+    });
+  }
+  void close() {
+    error_code ec;
+    socket_.close(ec);
+  }
+
+ private:
+  void send() {
+    static const std::string kLine = R"({"type":"move","game":"123","move":"d1-d7/g7"})"
+                                     "\n";
+    asio::async_write(socket_, asio::buffer(kLine), [self = shared_from_this()](error_code ec,
+                                                                                 std::size_t) {
+      if (!ec) self->receive();
+    });
+  }
+  void receive() {
+    asio::async_read_until(socket_, asio::dynamic_buffer(in_), '\n',
+                           [self = shared_from_this()](error_code ec, std::size_t n) {
+                             if (ec) return;
+                             self->in_.erase(0, n);
+                             if (self->counting_) ++self->count_;
+                             self->send();
+                           });
+  }
+
+  tcp::socket socket_;
+  std::string in_;
+  const bool& counting_;
+  std::uint64_t& count_;
+};
+
+// Echoed lines per second over `connections` connections for `seconds`, after half a second of
+// warming up, against an echo server forked for the purpose (and killed after).
+std::optional<EchoCeiling> echo_ceiling(const Options& o, std::size_t connections,
+                                        double seconds) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::listen(fd, 4096) != 0 || ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    std::perror("amazons-loadgen: echo server socket");
+    if (fd >= 0) ::close(fd);
+    return std::nullopt;
+  }
+  const pid_t child = ::fork();
+  if (child < 0) {
+    std::perror("amazons-loadgen: fork");
+    ::close(fd);
+    return std::nullopt;
+  }
+  if (child == 0) run_echo_server(fd);
+  ::close(fd);
+  const tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), ntohs(addr.sin_port));
+
+  asio::io_context io;
+  bool counting = false;
+  std::uint64_t count = 0;
+  EchoCeiling result;
+  result.connections = connections;
+  std::vector<std::shared_ptr<EchoClient>> clients;
+  clients.reserve(connections);
+  for (std::size_t k = 0; k < connections; ++k) {
+    clients.push_back(std::make_shared<EchoClient>(io, counting, count));
+    clients.back()->start(ep, source_address(o, k), result.connected);
+  }
+  io.run_for(std::chrono::milliseconds(500));
+  counting = true;
+  const auto from = Clock::now();
+  io.run_for(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
+  const double took = std::chrono::duration<double>(Clock::now() - from).count();
+  counting = false;
+  for (auto& c : clients) c->close();
+  io.restart();
+  io.poll();
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  result.lines_per_second = static_cast<double>(count) / took;
+  std::fprintf(stderr, "loadgen: echo ceiling: %.0f lines per second over %zu connections\n",
+               result.lines_per_second, result.connected);
+  return result;
+}
+
 // ---- the other floor: one durable write on the disk that holds the database ------------------
 
 std::vector<double> fsync_latencies(const std::string& dir, int count) {
@@ -136,7 +315,7 @@ class Loadgen;
 class Conn {
  public:
   virtual ~Conn() = default;
-  virtual void start(const tcp::endpoint& ep) = 0;
+  virtual void start(const tcp::endpoint& ep, const std::optional<asio::ip::address>& source) = 0;
   virtual void send(std::string line) = 0;
   virtual void close() = 0;
 };
@@ -184,7 +363,8 @@ class Loadgen {
       const Target& target = targets_[static_cast<std::size_t>(g) % targets_.size()];
       for (Color c : {Color::White, Color::Black}) {
         game.conn[index_of(c)] = make_conn(target, g, c);
-        game.conn[index_of(c)]->start(target.endpoint);
+        game.conn[index_of(c)]->start(
+            target.endpoint, source_address(opt_, 2 * static_cast<std::size_t>(g) + index_of(c)));
       }
     }
     begin_ = Clock::now();
@@ -317,14 +497,16 @@ class Loadgen {
     if (errors_++ < 5) std::fprintf(stderr, "loadgen: unexpected: %s\n", line.c_str());
   }
 
-  void report(const std::vector<double>& echo, std::vector<double> fsyncs) {
+  void report(const std::vector<double>& echo, std::vector<double> fsyncs,
+              const std::optional<EchoCeiling>& ceiling) {
     std::vector<double> rtt = rtt_;
     std::vector<double> e = echo;
     const double secs = measured_seconds_ > 0 ? measured_seconds_ : opt_.seconds;
     std::printf(
-        "transport %s, servers %zu, games %d, connections %d, think %.0f ms, measured %.1f s\n",
+        "transport %s, servers %zu, games %d, connections %d, sources %d, think %.0f ms, measured "
+        "%.1f s\n",
         std::string(net::to_string(opt_.transport)).c_str(), targets_.size(), opt_.games,
-        2 * opt_.games, opt_.think_ms, secs);
+        2 * opt_.games, opt_.sources, opt_.think_ms, secs);
     std::printf("accepted moves: %zu (%.0f per second), games finished: %d, errors: %llu\n",
                 rtt.size(), static_cast<double>(rtt.size()) / secs, finished_games_,
                 static_cast<unsigned long long>(errors_));
@@ -345,6 +527,12 @@ class Loadgen {
           h.size(), span, span > 0 ? static_cast<double>(h.size()) / span : 0.0, percentile(h, 50),
           percentile(h, 99));
     }
+    if (ceiling && ceiling->lines_per_second > 0)
+      std::printf(
+          "echo ceiling: %.0f lines per second over %zu connections; moves per second are "
+          "%.1f%% of it\n",
+          ceiling->lines_per_second, ceiling->connected,
+          100.0 * static_cast<double>(rtt.size()) / secs / ceiling->lines_per_second);
     if (percentile(e, 50) > 0)
       std::printf("ratio move/echo: p50 %.1fx  p99 %.1fx\n",
                   percentile(rtt, 50) / percentile(e, 50), percentile(rtt, 99) / percentile(e, 99));
@@ -407,8 +595,9 @@ class LineConn final : public Conn, public std::enable_shared_from_this<LineConn
   LineConn(Loadgen& lg, int game, Color color, Args&&... args)
       : stream_(std::forward<Args>(args)...), lg_(lg), game_(game), color_(color) {}
 
-  void start(const tcp::endpoint& ep) override {
+  void start(const tcp::endpoint& ep, const std::optional<asio::ip::address>& source) override {
     const auto started = Clock::now();
+    bind_source(beast::get_lowest_layer(stream_), source);
     beast::get_lowest_layer(stream_).async_connect(
         ep, [self = this->shared_from_this(), this, started](error_code ec) {
           if (ec) return lg_.error("connect: " + ec.message());
@@ -483,8 +672,9 @@ class WsConn final : public Conn, public std::enable_shared_from_this<WsConn<Nex
         color_(color),
         host_(std::move(host)) {}
 
-  void start(const tcp::endpoint& ep) override {
+  void start(const tcp::endpoint& ep, const std::optional<asio::ip::address>& source) override {
     const auto started = Clock::now();
+    bind_source(beast::get_lowest_layer(ws_), source);
     beast::get_lowest_layer(ws_).async_connect(
         ep, [self = this->shared_from_this(), this, started](error_code ec) {
           if (ec) return lg_.error("connect: " + ec.message());
@@ -588,7 +778,13 @@ int main(int argc, char** argv) {
   app.add_option("--tls-fingerprint", fingerprint,
                  "check the server's certificate against this SHA-256 fingerprint");
   app.add_option("--games", o.games, "concurrent games (two connections each)")
-      ->check(CLI::Range(1, 5000));
+      ->check(CLI::Range(1, 20000));
+  app.add_option("--sources", o.sources,
+                 "spread the connections over the source addresses 127.0.0.1 to 127.0.0.N")
+      ->check(CLI::Range(1, 254));
+  app.add_option("--echo-ceiling", o.echo_ceiling_seconds,
+                 "first measure an Asio line echo's throughput for this many seconds")
+      ->check(CLI::Range(0.0, 60.0));
   app.add_option("--seconds", o.seconds, "how long to measure once every game has started")
       ->check(CLI::Range(1.0, 600.0));
   app.add_option("--think-ms", o.think_ms, "mean pause before each move (0: saturation)")
@@ -643,17 +839,41 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (o.sources > 1)
+    for (const auto& t : targets)
+      if (!t.endpoint.address().is_loopback() || !t.endpoint.address().is_v4()) {
+        std::fprintf(stderr, "amazons-loadgen: --sources needs IPv4 loopback servers, not %s\n",
+                     t.endpoint.address().to_string().c_str());
+        return 2;
+      }
+
+  // Every connection is a descriptor: say so now rather than fail midway.
   rlimit r{};
   if (getrlimit(RLIMIT_NOFILE, &r) == 0) {
     r.rlim_cur = r.rlim_max;
     setrlimit(RLIMIT_NOFILE, &r);
+    const auto needed = static_cast<rlim_t>(2 * o.games + 64);
+    if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur < needed) {
+      std::fprintf(stderr,
+                   "amazons-loadgen: %d connections need about %llu descriptors, and this "
+                   "process may open %llu (RLIMIT_NOFILE's hard limit): raise it (ulimit -Hn, "
+                   "or LimitNOFILE) or play fewer games\n",
+                   2 * o.games, static_cast<unsigned long long>(needed),
+                   static_cast<unsigned long long>(r.rlim_cur));
+      return 2;
+    }
   }
+  // Forks its echo server before this process has any other thread or io_context.
+  const auto ceiling =
+      o.echo_ceiling_seconds > 0
+          ? echo_ceiling(o, 2 * static_cast<std::size_t>(o.games), o.echo_ceiling_seconds)
+          : std::nullopt;
   const auto echo = echo_round_trips(o.echo_round_trips);
   const auto fsyncs =
       o.fsync_dir.empty() ? std::vector<double>{} : fsync_latencies(o.fsync_dir, 200);
   asio::io_context io;
   Loadgen lg(io, o);
   lg.run(std::move(targets));
-  lg.report(echo, fsyncs);
+  lg.report(echo, fsyncs, ceiling);
   return 0;
 }

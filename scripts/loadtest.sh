@@ -2,7 +2,9 @@
 # Measures the server under load on loopback: starts a release amazons-server on a free port
 # with a fresh SQLite file (durable commits: WAL, synchronous=FULL), then runs amazons-loadgen
 # twice: paced (every player pauses THINK ms on average before moving) and at saturation (no
-# pause). Each run also prints the plain TCP echo round trip on loopback as the floor.
+# pause). Each run also prints the plain TCP echo round trip on loopback as the floor, and the
+# saturation run first measures the throughput ceiling, an Asio line echo over as many
+# connections (ECHO_SECONDS, default 5), and gives its moves a second as a share of it.
 # Usage: scripts/loadtest.sh [GAMES] [SECONDS] [THINK_MS]     (defaults: 1000 10 1000)
 # TRANSPORTS (default "tcp"; e.g. "tcp tls ws wss") plays the paced run once over each, one after
 # the other against the same server, so the figures of the transports stand side by side.
@@ -27,9 +29,10 @@ start_server loadtest "$work/load.db" "$work/server.json"
 stored() { sqlite3 "$work/load.db" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo 0; }
 run() {
   local name=$1 think_ms=$2 transport=${3:-tcp} t0 m0 t1 m1
+  shift $(( $# < 3 ? $# : 3 ))
   t0=$(server_ticks); m0=$(stored)
   ./build/release/bench/amazons-loadgen --port "$port" --games "$games" --seconds "$seconds" \
-    --think-ms "$think_ms" --prefix "$name" --fsync-dir "$work" --transport "$transport" \
+    --think-ms "$think_ms" --prefix "$name" --fsync-dir "$work" --transport "$transport" "$@" \
     2> >(grep -v '^loadgen: [0-9]' >&2)
   t1=$(server_ticks); m1=$(stored)
   awk -v t=$((t1 - t0)) -v m=$((m1 - m0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
@@ -41,7 +44,7 @@ for transport in ${TRANSPORTS:-tcp}; do
   run "paced$transport" "$think" "$transport"
 done
 echo "== saturation: $games games, no think time"
-run sat 0
+run sat 0 tcp --echo-ceiling "${ECHO_SECONDS:-5}"
 kill -TERM "$server_pid"
 wait "$server_pid" && echo "server stopped cleanly"
 echo "database: $(du -h "$work/load.db" | cut -f1), moves stored: $(sqlite3 "$work/load.db" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo '?')"

@@ -95,3 +95,60 @@ TEST_CASE("loadgen: several addresses share the games and bad addresses are refu
   CHECK(none.status == 2);
   CHECK(none.out.find("--port") != std::string::npos);
 }
+
+TEST_CASE("loadgen: --echo-ceiling measures an echo's throughput and gives moves as a share of it") {
+  TempDir dir;
+  ServerProcess server(dir.path(), roomy_limits());
+  const Run r = loadgen("--port " + std::to_string(server.port()) +
+                        " --games 2 --echo-ceiling 0.5 --prefix ceil");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  // Four connections, as the games use, each echoing lines for half a second.
+  CHECK(number_after(r.out, "echo ceiling: ") > 100);
+  CHECK(r.out.find("lines per second over 4 connections; moves per second are ") !=
+        std::string::npos);
+  CHECK(number_after(r.out, "accepted moves: ") > 0);
+  // Without the option there is no ceiling in the report.
+  const Run plain = loadgen("--port " + std::to_string(server.port()) + " --games 1 --prefix noc");
+  CHECK(plain.out.find("echo ceiling") == std::string::npos);
+}
+
+TEST_CASE("loadgen: --sources spreads the connections over loopback addresses") {
+  // Two connections an address: six connections from one address would be refused, from three
+  // addresses they all play.
+  TempDir dir;
+  ServerProcess server(dir.path(), {{"limits",
+                                     {{"connections_per_address", 2},
+                                      {"requests_per_second", 1000},
+                                      {"requests_burst", 1000}}}});
+  const Run r = loadgen("--port " + std::to_string(server.port()) +
+                        " --games 3 --sources 3 --prefix src");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("connections 6, sources 3") != std::string::npos);
+  CHECK(number_after(r.out, "accepted moves: ") > 0);
+  CHECK(number_after(r.out, "errors: ") == 0);
+
+  const Run remote = loadgen("--server 192.0.2.1:7420 --sources 2 --games 1");
+  CHECK(remote.status == 2);
+  CHECK(remote.out.find("--sources needs IPv4 loopback servers, not 192.0.2.1") !=
+        std::string::npos);
+}
+
+TEST_CASE("loadgen: more games than the descriptor limit allows are refused before they start") {
+  // A hard limit of 256 descriptors cannot hold the 400 connections of 200 games.
+  Run r;
+  FILE* pipe = ::popen(("bash -c 'ulimit -Sn 256 && ulimit -Hn 256 && exec " + kLoadgen +
+                        " --port 1 --games 200' 2>&1")
+                           .c_str(),
+                       "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) r.out += buffer;
+  const int status = ::pclose(pipe);
+  INFO(r.out);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(r.out.find("400 connections need about 464 descriptors, and this process may open 256") !=
+        std::string::npos);
+}
