@@ -19,22 +19,17 @@ think=${3:-1000}
 # On the build directory's disk, not a tmpfs, so commits really reach the disk.
 work=$(mktemp -d -p build)
 trap 'kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-cat >"$work/server.json" <<JSON
-{"bind": "127.0.0.1", "discovery_port": -1, "threads": ${THREADS:-2},
- "limits": {"connections_per_address": $((2 * games + 100)), "requests_per_second": 1000,
-            "requests_burst": 1000}}
-JSON
+load_config "$work/server.json" "$games"
 start_server loadtest "$work/load.db" "$work/server.json"
 
-stored() { sqlite3 "$work/load.db" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo 0; }
 run() {
   local name=$1 think_ms=$2 transport=${3:-tcp} t0 m0 t1 m1
   shift $(( $# < 3 ? $# : 3 ))
-  t0=$(server_ticks); m0=$(stored)
+  t0=$(server_ticks); m0=$(stored_moves "$work/load.db")
   ./build/release/bench/amazons-loadgen --port "$port" --games "$games" --seconds "$seconds" \
     --think-ms "$think_ms" --prefix "$name" --fsync-dir "$work" --transport "$transport" "$@" \
     2> >(grep -v '^loadgen: [0-9]' >&2)
-  t1=$(server_ticks); m1=$(stored)
+  t1=$(server_ticks); m1=$(stored_moves "$work/load.db")
   awk -v t=$((t1 - t0)) -v m=$((m1 - m0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
     if (m > 0) printf "server CPU: %.2f s for %d stored moves = %.0f us per move (%.0f moves per core-second)\n",
       t / hz, m, 1e6 * t / hz / m, m / (t / hz) }'

@@ -17,14 +17,9 @@ command -v perf >/dev/null || { echo "profile_server.sh: needs perf (apt install
 work=$(mktemp -d -p build)
 loadgen_pid=
 trap 'kill $loadgen_pid "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-cat >"$work/server.json" <<JSON
-{"bind": "127.0.0.1", "discovery_port": -1, "threads": ${THREADS:-2},
- "limits": {"connections_per_address": $((2 * games + 100)), "requests_per_second": 1000,
-            "requests_burst": 1000}}
-JSON
+load_config "$work/server.json" "$games"
 start_server profile "$work/load.db" "$work/server.json"
 
-stored() { sqlite3 "$work/load.db" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo 0; }
 # The load runs for longer than the sampling, which starts once every game has begun.
 ./build/release/bench/amazons-loadgen --port "$port" --games "$games" --seconds $((seconds + 4)) \
   --think-ms 0 --prefix prof >"$work/loadgen.txt" 2>"$work/loadgen.err" &
@@ -34,9 +29,9 @@ for _ in $(seq 600); do
   kill -0 "$loadgen_pid" 2>/dev/null || { cat "$work/loadgen.err" >&2; exit 1; }
   sleep 0.1
 done
-t0=$(server_ticks); m0=$(stored)
+t0=$(server_ticks); m0=$(stored_moves "$work/load.db")
 perf record -F 499 -o "$work/perf.data" -p "$server_pid" -- sleep "$seconds" 2>"$work/perf.err"
-t1=$(server_ticks); m1=$(stored)
+t1=$(server_ticks); m1=$(stored_moves "$work/load.db")
 wait "$loadgen_pid"
 grep -E '^accepted moves' "$work/loadgen.txt"
 awk -v t=$((t1 - t0)) -v m=$((m1 - m0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {

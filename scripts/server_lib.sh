@@ -24,3 +24,16 @@ start_server() {
 # The server's own CPU time in clock ticks: what the work costs it, less disturbed than the
 # wall-clock figures by other work on a shared machine.
 server_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
+
+# load_config FILE GAMES: a server config for GAMES games played from loopback by one load
+# generator: every connection from 127.0.0.1 admitted, request limits out of the way.
+load_config() {
+  cat >"$1" <<JSON
+{"bind": "127.0.0.1", "discovery_port": -1, "threads": ${THREADS:-2},
+ "limits": {"connections_per_address": $((2 * $2 + 100)), "requests_per_second": 1000,
+            "requests_burst": 1000}}
+JSON
+}
+
+# stored_moves DB: the moves in that SQLite file (0 when it cannot be read).
+stored_moves() { sqlite3 "$1" 'SELECT COUNT(*) FROM moves' 2>/dev/null || echo 0; }

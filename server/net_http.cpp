@@ -13,12 +13,7 @@
 
 namespace amazons::server::detail {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 namespace websocket = beast::websocket;
-using asio::ip::tcp;
-using boost::system::error_code;
 
 namespace {
 

@@ -8,12 +8,6 @@
 
 namespace amazons::server::detail {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using asio::ip::tcp;
-using boost::system::error_code;
-
 namespace {
 
 // Lines gathered into one write while earlier ones are in flight.

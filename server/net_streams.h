@@ -20,6 +20,12 @@
 
 namespace amazons::server::detail {
 
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+using boost::system::error_code;
+
 using PlainStream = boost::beast::tcp_stream;
 using TlsStream = boost::beast::ssl_stream<boost::beast::tcp_stream>;
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;

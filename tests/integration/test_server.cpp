@@ -354,3 +354,17 @@ TEST_CASE("server: a client that does not read is disconnected instead of growin
   Client other(server.port());
   other.hello("other");
 }
+
+TEST_CASE("server: the release server allocates with jemalloc, the sanitizer build with its own") {
+  // AMAZONS_JEMALLOC (on by default) links jemalloc, except under the sanitizers: the running
+  // process has it mapped, or not, accordingly, and serves either way.
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Client alice(server.port());
+  alice.send(R"({"type":"hello","protocol":1,"name":"alice"})");
+  alice.expect<Welcome>();
+  std::ifstream maps("/proc/" + std::to_string(server.pid()) + "/maps");
+  REQUIRE(maps);
+  const std::string text((std::istreambuf_iterator<char>(maps)), std::istreambuf_iterator<char>());
+  CHECK((text.find("libjemalloc") != std::string::npos) == bool(AMAZONS_SERVER_JEMALLOC));
+}
