@@ -23,10 +23,13 @@ ARENA_S = 8
 NAME = "Browser cup"
 
 STANDINGS = """
+const heads = [...document.querySelectorAll('#standings th')].map((e) => e.textContent);
 return [...document.querySelectorAll('#standings tr[data-name]')].map((tr) => {
   const td = [...tr.querySelectorAll('td')].map((c) => c.textContent);
-  return {name: tr.dataset.name, rank: td[0], points: td[2], tiebreak: td[3], games: td[4],
-          wins: td[5], losses: td[6], draws: td[7], withdrawn: tr.classList.contains('withdrawn'),
+  const at = (name) => td[heads.indexOf(name)];
+  return {name: tr.dataset.name, rank: at('#'), points: at('Points'),
+          tiebreak: heads.length === 8 ? td[3] : null, games: at('Games'),
+          wins: at('W'), losses: at('L'), draws: at('D'), withdrawn: tr.classList.contains('withdrawn'),
           on_fire: !!tr.querySelector('.on-fire')};
 });"""
 
@@ -49,9 +52,16 @@ def problem(d):
     return text(d, "#tournament-problem")
 
 
+def offered(d):
+    """The ids of the Join and Withdraw buttons the tournament's screen shows."""
+    return js(d, "return [...document.querySelectorAll('#tournament-join, #tournament-withdraw')].map((e) => e.id)")
+
+
 def standings_wanted(info):
-    """The standings as the page should show them."""
-    return [{"name": s["name"], "rank": str(s["rank"]), "points": shown(s["points"]), "tiebreak": shown(s["tiebreak"]),
+    """The standings as the page should show them (an arena's tiebreak, its wins, has no column)."""
+    arena = info["tournament"]["kind"] == "arena"
+    return [{"name": s["name"], "rank": str(s["rank"]), "points": shown(s["points"]),
+             "tiebreak": None if arena else shown(s["tiebreak"]),
              "games": str(s["games"]), "wins": str(s["wins"]), "losses": str(s["losses"]), "draws": str(s["draws"]),
              "withdrawn": s["withdrawn"], "on_fire": s["on_fire"]} for s in info["standings"]]
 
@@ -115,19 +125,40 @@ def main():
             if text(d, "#tournament-name") != NAME or "Round robin · botzone8 · 30 s per move · casual" not in text(d, "#tournament-facts"):
                 fail("the header: %r / %r" % (text(d, "#tournament-name"), text(d, "#tournament-facts")))
 
-            stage("refusals", started)
-            click(d, "Withdraw", By.ID, "tournament-withdraw")
-            wait_for(d, "the refused withdrawal", lambda d: problem(d) == "Withdraw refused: not in the tournament")
+            stage("join and withdraw", started)
+            # Only what the server would take is offered: Join to someone not in it, then Withdraw.
+            wait_for(d, "Join offered, Withdraw not", lambda d: offered(d) == ["tournament-join"])
             click(d, "Join", By.ID, "tournament-join")
             wait_for(d, "alice in the standings", lambda d: "alice" in [r["name"] for r in js(d, STANDINGS)])
-            wait_for(d, "the refusal gone", lambda d: problem(d) == "" and text(d, "#tournament-me") == "You play in it.")
-            click(d, "Join again", By.ID, "tournament-join")
-            wait_for(d, "the refused second join", lambda d: problem(d) == "Join refused: already in the tournament")
-            if "Tournament: already in the tournament" not in text(d, "#notices"):
-                fail("no notice of the refusal: %r" % text(d, "#notices"))
+            wait_for(d, "Withdraw offered, Join not", lambda d: text(d, "#tournament-me") == "You play in it." and offered(d) == ["tournament-withdraw"])
             # Withdrawn before the start: out of it, and the bots play each other.
             click(d, "Withdraw", By.ID, "tournament-withdraw")
             wait_for(d, "alice out", lambda d: sorted(r["name"] for r in js(d, STANDINGS)) == ["bot1", "bot2"])
+            wait_for(d, "Join offered again", lambda d: offered(d) == ["tournament-join"])
+
+            stage("a refusal", started)
+            # A refusal the page cannot foresee: a tournament that filled up meanwhile.
+            full = carol.request({"type": "tournament_create", "name": "Full", "kind": "round_robin", "rules": "botzone8",
+                                  "time": {"per_move": 30}, "rated": False, "start_in": START_IN_S + 60,
+                                  "max_players": 2, "bots_allowed": True})
+            if full.get("type") != "tournament":
+                fail("the full one's tournament_create: %r" % full)
+            fid = full["tournament"]["id"]
+            click(d, "the Lobby link", By.ID, "back-lobby")
+            click(d, "the full one", By.ID, "tournament-%d" % fid)
+            wait_for(d, "its Join", lambda d: text(d, "#tournament-name") == "Full" and offered(d) == ["tournament-join"])
+            dave = Raw(server, "dave")
+            for who in (carol, dave):
+                answer = who.request({"type": "tournament_join", "tournament": fid})
+                if answer.get("type") != "ok":
+                    fail("the full one could not be filled: %r" % answer)
+            click(d, "Join", By.ID, "tournament-join")
+            wait_for(d, "the refused join", lambda d: problem(d) == "Join refused: the tournament is full")
+            if "Tournament: the tournament is full" not in text(d, "#notices"):
+                fail("no notice of the refusal: %r" % text(d, "#notices"))
+            click(d, "the Lobby link", By.ID, "back-lobby")
+            click(d, "the round robin again", By.ID, "tournament-%d" % tid)
+            wait_for(d, "its screen again", lambda d: text(d, "#tournament-name") == NAME)
 
             stage("the round robin starts", started)
             watch = '#pairings .item[data-state="playing"] a'
@@ -157,8 +188,8 @@ def main():
             winner = final["standings"][0]["name"]
             if not pairing.endswith("%s won" % winner):
                 fail("the pairing line: %r (winner %s)" % (pairing, winner))
-            click(d, "Join the finished one", By.ID, "tournament-join")
-            wait_for(d, "the refused late join", lambda d: problem(d) == "Join refused: the tournament is over")
+            if offered(d) != []:
+                fail("a finished tournament offers %r" % offered(d))
 
             stage("the arena", started)
             # An arena: bot3 beats the gated bot4 game after game, and two wins in a row put it on
@@ -174,8 +205,12 @@ def main():
             click(d, "the Lobby link", By.ID, "back-lobby")
             click(d, "the arena", By.ID, "tournament-%d" % aid)
             wait_for(d, "the arena's screen", lambda d: text(d, "#tournament-name") == "Browser arena")
-            if "Arena · botzone8" not in text(d, "#tournament-facts") or text(d, "#standings th:nth-child(4)") != "Wins":
-                fail("the arena's header: %r, tiebreak %r" % (text(d, "#tournament-facts"), text(d, "#standings th:nth-child(4)")))
+            # An arena breaks ties by wins: no column of its own beside W.
+            heads = js(d, "return [...document.querySelectorAll('#standings th')].map((e) => e.textContent)")
+            if "Arena · botzone8" not in text(d, "#tournament-facts") or heads != ["#", "Player", "Points", "Games", "W", "L", "D"]:
+                fail("the arena's header: %r, columns %r" % (text(d, "#tournament-facts"), heads))
+            # Joining stays open while an arena runs.
+            wait_for(d, "the arena's Join", lambda d: offered(d) == ["tournament-join"])
             stage("the arena followed", started)
             hot = follow.until("a player on fire", lambda m: any(s["on_fire"] for s in m["standings"]), ARENA_S + 10)
             fire = [s["name"] for s in hot["standings"] if s["on_fire"]]

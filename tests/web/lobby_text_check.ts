@@ -1,10 +1,10 @@
 // node lobby_text_check.js: the text the lobby's Your turn list and the tournament screen make of
 // the server's numbers (web/src/your_turn.ts, web/src/tournaments.ts). Exits non-zero with the
 // first differences.
-import { durationText, kindText, lobbyList, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName } from "../../web/src/tournaments";
+import { durationText, kindText, lobbyList, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName, tournamentActions } from "../../web/src/tournaments";
 import { isCorrespondence, timeLeftText, turnLine } from "../../web/src/your_turn";
 import { timeText } from "../../web/src/game";
-import type { TournamentPairing, TournamentSummary } from "@protocol";
+import type { TournamentPairing, TournamentStanding, TournamentSummary } from "@protocol";
 
 declare const process: { exit(code: number): never };
 declare const console: { error(...a: unknown[]): void; log(...a: unknown[]): void };
@@ -49,6 +49,26 @@ const summary = (status: string, kind: string, round: number): TournamentSummary
   ({ id: 1, name: "x", kind, status, rules: "standard", time: null, rated: false, players: 2, round, start_at: "" });
 same("statuses", [summary("created", "swiss", 0), summary("running", "swiss", 2), summary("running", "arena", 0), summary("finished", "swiss", 3)].map(statusText),
   ["not started", "running, round 2", "running", "finished"]);
+
+// Join and Withdraw, as the desktop client offers them (client/ui/tournament_screen.cpp).
+const me = (withdrawn: boolean): TournamentStanding =>
+  ({ rank: 1, name: "me", rating: 1500, points: 0, tiebreak: 0, games: 0, wins: 0, losses: 0, draws: 0, withdrawn, on_fire: false });
+const offers = (t: TournamentSummary, mine?: TournamentStanding) => {
+  const a = tournamentActions(t, mine);
+  return (a.join ? "J" : "-") + (a.withdraw ? "W" : "-");
+};
+for (const kind of ["swiss", "round_robin", "arena"])
+  same(`not in a coming ${kind}`, offers(summary("created", kind, 0)), "J-");
+same("in a coming one", offers(summary("created", "swiss", 0), me(false)), "-W");
+same("withdrawn from a coming one", offers(summary("created", "swiss", 0), me(true)), "J-");
+same("not in a running swiss", offers(summary("running", "swiss", 2)), "--");
+same("in a running swiss", offers(summary("running", "swiss", 2), me(false)), "-W");
+same("withdrawn from a running round robin", offers(summary("running", "round_robin", 1), me(true)), "--");
+same("not in a running arena", offers(summary("running", "arena", 0)), "J-");
+same("withdrawn from a running arena", offers(summary("running", "arena", 0), me(true)), "J-");
+same("in a running arena", offers(summary("running", "arena", 0), me(false)), "-W");
+for (const mine of [undefined, me(false), me(true)])
+  same(`a finished one (${mine ? (mine.withdrawn ? "withdrawn" : "in it") : "not in it"})`, offers(summary("finished", "arena", 0), mine), "--");
 
 const many = [summary("running", "arena", 0), ...Array.from({ length: 8 }, (_, i) => ({ ...summary("finished", "swiss", 3), id: 10 + i })), summary("created", "swiss", 0)];
 same("the lobby: every coming one, five finished", lobbyList(many).map((t) => t.id === 1 ? t.status : t.id), ["running", "created", 10, 11, 12, 13, 14]);

@@ -43,6 +43,16 @@ export function durationText(seconds: number): string {
   return min % 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min / 60} h`;
 }
 
+// Which of Join and Withdraw the tournament's screen offers, as the desktop client does: Join to
+// someone not playing in it while it takes players (before it starts, and during an arena),
+// Withdraw to a player in it until it ends. A withdrawn player may join again where joining is
+// open.
+export function tournamentActions(t: TournamentSummary, mine: TournamentStanding | undefined): { join: boolean; withdraw: boolean } {
+  const playing = mine !== undefined && !mine.withdrawn;
+  const open = t.status === "created" || (t.status === "running" && t.kind === "arena");
+  return { join: !playing && open, withdraw: playing && t.status !== "finished" };
+}
+
 export function statusText(t: TournamentSummary): string {
   if (t.status === "created") return "not started";
   if (t.status === "running") return t.kind === "arena" || t.round === 0 ? "running" : `running, round ${t.round}`;
@@ -132,14 +142,15 @@ export class Tournaments {
       t.status === "running" && info.ends_at ? `Ends ${startText(info.ends_at, nowMs)}` : `Started ${startText(t.start_at, nowMs)}`;
     const mine = info.standings.find((s) => s.name === me);
     const standing = mine ? (mine.withdrawn ? "You withdrew." : "You play in it.") : "You do not play in it.";
+    const offer = tournamentActions(t, mine);
     const problem = this.problems.get(id);
     return h("section", { class: "card tournament-view", id: "tournament", "data-tournament": String(t.id), "data-status": t.status },
       h("h1", { id: "tournament-name" }, t.name),
       h("p", { id: "tournament-facts" }, facts.join(" · ")),
       h("p", { class: "muted", id: "tournament-when" }, when),
       h("div", { class: "actions" },
-        h("button", { class: "primary", id: "tournament-join", onclick: () => act.join(t.id) }, "Join"),
-        h("button", { id: "tournament-withdraw", onclick: () => act.withdraw(t.id) }, "Withdraw"),
+        offer.join ? h("button", { class: "primary", id: "tournament-join", onclick: () => act.join(t.id) }, "Join") : null,
+        offer.withdraw ? h("button", { id: "tournament-withdraw", onclick: () => act.withdraw(t.id) }, "Withdraw") : null,
         back),
       h("p", { id: "tournament-me" }, standing),
       problem ? h("p", { class: "error", id: "tournament-problem", role: "alert" }, problem) : null,
@@ -151,7 +162,9 @@ export class Tournaments {
 
   private standings(kind: string, rows: TournamentStanding[]): HTMLElement {
     if (rows.length === 0) return h("p", { class: "muted", id: "standings" }, "Nobody has joined yet.");
-    const head = h("tr", {}, ...["#", "Player", "Points", tiebreakName(kind), "Games", "W", "L", "D"].map((x) => h("th", {}, x)));
+    // An arena breaks ties by wins, which the W column already shows.
+    const tiebreak = kind !== "arena";
+    const head = h("tr", {}, ...["#", "Player", "Points", ...(tiebreak ? [tiebreakName(kind)] : []), "Games", "W", "L", "D"].map((x) => h("th", {}, x)));
     return h("table", { class: "standings", id: "standings" }, head,
       ...rows.map((s) =>
         h("tr", { "data-name": s.name, class: s.withdrawn ? "withdrawn" : "" },
@@ -159,7 +172,7 @@ export class Tournaments {
           h("td", {}, s.name, s.on_fire ? h("span", { class: "on-fire", title: "the next win scores double" }, "on fire") : null,
             s.withdrawn ? h("span", { class: "muted" }, " withdrawn") : null),
           h("td", {}, pointsText(s.points)),
-          h("td", {}, pointsText(s.tiebreak)),
+          tiebreak ? h("td", {}, pointsText(s.tiebreak)) : null,
           h("td", {}, String(s.games)),
           h("td", {}, String(s.wins)),
           h("td", {}, String(s.losses)),
