@@ -41,6 +41,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 echo "run.sh: working in $tmp"
 
+# Created before the server starts: the background job opens it only once it runs, and a read
+# of it before then failed the script (sed: can't read ..., under set -e).
+: >"$tmp/server.out"
 "$build/server/amazons-server" --port 0 --bind 127.0.0.1 --discovery-port -1 --quiet \
   --name "run.sh demo" --db "$tmp/server.db" >"$tmp/server.out" 2>"$tmp/server.log" &
 server=$!
