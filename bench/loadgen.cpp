@@ -72,7 +72,7 @@ struct Options {
   double think_ms = 0;  // mean pause before each move; 0: answer at once (saturation)
   int echo_round_trips = 2000;
   std::string prefix = "lg";
-  std::string fsync_dir;  // when set: also measure fsync latency there
+  std::string fsync_dir;            // when set: also measure fsync latency there
   double echo_ceiling_seconds = 0;  // 0: no throughput ceiling
   int sources = 1;                  // loopback source addresses 127.0.0.1 .. 127.0.0.N
 };
@@ -90,8 +90,9 @@ void bind_source(tcp::socket& socket, const std::optional<asio::ip::address>& so
   error_code ec;
   socket.open(tcp::v4(), ec);
   if (!ec) socket.bind(tcp::endpoint(*source, 0), ec);
-  if (ec) std::fprintf(stderr, "loadgen: bind %s: %s\n", source->to_string().c_str(),
-                       ec.message().c_str());
+  if (ec)
+    std::fprintf(stderr, "loadgen: bind %s: %s\n", source->to_string().c_str(),
+                 ec.message().c_str());
 }
 
 double percentile(std::vector<double>& v, double p) {
@@ -214,10 +215,10 @@ class EchoClient : public std::enable_shared_from_this<EchoClient> {
   void send() {
     static const std::string kLine = R"({"type":"move","game":"123","move":"d1-d7/g7"})"
                                      "\n";
-    asio::async_write(socket_, asio::buffer(kLine), [self = shared_from_this()](error_code ec,
-                                                                                 std::size_t) {
-      if (!ec) self->receive();
-    });
+    asio::async_write(socket_, asio::buffer(kLine),
+                      [self = shared_from_this()](error_code ec, std::size_t) {
+                        if (!ec) self->receive();
+                      });
   }
   void receive() {
     asio::async_read_until(socket_, asio::dynamic_buffer(in_), '\n',
@@ -237,8 +238,7 @@ class EchoClient : public std::enable_shared_from_this<EchoClient> {
 
 // Echoed lines per second over `connections` connections for `seconds`, after half a second of
 // warming up, against an echo server forked for the purpose (and killed after).
-std::optional<EchoCeiling> echo_ceiling(const Options& o, std::size_t connections,
-                                        double seconds) {
+std::optional<EchoCeiling> echo_ceiling(const Options& o, std::size_t connections, double seconds) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;

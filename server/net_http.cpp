@@ -199,7 +199,6 @@ void serve_http(Server& server, Stream stream, beast::flat_buffer buffer, Sessio
 
 template void serve_http<PlainStream>(Server&, PlainStream, beast::flat_buffer, SessionId,
                                       std::string);
-template void serve_http<TlsStream>(Server&, TlsStream, beast::flat_buffer, SessionId,
-                                    std::string);
+template void serve_http<TlsStream>(Server&, TlsStream, beast::flat_buffer, SessionId, std::string);
 
 }  // namespace amazons::server::detail

@@ -96,7 +96,8 @@ TEST_CASE("loadgen: several addresses share the games and bad addresses are refu
   CHECK(none.out.find("--port") != std::string::npos);
 }
 
-TEST_CASE("loadgen: --echo-ceiling measures an echo's throughput and gives moves as a share of it") {
+TEST_CASE(
+    "loadgen: --echo-ceiling measures an echo's throughput and gives moves as a share of it") {
   TempDir dir;
   ServerProcess server(dir.path(), roomy_limits());
   const Run r = loadgen("--port " + std::to_string(server.port()) +
@@ -121,8 +122,8 @@ TEST_CASE("loadgen: --sources spreads the connections over loopback addresses") 
                                      {{"connections_per_address", 2},
                                       {"requests_per_second", 1000},
                                       {"requests_burst", 1000}}}});
-  const Run r = loadgen("--port " + std::to_string(server.port()) +
-                        " --games 3 --sources 3 --prefix src");
+  const Run r =
+      loadgen("--port " + std::to_string(server.port()) + " --games 3 --sources 3 --prefix src");
   INFO(r.out);
   CHECK(r.status == 0);
   CHECK(r.out.find("connections 6, sources 3") != std::string::npos);
