@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -17,6 +18,9 @@ constexpr int kMaxPly = 160;
 constexpr double kChanceClamp = 1e-4;
 // Progress is reported at most this often.
 constexpr Millis kReportInterval{100};
+// Evaluations between two questions whether to stop while a node is expanded: an evaluation
+// takes a microsecond or more, reading the clock some 20 ns.
+constexpr std::uint64_t kInterruptInterval = 8;
 
 struct Node {
   Move move;
@@ -39,11 +43,23 @@ class MctsSearch::Tree {
     eval_.set_params(s.eval);
     params_ = s.mcts;
   }
+  // Asked every few evaluations while a node is expanded, and by the endgame counter, whether
+  // the search must end: one expansion can take longer than a search has left (on 10x10 with
+  // separated regions to count, over 100 ms), so the time is not only checked between
+  // iterations.
+  void set_interrupt(std::function<bool()> interrupt) {
+    interrupt_ = interrupt;
+    eval_.endgame().set_interrupt(std::move(interrupt));
+  }
 
   // Grows a tree for `root` until `stop()` says so; then root_children() holds the result.
   template <class Stop, class Report>
   void grow(const Position& root, Stop&& stop, Report&& report) {
     nodes_.clear();
+    // The whole tree's room at once: growing the vector by doubling copied up to the whole tree
+    // in one step, which on 10x10 made a search end 80 ms past its deadline. Reserved pages are
+    // touched only as nodes are added.
+    nodes_.reserve(params_.max_nodes + static_cast<std::size_t>(std::max(params_.children, 0)));
     evals_.store(0, std::memory_order_relaxed);
     nodes_.push_back(Node{});
     Position pos = root;
@@ -153,8 +169,8 @@ class MctsSearch::Tree {
 
   void expand(std::uint32_t n, Position& pos, int ply) {
     rank_moves(pos, eval_, ply, params_.steps, steps_, list_, [this] {
-      evals_.fetch_add(1, std::memory_order_relaxed);
-      return false;
+      const std::uint64_t count = evals_.fetch_add(1, std::memory_order_relaxed) + 1;
+      return count % kInterruptInterval == 0 && interrupt_ && interrupt_();
     });
     const auto first = static_cast<std::uint32_t>(nodes_.size());
     const std::size_t keep = std::min(list_.size(), static_cast<std::size_t>(params_.children));
@@ -179,6 +195,7 @@ class MctsSearch::Tree {
   std::vector<QueenStep> steps_;
   std::vector<ScoredMove> list_;
   std::atomic<std::uint64_t> evals_{0};
+  std::function<bool()> interrupt_;
 };
 
 MctsSearch::MctsSearch(const SearchSettings& settings) : SearchBase(settings) {
@@ -196,6 +213,10 @@ void MctsSearch::set_settings(const SearchSettings& settings) {
   while (trees_.size() < threads) trees_.push_back(std::make_unique<Tree>(settings));
   trees_.resize(threads);
   for (auto& t : trees_) t->configure(settings);
+  // The main tree reads the clock; the helpers follow the stop it requests.
+  trees_.front()->set_interrupt([this] { return out_of_time(); });
+  for (std::size_t i = 1; i < trees_.size(); ++i)
+    trees_[i]->set_interrupt([this] { return stopping(); });
 }
 
 SearchResult MctsSearch::think(const Position& root, const SearchLimits& limits,

@@ -254,3 +254,24 @@ TEST_CASE("time plans: a fixed time uses all of it, a clock a share of it") {
   CHECK(*c.hard >= Millis{1});
   CHECK(*c.hard <= Millis{30});
 }
+
+TEST_CASE("MCTS keeps its deadline when expanding one node takes longer than the search has") {
+  // Separated sides with large regions: every evaluation counts the regions to the endgame
+  // counter's full budget, so one expansion (hundreds of evaluations) takes far longer than
+  // the 60 ms the search has. It once looked at the clock only between expansions and ended
+  // 130 ms late on such positions.
+  const Position pos = *parse_position("3B2B3/10/10/B8B/xxxxxxxxxx/10/W8W/10/10/3W2W3 w");
+  SearchSettings s;
+  s.kind = SearchKind::Mcts;
+  auto search = make_search(s);
+  SearchLimits limits;
+  limits.movetime = Millis{60};
+  for (int i = 0; i < 3; ++i) {
+    const Millis slack_before = test::deadline_slack();
+    const auto before = Clock::now();
+    const SearchResult r = search_now(*search, pos, limits);
+    const auto took = std::chrono::duration_cast<Millis>(Clock::now() - before);
+    CHECK(took <= Millis{60} + std::max(slack_before, test::deadline_slack()));
+    CHECK_FALSE(pos.check(r.best));
+  }
+}
