@@ -25,6 +25,7 @@ class AlphaBetaSearch final : public SearchBase {
 
   SearchResult think(const Position& pos, const SearchLimits& limits,
                      const SearchCallbacks& callbacks) override;
+  SearchKind kind() const override { return SearchKind::AlphaBeta; }
   // Called by the main worker every few hundred nodes: time, node limit, target time.
   void check_limits();
   std::uint64_t total_nodes() const;

@@ -11,6 +11,9 @@ AnalysisOptions analysis_options(const AiConfig& config, Millis movetime) {
   o.movetime = movetime;
   if (const Level* hard = config.find("hard")) o.settings = settings_for(*hard, config);
   o.settings.threads = 1;  // one position at a time; a window or a terminal stays responsive
+  // Alpha-beta whatever the level plays with: the marks compare scores in squares of territory
+  // at equal depths, which MCTS's winning chances do not give.
+  o.settings.kind = SearchKind::AlphaBeta;
   return o;
 }
 

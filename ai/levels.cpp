@@ -92,10 +92,16 @@ Expected<Level, std::string> level_from_json(const std::string& name, const json
       auto v = integer(value, at, 0, kMaxNoise);
       if (!v) return Error{v.error()};
       l.noise = static_cast<int>(*v);
+    } else if (key == "search") {
+      const auto kind =
+          value.is_string() ? parse_search_kind(value.get<std::string>()) : std::nullopt;
+      if (!kind)
+        return Error{at + ": expected \"alphabeta\", \"mcts\" or \"auto\", got " + value.dump()};
+      l.search = *kind;
     } else {
       return Error{at +
                    ": unknown key (expected description, movetime, clock, depth, nodes, "
-                   "width or noise)"};
+                   "width, noise or search)"};
     }
   }
   if (!l.movetime && !l.clock && l.depth == 0 && l.nodes == 0)
@@ -128,6 +134,9 @@ AiConfig builtin_ai_config() {
       level("max", "Uses the game clock as a tournament program would (5 s a move without one).",
             5.0, 0, 1.0, 0, true),
   };
+  // The full-strength levels search by the board (docs/ENGINE.md, "Which one, and why").
+  for (Level& l : c.levels)
+    if (l.name == "hard" || l.name == "max") l.search = SearchKind::Auto;
   c.default_level = "medium";
   c.threads = 0;
   c.hash_mb = 64;
@@ -222,7 +231,7 @@ json to_json(const AiConfig& config) {
     if (l.nodes != 0) lj["nodes"] = l.nodes;
     if (l.width != 1.0) lj["width"] = l.width;
     if (l.noise != 0) lj["noise"] = l.noise;
-    if (l.search == SearchKind::Mcts) lj["search"] = "mcts";
+    if (l.search != SearchKind::AlphaBeta) lj["search"] = std::string(to_string(l.search));
     levels[l.name] = lj;
   }
   return {{"default_level", config.default_level},

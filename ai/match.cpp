@@ -49,9 +49,11 @@ Expected<Level, std::string> parse_limits(std::string_view text, Level level) {
     const std::string key(item.substr(0, eq));
     if (key == "search") {
       const std::string_view kind = item.substr(eq + 1);
-      if (kind != "alphabeta" && kind != "mcts")
-        return Error{"limits: search must be alphabeta or mcts, got '" + std::string(kind) + "'"};
-      level.search = kind == "mcts" ? SearchKind::Mcts : SearchKind::AlphaBeta;
+      const auto parsed = parse_search_kind(kind);
+      if (!parsed)
+        return Error{"limits: search must be alphabeta, mcts or auto, got '" + std::string(kind) +
+                     "'"};
+      level.search = *parsed;
       level.name += (level.name == "limits" ? ":" : ",") + std::string(item);
       continue;
     }

@@ -23,6 +23,7 @@ class MctsSearch final : public SearchBase {
   class Tree;
   SearchResult think(const Position& pos, const SearchLimits& limits,
                      const SearchCallbacks& callbacks) override;
+  SearchKind kind() const override { return SearchKind::Mcts; }
 
   std::vector<std::unique_ptr<Tree>> trees_;
 };

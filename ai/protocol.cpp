@@ -277,9 +277,10 @@ void EngineProtocol::cmd_limits(const std::vector<std::string>& args) {
       if (!v) return error("limits: noise must be 0 to 10000, got '" + value + "'");
       l.noise = static_cast<int>(*v);
     } else if (key == "search") {
-      if (value != "alphabeta" && value != "mcts")
-        return error("limits: search must be alphabeta or mcts, got '" + value + "'");
-      l.search = value == "mcts" ? SearchKind::Mcts : SearchKind::AlphaBeta;
+      const auto kind = parse_search_kind(value);
+      if (!kind)
+        return error("limits: search must be alphabeta, mcts or auto, got '" + value + "'");
+      l.search = *kind;
     } else {
       return error("limits: unknown limit '" + key +
                    "' (expected movetime, depth, nodes, width, noise or search)");

@@ -1,5 +1,7 @@
 #include "ai/search.h"
 
+#include <atomic>
+
 #include "ai/alphabeta.h"
 #include "ai/mcts.h"
 #include "ai/search_base.h"
@@ -32,6 +34,7 @@ void SearchBase::start(const Position& pos, const SearchLimits& limits, SearchCa
   thread_ = std::thread([this, pos, limits, callbacks = std::move(callbacks)] {
     SearchResult result = think(pos, limits, callbacks);
     result.stopped = stopped_by_caller_.load();
+    result.kind = kind();
     result.elapsed = elapsed();
     const auto ms = static_cast<std::uint64_t>(std::max<long>(result.elapsed.count(), 1));
     result.nps = result.nodes * 1000 / ms;
@@ -73,9 +76,92 @@ Millis SearchBase::elapsed() const {
   return std::chrono::duration_cast<Millis>(Clock::now() - started_);
 }
 
+namespace {
+
+// SearchKind::Auto: both searches, each made on first use with its own kind, and each search
+// handed to the one the board calls for. `active_` is atomic because stop() may come from any
+// thread while start() switches it.
+class AutoSearch final : public Search {
+ public:
+  explicit AutoSearch(const SearchSettings& settings) : settings_(settings) {}
+
+  void start(const Position& pos, const SearchLimits& limits, SearchCallbacks callbacks) override {
+    Search& next = child(resolve(SearchKind::Auto, pos.size()));
+    Search* previous = active_.exchange(&next);
+    if (previous != nullptr && previous != &next) {
+      previous->stop();
+      previous->wait();
+    }
+    next.start(pos, limits, std::move(callbacks));
+  }
+  void stop() override {
+    if (Search* s = active_.load()) s->stop();
+  }
+  SearchResult wait() override {
+    Search* s = active_.load();
+    return s != nullptr ? s->wait() : SearchResult{};
+  }
+  bool running() const override {
+    const Search* s = active_.load();
+    return s != nullptr && s->running();
+  }
+  void set_settings(const SearchSettings& settings) override {
+    settings_ = settings;
+    for (auto* c : {&alphabeta_, &mcts_})
+      if (*c) (*c)->set_settings(with_kind(settings, (*c)->settings().kind));
+  }
+  const SearchSettings& settings() const override { return settings_; }
+  void clear() override {
+    for (auto* c : {&alphabeta_, &mcts_})
+      if (*c) (*c)->clear();
+  }
+
+ private:
+  static SearchSettings with_kind(SearchSettings s, SearchKind kind) {
+    s.kind = kind;
+    return s;
+  }
+  Search& child(SearchKind kind) {
+    auto& slot = kind == SearchKind::Mcts ? mcts_ : alphabeta_;
+    if (!slot) slot = make_search(with_kind(settings_, kind));
+    return *slot;
+  }
+
+  SearchSettings settings_;
+  std::unique_ptr<Search> alphabeta_, mcts_;
+  std::atomic<Search*> active_{nullptr};
+};
+
+}  // namespace
+
 std::unique_ptr<Search> make_search(const SearchSettings& settings) {
-  if (settings.kind == SearchKind::Mcts) return std::make_unique<MctsSearch>(settings);
+  switch (settings.kind) {
+    case SearchKind::Mcts:
+      return std::make_unique<MctsSearch>(settings);
+    case SearchKind::Auto:
+      return std::make_unique<AutoSearch>(settings);
+    case SearchKind::AlphaBeta:
+      break;
+  }
   return std::make_unique<AlphaBetaSearch>(settings);
+}
+
+std::string_view to_string(SearchKind kind) {
+  switch (kind) {
+    case SearchKind::Mcts:
+      return "mcts";
+    case SearchKind::Auto:
+      return "auto";
+    case SearchKind::AlphaBeta:
+      break;
+  }
+  return "alphabeta";
+}
+
+std::optional<SearchKind> parse_search_kind(std::string_view text) {
+  for (SearchKind k : {SearchKind::AlphaBeta, SearchKind::Mcts, SearchKind::Auto})
+    if (text == to_string(k)) return k;
+  return std::nullopt;
 }
 
 SearchResult search_now(Search& search, const Position& pos, const SearchLimits& limits) {

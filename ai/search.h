@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ai/evaluate.h"
@@ -65,7 +66,22 @@ struct MctsParams {
   std::size_t max_nodes = 4'000'000;  // per thread; beyond it leaves are no longer expanded
 };
 
-enum class SearchKind : std::uint8_t { AlphaBeta, Mcts };
+// Auto picks one by the board at the start of each search: MCTS on boards up to
+// kMctsLargestBoard, alpha-beta on larger ones, as matches against the earlier engine measured
+// (docs/ENGINE.md, "Which one, and why").
+enum class SearchKind : std::uint8_t { AlphaBeta, Mcts, Auto };
+
+inline constexpr int kMctsLargestBoard = 8;
+
+// The search Auto runs on a board of `size` squares a side; other kinds are returned as they are.
+constexpr SearchKind resolve(SearchKind kind, int size) {
+  if (kind != SearchKind::Auto) return kind;
+  return size <= kMctsLargestBoard ? SearchKind::Mcts : SearchKind::AlphaBeta;
+}
+
+// "alphabeta", "mcts" and "auto", as levels, protocol limits and match specs write them.
+std::string_view to_string(SearchKind kind);
+std::optional<SearchKind> parse_search_kind(std::string_view text);
 
 // What the engine is: fixed for the life of a Search object unless changed between searches.
 struct SearchSettings {
@@ -94,7 +110,8 @@ struct SearchResult {
   std::uint64_t nodes = 0;
   Millis elapsed{0};
   std::uint64_t nps = 0;
-  bool stopped = false;  // ended by stop() rather than by its own limits
+  bool stopped = false;                     // ended by stop() rather than by its own limits
+  SearchKind kind = SearchKind::AlphaBeta;  // the search that produced it (never Auto)
 };
 
 struct SearchCallbacks {

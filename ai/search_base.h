@@ -37,6 +37,8 @@ class SearchBase : public Search {
   // move whenever the side to move has one.
   virtual SearchResult think(const Position& pos, const SearchLimits& limits,
                              const SearchCallbacks& callbacks) = 0;
+  // Which search this is, for SearchResult::kind.
+  virtual SearchKind kind() const = 0;
 
   // True once stop() was called or the hard time limit has passed (it then stays true). Reads the
   // clock, so call it every few hundred nodes, not at every one.

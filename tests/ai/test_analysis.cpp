@@ -115,6 +115,18 @@ struct TempDir {
 
 }  // namespace
 
+TEST_CASE("analysis searches by alpha-beta on one thread whatever the hard level plays with") {
+  AiConfig config = builtin_ai_config();
+  for (SearchKind kind : {SearchKind::Auto, SearchKind::Mcts, SearchKind::AlphaBeta}) {
+    for (Level& l : config.levels)
+      if (l.name == "hard") l.search = kind;
+    const AnalysisOptions o = analysis_options(config, Millis{300});
+    CHECK(o.settings.kind == SearchKind::AlphaBeta);
+    CHECK(o.settings.threads == 1);
+    CHECK(o.movetime == Millis{300});
+  }
+}
+
 TEST_CASE("scores are read in squares as the evaluation bar reads them, results as decided") {
   CHECK(score_squares(125) == doctest::Approx(1.25));
   CHECK(score_squares(-40) == doctest::Approx(-0.4));

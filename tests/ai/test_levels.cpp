@@ -64,6 +64,9 @@ TEST_CASE("a bad config file gets an error that names the field") {
   CHECK(broken("easy", "width", 9).find("levels.easy.width: must be") == 0);
   CHECK(broken("easy", "noise", 1.5).find("levels.easy.noise: expected a whole number") == 0);
   CHECK(broken("max", "speed", 1).find("levels.max.speed: unknown key") == 0);
+  CHECK(broken("hard", "search", "minimax") ==
+        "levels.hard.search: expected \"alphabeta\", \"mcts\" or \"auto\", got \"minimax\"");
+  CHECK(broken("hard", "search", 1).find("levels.hard.search: expected") == 0);
 
   nlohmann::json no_limit = good;
   no_limit["levels"]["medium"] = {{"description", "thinks forever"}};
@@ -121,4 +124,25 @@ TEST_CASE("a level's limits are tightened by the game clock") {
   CHECK(beginner.eval.noise > 0);
   CHECK(beginner.selectivity.scale < 1.0);
   CHECK(settings_for(hard, config).eval.noise == 0);
+}
+
+TEST_CASE("a level's search kind is read from the config and reaches its search settings") {
+  const AiConfig builtin = builtin_ai_config();
+  // The full-strength levels pick the search by the board; the weak ones keep alpha-beta, whose
+  // depth limits their strength was measured with (bench/level_matches.sh).
+  CHECK(builtin.find("hard")->search == SearchKind::Auto);
+  CHECK(builtin.find("max")->search == SearchKind::Auto);
+  CHECK(builtin.find("medium")->search == SearchKind::AlphaBeta);
+  for (const char* kind : {"alphabeta", "mcts", "auto"}) {
+    nlohmann::json j = to_json(builtin);
+    j["levels"]["medium"]["search"] = kind;
+    auto c = ai_config_from_json(j);
+    REQUIRE(c);
+    const Level& medium = *c->find("medium");
+    CHECK(to_string(medium.search) == kind);
+    CHECK(settings_for(medium, *c).kind == medium.search);
+    auto back = ai_config_from_json(to_json(*c));
+    REQUIRE(back);
+    CHECK(*back == *c);
+  }
 }

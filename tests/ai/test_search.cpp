@@ -87,10 +87,10 @@ TEST_CASE("the engine finds forced wins in small positions") {
   }
 }
 
-TEST_CASE("a win in one is played at once, at any depth, by both search kinds") {
+TEST_CASE("a win in one is played at once, at any depth, by every search kind") {
   // Black's queen on a1 has one free neighbour, b1; shooting there from d3 shuts it in.
   Position pos = *parse_position("8/8/8/8/8/3W4/xx6/B7 w");
-  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts}) {
+  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts, SearchKind::Auto}) {
     SearchSettings s;
     s.kind = kind;
     auto search = make_search(s);
@@ -126,29 +126,30 @@ TEST_CASE("the search converts a won separated endgame against best defence") {
 }
 
 TEST_CASE("stop from another thread ends an infinite search promptly with a legal move") {
-  const Position pos(standard_variant());
-  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts}) {
-    SearchSettings settings;
-    settings.kind = kind;
-    auto search = make_search(settings);
-    SearchLimits limits;
-    limits.infinite = true;
-    search->start(pos, limits, {});
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
-    CHECK(search->running());
-    Clock::time_point stopped_at;
-    std::thread stopper([&] {
-      stopped_at = Clock::now();
-      search->stop();
-    });
-    stopper.join();
-    const SearchResult r = search->wait();
-    const auto latency = std::chrono::duration_cast<Millis>(Clock::now() - stopped_at);
-    CHECK(latency < test::deadline_slack());
-    CHECK(r.stopped);
-    CHECK_FALSE(pos.check(r.best));
-    CHECK_FALSE(search->running());
-  }
+  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts, SearchKind::Auto})
+    for (const Position& pos : {Position(standard_variant()), Position(botzone8_variant())}) {
+      CAPTURE(to_string(kind));
+      SearchSettings settings;
+      settings.kind = kind;
+      auto search = make_search(settings);
+      SearchLimits limits;
+      limits.infinite = true;
+      search->start(pos, limits, {});
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      CHECK(search->running());
+      Clock::time_point stopped_at;
+      std::thread stopper([&] {
+        stopped_at = Clock::now();
+        search->stop();
+      });
+      stopper.join();
+      const SearchResult r = search->wait();
+      const auto latency = std::chrono::duration_cast<Millis>(Clock::now() - stopped_at);
+      CHECK(latency < test::deadline_slack());
+      CHECK(r.stopped);
+      CHECK_FALSE(pos.check(r.best));
+      CHECK_FALSE(search->running());
+    }
 }
 
 TEST_CASE("start returns while the search runs") {
@@ -183,8 +184,8 @@ TEST_CASE("progress comes with every completed depth and the result once") {
   CHECK_FALSE(r.stopped);
 }
 
-TEST_CASE("the hard deadline holds on every board size, with one and two threads, for both kinds") {
-  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts}) {
+TEST_CASE("the hard deadline holds on every board size, with one and two threads, for every kind") {
+  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts, SearchKind::Auto}) {
     for (const RuleVariant& v : {botzone8_variant(), standard_variant(), test::small_variant(12)}) {
       for (int threads : {1, 2}) {
         SearchSettings s;
@@ -202,7 +203,8 @@ TEST_CASE("the hard deadline holds on every board size, with one and two threads
         const auto took = std::chrono::duration_cast<Millis>(Clock::now() - before);
         CAPTURE(v.name);
         CAPTURE(threads);
-        CAPTURE(kind == SearchKind::Mcts);
+        CAPTURE(to_string(kind));
+        CHECK(r.kind == resolve(kind, v.size));
         CHECK(took <= Millis{120} + std::max(slack_before, test::deadline_slack()));
         CHECK_FALSE(pos.check(r.best));
         CHECK(r.nodes > 0);
@@ -253,6 +255,30 @@ TEST_CASE("time plans: a fixed time uses all of it, a clock a share of it") {
   const TimePlan c = plan_time(short_clock, pos);
   CHECK(*c.hard >= Millis{1});
   CHECK(*c.hard <= Millis{30});
+}
+
+TEST_CASE("auto searches small boards by MCTS and larger ones by alpha-beta, in one object") {
+  SearchSettings s;
+  s.kind = SearchKind::Auto;
+  auto search = make_search(s);
+  CHECK(search->settings().kind == SearchKind::Auto);
+  SearchLimits limits;
+  limits.movetime = Millis{60};
+  // Back and forth, so that a switch in either direction is exercised.
+  for (int round = 0; round < 2; ++round) {
+    for (const RuleVariant& v : {botzone8_variant(), standard_variant(), test::small_variant(6)}) {
+      const Position pos(v);
+      const SearchResult r = search_now(*search, pos, limits);
+      CAPTURE(v.name);
+      CHECK(r.kind == (v.size <= kMctsLargestBoard ? SearchKind::Mcts : SearchKind::AlphaBeta));
+      CHECK_FALSE(pos.check(r.best));
+    }
+  }
+  CHECK(resolve(SearchKind::AlphaBeta, 8) == SearchKind::AlphaBeta);
+  CHECK(resolve(SearchKind::Mcts, 10) == SearchKind::Mcts);
+  CHECK(parse_search_kind("auto") == SearchKind::Auto);
+  CHECK_FALSE(parse_search_kind("Auto"));
+  CHECK_FALSE(parse_search_kind(""));
 }
 
 TEST_CASE("MCTS keeps its deadline when expanding one node takes longer than the search has") {
