@@ -20,6 +20,7 @@ struct TermWeights {
   double queen_position = 0;   // c1: 2 * sum(2^-Q_me - 2^-Q_opp)
   double king_position = 0;    // c2: sum(clamp((K_opp - K_me) / 6, -1, 1))
   double mobility = 0;         // per queen, a concave function of its one-move reach
+  friend bool operator==(const TermWeights&, const TermWeights&) = default;
 };
 
 struct EvalParams {
@@ -46,6 +47,7 @@ struct EvalParams {
   // Compute the distance terms in the rules core's three-word layout on every board size instead
   // of the dense one: the same numbers, slower; the baseline for benchmarks and tests.
   bool wide_layout = false;
+  friend bool operator==(const EvalParams&, const EvalParams&) = default;
 };
 
 // The raw terms from the side to move's point of view (before weighting), for tests and tools.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "ai/move_ranking.h"
@@ -40,9 +41,13 @@ class MctsSearch::Tree {
   explicit Tree(const SearchSettings& s) : eval_(s.eval), params_(s.mcts) {}
 
   void configure(const SearchSettings& s) {
+    if (!(s.eval == eval_.params()) || !(s.mcts == params_)) forget();  // grown under others
     eval_.set_params(s.eval);
     params_ = s.mcts;
   }
+  void forget() { kept_root_.reset(); }
+  // The visits the root had when the last grow() began: more than 0 when the tree was kept.
+  std::uint32_t kept_visits() const { return kept_visits_; }
   // Asked every few evaluations while a node is expanded, and by the endgame counter, whether
   // the search must end: one expansion can take longer than a search has left (on 10x10 with
   // separated regions to count, over 100 ms), so the time is not only checked between
@@ -53,21 +58,36 @@ class MctsSearch::Tree {
   }
 
   // Grows a tree for `root` until `stop()` says so; then root_children() holds the result.
+  // A search of the position the last one ended on, or of one a move or two (this side's move
+  // and the reply) below it, goes on growing that part of the tree: what the last search, or
+  // a ponder search, learnt about the position is kept.
   template <class Stop, class Report>
   void grow(const Position& root, Stop&& stop, Report&& report) {
-    nodes_.clear();
-    // The whole tree's room at once: growing the vector by doubling copied up to the whole tree
-    // in one step, which on 10x10 made a search end 80 ms past its deadline. Reserved pages are
-    // touched only as nodes are added.
-    nodes_.reserve(params_.max_nodes + static_cast<std::size_t>(std::max(params_.children, 0)));
     evals_.store(0, std::memory_order_relaxed);
-    nodes_.push_back(Node{});
-    Position pos = root;
-    expand(0, pos, 0);
+    cut_short_ = false;
+    if (!reroot(root)) {
+      nodes_.clear();
+      // The whole tree's room at once: growing the vector by doubling copied up to the whole
+      // tree in one step, which on 10x10 made a search end 80 ms past its deadline. Reserved
+      // pages are touched only as nodes are added.
+      nodes_.reserve(params_.max_nodes + static_cast<std::size_t>(std::max(params_.children, 0)));
+      nodes_.push_back(Node{});
+      Position pos = root;
+      expand(0, pos, 0);
+    } else if (!nodes_.front().expanded) {
+      Position pos = root;
+      expand(0, pos, 0);
+    }
+    // The root is kept even when its ranking was cut short (a search needs its moves), but
+    // then the tree is not reused.
+    const bool root_cut_short = cut_short_;
+    kept_root_ = root;
+    kept_visits_ = nodes_.front().visits;
     while (!stop()) {
       iterate(root);
       report();
     }
+    if (root_cut_short) forget();
   }
 
   std::vector<Node> root_children() const {
@@ -102,6 +122,57 @@ class MctsSearch::Tree {
   }
 
  private:
+  // Makes the node of the kept tree whose position is `root` the root of the tree: the root
+  // itself, a child or a grandchild. False when there is none (or no kept tree).
+  bool reroot(const Position& root) {
+    if (!kept_root_ || nodes_.empty()) return false;
+    if (*kept_root_ == root) return true;
+    auto children = [this](std::uint32_t n) {
+      const Node& node = nodes_[n];
+      return std::pair{node.first_child, node.first_child + (node.expanded ? node.child_count : 0)};
+    };
+    std::optional<std::uint32_t> found;
+    const auto [first, last] = children(0);
+    for (std::uint32_t c = first; c < last && !found; ++c) {
+      Position after = *kept_root_;
+      after.do_move(nodes_[c].move);
+      if (after == root) {
+        found = c;
+        break;
+      }
+      const auto [g_first, g_last] = children(c);
+      for (std::uint32_t g = g_first; g < g_last; ++g) {
+        Position reply = after;
+        reply.do_move(nodes_[g].move);
+        if (reply.hash() == root.hash() && reply == root) {
+          found = g;
+          break;
+        }
+      }
+    }
+    if (!found) return false;
+    keep_subtree(*found);
+    return true;
+  }
+
+  // Copies the subtree under `top` to the front of a fresh vector, breadth first so that every
+  // node's children stay one block, and drops the rest.
+  void keep_subtree(std::uint32_t top) {
+    spare_.clear();
+    spare_.reserve(nodes_.capacity());
+    spare_.push_back(nodes_[top]);
+    for (std::size_t i = 0; i < spare_.size(); ++i) {
+      Node& copy = spare_[i];
+      if (!copy.expanded || copy.child_count == 0) continue;
+      const std::uint32_t old_first = copy.first_child;
+      copy.first_child = static_cast<std::uint32_t>(spare_.size());
+      const std::uint16_t count = copy.child_count;  // `copy` dangles once spare_ grows
+      for (std::uint32_t c = old_first; c < old_first + count; ++c) spare_.push_back(nodes_[c]);
+    }
+    nodes_.swap(spare_);
+    spare_.clear();
+  }
+
   // Steps: 1. descend by UCT while the node is expanded; 2. value the leaf: a finished game is
   // won by the side that moved into it; a leaf seen before is expanded and valued by the best
   // reply's static chance; a new leaf by its own; 3. back the value up, flipping sides each ply.
@@ -121,9 +192,11 @@ class MctsSearch::Tree {
     if (leaf->terminal) {
       v = 1;
     } else if (leaf->visits > 0 && nodes_.size() < params_.max_nodes && ply < kMaxPly - 1) {
-      expand(n, pos, ply);
+      const bool expanded = expand(n, pos, ply);
       leaf = &nodes_[n];  // expand may have moved the nodes
-      if (leaf->terminal) {
+      if (!expanded) {
+        v = leaf->prior;
+      } else if (leaf->terminal) {
         v = 1;
       } else {
         float best = 0;
@@ -167,11 +240,16 @@ class MctsSearch::Tree {
     return best;
   }
 
-  void expand(std::uint32_t n, Position& pos, int ply) {
+  // False when the search stopped before the moves were ranked: a node other than the root is
+  // then left a leaf, so that every expanded node of a kept tree holds its best moves.
+  bool expand(std::uint32_t n, Position& pos, int ply) {
     rank_moves(pos, eval_, ply, params_.steps, steps_, list_, [this] {
       const std::uint64_t count = evals_.fetch_add(1, std::memory_order_relaxed) + 1;
-      return count % kInterruptInterval == 0 && interrupt_ && interrupt_();
+      if (count % kInterruptInterval != 0 || !interrupt_ || !interrupt_()) return false;
+      cut_short_ = true;
+      return true;
     });
+    if (cut_short_ && n != 0) return false;
     const auto first = static_cast<std::uint32_t>(nodes_.size());
     const std::size_t keep = std::min(list_.size(), static_cast<std::size_t>(params_.children));
     for (std::size_t i = 0; i < keep; ++i) {
@@ -186,20 +264,29 @@ class MctsSearch::Tree {
     node.first_child = first;
     node.child_count = static_cast<std::uint16_t>(keep);
     if (keep == 0) node.terminal = n != 0;
+    return true;
   }
 
   Evaluator eval_;
   MctsParams params_;
   std::vector<Node> nodes_;
+  std::vector<Node> spare_;  // the next nodes_ while a subtree is kept (its room is reused)
   std::vector<std::uint32_t> path_;
   std::vector<QueenStep> steps_;
   std::vector<ScoredMove> list_;
   std::atomic<std::uint64_t> evals_{0};
   std::function<bool()> interrupt_;
+  std::optional<Position> kept_root_;  // the root of the tree in nodes_, while it may be reused
+  std::uint32_t kept_visits_ = 0;
+  bool cut_short_ = false;  // a ranking of this search was stopped before it valued every move
 };
 
 MctsSearch::MctsSearch(const SearchSettings& settings) : SearchBase(settings) {
   set_settings(settings);
+}
+
+void MctsSearch::clear() {
+  for (auto& t : trees_) t->forget();
 }
 
 MctsSearch::~MctsSearch() {
@@ -301,6 +388,7 @@ SearchResult MctsSearch::think(const Position& root, const SearchLimits& limits,
   if (result.pv.empty() || result.pv.front() != result.best) result.pv = {result.best};
   result.depth = static_cast<int>(result.pv.size());
   result.nodes = total_evals();
+  result.kept_visits = main.kept_visits();
   return result;
 }
 

@@ -17,7 +17,7 @@ class MctsSearch final : public SearchBase {
   ~MctsSearch() override;
 
   void set_settings(const SearchSettings& settings) override;
-  void clear() override {}
+  void clear() override;
 
  private:
   class Tree;

@@ -64,6 +64,7 @@ struct MctsParams {
   double widen_per_sqrt = 2.0;
   int steps = 16;                     // queen steps whose arrows are expanded, as in Selectivity
   std::size_t max_nodes = 4'000'000;  // per thread; beyond it leaves are no longer expanded
+  friend bool operator==(const MctsParams&, const MctsParams&) = default;
 };
 
 // Auto picks one by the board at the start of each search: MCTS on boards up to
@@ -112,6 +113,9 @@ struct SearchResult {
   std::uint64_t nps = 0;
   bool stopped = false;                     // ended by stop() rather than by its own limits
   SearchKind kind = SearchKind::AlphaBeta;  // the search that produced it (never Auto)
+  // MCTS: root visits its tree already had when the search began (it goes on with the tree of
+  // the same position, such as a ponder search's); 0 for a new tree and for alpha-beta.
+  std::uint64_t kept_visits = 0;
 };
 
 struct SearchCallbacks {

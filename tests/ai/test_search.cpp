@@ -301,3 +301,56 @@ TEST_CASE("MCTS keeps its deadline when expanding one node takes longer than the
     CHECK_FALSE(pos.check(r.best));
   }
 }
+
+TEST_CASE("MCTS goes on with its tree for the same position and a move or two below it") {
+  SearchSettings s;
+  s.kind = SearchKind::Mcts;
+  auto search = make_search(s);
+  const Position pos(botzone8_variant());
+  SearchLimits limits;
+  limits.nodes = 20000;
+  const SearchResult first = search_now(*search, pos, limits);
+  CHECK(first.kept_visits == 0);
+  const SearchResult second = search_now(*search, pos, limits);
+  CHECK(second.kept_visits > 0);
+  CHECK_FALSE(pos.check(second.best));
+
+  // A move below, and a move and the reply below, the search goes on with that part of the
+  // tree; a position above or beside it starts a new tree.
+  Position other = pos;
+  other.do_move(second.best);
+  const SearchResult below = search_now(*search, other, limits);
+  CHECK(below.kept_visits > 0);
+  CHECK_FALSE(other.check(below.best));
+  REQUIRE(below.pv.size() >= 2);
+  Position two_below = other;
+  two_below.do_move(below.pv[0]);
+  two_below.do_move(below.pv[1]);
+  const SearchResult after_reply = search_now(*search, two_below, limits);
+  CHECK(after_reply.kept_visits > 0);
+  CHECK_FALSE(two_below.check(after_reply.best));
+  CHECK(search_now(*search, pos, limits).kept_visits == 0);
+  CHECK(search_now(*search, pos, limits).kept_visits > 0);
+  // The same settings again keep it (the engine protocol sets them before every go); other
+  // settings, and a new game, do not.
+  search->set_settings(s);
+  CHECK(search_now(*search, pos, limits).kept_visits > 0);
+  SearchSettings wider = s;
+  wider.mcts.exploration = 0.5;
+  search->set_settings(wider);
+  CHECK(search_now(*search, pos, limits).kept_visits == 0);
+  search->clear();
+  CHECK(search_now(*search, pos, limits).kept_visits == 0);
+
+  // A search stopped from outside, as a ponder search is, leaves its tree to the next one.
+  SearchLimits forever;
+  forever.infinite = true;
+  search->clear();
+  search->start(other, forever, {});
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  search->stop();
+  search->wait();
+  const SearchResult after_ponder = search_now(*search, other, limits);
+  CHECK(after_ponder.kept_visits > 0);
+  CHECK_FALSE(other.check(after_ponder.best));
+}
