@@ -122,6 +122,7 @@ class WatchedPlayer final : public Player {
 struct Seat {
   std::unique_ptr<Player> player;
   WatchedPlayer::Limit limit;
+  AIPlayer* engine = nullptr;  // the player, when it is one of ours
 };
 
 Seat make_seat(const PlayerSpec& spec, const AiConfig& config, std::uint64_t seed,
@@ -131,8 +132,9 @@ Seat make_seat(const PlayerSpec& spec, const AiConfig& config, std::uint64_t see
       auto p = spec.settings
                    ? std::make_unique<AIPlayer>(spec.level, *spec.settings, spec.label, seed)
                    : std::make_unique<AIPlayer>(spec.level, config, spec.label, seed);
+      p->set_ponder(spec.ponder);
       AIPlayer* raw = p.get();
-      return {std::move(p), [raw](const MoveRequest& r) { return raw->time_limit(r); }};
+      return {std::move(p), [raw](const MoveRequest& r) { return raw->time_limit(r); }, raw};
     }
     case PlayerSpec::Kind::External: {
       auto p = std::make_unique<ExternalEnginePlayer>(spec.external);
@@ -150,6 +152,17 @@ Seat make_seat(const PlayerSpec& spec, const AiConfig& config, std::uint64_t see
 }  // namespace
 
 Expected<PlayerSpec, std::string> parse_player_spec(std::string_view text, const AiConfig& config) {
+  constexpr std::string_view kPonder = "+ponder";
+  if (text.size() > kPonder.size() && text.ends_with(kPonder) && !text.starts_with("engine:") &&
+      !text.starts_with("uci:") && !text.starts_with("botzone:")) {
+    auto spec = parse_player_spec(text.substr(0, text.size() - kPonder.size()), config);
+    if (!spec) return spec;
+    if (spec->kind != PlayerSpec::Kind::Engine)
+      return Error{"'" + std::string(text) + "': only a level or limits can ponder"};
+    spec->ponder = true;
+    spec->label += kPonder;
+    return spec;
+  }
   PlayerSpec spec;
   spec.label = std::string(text);
   const std::size_t colon = text.find(':');
@@ -261,6 +274,8 @@ GameOutcome Match::play_game(int index) {
   }
   out.overrun[0] = a.max_overrun();
   out.overrun[1] = b.max_overrun();
+  for (int s = 0; s < 2; ++s)
+    if (seats[s].engine != nullptr) out.ponder[s] = seats[s].engine->ponder_stats();
   if (out.record.result && out.record.result->winner) {
     const bool white_won = *out.record.result->winner == Color::White;
     out.winner = white_won == out.a_is_white ? 0 : 1;
@@ -291,7 +306,11 @@ MatchSummary Match::run(
       } else {
         ++summary.unfinished;
       }
-      for (int s = 0; s < 2; ++s) merge(s, g.overrun[s]);
+      for (int s = 0; s < 2; ++s) {
+        merge(s, g.overrun[s]);
+        summary.ponder[s].hits += g.ponder[s].hits;
+        summary.ponder[s].misses += g.ponder[s].misses;
+      }
       summary.elo = elo_estimate(summary.a_wins, summary.b_wins);
       summary.games[static_cast<std::size_t>(i)] = g;
       if (on_game) on_game(g, summary);

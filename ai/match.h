@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ai/ai_player.h"
 #include "ai/external_engine.h"
 #include "ai/levels.h"
 #include "common/expected.h"
@@ -28,6 +29,8 @@ namespace amazons::ai {
 //   engine:COMMAND, uci:COMMAND, botzone:COMMAND
 //                                       an external program in our protocol, UCI or Botzone's
 //   random                              a uniformly random mover
+// An engine of our own (a level or limits) may end in "+ponder": it thinks on the opponent's
+// time (AIPlayer::set_ponder), which needs a free core while the opponent thinks.
 struct PlayerSpec {
   enum class Kind : std::uint8_t { Engine, External, Random };
   Kind kind = Kind::Engine;
@@ -36,6 +39,7 @@ struct PlayerSpec {
   // Kind::Engine: explicit engine settings instead of those the level and config give (for
   // tuning tools that compare evaluation weights or search widths).
   std::optional<SearchSettings> settings;
+  bool ponder = false;             // Kind::Engine
   ExternalEngineOptions external;  // Kind::External
 };
 
@@ -61,6 +65,7 @@ struct GameOutcome {
   std::vector<std::string> failures;  // engine failures seen in this game
   // Per player (A, B): the latest reply against its time limit (see MatchSummary::max_overrun).
   std::optional<Millis> overrun[2];
+  AIPlayer::PonderStats ponder[2];  // per player; zero for one that does not ponder
 };
 
 struct EloEstimate {
@@ -76,7 +81,8 @@ struct MatchSummary {
   // The latest a reply came after the time the player was given for it (negative: always that
   // much early), per player; empty when no move had a time limit.
   std::optional<Millis> max_overrun[2];
-  std::vector<GameOutcome> games;  // in order of index
+  AIPlayer::PonderStats ponder[2];  // summed over the games
+  std::vector<GameOutcome> games;   // in order of index
 };
 
 class Match {

@@ -217,7 +217,13 @@ int main(int argc, char** argv) {
             << ")\n"
             << "largest deadline overrun: " << names[0] << " "
             << overrun_text(summary.max_overrun[0]) << ", " << names[1] << " "
-            << overrun_text(summary.max_overrun[1]) << "\n"
-            << "time: " << duration_text(elapsed) << std::endl;
+            << overrun_text(summary.max_overrun[1]) << "\n";
+  for (int s = 0; s < 2; ++s) {
+    const auto& p = summary.ponder[s];
+    if (p.hits + p.misses > 0)
+      std::cout << "pondering: " << names[s] << " expected the reply " << p.hits << " times of "
+                << p.hits + p.misses << "\n";
+  }
+  std::cout << "time: " << duration_text(elapsed) << std::endl;
   return 0;
 }

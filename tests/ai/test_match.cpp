@@ -35,6 +35,21 @@ TEST_CASE("player specs name levels, limits, external programs and the random mo
   REQUIRE(bz);
   CHECK(bz->external.protocol == ExternalProtocol::Botzone);
   CHECK(parse_player_spec("random", c)->kind == PlayerSpec::Kind::Random);
+  CHECK_FALSE(hard->ponder);
+  auto pondering = parse_player_spec("max+ponder", c);
+  REQUIRE(pondering);
+  CHECK(pondering->ponder);
+  CHECK(pondering->level == *c.find("max"));
+  CHECK(pondering->label == "max+ponder");
+  auto lim_ponder = parse_player_spec("limits:movetime=50,search=mcts+ponder", c);
+  REQUIRE(lim_ponder);
+  CHECK(lim_ponder->ponder);
+  CHECK(lim_ponder->level.search == SearchKind::Mcts);
+  // An external command may end in anything.
+  auto ext_ponder = parse_player_spec("engine:./engine --mode x+ponder", c);
+  REQUIRE(ext_ponder);
+  CHECK(ext_ponder->external.command == "./engine --mode x+ponder");
+  CHECK_FALSE(ext_ponder->ponder);
 }
 
 TEST_CASE("bad player specs say what is expected") {
@@ -48,6 +63,10 @@ TEST_CASE("bad player specs say what is expected") {
   CHECK(parse_player_spec("limits:depth", c).error().find("expected key=value") !=
         std::string::npos);
   CHECK(parse_player_spec("limits:width=0", c).error().find("width must be") != std::string::npos);
+  CHECK(parse_player_spec("random+ponder", c).error() ==
+        "'random+ponder': only a level or limits can ponder");
+  CHECK(parse_player_spec("grandmaster+ponder", c).error().find("is not a player") !=
+        std::string::npos);
   CHECK(parse_player_spec("limits:noise=5,width=0.5", c)
             .error()
             .find("give movetime, depth or nodes") != std::string::npos);
@@ -122,4 +141,24 @@ TEST_CASE("timed players report their latest reply against the limit") {
   const MatchSummary s = match.run();
   REQUIRE(s.max_overrun[0]);
   CHECK(*s.max_overrun[0] < test::deadline_slack());
+}
+
+TEST_CASE("a pondering player in a match thinks on the opponent's time and counts the replies") {
+  const AiConfig c = builtin_ai_config();
+  MatchOptions o;
+  o.rules = botzone8_variant();
+  o.games = 2;
+  o.parallel = 1;
+  o.config = c;
+  o.config.threads = 1;
+  o.config.hash_mb = 4;
+  // Both search kinds: MCTS keeps its ponder tree, alpha-beta its table.
+  for (const char* a : {"limits:movetime=30,search=mcts+ponder", "limits:movetime=30+ponder"}) {
+    CAPTURE(a);
+    Match match(*parse_player_spec(a, c), *parse_player_spec("limits:movetime=30", c), o);
+    const MatchSummary s = match.run();
+    CHECK(s.a_wins + s.b_wins == 2);
+    CHECK(s.ponder[0].hits + s.ponder[0].misses > 0);
+    CHECK(s.ponder[1].hits + s.ponder[1].misses == 0);
+  }
 }
