@@ -66,8 +66,9 @@ int main(int argc, char** argv) {
   CLI::App app{
       "amazons-match: plays games between two players and scores them.\n"
       "A player is a level (beginner, easy, medium, hard, max), limits:movetime=MS,depth=N,"
-      "width=W,noise=N, engine:COMMAND (our engine protocol), uci:COMMAND (UCI as Fairy-Stockfish "
-      "plays the Amazons), botzone:COMMAND (Botzone format, 8x8 only) or random."};
+      "width=W,noise=N,search=alphabeta|mcts|auto, engine:COMMAND (our engine protocol), "
+      "uci:COMMAND (UCI as Fairy-Stockfish plays the Amazons), botzone:COMMAND (Botzone format, "
+      "8x8 only) or random. A level or limits ending in +ponder thinks on the opponent's time."};
   std::string spec_a, spec_b;
   std::string config_dir = ai::default_config_dir().string();
   std::string rules = "standard";
