@@ -22,7 +22,7 @@ constexpr int kMaxThreads = 256;
 constexpr std::size_t kMaxHashMb = 1 << 16;
 
 Level level(std::string name, std::string description, double seconds, int depth, double width,
-            int noise, bool clock = false) {
+            int noise, bool clock = false, SearchKind search = SearchKind::AlphaBeta) {
   Level l;
   l.name = std::move(name);
   l.description = std::move(description);
@@ -31,6 +31,7 @@ Level level(std::string name, std::string description, double seconds, int depth
   l.width = width;
   l.noise = noise;
   l.clock = clock;
+  l.search = search;
   return l;
 }
 
@@ -130,13 +131,12 @@ AiConfig builtin_ai_config() {
       level("easy", "Looks one move ahead and sometimes misjudges a position.", 0.1, 2, 0.5, 150),
       level("medium", "Looks three moves ahead, quickly: a fair fight for a club player.", 0.1, 3,
             0.6, 0),
-      level("hard", "One second of full-strength search per move.", 1.0, 0, 1.0, 0),
+      // The full-strength levels search by the board (docs/ENGINE.md, "Which one, and why").
+      level("hard", "One second of full-strength search per move.", 1.0, 0, 1.0, 0, false,
+            SearchKind::Auto),
       level("max", "Uses the game clock as a tournament program would (5 s a move without one).",
-            5.0, 0, 1.0, 0, true),
+            5.0, 0, 1.0, 0, true, SearchKind::Auto),
   };
-  // The full-strength levels search by the board (docs/ENGINE.md, "Which one, and why").
-  for (Level& l : c.levels)
-    if (l.name == "hard" || l.name == "max") l.search = SearchKind::Auto;
   c.default_level = "medium";
   c.threads = 0;
   c.hash_mb = 64;

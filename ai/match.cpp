@@ -152,17 +152,6 @@ Seat make_seat(const PlayerSpec& spec, const AiConfig& config, std::uint64_t see
 }  // namespace
 
 Expected<PlayerSpec, std::string> parse_player_spec(std::string_view text, const AiConfig& config) {
-  constexpr std::string_view kPonder = "+ponder";
-  if (text.size() > kPonder.size() && text.ends_with(kPonder) && !text.starts_with("engine:") &&
-      !text.starts_with("uci:") && !text.starts_with("botzone:")) {
-    auto spec = parse_player_spec(text.substr(0, text.size() - kPonder.size()), config);
-    if (!spec) return spec;
-    if (spec->kind != PlayerSpec::Kind::Engine)
-      return Error{"'" + std::string(text) + "': only a level or limits can ponder"};
-    spec->ponder = true;
-    spec->label += kPonder;
-    return spec;
-  }
   PlayerSpec spec;
   spec.label = std::string(text);
   const std::size_t colon = text.find(':');
@@ -181,6 +170,17 @@ Expected<PlayerSpec, std::string> parse_player_spec(std::string_view text, const
                                               : ExternalProtocol::Botzone;
     spec.external.name = spec.label;
     return spec;
+  }
+  // An external command keeps whatever it ends in (above); anything else may end in +ponder.
+  constexpr std::string_view kPonder = "+ponder";
+  if (text.size() > kPonder.size() && text.ends_with(kPonder)) {
+    auto pondering = parse_player_spec(text.substr(0, text.size() - kPonder.size()), config);
+    if (!pondering) return pondering;
+    if (pondering->kind != PlayerSpec::Kind::Engine)
+      return Error{"'" + std::string(text) + "': only a level or limits can ponder"};
+    pondering->ponder = true;
+    pondering->label += kPonder;
+    return pondering;
   }
   if (kind == "limits") {
     auto level = parse_limits(rest, Level{});

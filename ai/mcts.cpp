@@ -127,37 +127,27 @@ class MctsSearch::Tree {
   bool reroot(const Position& root) {
     if (!kept_root_ || nodes_.empty()) return false;
     if (*kept_root_ == root) return true;
-    auto children = [this](std::uint32_t n) {
-      const Node& node = nodes_[n];
-      return std::pair{node.first_child, node.first_child + (node.expanded ? node.child_count : 0)};
-    };
-    std::optional<std::uint32_t> found;
-    const auto [first, last] = children(0);
-    for (std::uint32_t c = first; c < last && !found; ++c) {
+    auto is_root = [&root](const Position& p) { return p.hash() == root.hash() && p == root; };
+    const Node& top = nodes_.front();
+    if (!top.expanded) return false;
+    for (std::uint32_t c = top.first_child; c < top.first_child + top.child_count; ++c) {
       Position after = *kept_root_;
       after.do_move(nodes_[c].move);
-      if (after == root) {
-        found = c;
-        break;
-      }
-      const auto [g_first, g_last] = children(c);
-      for (std::uint32_t g = g_first; g < g_last; ++g) {
+      if (is_root(after)) return keep_subtree(c);
+      const Node& child = nodes_[c];
+      if (!child.expanded) continue;
+      for (std::uint32_t g = child.first_child; g < child.first_child + child.child_count; ++g) {
         Position reply = after;
         reply.do_move(nodes_[g].move);
-        if (reply.hash() == root.hash() && reply == root) {
-          found = g;
-          break;
-        }
+        if (is_root(reply)) return keep_subtree(g);
       }
     }
-    if (!found) return false;
-    keep_subtree(*found);
-    return true;
+    return false;
   }
 
   // Copies the subtree under `top` to the front of a fresh vector, breadth first so that every
-  // node's children stay one block, and drops the rest.
-  void keep_subtree(std::uint32_t top) {
+  // node's children stay one block, and drops the rest. Returns true, for reroot().
+  bool keep_subtree(std::uint32_t top) {
     spare_.clear();
     spare_.reserve(nodes_.capacity());
     spare_.push_back(nodes_[top]);
@@ -166,11 +156,12 @@ class MctsSearch::Tree {
       if (!copy.expanded || copy.child_count == 0) continue;
       const std::uint32_t old_first = copy.first_child;
       copy.first_child = static_cast<std::uint32_t>(spare_.size());
-      const std::uint16_t count = copy.child_count;  // `copy` dangles once spare_ grows
-      for (std::uint32_t c = old_first; c < old_first + count; ++c) spare_.push_back(nodes_[c]);
+      for (std::uint32_t c = old_first; c < old_first + copy.child_count; ++c)
+        spare_.push_back(nodes_[c]);  // no reallocation: spare_ has the room of the whole tree
     }
     nodes_.swap(spare_);
     spare_.clear();
+    return true;
   }
 
   // Steps: 1. descend by UCT while the node is expanded; 2. value the leaf: a finished game is

@@ -146,16 +146,17 @@ TEST_CASE("timed players report their latest reply against the limit") {
 TEST_CASE("a pondering player in a match thinks on the opponent's time and counts the replies") {
   const AiConfig c = builtin_ai_config();
   MatchOptions o;
-  o.rules = botzone8_variant();
+  o.rules = test::small_variant(6);
   o.games = 2;
   o.parallel = 1;
   o.config = c;
   o.config.threads = 1;
   o.config.hash_mb = 4;
-  // Both search kinds: MCTS keeps its ponder tree, alpha-beta its table.
-  for (const char* a : {"limits:movetime=30,search=mcts+ponder", "limits:movetime=30+ponder"}) {
+  // Both search kinds ponder (what each keeps from it is tested in test_search).
+  // 50 ms: every limit keeps 30 ms back for the reply, so 30 would leave no search at all.
+  for (const char* a : {"limits:movetime=50,search=mcts+ponder", "limits:movetime=50+ponder"}) {
     CAPTURE(a);
-    Match match(*parse_player_spec(a, c), *parse_player_spec("limits:movetime=30", c), o);
+    Match match(*parse_player_spec(a, c), *parse_player_spec("limits:movetime=50", c), o);
     const MatchSummary s = match.run();
     CHECK(s.a_wins + s.b_wins == 2);
     CHECK(s.ponder[0].hits + s.ponder[0].misses > 0);

@@ -126,7 +126,7 @@ TEST_CASE("the search converts a won separated endgame against best defence") {
 }
 
 TEST_CASE("stop from another thread ends an infinite search promptly with a legal move") {
-  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts, SearchKind::Auto})
+  for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts, SearchKind::Auto}) {
     for (const Position& pos : {Position(standard_variant()), Position(botzone8_variant())}) {
       CAPTURE(to_string(kind));
       SearchSettings settings;
@@ -150,6 +150,7 @@ TEST_CASE("stop from another thread ends an infinite search promptly with a lega
       CHECK_FALSE(pos.check(r.best));
       CHECK_FALSE(search->running());
     }
+  }
 }
 
 TEST_CASE("start returns while the search runs") {
