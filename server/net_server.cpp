@@ -310,6 +310,13 @@ void Server::flush_pending() {
 }
 
 void Server::on_committed(StorageCompletion c) {
+  // This server fences no write (it runs no cluster yet), so a refused fence means another
+  // server took one of its games over: stop as after a storage failure rather than run a game
+  // this one cannot prove it owns.
+  if (!c.error && !c.fenced.empty())
+    c.error = "game " + std::to_string(c.fenced.front().game) +
+              " was taken over by another server (fencing token " +
+              std::to_string(c.fenced.front().holder) + ")";
   if (c.error) {
     if (!storage_failed_) {
       storage_failed_ = true;

@@ -24,6 +24,24 @@ CREATE TABLE reports (id BIGINT PRIMARY KEY, at BIGINT NOT NULL, reporter TEXT N
 CREATE INDEX reports_open ON reports(id) WHERE resolved_by IS NULL;
 )sql";
 
+// The cluster (schema 6): who holds each game, the game id counter, and the check a fenced
+// write runs first (WriteBatch::fences). The fence locks the game's row until the transaction
+// ends, so take_game() (which locks it too) is ordered with every fenced write.
+constexpr const char* kClusterTables = R"sql(
+CREATE TABLE counters (name TEXT PRIMARY KEY, value BIGINT NOT NULL);
+CREATE FUNCTION amz_fence(g BIGINT, t BIGINT) RETURNS VOID LANGUAGE plpgsql AS $$
+DECLARE held BIGINT;
+BEGIN
+  SELECT owner_token INTO held FROM games WHERE id = g FOR UPDATE;
+  IF held > t THEN
+    RAISE EXCEPTION 'game % is held with fencing token %, higher than %', g, held, t
+      USING ERRCODE = 'AMZ01';
+  END IF;
+END $$;
+)sql";
+// The SQLSTATE amz_fence raises.
+constexpr const char* kFencedState = "AMZ01";
+
 // The tables of the current version (schema.h); the same shape as SQLite's, in PostgreSQL's
 // types.
 constexpr const char* kSchema = R"sql(
@@ -49,7 +67,8 @@ CREATE TABLE games (
   winner TEXT,
   reason TEXT,
   started_at BIGINT NOT NULL,
-  ended_at BIGINT);
+  ended_at BIGINT,
+  owner_token BIGINT NOT NULL DEFAULT 0);
 CREATE INDEX games_unfinished ON games(id) WHERE reason IS NULL;
 CREATE INDEX games_white ON games(white, ended_at);
 CREATE INDEX games_black ON games(black, ended_at);
@@ -76,12 +95,14 @@ CREATE TABLE tournaments (
 
 // Upgrades[v] takes a database from version v to v + 1. PostgreSQL support began at version 2.
 constexpr const char* kUpgrades[kSchemaVersion] = {
-    nullptr, nullptr,
+    nullptr,
+    nullptr,
     "CREATE TABLE offers (id TEXT PRIMARY KEY, owner TEXT NOT NULL, request TEXT NOT NULL, "
     "invite TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);",
     kModerationTables,
     "CREATE TABLE tournaments (id BIGINT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, "
-    "state TEXT NOT NULL);"};
+    "state TEXT NOT NULL);",
+    "ALTER TABLE games ADD COLUMN owner_token BIGINT NOT NULL DEFAULT 0;"};
 
 // Held while a server creates or upgrades the schema, so servers starting together on one
 // database take turns.
@@ -339,6 +360,7 @@ void PgStorage::open_schema() {
     for (int v = found; v < kSchemaVersion; ++v)
       if (kUpgrades[v]) t.exec(kUpgrades[v]);
   }
+  if (found < 6) t.exec(kClusterTables);  // a new database, or the upgrade from 5
   if (found != kSchemaVersion) {
     t.exec("DELETE FROM schema_version");
     t.exec("INSERT INTO schema_version (version) VALUES (" + std::to_string(kSchemaVersion) + ")");
@@ -353,6 +375,13 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
   guarded("write", [&] {
     auto& c = conn_->c;
     std::string sql;
+    std::vector<Fence> fences;
+    for (const WriteBatch& b : batches)
+      for (const Fence& f : b.fences) {
+        sql +=
+            "SELECT amz_fence(" + std::to_string(f.game) + ", " + std::to_string(f.token) + ");\n";
+        fences.push_back(f);
+      }
     for (const WriteBatch& b : batches)
       for (const auto& w : b.writes) {
         if (const auto* p = std::get_if<PlayerRow>(&w)) {
@@ -390,6 +419,7 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
                      .add(v.reason)
                      .add(rows::to_ms(g->started_at))
                      .add(v.ended_at)
+                     .add(g->owner_token)
                      .tuple(c);
           sql += kUpsertGameTail;
         } else if (const auto* o = std::get_if<OfferRow>(&w)) {
@@ -430,8 +460,20 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
         }
       }
     if (sql.empty()) return 0;
-    pqxx::nontransaction t(c);
-    t.exec(sql);
+    try {
+      pqxx::nontransaction t(c);
+      t.exec(sql);
+    } catch (const pqxx::sql_error& e) {
+      if (e.sqlstate() != kFencedState) throw;
+      // Which fence failed: the first one whose game is now held with a higher token.
+      pqxx::read_transaction t(c);
+      for (const Fence& f : fences) {
+        const auto r = t.exec("SELECT owner_token FROM games WHERE id = " + std::to_string(f.game));
+        if (!r.empty() && r[0][0].as<std::int64_t>() > f.token)
+          throw FencedWrite(f.game, f.token, r[0][0].as<std::int64_t>());
+      }
+      throw;
+    }
     return 0;
   });
 }
@@ -526,7 +568,7 @@ std::vector<protocol::ArchiveEntry> PgStorage::finished_games(const std::string&
     for (const auto& r :
          Params().add(player).add(std::int64_t{limit}).add(viewer).run(t, kSelectHistory)) {
       const Row q{r};
-      out.push_back(rows::archive_entry(rows::read_game(q), static_cast<int>(q.integer(16))));
+      out.push_back(rows::archive_entry(rows::read_game(q), static_cast<int>(q.integer(17))));
     }
     return out;
   });
@@ -558,12 +600,66 @@ StorageCounts PgStorage::counts() {
   });
 }
 
+TakeResult PgStorage::take_game(GameId id, std::int64_t token) {
+  return guarded("take", [&] {
+    pqxx::work t(conn_->c);
+    const std::string game = std::to_string(id);
+    // FOR UPDATE waits for a fenced write in flight (amz_fence locks the row) and then reads it
+    // as committed, so the moves read below include that write's.
+    const auto held = t.exec(
+        "SELECT owner_token, reason IS NOT NULL FROM games WHERE id = " + game + " FOR UPDATE");
+    TakeResult out;
+    if (held.empty()) return out;  // Missing
+    out.holder = held[0][0].as<std::int64_t>();
+    if (Row{held[0]}.integer(1) != 0) {
+      out.outcome = TakeResult::Outcome::Finished;
+    } else if (out.holder > token) {
+      out.outcome = TakeResult::Outcome::Newer;
+    } else {
+      t.exec("UPDATE games SET owner_token = " + std::to_string(token) + " WHERE id = " + game);
+      StoredGame g{rows::read_game(Row{t.exec(std::string("SELECT ") + rows::kGameColumns +
+                                              " FROM games WHERE id = " + game)[0]}),
+                   {}};
+      for (const auto& r :
+           t.exec("SELECT ply, move, elapsed_ms, clock_ms FROM moves WHERE game = " + game +
+                  " ORDER BY ply")) {
+        const Row q{r};
+        g.moves.push_back(rows::read_move(
+            id, static_cast<int>(q.integer(0)), q.text(1), q.integer(2),
+            q.is_null(3) ? std::nullopt : std::optional<std::int64_t>(q.integer(3))));
+      }
+      out.outcome = TakeResult::Outcome::Taken;
+      out.game = std::move(g);
+    }
+    t.commit();
+    return out;
+  });
+}
+
+GameId PgStorage::reserve_game_ids(int count) {
+  if (count < 1) throw StorageError("reserve_game_ids: count " + std::to_string(count));
+  return guarded("reserve ids", [&] {
+    pqxx::work t(conn_->c);
+    t.exec(
+        "INSERT INTO counters (name, value) VALUES ('game_id', 0) ON CONFLICT (name) DO NOTHING");
+    // The row lock of the UPDATE orders servers reserving at once; each sees the other's value.
+    const auto r = t.exec(
+        "UPDATE counters SET value = GREATEST(value, (SELECT COALESCE(MAX(id), 0) FROM games), "
+        "(SELECT COALESCE(MAX(CAST(SUBSTR(id, 2) AS BIGINT)), 0) FROM offers WHERE id ~ "
+        "'^g[0-9]+$')) + " +
+        std::to_string(count) + " WHERE name = 'game_id' RETURNING value");
+    const GameId last = r[0][0].as<GameId>();
+    t.commit();
+    return last - count + 1;
+  });
+}
+
 void PgStorage::clear() {
   guarded("clear", [&] {
     pqxx::work t(conn_->c);
     t.exec(
         "TRUNCATE tournaments, offers, moves, games, players, roles, settings, sanctions, audit, "
-        "reports");
+        "reports, counters");
     t.commit();
     return 0;
   });

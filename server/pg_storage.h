@@ -36,6 +36,8 @@ class PgStorage final : public Storage {
   ModerationSettings moderation() override;
   std::vector<AuditRow> audit_log(int limit) override;
   SchemaStatus schema() const override { return schema_; }
+  TakeResult take_game(GameId id, std::int64_t token) override;
+  GameId reserve_game_ids(int count) override;
 
  private:
   void open_schema();

@@ -12,13 +12,16 @@
 //      sanctions (bans and mutes), audit (the moderators' log), reports.
 //   5  tournaments(id, name, status, state): each tournament's settings, players and pairings
 //      (server/tournament.h, as JSON), kept after it finishes (the archive).
+//   6  the cluster: games.owner_token (the fencing token of the node that holds the game, 0 for
+//      none), counters(name, value) for game ids reserved in blocks; in PostgreSQL also the
+//      function amz_fence that fenced writes run first.
 #pragma once
 
 #include <string>
 
 namespace amazons::server {
 
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 // What opening a database did to its schema.
 struct SchemaStatus {

@@ -50,7 +50,8 @@ CREATE TABLE games (
   winner TEXT,
   reason TEXT,
   started_at INTEGER NOT NULL,
-  ended_at INTEGER);
+  ended_at INTEGER,
+  owner_token INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX games_unfinished ON games(id) WHERE reason IS NULL;
 CREATE INDEX games_white ON games(white, ended_at);
 CREATE INDEX games_black ON games(black, ended_at);
@@ -73,6 +74,7 @@ CREATE TABLE tournaments (
   name TEXT NOT NULL,
   status TEXT NOT NULL,
   state TEXT NOT NULL);
+CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 )sql";
 
 // Upgrades[v] takes a database from version v to v + 1.
@@ -84,6 +86,8 @@ constexpr const char* kUpgrades[kSchemaVersion] = {
     kModerationTables,
     "CREATE TABLE tournaments (id INTEGER PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, "
     "state TEXT NOT NULL);",
+    "ALTER TABLE games ADD COLUMN owner_token INTEGER NOT NULL DEFAULT 0; CREATE TABLE counters "
+    "(name TEXT PRIMARY KEY, value INTEGER NOT NULL);",
 };
 
 enum Which {
@@ -101,6 +105,8 @@ enum Which {
   kSelectOffers,
   kUpsertTournament,
   kSelectTournaments,
+  kSelectOwner,
+  kTakeGame,
   kBegin,
   kCommit,
   kStatementCount
@@ -112,24 +118,26 @@ constexpr const char* kSql[kStatementCount] = {
     "password_hash = ?2, token_digest = ?3, bot = ?4, rating = ?5, deviation = ?6, volatility = "
     "?7, rated_games = ?8",
     "INSERT INTO games (id, rules, variant, time_control, white, white_bot, white_rating, black, "
-    "black_bot, black_rating, rated, invite, winner, reason, started_at, ended_at) VALUES (?1, ?2, "
-    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT(id) DO UPDATE SET "
-    "winner = ?13, reason = ?14, ended_at = ?16",
+    "black_bot, black_rating, rated, invite, winner, reason, started_at, ended_at, owner_token) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) ON "
+    "CONFLICT(id) DO UPDATE SET winner = ?13, reason = ?14, ended_at = ?16",
     "INSERT INTO moves (game, ply, move, elapsed_ms, clock_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     "SELECT name, password_hash, token_digest, bot, rating, deviation, volatility, rated_games "
     "FROM players",
     "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
-    "black_rating, rated, invite, winner, reason, started_at, ended_at FROM games WHERE reason IS "
-    "NULL ORDER BY id",
+    "black_rating, rated, invite, winner, reason, started_at, ended_at, owner_token FROM games "
+    "WHERE reason IS NULL ORDER BY id",
     "SELECT ply, move, elapsed_ms, clock_ms FROM moves WHERE game = ?1 ORDER BY ply",
     "SELECT COALESCE(MAX(id), 0) FROM games",
     "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
-    "black_rating, rated, invite, winner, reason, started_at, ended_at, (SELECT COUNT(*) FROM "
-    "moves WHERE game = games.id) FROM games WHERE (white = ?1 OR black = ?1) AND reason IS NOT "
+    "black_rating, rated, invite, winner, reason, started_at, ended_at, owner_token, (SELECT "
+    "COUNT(*) FROM moves WHERE game = games.id) FROM games WHERE (white = ?1 OR black = ?1) AND "
+    "reason IS NOT "
     "NULL AND (invite IS NULL OR white = ?3 OR black = ?3) ORDER BY ended_at DESC, id DESC LIMIT "
     "?2",
     "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
-    "black_rating, rated, invite, winner, reason, started_at, ended_at FROM games WHERE id = ?1",
+    "black_rating, rated, invite, winner, reason, started_at, ended_at, owner_token FROM games "
+    "WHERE id = ?1",
     "INSERT INTO offers (id, owner, request, invite, created_at, expires_at) VALUES (?1, ?2, ?3, "
     "?4, ?5, ?6) ON CONFLICT(id) DO UPDATE SET owner = ?2, request = ?3, invite = ?4, created_at "
     "= ?5, expires_at = ?6",
@@ -139,6 +147,8 @@ constexpr const char* kSql[kStatementCount] = {
     "INSERT INTO tournaments (id, name, status, state) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO "
     "UPDATE SET name = ?2, status = ?3, state = ?4",
     "SELECT id, name, status, state FROM tournaments ORDER BY id",
+    "SELECT owner_token, reason IS NOT NULL FROM games WHERE id = ?1",
+    "UPDATE games SET owner_token = ?2 WHERE id = ?1",
     "BEGIN IMMEDIATE",
     "COMMIT",
 };
@@ -332,6 +342,7 @@ void SqliteStorage::write(const GameRow& g) {
       .bind(14, reason)
       .bind(15, to_ms(g.started_at))
       .bind(16, g.ended_at ? std::optional<std::int64_t>(to_ms(*g.ended_at)) : std::nullopt)
+      .bind(17, g.owner_token)
       .run();
 }
 
@@ -367,12 +378,76 @@ void SqliteStorage::write(const TournamentRow& t) {
       .run();
 }
 
+// The token a game is held with, if it is stored; and whether it has finished.
+std::optional<std::pair<std::int64_t, bool>> SqliteStorage::owner_of(GameId id) {
+  auto& q = prepared(kSelectOwner);
+  ResetOnExit<Statement> guard{q};
+  q.bind(1, id);
+  if (!q.step()) return std::nullopt;
+  return std::pair{q.integer(0), q.integer(1) != 0};
+}
+
 void SqliteStorage::apply(std::span<const WriteBatch> batches) {
   prepared(kBegin).run();
   try {
+    // BEGIN IMMEDIATE holds the write lock, so a take_game cannot come between check and write.
+    for (const WriteBatch& b : batches)
+      for (const Fence& f : b.fences)
+        if (const auto held = owner_of(f.game); held && held->first > f.token)
+          throw FencedWrite(f.game, f.token, held->first);
     for (const WriteBatch& b : batches)
       for (const auto& w : b.writes) std::visit([&](const auto& row) { write(row); }, w);
     prepared(kCommit).run();
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+TakeResult SqliteStorage::take_game(GameId id, std::int64_t token) {
+  prepared(kBegin).run();
+  try {
+    TakeResult out;
+    const auto held = owner_of(id);
+    if (!held) {
+      out.outcome = TakeResult::Outcome::Missing;
+    } else {
+      out.holder = held->first;
+      if (held->second) {
+        out.outcome = TakeResult::Outcome::Finished;
+      } else if (held->first > token) {
+        out.outcome = TakeResult::Outcome::Newer;
+      } else {
+        prepared(kTakeGame).bind(1, id).bind(2, token).run();
+        auto row = game_row(id);
+        if (!row) throw StorageError("game " + std::to_string(id) + " vanished while taken");
+        out.outcome = TakeResult::Outcome::Taken;
+        out.game = StoredGame{std::move(*row), moves_of(id)};
+      }
+    }
+    prepared(kCommit).run();
+    return out;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+GameId SqliteStorage::reserve_game_ids(int count) {
+  if (count < 1) throw StorageError("reserve_game_ids: count " + std::to_string(count));
+  prepared(kBegin).run();
+  try {
+    exec("INSERT INTO counters (name, value) VALUES ('game_id', 0) ON CONFLICT(name) DO NOTHING");
+    Statement q(db_,
+                "UPDATE counters SET value = MAX(value, (SELECT COALESCE(MAX(id), 0) FROM games), "
+                "(SELECT COALESCE(MAX(CAST(SUBSTR(id, 2) AS INTEGER)), 0) FROM offers WHERE id "
+                "LIKE 'g%')) + ?1 WHERE name = 'game_id' RETURNING value");
+    q.bind(1, std::int64_t{count});
+    if (!q.step()) throw StorageError("reserve_game_ids: no counter row");
+    const GameId last = q.integer(0);
+    q.reset();
+    prepared(kCommit).run();
+    return last - count + 1;
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
@@ -555,7 +630,7 @@ std::vector<protocol::ArchiveEntry> SqliteStorage::finished_games(const std::str
   q.bind(1, player).bind(2, std::int64_t{limit}).bind(3, viewer);
   std::vector<protocol::ArchiveEntry> out;
   while (q.step())
-    out.push_back(rows::archive_entry(read_game(q), static_cast<int>(q.integer(16))));
+    out.push_back(rows::archive_entry(read_game(q), static_cast<int>(q.integer(17))));
   return out;
 }
 
@@ -590,7 +665,7 @@ void SqliteStorage::clear() {
   try {
     exec(
         "DELETE FROM tournaments; DELETE FROM offers; DELETE FROM moves; DELETE FROM games; DELETE "
-        "FROM players;");
+        "FROM players; DELETE FROM counters;");
     exec(
         "DELETE FROM roles; DELETE FROM settings; DELETE FROM sanctions; DELETE FROM audit; "
         "DELETE FROM reports;");

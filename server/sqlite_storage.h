@@ -35,6 +35,8 @@ class SqliteStorage final : public Storage {
   ModerationSettings moderation() override;
   std::vector<AuditRow> audit_log(int limit) override;
   SchemaStatus schema() const override { return schema_; }
+  TakeResult take_game(GameId id, std::int64_t token) override;
+  GameId reserve_game_ids(int count) override;
 
  private:
   class Statement;
@@ -56,6 +58,7 @@ class SqliteStorage final : public Storage {
   void load_moderation(LoadedState& state);
   void write(const TournamentRow& row);
   std::vector<MoveRow> moves_of(GameId id);
+  std::optional<std::pair<std::int64_t, bool>> owner_of(GameId id);
 
   void checkpoint_loop();
 

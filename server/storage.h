@@ -45,6 +45,10 @@ struct GameRow {
   std::optional<GameResult> result;   // empty while the game goes on
   Timestamp started_at{};
   std::optional<Timestamp> ended_at;
+  // The fencing token of the node that holds the game (schema 6): written when the row is first
+  // stored, raised only by Storage::take_game. 0 for a game no cluster node ever took over; a
+  // single server writes 0 and never fences.
+  std::int64_t owner_token = 0;
   friend bool operator==(const GameRow&, const GameRow&) = default;
 };
 
@@ -159,12 +163,29 @@ using StorageWrite =
     std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved, SanctionRow, SanctionRemoved,
                  AuditRow, ReportRow, RoleRow, RegistrationsRow, TournamentRow>;
 
+// A promise that the batch's writer holds `game` with fencing token `token` (a cluster node's
+// game lease, cluster/lease.h). Storage refuses the whole transaction when the game is held with
+// a higher token: a node that lost its lease and does not know it yet cannot store a move.
+struct Fence {
+  GameId game = 0;
+  std::int64_t token = 0;
+  friend bool operator==(const Fence&, const Fence&) = default;
+};
+
 // Everything one step of the lobby wants stored. Applied in order, all or nothing.
 struct WriteBatch {
+  WriteBatch() = default;
+  explicit WriteBatch(std::vector<StorageWrite> w, std::vector<Fence> f = {})
+      : writes(std::move(w)), fences(std::move(f)) {}
+
   std::vector<StorageWrite> writes;  // rows are upserts
-  bool empty() const { return writes.empty(); }
+  // Checked before any write of the transaction; a single server has none. A cluster node
+  // fences every game whose rows it writes.
+  std::vector<Fence> fences;
+  bool empty() const { return writes.empty() && fences.empty(); }
   void append(WriteBatch&& other) {
     for (auto& w : other.writes) writes.push_back(std::move(w));
+    for (auto& f : other.fences) fences.push_back(f);
   }
 };
 
@@ -190,6 +211,42 @@ struct LoadedState {
 class StorageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A transaction refused because one of its fences is stale: `game` is held with `holder`, a
+// higher token than the batch's `token`. Nothing of the transaction is stored. A StorageError,
+// so a caller that knows nothing of fencing stops rather than go on as if the move were stored;
+// a cluster node catches it, gives the game up and applies its other batches again.
+class FencedWrite : public StorageError {
+ public:
+  FencedWrite(GameId game, std::int64_t token, std::int64_t holder)
+      : StorageError("game " + std::to_string(game) + " is held with fencing token " +
+                     std::to_string(holder) + ", higher than this write's " +
+                     std::to_string(token)),
+        game_(game),
+        token_(token),
+        holder_(holder) {}
+  GameId game() const { return game_; }
+  std::int64_t token() const { return token_; }
+  std::int64_t holder() const { return holder_; }
+
+ private:
+  GameId game_;
+  std::int64_t token_;
+  std::int64_t holder_;
+};
+
+// What take_game() found.
+struct TakeResult {
+  enum class Outcome : std::uint8_t {
+    Taken,     // the game is now held with the token; `game` is its row and every stored move
+    Newer,     // held with a higher token (`holder`): another node took it later
+    Finished,  // the game has a result; nobody runs it again
+    Missing,   // no such game
+  };
+  Outcome outcome = Outcome::Missing;
+  std::int64_t holder = 0;  // the token stored before the call (Taken, Newer, Finished)
+  std::optional<StoredGame> game;
 };
 
 // How much a database holds (amazons-server migrate compares them).
@@ -226,6 +283,17 @@ class Storage {
   virtual std::vector<AuditRow> audit_log(int limit) = 0;
   // The schema version found on opening, and whether opening upgraded it.
   virtual SchemaStatus schema() const = 0;
+
+  // ---- the cluster (schema 6) ----
+  // Takes over an unfinished game with fencing token `token` in one transaction: raises the
+  // stored owner_token to `token` unless it is higher, and reads the row and every move stored
+  // until then. Ordered with apply(): a transaction fenced with the old token either committed
+  // before (its moves are read here) or is refused after. Taking again with the token that holds
+  // the game is Taken (a retry after a lost reply). Throws StorageError.
+  virtual TakeResult take_game(GameId id, std::int64_t token) = 0;
+  // Reserves `count` (>= 1) game ids no other server sharing this database will use, and returns
+  // the first; the others follow it. Above every stored game id and every open game's id.
+  virtual GameId reserve_game_ids(int count) = 0;
 };
 
 }  // namespace amazons::server

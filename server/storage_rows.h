@@ -17,7 +17,7 @@ namespace amazons::server::rows {
 // The columns of a game, in the order read_game() expects them.
 inline constexpr const char* kGameColumns =
     "id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
-    "black_rating, rated, invite, winner, reason, started_at, ended_at";
+    "black_rating, rated, invite, winner, reason, started_at, ended_at, owner_token";
 
 inline std::int64_t to_ms(Timestamp t) { return t.time_since_epoch().count(); }
 inline Timestamp from_ms(std::int64_t ms) { return Timestamp{Millis{ms}}; }
@@ -50,6 +50,7 @@ GameRow read_game(const R& q) {
   }
   g.started_at = from_ms(q.integer(14));
   if (!q.is_null(15)) g.ended_at = from_ms(q.integer(15));
+  g.owner_token = q.integer(16);
   return g;
 }
 

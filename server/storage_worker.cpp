@@ -1,5 +1,7 @@
 #include "server/storage_worker.h"
 
+#include <algorithm>
+
 namespace amazons::server {
 
 StorageWorker::StorageWorker(Storage& storage, Done done)
@@ -35,6 +37,47 @@ std::uint64_t StorageWorker::transactions() const {
   return transactions_;
 }
 
+void StorageWorker::apply(std::vector<WriteBatch>& batches, std::vector<std::uint64_t>& seqs,
+                          StorageCompletion& c) {
+  // Each round either commits or leaves out at least one batch, so this ends.
+  while (!batches.empty()) {
+    try {
+      storage_.apply(batches);
+      return;
+    } catch (const FencedWrite& e) {
+      FencedGame lost{e.game(), e.holder(), {}};
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < batches.size(); ++i) {
+        const auto& fences = batches[i].fences;
+        const bool stale = std::any_of(fences.begin(), fences.end(), [&](const Fence& f) {
+          return f.game == e.game() && f.token == e.token();
+        });
+        if (stale) {
+          lost.jobs.push_back(seqs[i]);
+        } else {
+          if (kept != i) {
+            batches[kept] = std::move(batches[i]);
+            seqs[kept] = seqs[i];
+          }
+          ++kept;
+        }
+      }
+      if (lost.jobs.empty()) {  // the refusal names no fence of ours: nothing to leave out
+        failed_ = true;
+        c.error = e.what();
+        return;
+      }
+      batches.resize(kept);
+      seqs.resize(kept);
+      c.fenced.push_back(std::move(lost));
+    } catch (const std::exception& e) {
+      failed_ = true;
+      c.error = e.what();
+      return;
+    }
+  }
+}
+
 void StorageWorker::run() {
   for (;;) {
     std::deque<Job> jobs;
@@ -51,14 +94,13 @@ void StorageWorker::run() {
       c.error = "storage failed earlier";
     } else {
       std::vector<WriteBatch> batches;
+      std::vector<std::uint64_t> batch_seqs;  // the job of each batch
       for (auto& j : jobs)
-        if (!j.writes.empty()) batches.push_back(std::move(j.writes));
-      try {
-        if (!batches.empty()) storage_.apply(batches);
-      } catch (const std::exception& e) {
-        failed_ = true;
-        c.error = e.what();
-      }
+        if (!j.writes.empty()) {
+          batches.push_back(std::move(j.writes));
+          batch_seqs.push_back(j.seq);
+        }
+      apply(batches, batch_seqs, c);
       if (!failed_) {
         for (const auto& j : jobs)
           for (const auto& q : j.queries) c.replies.emplace_back(j.seq, answer_query(storage_, q));

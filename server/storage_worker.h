@@ -19,10 +19,21 @@
 
 namespace amazons::server {
 
+// A game whose fence was stale (FencedWrite): another node holds it with `holder`. Every job
+// whose batch fenced the game was left out of the transaction, whole (one lobby step is
+// stored entirely or not at all); the other jobs were stored.
+struct FencedGame {
+  GameId game = 0;
+  std::int64_t holder = 0;
+  std::vector<std::uint64_t> jobs;  // the jobs not stored
+  friend bool operator==(const FencedGame&, const FencedGame&) = default;
+};
+
 struct StorageCompletion {
   std::uint64_t through = 0;  // every job up to this sequence number is done
   std::vector<std::pair<std::uint64_t, Outbound>> replies;  // query answers, by job
   std::optional<std::string> error;  // the commit failed: nothing after it is stored
+  std::vector<FencedGame> fenced;    // jobs refused for a stale fence; the rest is stored
   std::size_t batch_jobs = 0;        // jobs in this transaction (for statistics)
 };
 
@@ -54,6 +65,11 @@ class StorageWorker {
     std::function<void(Storage&)> read = {};
   };
   void run();
+  // Applies the batches (seqs: the job of each) in one transaction. A stale fence leaves out
+  // the batches that carry it and tries the rest again (c.fenced); any other error fails the
+  // worker (c.error).
+  void apply(std::vector<WriteBatch>& batches, std::vector<std::uint64_t>& seqs,
+             StorageCompletion& c);
 
   Storage& storage_;
   Done done_;

@@ -5,16 +5,23 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "common/notation.h"
 #include "server/open_storage.h"
 #include "server/pg_storage.h"
 #include "server/sqlite_storage.h"
+#include "server/storage_worker.h"
 #include "tests/pg_server.h"
 #include "tests/server/lobby_harness.h"
 
@@ -36,6 +43,8 @@ class Backend {
   virtual void set_schema_version(int v) = 0;
   // Runs SQL behind the storage's back.
   virtual void exec(const std::string& sql) = 0;
+  // Takes schema 6's additions out again, leaving the tables as schema 5 made them.
+  virtual void drop_schema_6() = 0;
 };
 
 class SqliteBackend final : public Backend {
@@ -53,6 +62,9 @@ class SqliteBackend final : public Backend {
     REQUIRE(sqlite3_open(this->db().c_str(), &db) == SQLITE_OK);
     CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
+  }
+  void drop_schema_6() override {
+    exec("ALTER TABLE games DROP COLUMN owner_token; DROP TABLE counters;");
   }
 
  private:
@@ -73,6 +85,11 @@ class PgBackend final : public Backend {
     const auto name = url_.substr(url_.rfind('/') + 1);
     const auto [status, out] = shared_pg_server().psql(sql, name);
     CHECK_MESSAGE(status == 0, out);
+  }
+  void drop_schema_6() override {
+    exec(
+        "ALTER TABLE games DROP COLUMN owner_token; DROP TABLE counters; DROP FUNCTION "
+        "amz_fence;");
   }
 
  private:
@@ -291,9 +308,199 @@ STORAGE_CASE(newer_schema, "a database from a newer amazons-server is refused an
 STORAGE_CASE(clear, "clear empties every table in one go") {
   auto s = backend.open();
   apply(*s, batch({player("ann", 1500), game(1, "ann", "bob"), kMove1}));
+  CHECK(s->reserve_game_ids(10) == 2);
   s->clear();
   CHECK(s->counts() == StorageCounts{});
   CHECK(s->load().last_game_id == 0);
+  CHECK(s->reserve_game_ids(1) == 1);  // the counter went too
+}
+
+// ---- the cluster (schema 6) ----
+
+STORAGE_CASE(fencing,
+             "a fenced write is refused whole once the game is taken with a higher token") {
+  auto s = backend.open();
+  apply(*s, batch({player("ann", 1500), game(1, "ann", "bob"), kMove1}));  // no fence: 1 server
+  CHECK(s->game_row(1)->owner_token == 0);
+
+  // Node B takes the game over with token 5 and reads every stored move.
+  const TakeResult taken = s->take_game(1, 5);
+  REQUIRE(taken.outcome == TakeResult::Outcome::Taken);
+  CHECK(taken.holder == 0);
+  REQUIRE(taken.game.has_value());
+  CHECK(taken.game->row.owner_token == 5);
+  CHECK(taken.game->moves == std::vector<MoveRow>{kMove1});
+
+  // Node A, which held it with token 3, cannot store its next move, nor anything batched with it.
+  WriteBatch stale = batch({player("carl", 1700), kMove2});
+  stale.fences = {{1, 3}};
+  try {
+    apply(*s, stale);
+    FAIL("a stale fence was accepted");
+  } catch (const FencedWrite& e) {
+    CHECK(e.game() == 1);
+    CHECK(e.token() == 3);
+    CHECK(e.holder() == 5);
+    CHECK(std::string(e.what()).find("fencing token 5") != std::string::npos);
+  }
+  CHECK(s->counts() == StorageCounts{1, 1, 1});
+  WriteBatch also_stale = batch({kMove2});
+  also_stale.fences = {{1, 4}};
+  CHECK_THROWS_AS(apply(*s, also_stale), StorageError);  // what a caller unaware of fencing sees
+
+  // The holder's token, or a higher one, writes; a fence of a game not stored yet passes.
+  WriteBatch current = batch({kMove2, game(2, "carl", "dora")});
+  current.fences = {{1, 5}, {2, 5}};
+  apply(*s, current);
+  CHECK(s->counts() == StorageCounts{1, 2, 2});
+
+  CHECK(s->take_game(1, 4).outcome == TakeResult::Outcome::Newer);
+  CHECK(s->take_game(1, 4).holder == 5);
+  const TakeResult again = s->take_game(1, 5);  // a retry after a lost reply
+  CHECK(again.outcome == TakeResult::Outcome::Taken);
+  CHECK(again.game->moves == std::vector<MoveRow>{kMove1, kMove2});
+  CHECK(s->take_game(9, 1).outcome == TakeResult::Outcome::Missing);
+
+  WriteBatch end =
+      batch({finished(game(1, "ann", "bob"), Color::White, EndReason::Resign, 1'800'000'900'000)});
+  end.fences = {{1, 5}};
+  apply(*s, end);
+  CHECK(s->take_game(1, 6).outcome == TakeResult::Outcome::Finished);
+
+  auto reopened = backend.open();
+  const auto state = reopened->load();
+  REQUIRE(state.unfinished.size() == 1);
+  CHECK(state.unfinished[0].row.id == 2);
+  CHECK(reopened->game_row(1)->owner_token == 5);  // finishing kept the holder's token
+}
+
+STORAGE_CASE(fencing_race,
+             "a take ordered with fenced writes in flight sees every move stored before it") {
+  auto setup = backend.open();
+  apply(*setup, batch({game(1, "ann", "bob")}));
+  // Node A writes move after move with token 1 on its own connection; node B takes the game
+  // with token 2 while A is writing. Every move whose apply returned must be in what B read,
+  // and none may succeed after it: A's successes then equal B's moves exactly.
+  auto a = backend.open();
+  auto b = backend.open();
+  std::atomic<int> stored{0};
+  std::thread writer([&] {
+    for (int ply = 1; ply <= 5000; ++ply) {
+      WriteBatch w = batch({MoveRow{1, ply, move("d1-d7/g7"), Millis{1}, std::nullopt}});
+      w.fences = {{1, 1}};
+      try {
+        apply(*a, w);
+      } catch (const FencedWrite&) {
+        return;
+      }
+      stored.store(ply);
+      // A node writes moves as they come, not back to back: room for the take, which SQLite's
+      // busy handler would otherwise starve.
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+    }
+  });
+  for (int i = 0; i < 5000 && stored.load() < 20; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const TakeResult taken = b->take_game(1, 2);
+  writer.join();
+  REQUIRE(taken.outcome == TakeResult::Outcome::Taken);
+  CHECK(stored.load() >= 20);
+  CHECK(stored.load() < 5000);  // the writer was stopped by the fence, not by its bound
+  CHECK(static_cast<int>(taken.game->moves.size()) == stored.load());
+  CHECK(setup->counts().moves == stored.load());
+}
+
+STORAGE_CASE(worker_fenced,
+             "the storage worker leaves a fenced step out whole and stores the rest with it") {
+  auto s = backend.open();
+  apply(*s, batch({game(1, "ann", "bob"), game(2, "carl", "dora")}));
+  REQUIRE(backend.open()->take_game(1, 9).outcome == TakeResult::Outcome::Taken);
+
+  std::mutex m;
+  std::condition_variable cv;
+  std::vector<StorageCompletion> done;
+  bool holding = false;
+  bool release = false;
+  const auto wait_for = [&](std::size_t n) {
+    std::unique_lock lock(m);
+    return cv.wait_for(lock, std::chrono::seconds(10), [&] { return done.size() >= n; });
+  };
+  StorageWorker worker(*s, [&](StorageCompletion c) {
+    std::lock_guard lock(m);
+    done.push_back(std::move(c));
+    cv.notify_all();
+  });
+  // Hold the worker thread in a read so that the three steps below go into one transaction.
+  worker.read([&](Storage&) {
+    std::unique_lock lock(m);
+    holding = true;
+    cv.notify_all();
+    cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
+  });
+  {
+    std::unique_lock lock(m);
+    REQUIRE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return holding; }));
+  }
+  const auto stale = worker.submit(
+      WriteBatch({MoveRow{1, 1, move("d1-d7/g7"), Millis{1}, std::nullopt}, player("ann", 1600)},
+                 {{1, 1}}),
+      {});
+  const auto current = worker.submit(
+      WriteBatch({MoveRow{2, 1, move("d1-d7/g7"), Millis{1}, std::nullopt}}, {{2, 1}}), {});
+  const auto plain = worker.submit(batch({player("eve", 1500)}), {});
+  {
+    std::lock_guard lock(m);
+    release = true;
+  }
+  cv.notify_all();
+  REQUIRE(wait_for(2));
+  const StorageCompletion& c = done[1];
+  CHECK_FALSE(c.error.has_value());
+  CHECK(c.through == plain);
+  CHECK(c.batch_jobs == 3);
+  CHECK(c.fenced == std::vector<FencedGame>{{1, 9, {stale}}});
+  CHECK(current < plain);
+  CHECK(s->counts() == StorageCounts{1, 2, 1});  // eve and game 2's move; not ann, not game 1's
+  CHECK(s->game_record(2)->moves.size() == 1);
+  CHECK(s->game_record(1)->moves.empty());
+  // The worker goes on: a fenced step is not a storage failure.
+  worker.submit(batch({player("fay", 1500)}), {});
+  REQUIRE(wait_for(3));
+  CHECK_FALSE(done[2].error.has_value());
+  CHECK(s->counts().players == 2);
+}
+
+STORAGE_CASE(reserve_ids,
+             "game ids reserved in blocks start above every game and open game and never overlap") {
+  auto s = backend.open();
+  CHECK(s->reserve_game_ids(10) == 1);
+  CHECK(s->reserve_game_ids(5) == 11);
+  // Ids another server made without reserving (a single server: the lobby counts from the
+  // largest) are skipped, stored games and open games alike.
+  apply(*s, batch({game(40, "ann", "bob"),
+                   OfferRow{"g55", "ann", R"({"type":"create"})", std::nullopt, Timestamp{},
+                            Timestamp{Millis{1}}},
+                   OfferRow{"s99", "bob", R"({"type":"seek"})", std::nullopt, Timestamp{},
+                            Timestamp{Millis{1}}}}));
+  CHECK(s->reserve_game_ids(1) == 56);
+  CHECK_THROWS_AS(s->reserve_game_ids(0), StorageError);
+
+  // Two servers reserving at once, each on its own connection: no id is handed out twice.
+  std::vector<std::vector<GameId>> firsts(2);
+  std::vector<std::thread> servers;
+  for (int n = 0; n < 2; ++n)
+    servers.emplace_back([&, n] {
+      auto mine = backend.open();
+      for (int i = 0; i < 40; ++i)
+        firsts[static_cast<std::size_t>(n)].push_back(mine->reserve_game_ids(7));
+    });
+  for (auto& t : servers) t.join();
+  std::vector<GameId> all;
+  for (const auto& f : firsts) all.insert(all.end(), f.begin(), f.end());
+  std::sort(all.begin(), all.end());
+  REQUIRE(all.size() == 80);
+  CHECK(all.front() == 57);
+  for (std::size_t i = 1; i < all.size(); ++i) CHECK(all[i] == all[i - 1] + 7);
 }
 
 namespace {
@@ -432,14 +639,17 @@ STORAGE_CASE(moderation_rows,
 }
 
 STORAGE_CASE(upgrade_3_to_current,
-             "moderation: a database of schema 3 is upgraded to 5 and keeps its rows") {
+             "moderation: a database of schema 3 is upgraded to the current one and keeps its "
+             "rows") {
   {
     auto s = backend.open();
     apply(*s, batch({player("ann", 1600), player("bob", 1400),
                      OfferRow{"s1", "ann", R"({"type":"seek"})", std::nullopt, Timestamp{},
                               Timestamp{Millis{1}}}}));
   }
-  // Schema 3 is schema 5 without the moderation tables (4) and the tournaments table (5).
+  // Schema 3 is the current schema without the moderation tables (4), the tournaments table (5)
+  // and the cluster's column, table and function (6).
+  backend.drop_schema_6();
   backend.exec(
       "DROP TABLE roles; DROP TABLE settings; DROP TABLE sanctions; DROP TABLE audit; DROP TABLE "
       "reports; DROP TABLE tournaments;");
@@ -486,7 +696,9 @@ TournamentRow sample_tournament(std::int64_t id, const std::string& status) {
 
 }  // namespace
 
-TEST_CASE("storage sqlite: a database of schema 3 is upgraded to 5 and keeps tournaments") {
+TEST_CASE(
+    "storage sqlite: a database of schema 3 is upgraded to the current one and keeps "
+    "tournaments") {
   TempDir dir;
   const auto path = dir.path() / "v3.db";
   {
@@ -521,6 +733,53 @@ TEST_CASE("storage sqlite: a database of schema 3 is upgraded to 5 and keeps tou
   REQUIRE(state.tournaments.size() == 2);
   CHECK(state.tournaments[0] == sample_tournament(1, "finished"));
   CHECK(state.tournaments[1] == sample_tournament(2, "finished"));
+}
+
+namespace {
+
+// What the schema 5 fixtures hold (tests/server/data), checked after their upgrade to 6.
+void check_v5_upgrade(Storage& s) {
+  CHECK(s.schema().found == 5);
+  CHECK(s.schema().upgraded());
+  CHECK(s.counts() == StorageCounts{2, 2, 3, 2, 1});
+  const auto state = s.load();
+  CHECK(state.moderation.roles.at("ann") == protocol::Role::Moderator);
+  REQUIRE(state.unfinished.size() == 1);
+  CHECK(state.unfinished[0].row.owner_token == 0);  // nobody took a game before schema 6
+  CHECK(state.unfinished[0].moves.size() == 1);
+  CHECK(state.last_game_id == 2);
+  CHECK(s.reserve_game_ids(3) == 8);  // above the open game g7
+  const TakeResult t = s.take_game(2, 1);
+  REQUIRE(t.outcome == TakeResult::Outcome::Taken);
+  CHECK(t.game->moves.size() == 1);
+  CHECK(s.take_game(1, 1).outcome == TakeResult::Outcome::Finished);
+}
+
+}  // namespace
+
+TEST_CASE("storage sqlite: a database of today's release (schema 5) is upgraded to 6") {
+  TempDir dir;
+  const auto path = dir.path() / "v5.db";
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    std::ifstream in(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v5.sql");
+    const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(!sql.empty());
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    const std::string why = err ? err : "";
+    sqlite3_free(err);
+    sqlite3_close(db);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, why);
+  }
+  {
+    SqliteStorage s(path);
+    check_v5_upgrade(s);
+  }
+  SqliteStorage again(path);
+  CHECK(again.schema().found == 6);
+  CHECK(again.game_row(2)->owner_token == 1);
 }
 
 TEST_CASE("storage sqlite: a failed upgrade leaves the database at its old version") {
@@ -640,7 +899,9 @@ TEST_SUITE("postgres") {
     CHECK(version.find(std::to_string(kSchemaVersion)) != std::string::npos);
   }
 
-  TEST_CASE("storage postgres: a database of schema 3 is upgraded to 5 and keeps tournaments") {
+  TEST_CASE(
+      "storage postgres: a database of schema 3 is upgraded to the current one and keeps "
+      "tournaments") {
     auto& pg = shared_pg_server();
     const auto url = pg.create_database();
     const auto [status, out] =
@@ -664,6 +925,25 @@ TEST_SUITE("postgres") {
     REQUIRE(state.tournaments.size() == 2);
     CHECK(state.tournaments[0] == sample_tournament(1, "finished"));
     CHECK(state.tournaments[1] == sample_tournament(2, "finished"));
+  }
+
+  TEST_CASE("storage postgres: a database of today's release (schema 5) is upgraded to 6") {
+    auto& pg = shared_pg_server();
+    const auto url = pg.create_database();
+    const auto [status, out] =
+        PgServer::shell("psql -X -q -v ON_ERROR_STOP=1 '" + url +
+                        "' -f '" AMAZONS_SOURCE_DIR "/tests/server/data/schema_v5_pg.sql' 2>&1");
+    REQUIRE_MESSAGE(status == 0, out);
+    {
+      PgStorage s(url);
+      check_v5_upgrade(s);
+      // The fence function came with the upgrade.
+      WriteBatch stale{{MoveRow{2, 2, move("a7-b7/c7"), Millis{1}, std::nullopt}}, {{2, 0}}};
+      CHECK_THROWS_AS(s.apply(std::span(&stale, 1)), FencedWrite);
+    }
+    PgStorage again(url);
+    CHECK(again.schema().found == 6);
+    CHECK(again.game_row(2)->owner_token == 1);
   }
 
   TEST_CASE("storage postgres: a bad URL or no server or a refused login gives a clear error") {
