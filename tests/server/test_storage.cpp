@@ -689,6 +689,21 @@ TEST_CASE("storage sqlite: a database of schema 2 is upgraded to 3 in place and 
 
 namespace {
 
+// Runs a fixture of tests/server/data (SQL as an older release wrote it) into a new SQLite file.
+void load_sqlite_fixture(const std::filesystem::path& path, const std::string& fixture) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  std::ifstream in(std::string(AMAZONS_SOURCE_DIR "/tests/server/data/") + fixture);
+  const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(!sql.empty());
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+  const std::string why = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  REQUIRE_MESSAGE(rc == SQLITE_OK, why);
+}
+
 // A tournament row as the lobby writes it: the core's state as JSON.
 TournamentRow sample_tournament(std::int64_t id, const std::string& status) {
   return {id, "Sunday arena", status, R"({"id":)" + std::to_string(id) + "}"};
@@ -701,19 +716,7 @@ TEST_CASE(
     "tournaments") {
   TempDir dir;
   const auto path = dir.path() / "v3.db";
-  {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    std::ifstream in(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v3.sql");
-    const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    REQUIRE(!sql.empty());
-    char* err = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-    const std::string why = err ? err : "";
-    sqlite3_free(err);
-    sqlite3_close(db);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, why);
-  }
+  load_sqlite_fixture(path, "schema_v3.sql");
   {
     SqliteStorage s(path);
     CHECK(s.schema().found == 3);
@@ -760,19 +763,7 @@ void check_v5_upgrade(Storage& s) {
 TEST_CASE("storage sqlite: a database of today's release (schema 5) is upgraded to 6") {
   TempDir dir;
   const auto path = dir.path() / "v5.db";
-  {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    std::ifstream in(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v5.sql");
-    const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    REQUIRE(!sql.empty());
-    char* err = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-    const std::string why = err ? err : "";
-    sqlite3_free(err);
-    sqlite3_close(db);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, why);
-  }
+  load_sqlite_fixture(path, "schema_v5.sql");
   {
     SqliteStorage s(path);
     check_v5_upgrade(s);
