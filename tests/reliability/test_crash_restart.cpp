@@ -288,12 +288,15 @@ class Referee {
   }
 
   // What a state (after a login) says must agree with every move acknowledged so far.
-  // A state is the game as it was when it was sent: it holds at least every move acknowledged
-  // before the server went down, and may lack moves acknowledged since (the other player's
-  // copy of a later `moved` can be read first).
+  // A state is the game as it was when it was sent: one sent by the server running now holds
+  // at least every move acknowledged before the last one went down, and may lack moves
+  // acknowledged since (the other player's copy of a later `moved` can be read first). One
+  // sent by a server killed since (`from_current_server` false: read from the dead connection's
+  // buffer after the kill, when the kill fell in the middle of the logins) may lack moves the
+  // other player's connection acknowledged after it was sent.
   static void adopt(Run& run, Pair& p, const std::vector<std::string>& moves,
-                    const std::string& where) {
-    if (moves.size() < p.acked_before_crash)
+                    const std::string& where, bool from_current_server) {
+    if (from_current_server && moves.size() < p.acked_before_crash)
       run.violation(where + ": pair " + std::to_string(p.index) + " has " +
                     std::to_string(moves.size()) + " moves but " +
                     std::to_string(p.acked_before_crash) + " were acknowledged before the crash");
@@ -370,7 +373,7 @@ void Player::on_line(const std::string& line) {
           if (p.game && *p.game != m.game)
             run_.violation("pair " + std::to_string(p.index) + ": state of another game " + m.game);
           p.game = m.game;
-          Referee::adopt(run_, p, m.moves, "state after a restart");
+          Referee::adopt(run_, p, m.moves, "state after a restart", epoch_ == run_.epoch);
           Referee::maybe_move(run_, p, me);
         } else if constexpr (std::is_same_v<M, Moved>) {
           Referee::moved(run_, p, m);
@@ -389,7 +392,8 @@ void Player::on_line(const std::string& line) {
           }
           std::vector<std::string> moves;
           for (const auto& rm : rec->moves) moves.push_back(to_string(rm.move));
-          Referee::adopt(run_, p, moves, "record of a game that ended unseen");
+          Referee::adopt(run_, p, moves, "record of a game that ended unseen",
+                         epoch_ == run_.epoch);
           p.end = End{m.game, rec->result->winner, rec->result->reason, std::nullopt, std::nullopt};
         } else if constexpr (std::is_same_v<M, Error>) {
           run_.violation("pair " + std::to_string(p.index) + " " + std::string(color_name(me)) +
