@@ -204,6 +204,18 @@ auto guarded(const char* what, F&& f) {
   }
 }
 
+// A game's moves, in order, read in transaction t.
+std::vector<MoveRow> moves_of(pqxx::transaction_base& t, GameId id) {
+  std::vector<MoveRow> out;
+  for (const auto& r : Params().add(id).run(t, kSelectMoves)) {
+    const Row q{r};
+    out.push_back(
+        rows::read_move(id, static_cast<int>(q.integer(0)), q.text(1), q.integer(2),
+                        q.is_null(3) ? std::nullopt : std::optional<std::int64_t>(q.integer(3))));
+  }
+  return out;
+}
+
 ModerationSettings read_moderation(pqxx::transaction_base& t) {
   ModerationSettings m;
   for (const auto& r : t.exec("SELECT name, role FROM roles"))
@@ -478,18 +490,6 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
   });
 }
 
-std::vector<MoveRow> PgStorage::moves_of(GameId id) {
-  pqxx::read_transaction t(conn_->c);
-  std::vector<MoveRow> out;
-  for (const auto& r : Params().add(id).run(t, kSelectMoves)) {
-    const Row q{r};
-    out.push_back(
-        rows::read_move(id, static_cast<int>(q.integer(0)), q.text(1), q.integer(2),
-                        q.is_null(3) ? std::nullopt : std::optional<std::int64_t>(q.integer(3))));
-  }
-  return out;
-}
-
 LoadedState PgStorage::load() {
   return guarded("load", [&] {
     LoadedState state;
@@ -586,7 +586,10 @@ std::optional<GameRow> PgStorage::game_row(GameId id) {
 std::optional<GameRecord> PgStorage::game_record(GameId id) {
   const auto row = game_row(id);
   if (!row) return std::nullopt;
-  return guarded("moves", [&] { return rows::game_record(*row, moves_of(id)); });
+  return guarded("moves", [&] {
+    pqxx::read_transaction t(conn_->c);
+    return rows::game_record(*row, moves_of(t, id));
+  });
 }
 
 StorageCounts PgStorage::counts() {
@@ -617,19 +620,9 @@ TakeResult PgStorage::take_game(GameId id, std::int64_t token) {
       out.outcome = TakeResult::Outcome::Newer;
     } else {
       t.exec("UPDATE games SET owner_token = " + std::to_string(token) + " WHERE id = " + game);
-      StoredGame g{rows::read_game(Row{t.exec(std::string("SELECT ") + rows::kGameColumns +
-                                              " FROM games WHERE id = " + game)[0]}),
-                   {}};
-      for (const auto& r :
-           t.exec("SELECT ply, move, elapsed_ms, clock_ms FROM moves WHERE game = " + game +
-                  " ORDER BY ply")) {
-        const Row q{r};
-        g.moves.push_back(rows::read_move(
-            id, static_cast<int>(q.integer(0)), q.text(1), q.integer(2),
-            q.is_null(3) ? std::nullopt : std::optional<std::int64_t>(q.integer(3))));
-      }
       out.outcome = TakeResult::Outcome::Taken;
-      out.game = std::move(g);
+      out.game = StoredGame{rows::read_game(Row{Params().add(id).run(t, kSelectGame)[0]}),
+                            moves_of(t, id)};
     }
     t.commit();
     return out;

@@ -41,7 +41,6 @@ class PgStorage final : public Storage {
 
  private:
   void open_schema();
-  std::vector<MoveRow> moves_of(GameId id);
 
   struct Connection;  // the libpqxx connection, kept out of this header
   std::string url_;   // redacted

@@ -132,9 +132,8 @@ constexpr const char* kSql[kStatementCount] = {
     "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
     "black_rating, rated, invite, winner, reason, started_at, ended_at, owner_token, (SELECT "
     "COUNT(*) FROM moves WHERE game = games.id) FROM games WHERE (white = ?1 OR black = ?1) AND "
-    "reason IS NOT "
-    "NULL AND (invite IS NULL OR white = ?3 OR black = ?3) ORDER BY ended_at DESC, id DESC LIMIT "
-    "?2",
+    "reason IS NOT NULL AND (invite IS NULL OR white = ?3 OR black = ?3) ORDER BY ended_at DESC, "
+    "id DESC LIMIT ?2",
     "SELECT id, rules, variant, time_control, white, white_bot, white_rating, black, black_bot, "
     "black_rating, rated, invite, winner, reason, started_at, ended_at, owner_token FROM games "
     "WHERE id = ?1",
@@ -441,7 +440,7 @@ GameId SqliteStorage::reserve_game_ids(int count) {
     Statement q(db_,
                 "UPDATE counters SET value = MAX(value, (SELECT COALESCE(MAX(id), 0) FROM games), "
                 "(SELECT COALESCE(MAX(CAST(SUBSTR(id, 2) AS INTEGER)), 0) FROM offers WHERE id "
-                "LIKE 'g%')) + ?1 WHERE name = 'game_id' RETURNING value");
+                "GLOB 'g[0-9]*')) + ?1 WHERE name = 'game_id' RETURNING value");
     q.bind(1, std::int64_t{count});
     if (!q.step()) throw StorageError("reserve_game_ids: no counter row");
     const GameId last = q.integer(0);
