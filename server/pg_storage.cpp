@@ -409,6 +409,42 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
                      .add(std::int64_t{p->rated_games})
                      .tuple(c);
           sql += kUpsertPlayerTail;
+        } else if (const auto* pl = std::get_if<PlayerLogin>(&w)) {
+          const Rating start;
+          sql +=
+              "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
+              "volatility, rated_games) VALUES ";
+          sql += Params()
+                     .add(pl->name)
+                     .add(pl->password_hash)
+                     .add(pl->token_digest)
+                     .add(pl->bot)
+                     .add(start.rating)
+                     .add(start.deviation)
+                     .add(start.volatility)
+                     .add(std::int64_t{0})
+                     .tuple(c);
+          sql +=
+              " ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, "
+              "token_digest = EXCLUDED.token_digest, bot = EXCLUDED.bot;\n";
+        } else if (const auto* pr = std::get_if<PlayerRating>(&w)) {
+          sql +=
+              "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
+              "volatility, rated_games) VALUES ";
+          sql += Params()
+                     .add(pr->name)
+                     .add(std::string())
+                     .add(std::string())
+                     .add(pr->bot)
+                     .add(pr->rating.rating)
+                     .add(pr->rating.deviation)
+                     .add(pr->rating.volatility)
+                     .add(std::int64_t{pr->rated_games})
+                     .tuple(c);
+          sql +=
+              " ON CONFLICT (name) DO UPDATE SET rating = EXCLUDED.rating, deviation = "
+              "EXCLUDED.deviation, volatility = EXCLUDED.volatility, rated_games = "
+              "EXCLUDED.rated_games;\n";
         } else if (const auto* g = std::get_if<GameRow>(&w)) {
           const auto v = rows::game_values(*g);
           sql += "INSERT INTO games (";
@@ -655,6 +691,66 @@ void PgStorage::clear() {
         "reports, counters");
     t.commit();
     return 0;
+  });
+}
+
+namespace {
+constexpr const char* kPlayerColumns =
+    "name, password_hash, token_digest, bot, rating, deviation, volatility, rated_games";
+
+PlayerRow read_player(const Row& q) {
+  return {q.text(0),
+          q.text(1),
+          q.text(2),
+          q.integer(3) != 0,
+          Rating{q.real(4), q.real(5), q.real(6)},
+          static_cast<int>(q.integer(7))};
+}
+}  // namespace
+
+std::optional<PlayerRow> PgStorage::player(const std::string& name) {
+  return guarded("player", [&]() -> std::optional<PlayerRow> {
+    pqxx::read_transaction t(conn_->c);
+    const auto r = t.exec_params(
+        std::string("SELECT ") + kPlayerColumns + " FROM players WHERE name = $1", name);
+    if (r.empty()) return std::nullopt;
+    return read_player(Row{r[0]});
+  });
+}
+
+std::vector<GameId> PgStorage::unfinished_games_of(const std::string& name) {
+  return guarded("games of", [&] {
+    pqxx::read_transaction t(conn_->c);
+    std::vector<GameId> out;
+    for (const auto& r : t.exec_params(
+             "SELECT id FROM games WHERE reason IS NULL AND (white = $1 OR black = $1) ORDER BY id",
+             name))
+      out.push_back(r[0].as<GameId>());
+    return out;
+  });
+}
+
+std::vector<std::pair<GameId, std::int64_t>> PgStorage::unfinished_games() {
+  return guarded("unfinished", [&] {
+    pqxx::read_transaction t(conn_->c);
+    std::vector<std::pair<GameId, std::int64_t>> out;
+    for (const auto& r :
+         t.exec("SELECT id, owner_token FROM games WHERE reason IS NULL ORDER BY id"))
+      out.emplace_back(r[0].as<GameId>(), r[1].as<std::int64_t>());
+    return out;
+  });
+}
+
+std::vector<PlayerRow> PgStorage::leaderboard(int limit) {
+  return guarded("leaderboard", [&] {
+    pqxx::read_transaction t(conn_->c);
+    std::vector<PlayerRow> out;
+    for (const auto& r : t.exec_params(std::string("SELECT ") + kPlayerColumns +
+                                           " FROM players WHERE rated_games > 0 ORDER BY rating "
+                                           "DESC, name LIMIT $1",
+                                       std::int64_t{limit}))
+      out.push_back(read_player(Row{r}));
+    return out;
   });
 }
 

@@ -38,6 +38,10 @@ class PgStorage final : public Storage {
   SchemaStatus schema() const override { return schema_; }
   TakeResult take_game(GameId id, std::int64_t token) override;
   GameId reserve_game_ids(int count) override;
+  std::optional<PlayerRow> player(const std::string& name) override;
+  std::vector<GameId> unfinished_games_of(const std::string& name) override;
+  std::vector<std::pair<GameId, std::int64_t>> unfinished_games() override;
+  std::vector<PlayerRow> leaderboard(int limit) override;
 
  private:
   void open_schema();

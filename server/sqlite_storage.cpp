@@ -315,6 +315,36 @@ void SqliteStorage::write(const PlayerRow& r) {
       .run();
 }
 
+void SqliteStorage::write(const PlayerRating& r) {
+  Statement q(db_,
+              "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
+              "volatility, rated_games) VALUES (?1, '', '', ?2, ?3, ?4, ?5, ?6) ON CONFLICT(name) "
+              "DO UPDATE SET rating = ?3, deviation = ?4, volatility = ?5, rated_games = ?6");
+  q.bind(1, r.name)
+      .bind(2, std::int64_t{r.bot})
+      .bind(3, r.rating.rating)
+      .bind(4, r.rating.deviation)
+      .bind(5, r.rating.volatility)
+      .bind(6, std::int64_t{r.rated_games})
+      .run();
+}
+
+void SqliteStorage::write(const PlayerLogin& r) {
+  const Rating start;
+  Statement q(db_,
+              "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
+              "volatility, rated_games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0) ON CONFLICT(name) "
+              "DO UPDATE SET password_hash = ?2, token_digest = ?3, bot = ?4");
+  q.bind(1, r.name)
+      .bind(2, r.password_hash)
+      .bind(3, r.token_digest)
+      .bind(4, std::int64_t{r.bot})
+      .bind(5, start.rating)
+      .bind(6, start.deviation)
+      .bind(7, start.volatility)
+      .run();
+}
+
 void SqliteStorage::write(const GameRow& g) {
   const auto rating = [](const PlayerInfo& p) {
     return p.rating ? std::optional<std::int64_t>(*p.rating) : std::nullopt;
@@ -716,6 +746,57 @@ void SqliteStorage::open_schema() {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
+}
+
+// ---- what a cluster node reads (rare: prepared when used) --------------------------------------
+
+namespace {
+constexpr const char* kPlayerColumns =
+    "name, password_hash, token_digest, bot, rating, deviation, volatility, rated_games";
+
+template <class Q>
+PlayerRow read_player(const Q& q) {
+  return {q.text(0),
+          q.text(1),
+          q.text(2),
+          q.integer(3) != 0,
+          Rating{q.real(4), q.real(5), q.real(6)},
+          static_cast<int>(q.integer(7))};
+}
+}  // namespace
+
+std::optional<PlayerRow> SqliteStorage::player(const std::string& name) {
+  Statement q(db_,
+              (std::string("SELECT ") + kPlayerColumns + " FROM players WHERE name = ?1").c_str());
+  q.bind(1, name);
+  if (!q.step()) return std::nullopt;
+  return read_player(q);
+}
+
+std::vector<GameId> SqliteStorage::unfinished_games_of(const std::string& name) {
+  Statement q(
+      db_, "SELECT id FROM games WHERE reason IS NULL AND (white = ?1 OR black = ?1) ORDER BY id");
+  q.bind(1, name);
+  std::vector<GameId> out;
+  while (q.step()) out.push_back(q.integer(0));
+  return out;
+}
+
+std::vector<std::pair<GameId, std::int64_t>> SqliteStorage::unfinished_games() {
+  Statement q(db_, "SELECT id, owner_token FROM games WHERE reason IS NULL ORDER BY id");
+  std::vector<std::pair<GameId, std::int64_t>> out;
+  while (q.step()) out.emplace_back(q.integer(0), q.integer(1));
+  return out;
+}
+
+std::vector<PlayerRow> SqliteStorage::leaderboard(int limit) {
+  Statement q(db_, (std::string("SELECT ") + kPlayerColumns +
+                    " FROM players WHERE rated_games > 0 ORDER BY rating DESC, name LIMIT ?1")
+                       .c_str());
+  q.bind(1, std::int64_t{limit});
+  std::vector<PlayerRow> out;
+  while (q.step()) out.push_back(read_player(q));
+  return out;
 }
 
 }  // namespace amazons::server

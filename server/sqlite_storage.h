@@ -37,6 +37,10 @@ class SqliteStorage final : public Storage {
   SchemaStatus schema() const override { return schema_; }
   TakeResult take_game(GameId id, std::int64_t token) override;
   GameId reserve_game_ids(int count) override;
+  std::optional<PlayerRow> player(const std::string& name) override;
+  std::vector<GameId> unfinished_games_of(const std::string& name) override;
+  std::vector<std::pair<GameId, std::int64_t>> unfinished_games() override;
+  std::vector<PlayerRow> leaderboard(int limit) override;
 
  private:
   class Statement;
@@ -45,6 +49,8 @@ class SqliteStorage final : public Storage {
   void open_schema();
   std::int64_t single_integer(const char* sql);
   void write(const PlayerRow& row);
+  void write(const PlayerRating& row);
+  void write(const PlayerLogin& row);
   void write(const GameRow& row);
   void write(const MoveRow& row);
   void write(const OfferRow& row);

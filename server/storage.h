@@ -32,6 +32,28 @@ struct PlayerRow {
   friend bool operator==(const PlayerRow&, const PlayerRow&) = default;
 };
 
+// What a rated game changed of a player: their rating and count of rated games, nothing else.
+// The node that ran the game may not hold the rest of the row (a cluster node knows a player of
+// another node by name and rating only), so a result never writes a password or token back.
+struct PlayerRating {
+  std::string name;
+  bool bot = false;  // for a row written the first time
+  Rating rating;
+  int rated_games = 0;
+  friend bool operator==(const PlayerRating&, const PlayerRating&) = default;
+};
+
+// What a login changes of a player: the credentials and the bot flag, nothing of the rating.
+// A row is made the first time, with the starting rating. (Written whole, a row read at login
+// would put back a rating that another node of a cluster changed since.)
+struct PlayerLogin {
+  std::string name;
+  std::string password_hash;  // empty: no password
+  std::string token_digest;
+  bool bot = false;
+  friend bool operator==(const PlayerLogin&, const PlayerLogin&) = default;
+};
+
 // A game from the moment it starts. Moves are stored separately, one row each.
 struct GameRow {
   GameId id = 0;
@@ -159,9 +181,9 @@ struct TournamentRow {
   friend bool operator==(const TournamentRow&, const TournamentRow&) = default;
 };
 
-using StorageWrite =
-    std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved, SanctionRow, SanctionRemoved,
-                 AuditRow, ReportRow, RoleRow, RegistrationsRow, TournamentRow>;
+using StorageWrite = std::variant<PlayerRow, GameRow, MoveRow, OfferRow, OfferRemoved, SanctionRow,
+                                  SanctionRemoved, AuditRow, ReportRow, RoleRow, RegistrationsRow,
+                                  TournamentRow, PlayerRating, PlayerLogin>;
 
 // A promise that the batch's writer holds `game` with fencing token `token` (a cluster node's
 // game lease, cluster/lease.h). Storage refuses the whole transaction when the game is held with
@@ -294,6 +316,17 @@ class Storage {
   // Reserves `count` (>= 1) game ids no other server sharing this database will use, and returns
   // the first; the others follow it. Above every stored game id and every open game's id.
   virtual GameId reserve_game_ids(int count) = 0;
+
+  // ---- what a cluster node reads while it runs: the database is shared, so its memory is not
+  // the truth about players and games that other nodes change ----
+  // A player's row as it is stored now, if any (login reads it fresh).
+  virtual std::optional<PlayerRow> player(const std::string& name) = 0;
+  // The unfinished games a player sits in, by id.
+  virtual std::vector<GameId> unfinished_games_of(const std::string& name) = 0;
+  // Every unfinished game, by id, with the fencing token it is held with (the failover scan).
+  virtual std::vector<std::pair<GameId, std::int64_t>> unfinished_games() = 0;
+  // The players with at least one rated game, best rating first (ties by name), at most `limit`.
+  virtual std::vector<PlayerRow> leaderboard(int limit) = 0;
 };
 
 }  // namespace amazons::server

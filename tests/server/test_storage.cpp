@@ -215,6 +215,57 @@ STORAGE_CASE(upserts, "rows are upserts so a player's rating and a game's result
   CHECK(s->counts() == StorageCounts{1, 1, 0});
 }
 
+STORAGE_CASE(cluster_reads,
+             "a player's row, their unfinished games, every unfinished game with its token and "
+             "the leaderboard are read as stored now") {
+  auto s = backend.open();
+  CHECK_FALSE(s->player("ann").has_value());
+  CHECK(s->unfinished_games().empty());
+  PlayerRow unrated = player("dora", 1900);
+  unrated.rated_games = 0;
+  apply(
+      *s,
+      batch({player("ann", 1612.5), player("bob", 1388.5, true), player("carl", 1612.5), unrated,
+             game(1, "ann", "bob"), game(2, "carl", "ann"),
+             finished(game(3, "ann", "bob"), Color::White, EndReason::Resign, 1'800'000'100'000)}));
+  CHECK(s->player("ann") == player("ann", 1612.5));
+  CHECK(s->player("bob") == player("bob", 1388.5, true));
+  CHECK_FALSE(s->player("Ann").has_value());  // names are exact
+  CHECK(s->unfinished_games_of("ann") == std::vector<GameId>{1, 2});
+  CHECK(s->unfinished_games_of("bob") == std::vector<GameId>{1});
+  CHECK(s->unfinished_games_of("dora").empty());
+  CHECK(s->unfinished_games() == std::vector<std::pair<GameId, std::int64_t>>{{1, 0}, {2, 0}});
+  REQUIRE(s->take_game(2, 7).outcome == TakeResult::Outcome::Taken);
+  CHECK(s->unfinished_games() == std::vector<std::pair<GameId, std::int64_t>>{{1, 0}, {2, 7}});
+  // Best first, ties by name; players without a rated game are left out.
+  std::vector<std::string> names;
+  for (const auto& p : s->leaderboard(10)) names.push_back(p.name);
+  CHECK(names == std::vector<std::string>{"ann", "carl", "bob"});
+  CHECK(s->leaderboard(1).size() == 1);
+  // A row changed by another connection (another node) is read as it is now.
+  auto other = backend.open();
+  apply(*other, batch({player("ann", 1700)}));
+  CHECK(s->player("ann")->rating.rating == 1700);
+  CHECK(s->leaderboard(1).front().name == "ann");
+  // A rated result changes the rating and the count only: the password and token stay, and a
+  // player never stored gets a row without either.
+  apply(*s, batch({PlayerRating{"ann", false, Rating{1750.5, 80.25, 0.059}, 9},
+                   PlayerRating{"erin", true, Rating{1450, 200, 0.06}, 1}}));
+  const auto ann = s->player("ann");
+  REQUIRE(ann.has_value());
+  CHECK(ann->rating == Rating{1750.5, 80.25, 0.059});
+  CHECK(ann->rated_games == 9);
+  CHECK(ann->password_hash == player("ann", 1700).password_hash);
+  CHECK(ann->token_digest == "digest");
+  CHECK(s->player("erin") == PlayerRow{"erin", "", "", true, Rating{1450, 200, 0.06}, 1});
+  // A login changes the credentials only, and makes a new player's row with the start rating.
+  apply(*s, batch({PlayerLogin{"ann", "new-hash", "new-digest", true},
+                   PlayerLogin{"finn", "", "d", false}}));
+  CHECK(s->player("ann") ==
+        PlayerRow{"ann", "new-hash", "new-digest", true, Rating{1750.5, 80.25, 0.059}, 9});
+  CHECK(s->player("finn") == PlayerRow{"finn", "", "d", false, Rating{}, 0});
+}
+
 STORAGE_CASE(all_or_nothing, "a transaction that fails stores none of its batches") {
   auto s = backend.open();
   apply(*s, batch({game(1, "ann", "bob"), kMove1}));
