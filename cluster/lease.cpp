@@ -174,4 +174,26 @@ Expected<std::optional<LeaseHolder>, RedisError> GameLeases::holder(std::string_
   return std::optional<LeaseHolder>(*h);
 }
 
+Expected<std::vector<std::optional<LeaseHolder>>, RedisError> GameLeases::holders(
+    std::span<const std::string> games) {
+  std::vector<std::optional<LeaseHolder>> out;
+  if (games.empty()) return out;
+  std::vector<std::string> command{"MGET"};
+  for (const auto& g : games) command.push_back(lease_key(g));
+  auto r = redis_.command(command);
+  if (!r) return Unexpected(r.error());
+  if (!is_array(*r, games.size()) || r->elements.size() != games.size())
+    return unexpected_reply(redis_, "lease holders", *r);
+  for (const RedisReply& value : r->elements) {
+    if (value.nil()) {
+      out.emplace_back();
+      continue;
+    }
+    auto h = is_string(value) ? parse_lease_value(value.str) : std::nullopt;
+    if (!h) return unexpected_reply(redis_, "lease holders", value);
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
 }  // namespace amazons::cluster

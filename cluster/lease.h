@@ -75,6 +75,9 @@ class GameLeases {
   Expected<bool, RedisError> release(const Lease& lease);
   // Who holds the lease of a game now, if anyone.
   Expected<std::optional<LeaseHolder>, RedisError> holder(std::string_view game);
+  // Who holds each of these games' leases (one round trip; ttl_left is not read).
+  Expected<std::vector<std::optional<LeaseHolder>>, RedisError> holders(
+      std::span<const std::string> games);
 
   const std::string& node() const { return node_; }
   const LeaseOptions& options() const { return options_; }

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 all=(protocol notation variant record_json record_text position_text engine_protocol botzone transport
-  sgf littlegolem move_list bus)
+  sgf littlegolem move_list bus node_wire)
 names=("$@")
 ((${#names[@]})) || names=("${all[@]}")
 

@@ -134,6 +134,40 @@ std::optional<std::string> apply_tls(ServerConfig& c, const json& tls) {
   return std::nullopt;
 }
 
+// "cluster": {"lease_seconds", "node_seconds", "name_seconds", "prefix"}; the Redis and the node
+// come from --cluster and --node.
+std::optional<std::string> apply_cluster(ServerConfig& c, const json& j) {
+  if (!j.is_object()) return std::string("cluster: expected an object");
+  ClusterSettings settings = c.cluster.value_or(ClusterSettings{});
+  for (const auto& [key, v] : j.items()) {
+    const std::string k = "cluster." + key;
+    double d = 0;
+    std::string s;
+    std::optional<std::string> err;
+    const auto seconds = [](double x) { return Millis{static_cast<long long>(x * 1000)}; };
+    if (key == "lease_seconds") {
+      if (!(err = number(v, k, 0.5, 600, d))) settings.lease_ttl = seconds(d);
+    } else if (key == "node_seconds") {
+      if (!(err = number(v, k, 0.5, 600, d))) settings.node_ttl = seconds(d);
+    } else if (key == "name_seconds") {
+      if (!(err = number(v, k, 1, 3600, d))) settings.name_ttl = seconds(d);
+    } else if (key == "prefix") {
+      if (!(err = text(v, k, s))) {
+        if (s.empty() || s.size() > 64 || s.find_first_of(" \t\r\n") != std::string::npos)
+          err = k + ": 1 to 64 characters without spaces";
+        else
+          settings.prefix = s;
+      }
+    } else {
+      err = k + ": unknown key";
+    }
+    if (err) return err;
+  }
+  // Kept even without --cluster: the flags may come after the file.
+  c.cluster = settings;
+  return std::nullopt;
+}
+
 std::optional<std::string> apply_web(ServerConfig& c, const json& web) {
   if (!web.is_object()) return std::string("web: expected an object");
   for (const auto& [key, v] : web.items()) {
@@ -198,6 +232,8 @@ Expected<ServerConfig, std::string> apply_config_json(ServerConfig c, const json
       }
     } else if (key == "limits") {
       err = apply_limits(c, v);
+    } else if (key == "cluster") {
+      err = apply_cluster(c, v);
     } else if (key == "tls") {
       err = apply_tls(c, v);
     } else if (key == "web") {

@@ -18,6 +18,18 @@ namespace amazons::server {
 inline constexpr int kDefaultPort = 7420;
 inline constexpr int kDefaultDiscoveryPort = 7421;
 
+// Cluster mode (--cluster, --node; docs/SCALING.md): this server is one node of several that
+// share one PostgreSQL and one Redis.
+struct ClusterSettings {
+  std::string redis;       // redis://host:port
+  std::string node;        // this node's name: letters, digits, '-', '_', '.'
+  std::string address;     // host:port clients reach this node at; empty: the host name and port
+  Millis lease_ttl{5000};  // a game's lease: another node takes it over this long after a death
+  Millis node_ttl{5000};   // a node missing its heartbeat this long is gone
+  Millis name_ttl{15000};  // a dead node's players' names are free again after this
+  std::string prefix = "amz:";  // of every Redis key and channel (tests share one Redis)
+};
+
 struct ServerConfig {
   std::string name = "amazons";
   int port = kDefaultPort;  // 0: any free port
@@ -44,6 +56,7 @@ struct ServerConfig {
   std::filesystem::path web_root;            // the built files served at "/"
   std::vector<std::string> allowed_origins;  // other pages that may open a WebSocket
   LobbyConfig lobby;
+  std::optional<ClusterSettings> cluster;
   // Tests only (--test-clock FILE, never from a config file): how far the server's clock runs
   // ahead of the machine's, to simulate days passing in a real server process.
   std::optional<std::filesystem::path> test_clock_file;

@@ -21,7 +21,39 @@ constexpr bool is_moderation_request =
     std::is_same_v<M, protocol::RemoveChat> || std::is_same_v<M, protocol::AuditRequest> ||
     std::is_same_v<M, protocol::SanctionsRequest> || std::is_same_v<M, protocol::Report> ||
     std::is_same_v<M, protocol::ReportsRequest> || std::is_same_v<M, protocol::Resolve>;
+// Tournament requests: a cluster does not run tournaments yet (one node would have to direct
+// each, docs/SCALING.md).
+template <class M>
+constexpr bool is_tournament_request =
+    std::is_same_v<M, protocol::TournamentCreate> ||
+    std::is_same_v<M, protocol::TournamentsRequest> ||
+    std::is_same_v<M, protocol::TournamentShow> || std::is_same_v<M, protocol::TournamentJoin> ||
+    std::is_same_v<M, protocol::TournamentWithdraw>;
+// Requests about one game, which the node that runs the game answers.
+template <class M>
+constexpr bool names_a_game =
+    std::is_same_v<M, protocol::Join> || std::is_same_v<M, protocol::Watch> ||
+    std::is_same_v<M, protocol::Leave> || std::is_same_v<M, protocol::MoveMsg> ||
+    std::is_same_v<M, protocol::Resign> || std::is_same_v<M, protocol::Abort> ||
+    std::is_same_v<M, protocol::Claim> || std::is_same_v<M, protocol::Rematch> ||
+    std::is_same_v<M, protocol::ChatSend>;
 }  // namespace
+
+void ClusterEffects::append(ClusterEffects&& other) {
+  const auto move_all = [](auto& to, auto& from) {
+    for (auto& x : from) to.push_back(std::move(x));
+  };
+  move_all(forwards, other.forwards);
+  move_all(bounces, other.bounces);
+  move_all(attaches, other.attaches);
+  move_all(logins, other.logins);
+  move_all(seeks, other.seeks);
+  move_all(unseeks, other.unseeks);
+  move_all(acquire, other.acquire);
+  move_all(release, other.release);
+  move_all(logouts, other.logouts);
+  reserve_ids = reserve_ids || other.reserve_ids;
+}
 
 void Effects::append(Effects&& other) {
   for (auto& m : other.messages) messages.push_back(std::move(m));
@@ -30,10 +62,20 @@ void Effects::append(Effects&& other) {
   for (auto& j : other.password_jobs) password_jobs.push_back(std::move(j));
   for (auto s : other.close) close.push_back(s);
   for (auto e : other.errors) errors.push_back(e);
+  cluster.append(std::move(other.cluster));
 }
 
 Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
     : config_(std::move(config)), rng_(std::random_device{}()) {
+  moderation_.settings = state.moderation;
+  for (const SanctionRow& row : state.sanctions)
+    moderation_.sanctions[{row.kind, row.target}] = row;
+  for (const ReportRow& row : state.open_reports) moderation_.open_reports[row.id] = row;
+  moderation_.next_report = state.last_report_id + 1;
+  // A cluster node starts with nothing of its own: the games it runs are the ones it takes over
+  // (Lobby::adopt) or starts, and players' rows are read fresh at login, since other nodes
+  // change them.
+  if (clustered()) return;
   for (const PlayerRow& row : state.players) players_[row.name].row = row;
   next_game_id_ = state.last_game_id + 1;
   for (const StoredGame& stored : state.unfinished) {
@@ -51,11 +93,6 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
     rooms_.emplace(room->id(), Room{std::move(*room), {}, std::nullopt});
   }
   for (const OfferRow& offer : state.offers) restore_offer(offer);
-  moderation_.settings = state.moderation;
-  for (const SanctionRow& row : state.sanctions)
-    moderation_.sanctions[{row.kind, row.target}] = row;
-  for (const ReportRow& row : state.open_reports) moderation_.open_reports[row.id] = row;
-  moderation_.next_report = state.last_report_id + 1;
   for (const TournamentRow& row : state.tournaments) restore_tournament(row);
 }
 
@@ -86,6 +123,10 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
     PlayerState& p = player(name);
     if (p.session == session) {
       p.session.reset();
+      if (clustered() && !is_remote_session(session)) {
+        ctx.fx.cluster.logouts.emplace_back(name, session);
+        if (cluster_seeks_.erase(name)) ctx.fx.cluster.unseeks.push_back(name);
+      }
       // Kept offers (correspondence, or with a lifetime) stay while their creator is away.
       std::erase_if(seeks_, [&](const SeekEntry& s) { return s.player == name && !s.kept_until; });
       drop_challenges_of(ctx, name);
@@ -98,6 +139,10 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
     }
   }
   sessions_.erase(session);
+  if (const auto r = remote_.find(session); r != remote_.end()) {
+    remote_ids_.erase(r->second);
+    remote_.erase(r);
+  }
   return std::move(ctx.fx);
 }
 
@@ -140,6 +185,22 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
     return on_hello(ctx, *hello);
   }
   if (!s.player) return ctx.error(ErrorCode::NotLoggedIn, "say hello first");
+  // A cluster node hands a request about a game or challenge it does not run to the node that
+  // does.
+  if (clustered()) {
+    const std::string* key = std::visit(
+        [](const auto& m) -> const std::string* {
+          using M = std::decay_t<decltype(m)>;
+          if constexpr (std::is_same_v<M, protocol::Accept> || std::is_same_v<M, protocol::Decline>)
+            return &m.challenge;
+          else if constexpr (names_a_game<M>)
+            return &m.game;
+          else
+            return nullptr;
+        },
+        message);
+    if (key && hand_on(ctx, *key, message)) return;
+  }
 
   std::visit(
       [&](const auto& m) {
@@ -167,6 +228,7 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
           on_seek(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Unseek>) {
           const std::string& me = *sessions_.at(ctx.requester).player;
+          if (clustered() && cluster_seeks_.erase(me)) ctx.fx.cluster.unseeks.push_back(me);
           const auto it = std::find_if(seeks_.begin(), seeks_.end(),
                                        [&](const SeekEntry& e) { return e.player == me; });
           if (it != seeks_.end()) remove_seek(ctx, it);
@@ -189,16 +251,16 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
           ctx.reply(your_turn(*s.player, ctx.now));
         } else if constexpr (is_moderation_request<M>) {
           on_moderation(ctx, message);
-        } else if constexpr (std::is_same_v<M, protocol::TournamentCreate>) {
-          on_tournament_create(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::TournamentsRequest>) {
-          on_tournaments(ctx);
-        } else if constexpr (std::is_same_v<M, protocol::TournamentShow>) {
-          on_tournament_show(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::TournamentJoin>) {
-          on_tournament_join(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::TournamentWithdraw>) {
-          on_tournament_withdraw(ctx, m);
+        } else if constexpr (is_tournament_request<M>) {
+          if (clustered())
+            return ctx.error(ErrorCode::NotAllowed,
+                             "tournaments are not run on a cluster of servers yet");
+          if constexpr (std::is_same_v<M, protocol::TournamentCreate>) on_tournament_create(ctx, m);
+          if constexpr (std::is_same_v<M, protocol::TournamentsRequest>) on_tournaments(ctx);
+          if constexpr (std::is_same_v<M, protocol::TournamentShow>) on_tournament_show(ctx, m);
+          if constexpr (std::is_same_v<M, protocol::TournamentJoin>) on_tournament_join(ctx, m);
+          if constexpr (std::is_same_v<M, protocol::TournamentWithdraw>)
+            on_tournament_withdraw(ctx, m);
         }
       },
       message);
@@ -221,6 +283,7 @@ Effects Lobby::tick(Instant now) {
     finished_order_.pop_front();
     if (it == rooms_.end()) continue;
     for (SessionId s : it->second.spectators) sessions_.at(s).watching.erase(it->first);
+    if (clustered()) ctx.fx.cluster.release.push_back(std::to_string(it->first));
     rooms_.erase(it);
   }
   return std::move(ctx.fx);
@@ -228,17 +291,24 @@ Effects Lobby::tick(Instant now) {
 
 Effects Lobby::shutdown(const std::string& message) {
   Ctx ctx(0, std::nullopt, Instant{});
-  std::vector<SessionId> all;
-  for (const auto& [id, s] : sessions_) all.push_back(id);
-  ctx.send_all(all, protocol::Shutdown{message});
-  ctx.fx.close = all;
+  std::vector<SessionId> local, remote;
+  for (const auto& [id, s] : sessions_) (is_remote_session(id) ? remote : local).push_back(id);
+  ctx.send_all(local, protocol::Shutdown{message});
+  // Players of other nodes are not losing their server, only the node that ran their games:
+  // their node closes their connection, and they find the games on the node that takes them.
+  ctx.send_all(remote,
+               protocol::make_error(ErrorCode::Internal,
+                                    "the server running your game is restarting: reconnect"));
+  ctx.fx.close = local;
+  ctx.fx.close.insert(ctx.fx.close.end(), remote.begin(), remote.end());
   return std::move(ctx.fx);
 }
 
 std::size_t Lobby::online_players() const {
   return static_cast<std::size_t>(
-      std::count_if(players_.begin(), players_.end(),
-                    [](const auto& p) { return p.second.session.has_value(); }));
+      std::count_if(players_.begin(), players_.end(), [](const auto& p) {
+        return p.second.session.has_value() && !is_remote_session(*p.second.session);
+      }));
 }
 
 Lobby::GameCounts Lobby::game_counts() const {

@@ -56,6 +56,10 @@ struct LobbyConfig {
   bool players_create_tournaments = false;
   // Take passwords over connections that are not private (plain TCP from another machine).
   bool allow_plain_passwords = false;
+  // Set: this lobby is one node of a cluster (docs/SCALING.md) with this name. It runs only the
+  // games and challenges it holds the leases of, asks the cluster (Effects::cluster) for what all
+  // nodes share, and talks to players on other nodes through remote sessions.
+  std::optional<std::string> node;
 };
 
 // What the network layer knows of a connection that the lobby's rules depend on.
@@ -93,8 +97,127 @@ struct ArchiveQuery {
   SessionId session = 0;
   std::string player;  // who asks: private games are shown only to their players (or by invite)
   protocol::RequestId id;
-  std::variant<protocol::HistoryRequest, protocol::RecordRequest, protocol::AuditRequest>
+  std::variant<protocol::HistoryRequest, protocol::RecordRequest, protocol::AuditRequest,
+               protocol::LeaderboardRequest>
       request;  // player filled in
+};
+
+// ---- cluster mode (docs/SCALING.md, "The lobby's shape") ----
+
+// Session ids from here up name sessions of other nodes (remote sessions); the network layer
+// numbers its own connections from 1.
+inline constexpr SessionId kFirstRemoteSession = SessionId{1} << 48;
+inline constexpr bool is_remote_session(SessionId s) { return s >= kFirstRemoteSession; }
+// How many game ids a cluster node reserves at a time (Storage::reserve_game_ids).
+inline constexpr int kGameIdBlock = 1000;
+
+// A connection on another node of the cluster.
+struct RemoteSession {
+  std::string node;
+  SessionId session = 0;  // that node's own id for it
+  friend auto operator<=>(const RemoteSession&, const RemoteSession&) = default;
+};
+
+// A player as the node that holds their connection tells it (read at their login).
+struct RemotePlayer {
+  std::string name;
+  bool bot = false;
+  Rating rating;
+  int rated_games = 0;
+  friend bool operator==(const RemotePlayer&, const RemotePlayer&) = default;
+};
+
+// What one node tells the others of its lobby (its directory message), for `list` and `players`
+// everywhere and for reaching its players.
+struct PeerPlayer {
+  std::string name;
+  Rating rating;
+  int rated_games = 0;
+  bool bot = false;
+  SessionId session = 0;  // on that node
+  friend bool operator==(const PeerPlayer&, const PeerPlayer&) = default;
+};
+struct PeerView {
+  std::vector<protocol::GameSummary> games;  // open and running games, public ones only
+  std::vector<PeerPlayer> players;           // logged in there
+  std::map<std::string, int> playing;        // name -> games in progress there, private too
+  friend bool operator==(const PeerView&, const PeerView&) = default;
+};
+
+// A request about a game or challenge this node does not run, for the node that does. `key` is
+// the game id ("17") or the challenge id ("c12"); `line` the request as the client sent it.
+struct Forward {
+  SessionId session = 0;
+  std::string key;
+  std::string line;
+  RemotePlayer player;  // who asks, for the node that runs it
+};
+// A request (or, with an empty line, an attach) of another node's session for something this
+// node does not run (any more): that node asks the cluster again who runs it.
+struct Bounce {
+  RemoteSession to;
+  std::string key;
+  std::string line;
+};
+// A player logged in here sits in a game another node runs: that node is to send them its state
+// and count them online.
+struct Attach {
+  SessionId session = 0;
+  GameId game = 0;
+  RemotePlayer player;
+};
+// A login to decide against the shared database and the name registry (the row as stored now,
+// the password, who holds the name).
+struct LoginJob {
+  SessionId session = 0;
+  protocol::RequestId id;
+  std::string name;
+  std::optional<std::string> password;
+  std::optional<std::string> token;
+  bool bot = false;
+  bool known_only = false;  // registrations are closed: a name never stored is refused
+};
+struct LoginOutcome {
+  LoginJob job;                          // its password cleared
+  std::optional<protocol::Error> error;  // refused
+  PlayerRow row;                         // as stored (a new player: the name only)
+  std::optional<std::string> new_hash;   // a new password's hash
+  std::vector<GameId> games;             // the unfinished games they sit in, on any node
+};
+// A seek to put in the cluster's pairing queue.
+struct SeekJob {
+  SessionId session = 0;
+  protocol::RequestId id;
+  std::string name;
+  std::string pool;  // what must match: rules, time control, rated
+  protocol::Seek request;
+};
+struct SeekOutcome {
+  SeekJob job;
+  std::optional<std::string> error;  // the queue could not be reached
+  bool paired = false;
+  std::string opponent;                           // when paired: who had been waiting
+  std::optional<RemoteSession> opponent_session;  // where they are connected, if anywhere
+  std::optional<PlayerRow> opponent_row;
+};
+
+struct ClusterEffects {
+  std::vector<Forward> forwards;  // requests of sessions here for things other nodes run
+  std::vector<Bounce> bounces;
+  std::vector<Attach> attaches;
+  std::vector<LoginJob> logins;
+  std::vector<SeekJob> seeks;
+  std::vector<std::string> unseeks;  // players whose seek in the pairing queue to withdraw
+  std::vector<std::string> acquire;  // keys ("17", "c12") this node now runs: take their leases
+  std::vector<std::string> release;  // keys it stopped running: give their leases back
+  std::vector<std::pair<std::string, SessionId>> logouts;  // names to let go in the registry
+  bool reserve_ids = false;                                // the block of game ids runs low
+  bool empty() const {
+    return forwards.empty() && bounces.empty() && attaches.empty() && logins.empty() &&
+           seeks.empty() && unseeks.empty() && acquire.empty() && release.empty() &&
+           logouts.empty() && !reserve_ids;
+  }
+  void append(ClusterEffects&& other);
 };
 
 struct Effects {
@@ -104,6 +227,7 @@ struct Effects {
   std::vector<PasswordJob> password_jobs;
   std::vector<SessionId> close;             // close once the messages before are delivered
   std::vector<protocol::ErrorCode> errors;  // the codes of the errors among `messages`
+  ClusterEffects cluster;                   // cluster mode only
   void append(Effects&& other);
 };
 
@@ -132,6 +256,46 @@ class Lobby {
   protocol::Role role_of(const std::string& name) const;
   // Tells everyone the server is going down and closes every session.
   Effects shutdown(const std::string& message);
+
+  // ---- cluster mode (lobby_cluster.cpp); a lobby without LobbyConfig::node gets none of it ----
+  // A request from a session of another node, for a game or challenge this node runs. The
+  // session is logged in here as `player` (its node checked who it is).
+  Effects remote_request(const RemoteSession& from, const RemotePlayer& player,
+                         std::string_view line, Instant now);
+  // A player of another node who sits in `game`: sends them its state, counts them online.
+  Effects remote_attach(const RemoteSession& from, const RemotePlayer& player, GameId game,
+                        Instant now);
+  // The remote session is gone (closed, or logged in elsewhere).
+  Effects remote_detach(const RemoteSession& from, Instant now);
+  // A node left the cluster or died: every remote session of it is gone.
+  Effects node_gone(const std::string& node, Instant now);
+  // Another node logged this session's player in: the session is told and closed.
+  Effects replaced(SessionId session, Instant now);
+  Effects complete_login(const LoginOutcome& outcome, Instant now);
+  Effects complete_seek(const SeekOutcome& outcome, Instant now);
+  // The lease of a game or challenge this node runs: taken with `token` (its writes are fenced
+  // with it from now on), or lost (another node runs it now, or Redis could not be reached in
+  // time): the game is dropped here, and its players and spectators are closed so that they
+  // come back to the node that runs it.
+  void lease_taken(const std::string& key, std::int64_t token);
+  Effects lease_lost(const std::string& key, Instant now);
+  // A game taken over from the database after its node died (Storage::take_game).
+  Effects adopt(const StoredGame& game, std::int64_t token, Instant now);
+  // Game ids reserved in the shared database for this node: first .. first + count - 1.
+  void add_game_ids(GameId first, int count);
+  // The other nodes' lobbies, as their directory messages say.
+  void set_peer(const std::string& node, PeerView view);
+  void forget_peer(const std::string& node);
+  // This node's part of the directory, for the others.
+  PeerView directory() const;
+  // Where a remote session is; nullopt for this node's own sessions.
+  std::optional<RemoteSession> remote_of(SessionId session) const;
+  // Who a session of this node is logged in as, as another node is told it.
+  std::optional<RemotePlayer> player_of(SessionId session) const;
+  // The keys this node runs, with their fencing tokens (0: lease not taken yet).
+  std::vector<std::pair<std::string, std::int64_t>> held_keys() const;
+  // Whether the lobby runs `game` (cluster mode: holds it).
+  bool runs(GameId game) const { return rooms_.contains(game); }
 
   protocol::DiscoveryReply discovery_info() const;
   const std::vector<std::string>& restore_problems() const { return restore_problems_; }
@@ -177,6 +341,7 @@ class Lobby {
     GameRoom game;
     std::set<SessionId> spectators;
     std::optional<Timestamp> kept_until;  // an open game kept while its creator is away
+    std::int64_t token = 0;  // cluster mode: the fencing token of its lease (0 until taken)
   };
   class Ctx;
 
@@ -184,8 +349,10 @@ class Lobby {
   void on_hello(Ctx& ctx, const protocol::Hello& m);
   // Logs the session in as `name`. A login with a token keeps that token (`kept_token`);
   // any other issues a new one, and the old one stops working.
+  // `elsewhere`: in cluster mode, the unfinished games of theirs that other nodes run.
   void login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash,
-             std::optional<std::string> kept_token = std::nullopt);
+             std::optional<std::string> kept_token = std::nullopt,
+             const std::vector<GameId>& elsewhere = {});
   void on_create(Ctx& ctx, const protocol::Create& m);
   void on_list(Ctx& ctx);
   void on_join(Ctx& ctx, const protocol::Join& m);
@@ -224,11 +391,35 @@ class Lobby {
   protocol::TournamentInfo tournament_info(const Tournament& t) const;
 
   Room* find_room(Ctx& ctx, const std::string& game, bool allow_private = true);
+  // A fresh game (or offer) number: the next after the stored ones, or in cluster mode from the
+  // block reserved for this node; 0 when the block is used up (asks for another).
+  GameId new_id(Ctx& ctx);
+  // Adds a write of a room's game row or move; in cluster mode fenced with the room's token.
+  void write_game(Ctx& ctx, const Room& room, StorageWrite write);
+
+  // Cluster mode (lobby_cluster.cpp).
+  bool clustered() const { return config_.node.has_value(); }
+  // In cluster mode, a request naming a game or challenge this node does not run goes to the
+  // node that does: true when it was handed on (or bounced back to a remote requester).
+  bool hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMessage& m);
+  // The session here for a remote one, logging it in as `player` the first time.
+  SessionId remote_session(Ctx& ctx, const RemoteSession& from, const RemotePlayer& player);
+  // A session for `name`: their own if connected here, or a remote one if another node says
+  // they are connected there.
+  std::optional<SessionId> reach(Ctx& ctx, const std::string& name);
+  void login_clustered(Ctx& ctx, const protocol::Hello& m);
+  void seek_clustered(Ctx& ctx, const protocol::Seek& m);
+  // Drops a room without ending its game (its lease is lost): its sessions are closed, so that
+  // they come back to the node that runs it now.
+  void drop_room(Ctx& ctx, GameId id);
   Expected<RuleVariant, std::string> variant(const std::string& name);
   PlayerInfo info_of(const PlayerState& p) const;
   // Creates a game between two players and starts it.
-  void start_game(Ctx& ctx, GameSettings settings, const std::string& white,
-                  const std::string& black, Instant now);
+  // Returns its id, 0 when it could not (the requester was told why).
+  GameId start_game(Ctx& ctx, GameSettings settings, const std::string& white,
+                    const std::string& black, Instant now);
+  // The open and running public games this lobby runs, as `list` shows them.
+  std::vector<protocol::GameSummary> listed_games() const;
   void start_room(Ctx& ctx, Room& room);
   void route(Ctx& ctx, Room& room, RoomOutput out);
   void finish(Ctx& ctx, Room& room, protocol::End* end);
@@ -281,6 +472,16 @@ class Lobby {
   std::map<GameId, TournamentId> tournament_games_;  // games of a tournament still played
   std::map<TournamentId, std::set<SessionId>> tournament_watchers_;
   TournamentId next_tournament_id_ = 1;
+
+  // Cluster mode.
+  std::map<SessionId, RemoteSession> remote_;
+  std::map<RemoteSession, SessionId> remote_ids_;
+  SessionId next_remote_ = kFirstRemoteSession;
+  std::map<std::string, PeerView> peers_;
+  std::deque<std::pair<GameId, GameId>> id_blocks_;  // [first, end) reserved for this node
+  bool ids_requested_ = false;
+  std::map<std::string, std::string> cluster_seeks_;      // a player here -> their seek's pool
+  std::map<std::string, std::int64_t> challenge_tokens_;  // challenges held here, their tokens
 };
 
 }  // namespace amazons::server

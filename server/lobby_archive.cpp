@@ -17,7 +17,8 @@ using namespace lobby_detail;
 void Lobby::on_history(Ctx& ctx, const protocol::HistoryRequest& m) {
   protocol::HistoryRequest q = m;
   if (!q.player) q.player = *sessions_.at(ctx.requester).player;
-  if (!players_.contains(*q.player))
+  // A cluster node does not know every player: the database answers (answer_query).
+  if (!clustered() && !players_.contains(*q.player))
     return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *q.player);
   q.limit = std::clamp(q.limit, 1, kMaxListLimit);
   ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, q});
@@ -34,7 +35,21 @@ void Lobby::on_record(Ctx& ctx, const protocol::RecordRequest& m) {
   ctx.id_used = true;
 }
 
+namespace {
+protocol::LeaderboardEntry leader_entry(const PlayerRow& p) {
+  return {p.name, rounded(p.rating.rating), rounded(p.rating.deviation), p.rated_games, p.bot};
+}
+}  // namespace
+
 void Lobby::on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m) {
+  if (clustered()) {
+    // Ratings change on every node: the shared database has them all.
+    protocol::LeaderboardRequest q = m;
+    q.limit = std::clamp(q.limit, 1, kMaxListLimit);
+    ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, q});
+    ctx.id_used = true;
+    return;
+  }
   std::vector<const PlayerState*> rated;
   for (const auto& [name, p] : players_)
     if (p.row.rated_games > 0) rated.push_back(&p);
@@ -47,8 +62,7 @@ void Lobby::on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m) {
   const auto limit = static_cast<std::size_t>(std::clamp(m.limit, 1, kMaxListLimit));
   for (const PlayerState* p : rated) {
     if (board.players.size() >= limit) break;
-    board.players.push_back({p->row.name, rounded(p->row.rating.rating),
-                             rounded(p->row.rating.deviation), p->row.rated_games, p->row.bot});
+    board.players.push_back(leader_entry(p->row));
   }
   ctx.reply(board);
 }
@@ -59,10 +73,19 @@ Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
   std::string line;
   try {
     if (const auto* h = std::get_if<protocol::HistoryRequest>(&query.request)) {
-      line = protocol::encode(
-          ServerMessage{protocol::History{
-              *h->player, storage.finished_games(*h->player, h->limit, query.player)}},
-          query.id);
+      auto games = storage.finished_games(*h->player, h->limit, query.player);
+      if (games.empty() && !storage.player(*h->player))
+        line = protocol::encode(ServerMessage{protocol::make_error(
+                                    ErrorCode::NoSuchPlayer, "no player named " + *h->player)},
+                                query.id);
+      else
+        line = protocol::encode(ServerMessage{protocol::History{*h->player, std::move(games)}},
+                                query.id);
+    } else if (const auto* l = std::get_if<protocol::LeaderboardRequest>(&query.request)) {
+      protocol::Leaderboard board;
+      for (const PlayerRow& p : storage.leaderboard(l->limit))
+        board.players.push_back(leader_entry(p));
+      line = protocol::encode(ServerMessage{std::move(board)}, query.id);
     } else {
       const auto& r = std::get<protocol::RecordRequest>(query.request);
       const auto id = parse_game_id(r.game);

@@ -25,6 +25,25 @@ Expected<RuleVariant, std::string> Lobby::variant(const std::string& name) {
 
 Color Lobby::random_color() { return (rng_() & 1) ? Color::White : Color::Black; }
 
+GameId Lobby::new_id(Ctx& ctx) {
+  if (!clustered()) return next_game_id_++;
+  while (!id_blocks_.empty() && id_blocks_.front().first >= id_blocks_.front().second)
+    id_blocks_.pop_front();
+  GameId left = 0;
+  for (const auto& [first, end] : id_blocks_) left += end - first;
+  if (left < kGameIdBlock / 2 && !ids_requested_) {
+    ids_requested_ = true;
+    ctx.fx.cluster.reserve_ids = true;
+  }
+  if (id_blocks_.empty()) return 0;
+  return id_blocks_.front().first++;
+}
+
+void Lobby::write_game(Ctx& ctx, const Room& room, StorageWrite write) {
+  ctx.fx.writes.writes.push_back(std::move(write));
+  if (clustered()) ctx.fx.writes.fences.push_back(Fence{room.game.id(), room.token});
+}
+
 Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game, bool) {
   const auto id = parse_game_id(game);
   const auto it = id ? rooms_.find(*id) : rooms_.end();
@@ -48,7 +67,9 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
   GameSettings settings{m.rules, *v, m.time, m.rated, std::nullopt};
   if (m.is_private) settings.invite = random_code(kInviteLength);
-  const GameId id = next_game_id_++;
+  const GameId id = new_id(ctx);
+  if (id == 0) return ctx.error(ErrorCode::Internal, "no game ids yet: try again in a moment");
+  if (clustered()) ctx.fx.cluster.acquire.push_back(std::to_string(id));
   Room& room = rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}, *kept})
                    .first->second;
   const Color color = m.color == protocol::ColorChoice::White   ? Color::White
@@ -66,18 +87,32 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
   ctx.reply(protocol::Created{std::to_string(id), settings.invite});
 }
 
-void Lobby::on_list(Ctx& ctx) {
-  protocol::Games list;
+std::vector<protocol::GameSummary> Lobby::listed_games() const {
+  std::vector<protocol::GameSummary> out;
   for (const auto& [id, room] : rooms_) {
-    if (list.games.size() >= config_.max_list) break;
     if (room.game.settings().invite || room.game.status() == protocol::GameStatus::Finished)
       continue;
-    list.games.push_back(room.game.summary(static_cast<int>(room.spectators.size())));
+    out.push_back(room.game.summary(static_cast<int>(room.spectators.size())));
     if (const auto t = tournament_games_.find(id); t != tournament_games_.end())
-      list.games.back().tournament = t->second;
+      out.back().tournament = t->second;
     if (room.kept_until && room.game.status() == protocol::GameStatus::Open)
-      list.games.back().expires_at = format_timestamp(*room.kept_until);
+      out.back().expires_at = format_timestamp(*room.kept_until);
   }
+  return out;
+}
+
+void Lobby::on_list(Ctx& ctx) {
+  protocol::Games list;
+  list.games = listed_games();
+  // A cluster lists every node's games, by id as one server would.
+  for (const auto& [node, view] : peers_)
+    list.games.insert(list.games.end(), view.games.begin(), view.games.end());
+  if (!peers_.empty())
+    std::stable_sort(list.games.begin(), list.games.end(), [](const auto& a, const auto& b) {
+      const auto x = parse_game_id(a.game), y = parse_game_id(b.game);
+      return x.value_or(0) < y.value_or(0);
+    });
+  if (list.games.size() > config_.max_list) list.games.resize(config_.max_list);
   ctx.reply(list);
 }
 
@@ -108,7 +143,7 @@ void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
 void Lobby::start_room(Ctx& ctx, Room& room) {
   RoomOutput out = room.game.start(ctx.now);
   if (room.game.deadline()) clocked_.insert(room.game.id());
-  ctx.fx.writes.writes.emplace_back(room.game.row());
+  write_game(ctx, room, room.game.row());
   for (Color c : {Color::White, Color::Black}) {
     PlayerState& p = player(room.game.seat(c)->name);
     p.open.erase(room.game.id());
@@ -125,9 +160,14 @@ void Lobby::start_room(Ctx& ctx, Room& room) {
     tell_turns(ctx, room.game.seat(room.game.position().side_to_move())->name);
 }
 
-void Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white,
-                       const std::string& black, Instant) {
-  const GameId id = next_game_id_++;
+GameId Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white,
+                         const std::string& black, Instant) {
+  const GameId id = new_id(ctx);
+  if (id == 0) {
+    ctx.error(ErrorCode::Internal, "no game ids yet: try again in a moment");
+    return 0;
+  }
+  if (clustered()) ctx.fx.cluster.acquire.push_back(std::to_string(id));
   Room& room =
       rooms_
           .emplace(id,
@@ -136,6 +176,7 @@ void Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white
   room.game.sit(Color::White, info_of(player(white)));
   room.game.sit(Color::Black, info_of(player(black)));
   start_room(ctx, room);
+  return id;
 }
 
 void Lobby::on_watch(Ctx& ctx, const protocol::Watch& m) {
@@ -182,6 +223,7 @@ void Lobby::cancel_open_game(Ctx& ctx, GameId id) {
     if (const auto& seat = it->second.game.seat(c)) player(seat->name).open.erase(id);
   for (SessionId s : it->second.spectators) sessions_.at(s).watching.erase(id);
   rooms_.erase(it);
+  if (clustered()) ctx.fx.cluster.release.push_back(std::to_string(id));
 }
 
 void Lobby::on_game_request(Ctx& ctx, const std::string& game, const protocol::ClientMessage& m) {
@@ -201,7 +243,7 @@ void Lobby::on_rematch(Ctx& ctx, const protocol::Rematch& m) {
   if (room->game.status() != protocol::GameStatus::Finished)
     return ctx.error(ErrorCode::GameNotActive, "the game is not over yet", m.game);
   const std::string opponent = room->game.seat(~*seat)->name;
-  const auto opponent_session = session_of(opponent);
+  const auto opponent_session = reach(ctx, opponent);
   if (!opponent_session)
     return ctx.error(ErrorCode::NotAllowed, "your opponent is not online", m.game);
   if (!room->game.offer_rematch(*seat)) {
@@ -252,7 +294,7 @@ std::vector<SessionId> Lobby::audience(const Room& room, Audience to) const {
 
 void Lobby::route(Ctx& ctx, Room& room, RoomOutput out) {
   if (out.error) return ctx.error(*out.error);
-  if (out.stored_move) ctx.fx.writes.writes.emplace_back(*out.stored_move);
+  if (out.stored_move) write_game(ctx, room, *out.stored_move);
   if (out.ended) {
     protocol::End* end = nullptr;
     for (auto& e : out.events)
@@ -280,10 +322,11 @@ void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
     black.row.rating = b;
     ++white.row.rated_games;
     ++black.row.rated_games;
-    ctx.fx.writes.writes.emplace_back(white.row);
-    ctx.fx.writes.writes.emplace_back(black.row);
+    for (const PlayerState* p : {&white, &black})
+      ctx.fx.writes.writes.emplace_back(
+          PlayerRating{p->row.name, p->row.bot, p->row.rating, p->row.rated_games});
   }
-  ctx.fx.writes.writes.emplace_back(room.game.row());
+  write_game(ctx, room, room.game.row());
   white.seats.erase(room.game.id());
   black.seats.erase(room.game.id());
   clocked_.erase(room.game.id());

@@ -81,7 +81,8 @@ bool Lobby::refuse_hello(Ctx& ctx, const std::string& name) {
     ctx.fx.close.push_back(ctx.requester);
     return true;
   }
-  if (!moderation_.settings.registrations_open && !players_.contains(name)) {
+  // A cluster node does not know every player: its login job asks the database (known_only).
+  if (!moderation_.settings.registrations_open && !clustered() && !players_.contains(name)) {
     ctx.error(ErrorCode::RegistrationsClosed,
               "this server takes known names only: registrations are closed");
     return true;

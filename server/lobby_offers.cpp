@@ -56,6 +56,7 @@ void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
   if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
   if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
+  if (clustered()) return seek_clustered(ctx, m);
   if (const auto mine = std::find_if(seeks_.begin(), seeks_.end(),
                                      [&](const SeekEntry& e) { return e.player == me; });
       mine != seeks_.end())
@@ -86,16 +87,22 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
   const auto kept = offer_expiry(ctx, m.lifetime, m.time);
   if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
-  const auto target = session_of(m.player);
+  if (m.player == me)
+    return ctx.error(ErrorCode::NoSuchPlayer, "no other player named " + m.player + " is online");
+  // On a cluster the player may be connected to another node.
+  const auto target = reach(ctx, m.player);
   // A kept challenge may wait for a known player who is away.
   const bool known = players_.contains(m.player) && *kept;
-  if ((!target && !known) || m.player == me)
+  if (!target && !known)
     return ctx.error(ErrorCode::NoSuchPlayer, "no other player named " + m.player + " is online");
   auto v = variant(m.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
   if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
-  const std::string id = "c" + std::to_string(next_challenge_++);
+  const GameId number = clustered() ? new_id(ctx) : static_cast<GameId>(next_challenge_++);
+  if (number == 0) return ctx.error(ErrorCode::Internal, "no ids yet: try again in a moment");
+  const std::string id = "c" + std::to_string(number);
+  if (clustered()) ctx.fx.cluster.acquire.push_back(id);
   challenges_[id] = {me, m.player, m, *kept};
   if (*kept)
     ctx.fx.writes.writes.emplace_back(offer_row(id, me, m, std::nullopt, ctx.now.wall, **kept));
@@ -123,6 +130,7 @@ void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
        correspondence_games(c.from) >= config_.max_correspondence_games))
     return ctx.error(ErrorCode::NotAllowed, "too many correspondence games to start another");
   challenges_.erase(it);
+  if (clustered()) ctx.fx.cluster.release.push_back(m.challenge);
   if (c.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
   auto v = variant(c.request.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
@@ -141,6 +149,7 @@ void Lobby::on_decline(Ctx& ctx, const protocol::Decline& m) {
   const std::string other = it->second.to == me ? it->second.from : it->second.to;
   if (it->second.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
   challenges_.erase(it);
+  if (clustered()) ctx.fx.cluster.release.push_back(m.challenge);
   ctx.reply(protocol::Ok{});
   if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{m.challenge, "declined"});
 }
@@ -153,6 +162,7 @@ void Lobby::drop_challenges_of(Ctx& ctx, const std::string& name) {
     }
     const std::string other = it->second.from == name ? it->second.to : it->second.from;
     if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{it->first, "offline"});
+    if (clustered()) ctx.fx.cluster.release.push_back(it->first);
     it = challenges_.erase(it);
   }
 }
@@ -206,6 +216,7 @@ void Lobby::expire_offers(Ctx& ctx) {
     for (const std::string* who : {&it->second.from, &it->second.to})
       if (auto session = session_of(*who))
         ctx.send(*session, protocol::ChallengeClosed{it->first, "expired"});
+    if (clustered()) ctx.fx.cluster.release.push_back(it->first);
     it = challenges_.erase(it);
   }
 }

@@ -31,6 +31,7 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
   if (m.password && (m.password->empty() || m.password->size() > kMaxPasswordBytes))
     return ctx.error(ErrorCode::BadField,
                      "password: must be 1 to " + std::to_string(kMaxPasswordBytes) + " bytes");
+  if (clustered()) return login_clustered(ctx, m);
 
   const auto existing = players_.find(m.name);
   if (m.token) {
@@ -92,7 +93,7 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
 }
 
 void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash,
-                  std::optional<std::string> kept_token) {
+                  std::optional<std::string> kept_token, const std::vector<GameId>& elsewhere) {
   PlayerState& p = players_[name];
   p.row.name = name;
   p.row.bot = bot;
@@ -111,7 +112,8 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
   // crashes after storing the login), the client can still come back with the token it has.
   const std::string token = kept_token ? *kept_token : new_token();
   p.row.token_digest = token_digest(token);
-  ctx.fx.writes.writes.emplace_back(p.row);
+  ctx.fx.writes.writes.emplace_back(
+      PlayerLogin{name, p.row.password_hash, p.row.token_digest, p.row.bot});
   p.session = ctx.requester;
   sessions_.at(ctx.requester).player = name;
 
@@ -121,6 +123,13 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
   w.server = config_.server_name;
   w.player = {name, rounded(p.row.rating.rating), bot};
   for (GameId g : p.seats) w.games.push_back(std::to_string(g));
+  // Games other nodes run: the welcome names them, and their nodes send their states.
+  for (GameId g : elsewhere) {
+    if (p.seats.contains(g)) continue;
+    w.games.push_back(std::to_string(g));
+    ctx.fx.cluster.attaches.push_back(
+        Attach{ctx.requester, g, RemotePlayer{name, bot, p.row.rating, p.row.rated_games}});
+  }
   if (const auto role = role_of(name); role != protocol::Role::Player) w.role = role;
   ctx.reply(w);
   for (GameId g : p.seats) {
@@ -155,10 +164,26 @@ std::optional<SessionId> Lobby::session_of(const std::string& name) const {
 
 void Lobby::on_players(Ctx& ctx) {
   protocol::PlayerList list;
+  if (!clustered()) {
+    for (const auto& [name, p] : players_)
+      if (p.session)
+        list.players.push_back(
+            {name, rounded(p.row.rating.rating), p.row.bot, static_cast<int>(p.seats.size())});
+    return ctx.reply(list);
+  }
+  // A cluster: everyone connected to any node, with the games they play on every node.
+  std::map<std::string, int> playing = directory().playing;
+  for (const auto& [node, view] : peers_)
+    for (const auto& [name, n] : view.playing) playing[name] += n;
+  std::map<std::string, protocol::OnlinePlayer> online;
+  const auto add = [&](const std::string& name, double rating, bool bot) {
+    online.try_emplace(name, protocol::OnlinePlayer{name, rounded(rating), bot, playing[name]});
+  };
   for (const auto& [name, p] : players_)
-    if (p.session)
-      list.players.push_back(
-          {name, rounded(p.row.rating.rating), p.row.bot, static_cast<int>(p.seats.size())});
+    if (p.session && !is_remote_session(*p.session)) add(name, p.row.rating.rating, p.row.bot);
+  for (const auto& [node, view] : peers_)
+    for (const auto& p : view.players) add(p.name, p.rating.rating, p.bot);
+  for (auto& [name, entry] : online) list.players.push_back(std::move(entry));
   ctx.reply(list);
 }
 

@@ -195,11 +195,12 @@ void Lobby::tick_tournaments(Ctx& ctx) {
       if (p.state != Pairing::State::Pending) continue;
       auto v = variant(t.settings().variant);
       if (!v || !players_.contains(p.white) || !players_.contains(p.black)) continue;
-      const GameId game = next_game_id_;
-      start_game(ctx,
-                 GameSettings{t.settings().variant, *v, t.settings().time_control,
-                              t.settings().rated, std::nullopt},
-                 p.white, p.black, ctx.now);
+      const GameId game =
+          start_game(ctx,
+                     GameSettings{t.settings().variant, *v, t.settings().time_control,
+                                  t.settings().rated, std::nullopt},
+                     p.white, p.black, ctx.now);
+      if (game == 0) continue;
       t.game_started(static_cast<int>(i), game);
       tournament_games_[game] = id;
       changed = true;

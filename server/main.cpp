@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "cluster/lease.h"
+#include "cluster/redis.h"
 #include "common/protocol_enums.h"
 #include "server/admin.h"
 #include "server/backup.h"
@@ -211,6 +213,13 @@ int main(int argc, char** argv) {
   app.add_flag("--no-tls", no_tls, "do not speak TLS on the port");
   app.add_option("--web-root", web_root, "directory of the web client's files served at /");
   std::optional<std::string> test_clock;
+  std::optional<std::string> cluster_url, node_name, advertise;
+  app.add_option("--cluster", cluster_url,
+                 "run as one node of a cluster sharing this Redis (redis://host:port) and the "
+                 "PostgreSQL --db");
+  app.add_option("--node", node_name, "this node's name in the cluster (default: the host name)");
+  app.add_option("--advertise", advertise,
+                 "host:port clients reach this node at (default: the node name and the port)");
   app.add_option("--test-clock", test_clock,
                  "TESTS ONLY: a file holding the seconds by which this server's clock runs ahead "
                  "(re-read on SIGHUP; it may only grow), to simulate days passing")
@@ -300,6 +309,36 @@ int main(int argc, char** argv) {
     config.test_clock_file = *test_clock;
     config.test_clock_offset = *offset;
   }
+  if (cluster_url) {
+    ClusterSettings settings = config.cluster.value_or(ClusterSettings{});
+    settings.redis = *cluster_url;
+    settings.node = node_name ? *node_name : host_name();
+    if (advertise) settings.address = *advertise;
+    if (const auto url = cluster::parse_redis_url(settings.redis); !url) {
+      std::fprintf(stderr, "amazons-server: --cluster: %s\n", url.error().c_str());
+      return 2;
+    }
+    if (!cluster::valid_node_name(settings.node)) {
+      std::fprintf(stderr,
+                   "amazons-server: --node: \"%s\" is not a node name (1 to 64 letters, digits, "
+                   "'-', '_' or '.')\n",
+                   settings.node.c_str());
+      return 2;
+    }
+    if (!is_postgres_url(config.db.string())) {
+      std::fprintf(stderr,
+                   "amazons-server: --cluster: the nodes of a cluster share one PostgreSQL "
+                   "database: give --db postgresql://...\n");
+      return 2;
+    }
+    config.cluster = settings;
+  } else {
+    if (node_name || advertise) {
+      std::fprintf(stderr, "amazons-server: --node and --advertise need --cluster\n");
+      return 2;
+    }
+    config.cluster.reset();  // the config file's "cluster" tunes a cluster; it starts none
+  }
   if (config.tls_cert.has_value() != config.tls_key.has_value()) {
     std::fprintf(stderr, "amazons-server: give --tls-cert and --tls-key together\n");
     return 2;
@@ -335,6 +374,9 @@ int main(int argc, char** argv) {
     if (server.discovery_port())
       std::printf(" (LAN discovery on UDP port %u)", *server.discovery_port());
     std::printf("\ndatabase: %s\n", db_name.c_str());
+    if (config.cluster)
+      std::printf("cluster node \"%s\" on %s\n", config.cluster->node.c_str(),
+                  config.cluster->redis.c_str());
     const auto fingerprint = server.tls_fingerprint();
     if (!fingerprint.empty())
       std::printf("TLS certificate fingerprint (SHA-256): %s\n", fingerprint.c_str());

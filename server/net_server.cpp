@@ -46,6 +46,7 @@ Server::Server(asio::io_context& io, ServerConfig config, Storage& storage, Log&
   config_.lobby.server_name = config_.name;
   config_.lobby.server_password = config_.password;
   config_.lobby.rules_dir = config_.rules_dir;
+  if (config_.cluster) config_.lobby.node = config_.cluster->node;
   const LoadedState state = storage_.load();
   lobby_ = std::make_unique<Lobby>(config_.lobby, state, now());
   for (const auto& problem : lobby_->restore_problems())
@@ -58,8 +59,51 @@ Server::Server(asio::io_context& io, ServerConfig config, Storage& storage, Log&
 }
 
 Server::~Server() {
+  if (cluster_) cluster_->stop(false);
   if (worker_) worker_->stop();
   hash_pool_.join();
+}
+
+ClusterNode::Hooks Server::cluster_hooks() {
+  ClusterNode::Hooks h;
+  h.lobby = [this](std::function<Effects(Lobby&, Instant)> step) {
+    asio::post(strand_, [this, step = std::move(step)] {
+      if (stopping_) return;
+      try {
+        apply(step(*lobby_, now()));
+      } catch (const std::exception& e) {
+        log_.error("cluster_step_failed", {{"why", e.what()}});
+      }
+    });
+  };
+  h.storage = [this](std::function<void(Storage&)> read) { worker_->read(std::move(read)); };
+  h.deliver = [this](std::string node, std::vector<std::pair<SessionId, std::string>> lines,
+                     std::vector<SessionId> close) {
+    asio::post(strand_, [this, node = std::move(node), lines = std::move(lines),
+                         close = std::move(close)]() mutable {
+      deliver_from_node(node, std::move(lines), std::move(close));
+    });
+  };
+  h.background = [this](std::function<void()> work) { asio::post(hash_pool_, std::move(work)); };
+  return h;
+}
+
+void Server::deliver_from_node(const std::string& node,
+                               std::vector<std::pair<SessionId, std::string>> lines,
+                               std::vector<SessionId> close) {
+  for (auto& [id, line] : lines) {
+    const auto it = sessions_.find(id);
+    if (it != sessions_.end()) {
+      it->second->deliver(std::make_shared<const std::string>(std::move(line)));
+    } else if (node != cluster_->node()) {
+      cluster_->session_gone(node, id);
+    }
+  }
+  for (SessionId id : close)
+    if (const auto it = sessions_.find(id); it != sessions_.end()) {
+      closing_.insert(id);
+      it->second->close_after_flush();
+    }
 }
 
 Instant Server::now() const {
@@ -122,6 +166,23 @@ void Server::start() {
       discovery_.reset();
       log_.warn("discovery_off", {{"why", e.code().message()}});
     }
+  }
+  if (config_.cluster) {
+    ClusterOptions options;
+    auto redis = cluster::parse_redis_url(config_.cluster->redis);
+    if (!redis) throw std::runtime_error("--cluster: " + redis.error());
+    options.redis = *redis;
+    options.node = config_.cluster->node;
+    options.address = config_.cluster->address.empty()
+                          ? config_.cluster->node + ":" + std::to_string(port_)
+                          : config_.cluster->address;
+    options.lease_ttl = config_.cluster->lease_ttl;
+    options.node_ttl = config_.cluster->node_ttl;
+    options.name_ttl = config_.cluster->name_ttl;
+    options.prefix = config_.cluster->prefix;
+    options.password_hashing = config_.password_hashing;
+    cluster_ = std::make_unique<ClusterNode>(std::move(options), cluster_hooks(), log_);
+    cluster_->start();
   }
   for (auto& a : acceptors_) accept(*a);
   metrics_.accepting = true;
@@ -218,8 +279,13 @@ std::string Server::tls_fingerprint() const {
 }
 
 std::string Server::health_json() const {
-  return "{\"status\":\"" + std::string(storage_failed_.load() ? "storage_failed" : "ok") +
-         "\",\"tls\":" + (tls_fingerprint().empty() ? "false" : "true") + "}";
+  std::string out = "{\"status\":\"" +
+                    std::string(storage_failed_.load() ? "storage_failed" : "ok") +
+                    "\",\"tls\":" + (tls_fingerprint().empty() ? "false" : "true");
+  if (cluster_)
+    out += ",\"node\":\"" + cluster_->node() + "\",\"cluster\":\"" +
+           std::string(to_string(cluster_->state())) + "\"";
+  return out + "}";
 }
 
 void Server::on_line(SessionId id,
@@ -249,6 +315,7 @@ void Server::on_closed(SessionId id) {
     closing_.erase(id);
     const auto s = sessions_.find(id);
     if (s == sessions_.end()) return;
+    if (cluster_) cluster_->session_closed(id);
     metrics_.count_connection(s->second->transport(), -1);
     sessions_.erase(s);
     if (!stopping_) apply(lobby_->disconnect(id, now()));
@@ -273,7 +340,20 @@ void Server::apply(Effects fx, std::optional<std::chrono::steady_clock::time_poi
   }
   for (SessionId s : fx.close)
     if (sessions_.contains(s)) closing_.insert(s);
-  Pending group{0, std::move(fx.messages), {}, std::move(fx.close), {}, 0, std::nullopt};
+  ClusterEffects after_delivery;
+  if (cluster_) {
+    // Attaches wait for the welcome before them; everything else goes at once.
+    after_delivery.attaches = std::move(fx.cluster.attaches);
+    if (!fx.cluster.empty()) cluster_->carry_out(std::move(fx.cluster));
+  }
+  Pending group{0,
+                std::move(fx.messages),
+                {},
+                std::move(fx.close),
+                {},
+                0,
+                std::nullopt,
+                std::move(after_delivery)};
   for (const auto& w : fx.writes.writes) group.moves += std::holds_alternative<MoveRow>(w);
   if (group.moves > 0) group.move_received = move_received;
   if (!fx.writes.empty() || !fx.queries.empty()) {
@@ -285,12 +365,27 @@ void Server::apply(Effects fx, std::optional<std::chrono::steady_clock::time_poi
 }
 
 void Server::deliver(Pending& group) {
+  std::map<std::string, wire::Lines> remote;  // cluster mode: lines for other nodes' sessions
   for (auto* list : {&group.messages, &group.replies})
-    for (auto& m : *list)
-      if (const auto it = sessions_.find(m.to); it != sessions_.end())
+    for (auto& m : *list) {
+      if (const auto it = sessions_.find(m.to); it != sessions_.end()) {
         it->second->deliver(std::move(m.line));
-  for (SessionId s : group.close)
-    if (const auto it = sessions_.find(s); it != sessions_.end()) it->second->close_after_flush();
+      } else if (is_remote_session(m.to)) {
+        if (const auto r = lobby_->remote_of(m.to))
+          remote[r->node].lines.emplace_back(r->session, *m.line);
+      }
+    }
+  for (SessionId s : group.close) {
+    if (const auto it = sessions_.find(s); it != sessions_.end()) {
+      it->second->close_after_flush();
+    } else if (is_remote_session(s)) {
+      if (const auto r = lobby_->remote_of(s)) remote[r->node].close.push_back(r->session);
+    }
+  }
+  if (cluster_) {
+    if (!remote.empty()) cluster_->send(std::move(remote));
+    if (!group.cluster.empty()) cluster_->carry_out(std::move(group.cluster));
+  }
   // Delivered right after its commit (flush_pending), so the queued-to-now time is the commit's.
   const auto t = std::chrono::steady_clock::now();
   if (group.seq != 0) {
@@ -310,9 +405,24 @@ void Server::flush_pending() {
 }
 
 void Server::on_committed(StorageCompletion c) {
-  // This server fences no write (it runs no cluster yet), so a refused fence means another
-  // server took one of its games over: stop as after a storage failure rather than run a game
-  // this one cannot prove it owns.
+  // A cluster node whose write was fenced lost the game to another node: the steps that wrote
+  // it were not stored, so nobody hears of them, and the game is dropped here.
+  if (cluster_ && !c.error)
+    for (const FencedGame& f : c.fenced) {
+      log_.warn("write_fenced",
+                {{"game", std::to_string(f.game)}, {"holder", std::to_string(f.holder)}});
+      for (auto& g : pending_)
+        if (std::find(f.jobs.begin(), f.jobs.end(), g.seq) != f.jobs.end()) {
+          g.messages.clear();
+          g.replies.clear();
+          g.cluster = {};
+        }
+      apply(lobby_->lease_lost(std::to_string(f.game), now()));
+    }
+  if (cluster_) c.fenced.clear();
+  // A single server fences no write, so a refused fence means another server took one of its
+  // games over: stop as after a storage failure rather than run a game this one cannot prove
+  // it owns.
   if (!c.error && !c.fenced.empty())
     c.error = "game " + std::to_string(c.fenced.front().game) +
               " was taken over by another server (fencing token " +
@@ -349,6 +459,15 @@ void Server::tick() {
   if (stopping_) return;
   try {
     apply(lobby_->tick(now()));
+    // Cluster mode: this node's directory for the others when it changed (every 250 ms at
+    // most), and every 2 s anyway, so that a node that joins hears of it.
+    if (cluster_ && ++directory_ticks_ % 5 == 0) {
+      PeerView view = lobby_->directory();
+      if (!(view == published_directory_) || directory_ticks_ % 40 == 0) {
+        published_directory_ = view;
+        cluster_->publish_directory(std::move(view));
+      }
+    }
     if (metrics_ticks_++ % 20 == 0) {  // once a second: the count walks every room
       const auto counts = lobby_->game_counts();
       metrics_.games_open = static_cast<std::int64_t>(counts.open);
@@ -436,6 +555,8 @@ void Server::finish_stop() {
   }
   for (auto& [id, s] : sessions_) s->close_now();
   worker_->stop();
+  // Everything is stored: give the games back to the cluster at once.
+  if (cluster_) cluster_->stop(!storage_failed_);
   log_.info("stopped", {{"transactions", std::to_string(worker_->transactions())}});
   if (stop_done_) stop_done_(!storage_failed_);
 }

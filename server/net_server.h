@@ -23,6 +23,7 @@
 #include <string>
 
 #include "common/log.h"
+#include "server/cluster_node.h"
 #include "server/config.h"
 #include "server/lobby.h"
 #include "server/metrics.h"
@@ -80,6 +81,9 @@ class Server {
     std::chrono::steady_clock::time_point queued;
     std::size_t moves = 0;
     std::optional<std::chrono::steady_clock::time_point> move_received;
+    // Cluster mode: what goes to other nodes once the messages before it are out (the games
+    // other nodes run of a player whose welcome is in `messages`).
+    ClusterEffects cluster;
   };
 
   Instant now() const;
@@ -104,7 +108,12 @@ class Server {
   std::string health_json() const;
   // GET /ready: whether this server should be sent players now (listening, not stopping,
   // storage working).
-  bool ready() const { return metrics_.accepting && !storage_failed_; }
+  bool ready() const {
+    return metrics_.accepting && !storage_failed_ &&
+           (!cluster_ || cluster_->state() == ClusterState::Ready);
+  }
+  // The cluster this server is a node of, if any.
+  ClusterNode* cluster() { return cluster_.get(); }
   ServerMetrics& metrics() { return metrics_; }
 
  private:
@@ -118,6 +127,11 @@ class Server {
   void tick();
   void receive_discovery();
   void finish_stop();
+  // Cluster mode.
+  ClusterNode::Hooks cluster_hooks();
+  void deliver_from_node(const std::string& node,
+                         std::vector<std::pair<SessionId, std::string>> lines,
+                         std::vector<SessionId> close);
 
   boost::asio::io_context& io_;
   ServerConfig config_;
@@ -133,6 +147,9 @@ class Server {
   boost::asio::thread_pool hash_pool_{1};
   std::unique_ptr<Lobby> lobby_;
   std::unique_ptr<StorageWorker> worker_;
+  std::unique_ptr<ClusterNode> cluster_;
+  PeerView published_directory_;
+  int directory_ticks_ = 0;
 
   // Lobby strand state.
   std::map<SessionId, std::shared_ptr<Session>> sessions_;

@@ -1,0 +1,925 @@
+#include "server/cluster_node.h"
+
+#include <algorithm>
+#include <charconv>
+#include <future>
+
+#include "common/protocol.h"
+
+namespace amazons::server {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using protocol::ErrorCode;
+
+constexpr Millis kMembersInterval{1000};
+constexpr Millis kScanInterval{1000};
+constexpr Millis kResolveInterval{250};
+constexpr Millis kIdle{100};  // the longest the thread sleeps between looking at its duties
+// A game whose lease is free is taken over only when it was seen free again this much later:
+// its node may be about to take the lease of a game it has just started.
+constexpr Millis kFreeTwice{1000};
+constexpr Millis kFreeTwiceOnRequest{500};
+// A request waits this long for a node to run its game before it is answered with an error.
+constexpr Millis kRouteTimeout{20'000};
+constexpr int kMaxBounces = 3;
+
+std::optional<SessionId> parse_session(const std::string& text) {
+  SessionId s = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), s);
+  if (ec != std::errc() || end != text.data() + text.size() || s == 0) return std::nullopt;
+  return s;
+}
+
+std::optional<GameId> game_of(const std::string& key) {
+  GameId id = 0;
+  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), id);
+  if (ec != std::errc() || end != key.data() + key.size() || id <= 0) return std::nullopt;
+  return id;
+}
+
+std::string error_line(ErrorCode code, const std::string& message, const protocol::RequestId& id,
+                       std::optional<std::string> game = {}) {
+  return protocol::encode(
+      protocol::ServerMessage{protocol::make_error(code, message, std::move(game))}, id);
+}
+
+}  // namespace
+
+std::string_view to_string(ClusterState s) {
+  switch (s) {
+    case ClusterState::Starting:
+      return "starting";
+    case ClusterState::Ready:
+      return "ready";
+    case ClusterState::Degraded:
+      return "degraded";
+  }
+  return "degraded";
+}
+
+struct ClusterNode::Routed {
+  SessionId session = 0;  // this node's
+  std::string key;
+  std::string line;  // the request; empty for an attach
+  RemotePlayer player;
+  int bounces = 0;
+  Clock::time_point since = Clock::now();
+};
+
+ClusterNode::ClusterNode(ClusterOptions options, Hooks hooks, Log& log)
+    : options_(std::move(options)),
+      hooks_(std::move(hooks)),
+      log_(log),
+      node_channel_(options_.prefix + "node:" + options_.node),
+      directory_channel_(options_.prefix + "dir") {}
+
+ClusterNode::~ClusterNode() { stop(false); }
+
+void ClusterNode::start() {
+  cluster::RedisOptions ro;
+  redis_ = std::make_unique<cluster::Redis>(options_.redis, ro);
+  leases_ = std::make_unique<cluster::GameLeases>(
+      *redis_, options_.node,
+      cluster::LeaseOptions{options_.lease_ttl, std::min(Millis{500}, options_.lease_ttl / 4)},
+      options_.prefix);
+  names_ = std::make_unique<cluster::NameRegistry>(*redis_, options_.node, options_.name_ttl,
+                                                   options_.prefix);
+  pairing_ = std::make_unique<cluster::PairingQueue>(*redis_, options_.node, options_.prefix);
+  membership_ = std::make_unique<cluster::Membership>(*redis_, options_.node, options_.node_ttl,
+                                                      options_.prefix);
+  epoch_ = std::make_unique<cluster::EpochWatch>(*redis_, options_.prefix);
+  publisher_ = std::make_unique<cluster::BusPublisher>(*redis_, options_.node);
+
+  cluster::BusSubscriber::Options so;
+  so.redis = ro;
+  subscriber_ = std::make_unique<cluster::BusSubscriber>(
+      options_.redis, so, std::vector<std::string>{node_channel_, directory_channel_},
+      cluster::BusSubscriber::Handlers{
+          [this](cluster::BusMessage m) { on_bus(std::move(m)); },
+          [this](bool connected, const std::string& why) {
+            bus_up_ = connected;
+            if (connected)
+              log_.info("bus_connected", {{"node", options_.node}});
+            else
+              log_.warn("bus_lost", {{"node", options_.node}, {"why", why}});
+            post([this] { update_state(); });
+          },
+          [this](const std::string& channel, const std::string& why) {
+            log_.warn("bus_malformed", {{"channel", channel}, {"why", why}});
+          }});
+  thread_ = std::thread([this] { run(); });
+  // The first block of game ids, so that the first game does not wait for one.
+  ClusterEffects first;
+  first.reserve_ids = true;
+  carry_out(std::move(first));
+}
+
+void ClusterNode::stop(bool graceful) {
+  if (stopping_.exchange(true)) return;
+  if (thread_.joinable()) {
+    if (graceful) {
+      // Run on the cluster thread, after everything queued before.
+      std::promise<void> done;
+      auto f = done.get_future();
+      {
+        std::lock_guard lock(mutex_);
+        queue_.push_back([this, &done] {
+          for (auto& [key, lease] : held_) ok(leases_->release(lease), "release");
+          for (const auto& [name, session] : held_names_)
+            ok(names_->release(name, std::to_string(session)), "release name");
+          for (const auto& [name, job] : seeking_) ok(pairing_->unseek(name), "unseek");
+          ok(membership_->leave(), "leave");
+          log_.info("cluster_left",
+                    {{"node", options_.node}, {"leases", std::to_string(held_.size())}});
+          held_.clear();
+          done.set_value();
+        });
+      }
+      wake_.notify_all();
+      f.wait_for(std::chrono::seconds(3));
+    }
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(nullptr);  // the end
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  subscriber_.reset();
+}
+
+void ClusterNode::post(std::function<void()> task) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(task));
+  }
+  wake_.notify_one();
+}
+
+ClusterNode::Figures ClusterNode::figures() const {
+  return {forwarded_.load(), received_.load(), takeovers_.load(), lease_count_.load(),
+          gaps_.load()};
+}
+
+// ---- the cluster thread ------------------------------------------------------------------------
+
+void ClusterNode::run() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, kIdle, [&] { return !queue_.empty(); });
+      if (!queue_.empty()) {
+        task = std::move(queue_.front());
+        queue_.pop_front();
+        if (!task) return;  // stop()
+      }
+    }
+    try {
+      if (task) task();
+      duties();
+    } catch (const std::exception& e) {
+      log_.error("cluster_failed", {{"why", e.what()}});
+    }
+  }
+}
+
+void ClusterNode::duties() {
+  // Between tasks (a busy node publishes thousands of lines a second), not after every one.
+  const auto now = Clock::now();
+  if (now < next_duties_) return;
+  next_duties_ = now + Millis{20};
+  if (now >= next_heartbeat_) {
+    next_heartbeat_ = now + options_.node_ttl / 3;
+    heartbeat();
+  }
+  // A lease whose deadline passed without a renewal (Redis out of reach) is not ours any more:
+  // stop running the game before another node may take it.
+  for (auto it = held_.begin(); it != held_.end();) {
+    if (it->second.valid(now)) {
+      ++it;
+      continue;
+    }
+    log_.warn("lease_expired", {{"key", it->first}, {"token", std::to_string(it->second.token)}});
+    const std::string key = it->first;
+    it = held_.erase(it);
+    hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
+  }
+  lease_count_ = held_.size();
+  if (now >= next_renew_) {
+    next_renew_ = now + options_.lease_ttl / 3;
+    renew();
+  }
+  if (now >= next_names_) {
+    next_names_ = now + options_.name_ttl / 3;
+    refresh_names();
+  }
+  if (now >= next_members_) {
+    next_members_ = now + kMembersInterval;
+    check_members();
+  }
+  if (now >= next_scan_) {
+    next_scan_ = now + kScanInterval;
+    scan();
+  }
+  if (now >= next_resolve_) {
+    next_resolve_ = now + kResolveInterval;
+    std::vector<std::string> keys;
+    for (const auto& [key, items] : waiting_) keys.push_back(key);
+    for (const auto& key : keys) resolve(key);
+  }
+}
+
+void ClusterNode::note_redis(const Expected<void, cluster::RedisError>& outcome, const char* what) {
+  if (outcome) {
+    if (!redis_ok_) {
+      redis_ok_ = true;
+      if (redis_logged_down_) log_.info("redis_back", {{"redis", options_.redis.text()}});
+      redis_logged_down_ = false;
+      update_state();
+    }
+    return;
+  }
+  if (outcome.error().kind == cluster::RedisErrorKind::Server ||
+      outcome.error().kind == cluster::RedisErrorKind::Protocol) {
+    log_.error("redis_error", {{"what", what}, {"why", outcome.error().message}});
+    return;
+  }
+  if (redis_ok_ || !redis_logged_down_) {
+    log_.error("redis_unreachable", {{"what", what}, {"why", outcome.error().message}});
+    redis_logged_down_ = true;
+  }
+  redis_ok_ = false;
+  update_state();
+}
+
+void ClusterNode::update_state() {
+  const ClusterState s = redis_ok_ && bus_up_ && !epoch_->epoch().empty() ? ClusterState::Ready
+                         : state_ == ClusterState::Starting && !redis_logged_down_
+                             ? ClusterState::Starting
+                             : ClusterState::Degraded;
+  if (s != state_.exchange(s))
+    log_.info("cluster_state", {{"node", options_.node}, {"state", std::string(to_string(s))}});
+}
+
+void ClusterNode::heartbeat() {
+  if (!ok(membership_->heartbeat(options_.address), "heartbeat")) return;
+  const auto e = epoch_->check();
+  if (!ok(e, "epoch")) return;
+  if (e->change == cluster::EpochChange::Lost) {
+    log_.warn("redis_lost_contents", {{"epoch", e->epoch}});
+    recover();
+  }
+  update_state();
+}
+
+void ClusterNode::check_members() {
+  const auto live = membership_->live();
+  if (!ok(live, "members")) return;
+  std::set<std::string> now_live;
+  for (const auto& n : *live) now_live.insert(n.node);
+  for (const std::string& node : live_)
+    if (!now_live.contains(node) && node != options_.node) {
+      log_.warn("node_gone", {{"node", node}});
+      std::vector<SessionId> close;
+      {
+        std::lock_guard lock(mutex_);
+        for (auto& [session, nodes] : bound_)
+          if (nodes.erase(node)) close.push_back(session);
+      }
+      for (auto it = owner_cache_.begin(); it != owner_cache_.end();)
+        it = it->second == node ? owner_cache_.erase(it) : std::next(it);
+      hooks_.lobby([node](Lobby& l, Instant at) { return l.node_gone(node, at); });
+      // This node's sessions that played or watched there start again: their clients come back
+      // and find their games on the node that takes them over.
+      if (!close.empty()) hooks_.deliver(node, {}, std::move(close));
+    }
+  live_ = std::move(now_live);
+  const auto dead = membership_->reap();
+  if (!ok(dead, "reap")) return;
+  for (const std::string& node : *dead) {
+    const auto dropped = pairing_->drop_node(node);
+    if (ok(dropped, "drop seeks"))
+      log_.info("node_reaped", {{"node", node}, {"seeks", std::to_string(dropped->size())}});
+  }
+}
+
+void ClusterNode::renew() {
+  if (held_.empty()) return;
+  std::vector<cluster::Lease*> all;
+  for (auto& [key, lease] : held_) all.push_back(&lease);
+  const auto lost = leases_->renew_all(all);
+  if (!ok(lost, "renew")) return;
+  for (const std::string& key : *lost) {
+    log_.warn("lease_lost", {{"key", key}});
+    held_.erase(key);
+    hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
+  }
+}
+
+void ClusterNode::refresh_names() {
+  if (held_names_.empty()) return;
+  std::vector<std::pair<std::string, std::string>> held;
+  for (const auto& [name, session] : held_names_) held.emplace_back(name, std::to_string(session));
+  const auto lost = names_->refresh(held);
+  if (!ok(lost, "names")) return;
+  for (const std::string& name : *lost) {
+    const auto it = held_names_.find(name);
+    if (it == held_names_.end()) continue;
+    const SessionId session = it->second;
+    held_names_.erase(it);
+    hooks_.lobby([session](Lobby& l, Instant at) { return l.replaced(session, at); });
+  }
+}
+
+void ClusterNode::recover() {
+  // Redis came back empty: put back what this node had there. Leases with their tokens as the
+  // floor, so that the new tokens are higher; a game another node took meanwhile is let go.
+  for (auto it = held_.begin(); it != held_.end();) {
+    const auto r = leases_->acquire(it->first, it->second.token);
+    if (!ok(r, "recover lease")) return;
+    if (const auto* lease = std::get_if<cluster::Lease>(&*r)) {
+      it->second = *lease;
+      hooks_.lobby([key = it->first, token = lease->token](Lobby& l, Instant) {
+        l.lease_taken(key, token);
+        return Effects{};
+      });
+      ++it;
+    } else {
+      const std::string key = it->first;
+      it = held_.erase(it);
+      hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
+    }
+  }
+  for (auto it = held_names_.begin(); it != held_names_.end();) {
+    const auto c = names_->claim(it->first, std::to_string(it->second));
+    if (!ok(c, "recover name")) return;
+    if (c->won) {
+      ++it;
+      continue;
+    }
+    const SessionId session = it->second;
+    it = held_names_.erase(it);
+    hooks_.lobby([session](Lobby& l, Instant at) { return l.replaced(session, at); });
+  }
+  std::vector<SeekJob> seeks;
+  for (auto& [name, job] : seeking_) seeks.push_back(job);
+  seeking_.clear();
+  for (auto& job : seeks) {
+    job.id = std::nullopt;  // its `seeking` was answered long ago
+    seek(std::move(job));
+  }
+  log_.warn("recovered", {{"leases", std::to_string(held_.size())},
+                          {"names", std::to_string(held_names_.size())},
+                          {"seeks", std::to_string(seeks.size())}});
+}
+
+// ---- taking over the games of nodes that died
+// ----------------------------------------------------
+
+void ClusterNode::scan() {
+  if (scan_pending_) return;
+  scan_pending_ = true;
+  hooks_.storage([this](Storage& storage) {
+    std::vector<std::pair<GameId, std::int64_t>> games;
+    try {
+      games = storage.unfinished_games();
+    } catch (const std::exception& e) {
+      log_.warn("scan_failed", {{"why", e.what()}});
+    }
+    post([this, games = std::move(games)] {
+      scan_pending_ = false;
+      std::vector<std::string> keys;
+      std::vector<std::int64_t> tokens;
+      for (const auto& [id, token] : games) {
+        std::string key = std::to_string(id);
+        if (held_.contains(key) || taking_.contains(key)) continue;
+        keys.push_back(std::move(key));
+        tokens.push_back(token);
+      }
+      const auto holders = leases_->holders(keys);
+      if (!ok(holders, "scan")) return;
+      const auto now = Clock::now();
+      std::map<std::string, Clock::time_point> still_free;
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        if ((*holders)[i]) continue;
+        const auto seen = seen_free_.find(keys[i]);
+        if (seen == seen_free_.end()) {
+          still_free[keys[i]] = now;
+        } else if (now - seen->second >= kFreeTwice) {
+          take_over(keys[i], tokens[i]);
+        } else {
+          still_free[keys[i]] = seen->second;
+        }
+      }
+      seen_free_ = std::move(still_free);
+    });
+  });
+}
+
+void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
+  const auto id = game_of(key);
+  if (!id || taking_.contains(key)) return;
+  const auto r = leases_->acquire(key, floor);
+  if (!ok(r, "take over")) return;
+  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
+    owner_cache_[key] = holder->node;
+    resolve(key);
+    return;
+  }
+  const cluster::Lease lease = std::get<cluster::Lease>(*r);
+  taking_.insert(key);
+  hooks_.storage([this, key, id = *id, lease](Storage& storage) {
+    TakeResult taken;
+    std::string why;
+    try {
+      taken = storage.take_game(id, lease.token);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    post([this, key, lease, taken = std::move(taken), why] {
+      taking_.erase(key);
+      seen_free_.erase(key);
+      if (!why.empty() || taken.outcome != TakeResult::Outcome::Taken) {
+        ok(leases_->release(lease), "release");
+        if (!why.empty()) log_.error("take_over_failed", {{"game", key}, {"why", why}});
+        if (taken.outcome == TakeResult::Outcome::Finished ||
+            taken.outcome == TakeResult::Outcome::Missing) {
+          auto items = std::move(waiting_[key]);
+          waiting_.erase(key);
+          for (const Routed& item : items)
+            fail(item, ErrorCode::NoSuchGame, "no game " + key + " in progress");
+        }
+        return;
+      }
+      held_[key] = lease;
+      ++takeovers_;
+      log_.warn("game_taken_over", {{"game", key},
+                                    {"token", std::to_string(lease.token)},
+                                    {"moves", std::to_string(taken.game->moves.size())}});
+      hooks_.lobby([game = *taken.game, token = lease.token](Lobby& l, Instant at) {
+        return l.adopt(game, token, at);
+      });
+      // What waited for the game is this node's now: the lobby (after the adoption, on its
+      // strand) answers it. Attaches need nothing more: the adoption tells players who are
+      // connected here.
+      auto items = std::move(waiting_[key]);
+      waiting_.erase(key);
+      for (Routed& item : items)
+        if (!item.line.empty())
+          hooks_.lobby([item = std::move(item)](Lobby& l, Instant at) {
+            return l.handle(item.session, protocol::decode_client(item.line), at);
+          });
+    });
+  });
+}
+
+// ---- routing requests to the node that runs their game ----------------------------------------
+
+void ClusterNode::route(Routed item) {
+  const std::string key = item.key;
+  if (const auto it = owner_cache_.find(key);
+      it != owner_cache_.end() && it->second != options_.node && live_.contains(it->second)) {
+    send_to(it->second, item);
+    return;
+  }
+  waiting_[key].push_back(std::move(item));
+  resolve(key);
+}
+
+void ClusterNode::resolve(const std::string& key) {
+  auto w = waiting_.find(key);
+  if (w == waiting_.end()) return;
+  const auto now = Clock::now();
+  std::erase_if(w->second, [&](const Routed& item) {
+    if (now - item.since < kRouteTimeout) return false;
+    fail(item, ErrorCode::Internal,
+         "no server of the cluster runs " + key + " now: try again in a moment");
+    return true;
+  });
+  if (w->second.empty()) {
+    waiting_.erase(w);
+    return;
+  }
+  if (taking_.contains(key)) return;
+  const std::string one[] = {key};
+  const auto holder = leases_->holders(one);
+  if (!ok(holder, "route")) return;  // tried again at the next resolve
+  if (const auto& h = holder->front()) {
+    auto items = std::move(w->second);
+    waiting_.erase(w);
+    if (h->node == options_.node) {
+      // This node runs it (a takeover just done, or the lobby's start still on its way): the
+      // lobby answers. A request the lobby hands on again comes back here and waits.
+      for (Routed& item : items)
+        if (!item.line.empty())
+          hooks_.lobby([item = std::move(item)](Lobby& l, Instant at) {
+            return l.handle(item.session, protocol::decode_client(item.line), at);
+          });
+      return;
+    }
+    owner_cache_[key] = h->node;
+    for (const Routed& item : items) send_to(h->node, item);
+    return;
+  }
+  // Nobody runs it.
+  if (key.starts_with('c')) {
+    auto items = std::move(w->second);
+    waiting_.erase(w);
+    for (const Routed& item : items)
+      fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
+    return;
+  }
+  const auto id = game_of(key);
+  if (!id) {
+    auto items = std::move(w->second);
+    waiting_.erase(w);
+    for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, "no game " + key);
+    return;
+  }
+  // An unfinished game whose node died: taken over here once its lease was seen free twice.
+  const auto seen = seen_free_.find(key);
+  if (seen == seen_free_.end()) {
+    seen_free_[key] = now;
+    return;
+  }
+  if (now - seen->second < kFreeTwiceOnRequest) return;
+  taking_.insert(key);
+  hooks_.storage([this, key, id = *id](Storage& storage) {
+    std::optional<GameRow> row;
+    try {
+      row = storage.game_row(id);
+    } catch (const std::exception& e) {
+      log_.warn("route_failed", {{"game", key}, {"why", e.what()}});
+    }
+    post([this, key, row = std::move(row)] {
+      taking_.erase(key);
+      if (!row || row->result) {
+        seen_free_.erase(key);
+        auto items = std::move(waiting_[key]);
+        waiting_.erase(key);
+        for (const Routed& item : items)
+          fail(item, ErrorCode::NoSuchGame, row ? "game " + key + " is over" : "no game " + key);
+        return;
+      }
+      take_over(key, row->owner_token);
+    });
+  });
+}
+
+void ClusterNode::send_to(const std::string& node, const Routed& item) {
+  bind(item.session, node);
+  ++forwarded_;
+  if (item.line.empty()) {
+    const auto game = game_of(item.key);
+    if (game)
+      publish(options_.prefix + "node:" + node, wire::AttachGame{item.session, item.player, *game});
+    return;
+  }
+  publish(options_.prefix + "node:" + node,
+          wire::Request{item.session, item.player, item.key, item.line});
+}
+
+void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& message) {
+  if (item.line.empty()) return;  // an attach: the welcome named a game that is gone
+  const auto request = protocol::decode_client(item.line);
+  const protocol::RequestId id = request ? request->id : request.error().id;
+  std::optional<std::string> game;
+  if (!item.key.starts_with('c')) game = item.key;
+  hooks_.deliver(options_.node, {{item.session, error_line(code, message, id, game)}}, {});
+}
+
+void ClusterNode::publish(const std::string& channel, const wire::NodeMessage& m) {
+  ok(publisher_->publish(channel, wire::encode(m)), "publish");
+}
+
+void ClusterNode::bind(SessionId session, const std::string& node) {
+  std::lock_guard lock(mutex_);
+  bound_[session].insert(node);
+}
+
+// ---- what the lobby asks ----------------------------------------------------------------------
+
+void ClusterNode::carry_out(ClusterEffects fx) {
+  if (fx.reserve_ids)
+    hooks_.storage([this](Storage& storage) {
+      try {
+        const GameId first = storage.reserve_game_ids(kGameIdBlock);
+        hooks_.lobby([first](Lobby& l, Instant) {
+          l.add_game_ids(first, kGameIdBlock);
+          return Effects{};
+        });
+      } catch (const std::exception& e) {
+        log_.error("reserve_ids_failed", {{"why", e.what()}});
+        hooks_.lobby([](Lobby& l, Instant) {
+          l.add_game_ids(0, 0);  // asks again at the next game
+          return Effects{};
+        });
+      }
+    });
+  for (auto& job : fx.logins) login(std::move(job));
+  post([this, fx = std::move(fx)]() mutable {
+    for (const std::string& key : fx.acquire) acquire(key);
+    for (const std::string& key : fx.release) release(key);
+    for (const auto& [name, session] : fx.logouts) {
+      const auto it = held_names_.find(name);
+      if (it == held_names_.end() || it->second != session) continue;
+      held_names_.erase(it);
+      ok(names_->release(name, std::to_string(session)), "logout");
+    }
+    for (const std::string& name : fx.unseeks) {
+      seeking_.erase(name);
+      ok(pairing_->unseek(name), "unseek");
+    }
+    for (auto& job : fx.seeks) seek(std::move(job));
+    for (auto& f : fx.forwards)
+      route(Routed{f.session, std::move(f.key), std::move(f.line), std::move(f.player)});
+    for (auto& a : fx.attaches)
+      route(Routed{a.session, std::to_string(a.game), {}, std::move(a.player)});
+    for (auto& b : fx.bounces)
+      publish(options_.prefix + "node:" + b.to.node,
+              wire::Bounced{b.to.session, std::move(b.key), std::move(b.line)});
+  });
+}
+
+void ClusterNode::acquire(const std::string& key) {
+  const auto r = leases_->acquire(key, 0);
+  if (!ok(r, "acquire")) {
+    // Without a lease the node may not run it.
+    hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
+    return;
+  }
+  if (const auto* lease = std::get_if<cluster::Lease>(&*r)) {
+    held_[key] = *lease;
+    hooks_.lobby([key, token = lease->token](Lobby& l, Instant) {
+      l.lease_taken(key, token);
+      return Effects{};
+    });
+    return;
+  }
+  const auto& holder = std::get<cluster::LeaseHolder>(*r);
+  log_.error("lease_taken_by_other",
+             {{"key", key}, {"holder", holder.node}, {"token", std::to_string(holder.token)}});
+  hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
+}
+
+void ClusterNode::release(const std::string& key) {
+  const auto it = held_.find(key);
+  if (it == held_.end()) return;
+  ok(leases_->release(it->second), "release");
+  held_.erase(it);
+}
+
+void ClusterNode::login(LoginJob job) {
+  hooks_.storage([this, job = std::move(job)](Storage& storage) mutable {
+    std::optional<PlayerRow> row;
+    std::vector<GameId> games;
+    std::string why;
+    try {
+      row = storage.player(job.name);
+      games = storage.unfinished_games_of(job.name);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    hooks_.background([this, job = std::move(job), row = std::move(row), games = std::move(games),
+                       why = std::move(why)]() mutable {
+      LoginOutcome out;
+      const auto refuse = [&](ErrorCode code, std::string message) {
+        out.error = protocol::make_error(code, std::move(message));
+      };
+      bool take = false;
+      if (!why.empty()) {
+        refuse(ErrorCode::Internal, "the player could not be read: " + why);
+      } else if (job.known_only && !row) {
+        refuse(ErrorCode::RegistrationsClosed,
+               "this server takes known names only: registrations are closed");
+      } else if (job.token) {
+        if (!row || row->token_digest.empty() ||
+            !equal_secret(token_digest(*job.token), row->token_digest))
+          refuse(ErrorCode::AuthFailed, "the token is not valid for this name");
+        else
+          take = true;
+      } else if (job.password) {
+        if (row && !row->password_hash.empty()) {
+          if (!verify_password(*job.password, row->password_hash))
+            refuse(ErrorCode::AuthFailed, "wrong password");
+          else
+            take = true;
+        } else if (!games.empty()) {
+          refuse(ErrorCode::NameTaken, "that name is in use; its owner can resume with the token");
+        } else {
+          out.new_hash = hash_password(*job.password, options_.password_hashing);
+          if (!out.new_hash) refuse(ErrorCode::Internal, "could not hash the password");
+        }
+      } else if (row && !row->password_hash.empty()) {
+        refuse(ErrorCode::AuthFailed, "that name needs its password");
+      } else if (!games.empty()) {
+        refuse(ErrorCode::NameTaken, "that name is in use; its owner can resume with the token");
+      }
+      job.password.reset();
+      out.job = std::move(job);
+      out.row = row.value_or(PlayerRow{});
+      out.row.name = out.job.name;
+      out.games = std::move(games);
+      if (out.error) {
+        hooks_.lobby(
+            [out = std::move(out)](Lobby& l, Instant at) { return l.complete_login(out, at); });
+        return;
+      }
+      // The name, for the whole cluster: taken from whoever holds it when the player proved
+      // who they are (token or password), else only if nobody holds it.
+      post([this, out = std::move(out), take]() mutable {
+        const std::string session = std::to_string(out.job.session);
+        if (take) {
+          const auto previous = names_->take(out.job.name, session);
+          if (!ok(previous, "name")) {
+            out.error = protocol::make_error(ErrorCode::Internal,
+                                             "the cluster cannot be reached: try again");
+          } else if (*previous && (*previous)->node != options_.node) {
+            if (const auto s = parse_session((*previous)->session))
+              publish(options_.prefix + "node:" + (*previous)->node, wire::Replaced{*s});
+          }
+        } else {
+          const auto claim = names_->claim(out.job.name, session);
+          if (!ok(claim, "name"))
+            out.error = protocol::make_error(ErrorCode::Internal,
+                                             "the cluster cannot be reached: try again");
+          else if (!claim->won)
+            out.error = protocol::make_error(
+                ErrorCode::NameTaken, "that name is in use; its owner can resume with the token");
+        }
+        if (!out.error) held_names_[out.job.name] = out.job.session;
+        hooks_.lobby(
+            [out = std::move(out)](Lobby& l, Instant at) { return l.complete_login(out, at); });
+      });
+    });
+  });
+}
+
+void ClusterNode::seek(SeekJob job) {
+  SeekOutcome out;
+  const auto r = pairing_->seek(job.name, job.pool);
+  if (!ok(r, "seek")) {
+    out.job = std::move(job);
+    out.error = "the pairing queue cannot be reached: try again";
+    hooks_.lobby([out = std::move(out)](Lobby& l, Instant at) { return l.complete_seek(out, at); });
+    return;
+  }
+  if (!r->paired) {
+    seeking_[job.name] = job;
+    out.job = std::move(job);
+    hooks_.lobby([out = std::move(out)](Lobby& l, Instant at) { return l.complete_seek(out, at); });
+    return;
+  }
+  seeking_.erase(job.name);
+  seeking_.erase(r->opponent);
+  out.paired = true;
+  out.opponent = r->opponent;
+  const auto holder = names_->holder(r->opponent);
+  if (ok(holder, "seek") && *holder && (*holder)->node != options_.node)
+    if (const auto s = parse_session((*holder)->session))
+      out.opponent_session = RemoteSession{(*holder)->node, *s};
+  out.job = std::move(job);
+  hooks_.storage([this, out = std::move(out)](Storage& storage) mutable {
+    try {
+      out.opponent_row = storage.player(out.opponent);
+    } catch (const std::exception& e) {
+      log_.warn("seek_row_failed", {{"player", out.opponent}, {"why", e.what()}});
+    }
+    hooks_.lobby([out = std::move(out)](Lobby& l, Instant at) { return l.complete_seek(out, at); });
+  });
+}
+
+void ClusterNode::send(std::map<std::string, wire::Lines> by_node) {
+  post([this, by_node = std::move(by_node)] {
+    for (const auto& [node, lines] : by_node) publish(options_.prefix + "node:" + node, lines);
+  });
+}
+
+void ClusterNode::session_closed(SessionId session) {
+  std::set<std::string> nodes;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = bound_.find(session);
+    if (it == bound_.end()) return;
+    nodes = std::move(it->second);
+    bound_.erase(it);
+  }
+  post([this, session, nodes = std::move(nodes)] {
+    for (const std::string& node : nodes)
+      publish(options_.prefix + "node:" + node, wire::Detach{session});
+  });
+}
+
+void ClusterNode::session_gone(const std::string& node, SessionId session) {
+  {
+    std::lock_guard lock(mutex_);
+    bound_.erase(session);
+  }
+  post([this, node, session] { publish(options_.prefix + "node:" + node, wire::Detach{session}); });
+}
+
+void ClusterNode::publish_directory(PeerView view) {
+  post([this, view = std::move(view)] { publish(directory_channel_, wire::Directory{view}); });
+}
+
+// ---- the bus (subscriber thread) ----------------------------------------------------------------
+
+void ClusterNode::on_bus(cluster::BusMessage m) {
+  const std::string& from = m.envelope.node;
+  if (from == options_.node) return;
+  auto decoded = wire::decode(m.envelope.body);
+  if (!decoded) {
+    log_.warn("bus_malformed", {{"from", from}, {"why", decoded.error()}});
+    return;
+  }
+  if (m.channel == directory_channel_) {
+    if (auto* d = std::get_if<wire::Directory>(&*decoded)) {
+      std::vector<std::string> games;
+      for (const auto& g : d->view.games) games.push_back(g.game);
+      post([this, from, games = std::move(games)] {
+        for (const auto& g : games) owner_cache_[g] = from;
+      });
+      hooks_.lobby([from, view = std::move(d->view)](Lobby& l, Instant) mutable {
+        l.set_peer(from, std::move(view));
+        return Effects{};
+      });
+    }
+    return;
+  }
+  ++received_;
+  // A node that restarted is a new node: the sessions of its last life are gone. A gap means
+  // messages between the two nodes were lost: the sessions that rely on them start again.
+  if (m.verdict.restarted || m.verdict.missed > 0) {
+    if (m.verdict.missed > 0) {
+      ++gaps_;
+      log_.warn("bus_gap", {{"from", from}, {"missed", std::to_string(m.verdict.missed)}});
+      post([this, from] { publish(options_.prefix + "node:" + from, wire::Reset{}); });
+    }
+    std::vector<SessionId> close;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& [session, nodes] : bound_)
+        if (nodes.erase(from)) close.push_back(session);
+    }
+    hooks_.lobby([from](Lobby& l, Instant at) { return l.node_gone(from, at); });
+    if (!close.empty()) hooks_.deliver(from, {}, std::move(close));
+  }
+  std::visit(
+      [&](auto& msg) {
+        using M = std::decay_t<decltype(msg)>;
+        if constexpr (std::is_same_v<M, wire::Request>) {
+          hooks_.lobby([from, msg = std::move(msg)](Lobby& l, Instant at) {
+            return l.remote_request(RemoteSession{from, msg.session}, msg.player, msg.line, at);
+          });
+        } else if constexpr (std::is_same_v<M, wire::AttachGame>) {
+          hooks_.lobby([from, msg = std::move(msg)](Lobby& l, Instant at) {
+            return l.remote_attach(RemoteSession{from, msg.session}, msg.player, msg.game, at);
+          });
+        } else if constexpr (std::is_same_v<M, wire::Detach>) {
+          hooks_.lobby([from, s = msg.session](Lobby& l, Instant at) {
+            return l.remote_detach(RemoteSession{from, s}, at);
+          });
+        } else if constexpr (std::is_same_v<M, wire::Lines>) {
+          {
+            std::lock_guard lock(mutex_);
+            for (const auto& [s, line] : msg.lines) bound_[s].insert(from);
+          }
+          hooks_.deliver(from, std::move(msg.lines), std::move(msg.close));
+        } else if constexpr (std::is_same_v<M, wire::Bounced>) {
+          // Asked of the wrong node: ask the cluster again, as the player the session is now.
+          hooks_.lobby([this, from, msg = std::move(msg)](Lobby& l, Instant) mutable {
+            auto player = l.player_of(msg.session);
+            if (!player) return Effects{};
+            post([this, from,
+                  item = Routed{msg.session, std::move(msg.key), std::move(msg.line),
+                                std::move(*player)}]() mutable {
+              if (const auto it = owner_cache_.find(item.key);
+                  it != owner_cache_.end() && it->second == from)
+                owner_cache_.erase(it);
+              if (++item.bounces > kMaxBounces)
+                return fail(item, ErrorCode::NoSuchGame, "no game " + item.key);
+              route(std::move(item));
+            });
+            return Effects{};
+          });
+        } else if constexpr (std::is_same_v<M, wire::Replaced>) {
+          hooks_.lobby([s = msg.session](Lobby& l, Instant at) { return l.replaced(s, at); });
+        } else if constexpr (std::is_same_v<M, wire::Reset>) {
+          std::vector<SessionId> close;
+          {
+            std::lock_guard lock(mutex_);
+            for (auto& [session, nodes] : bound_)
+              if (nodes.erase(from)) close.push_back(session);
+          }
+          if (!close.empty()) hooks_.deliver(from, {}, std::move(close));
+        } else if constexpr (std::is_same_v<M, wire::Directory>) {
+          // Only on the directory channel.
+        }
+      },
+      *decoded);
+}
+
+}  // namespace amazons::server

@@ -1,0 +1,420 @@
+// A cluster of real amazons-server nodes (--cluster) on loopback, sharing a real PostgreSQL and a
+// real Redis that the test starts: games between players on different nodes, spectators on a
+// third, the same lobby from every node, a node SIGKILLed mid-game, Redis restarted mid-game,
+// and nodes racing for one name and one seek.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/movegen.h"
+#include "common/notation.h"
+#include "common/position.h"
+#include "common/protocol_enums.h"
+#include "common/variant.h"
+#include "net/line_client.h"
+#include "server/pg_storage.h"
+#include "tests/integration/server_process.h"
+#include "tests/pg_server.h"
+#include "tests/redis_server.h"
+
+using namespace amazons;
+using namespace amazons::protocol;
+using amazons::test::Client;
+using amazons::test::Launch;
+using amazons::test::ServerProcess;
+using amazons::test::TempDir;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Short leases and heartbeats, so that a failover takes seconds, not tens of them.
+const nlohmann::json kConfig = {
+    {"cluster", {{"lease_seconds", 2}, {"node_seconds", 2}, {"name_seconds", 6}}},
+    {"limits", {{"claim_grace_seconds", 600}}}};
+
+// Whether GET /ready answers 200.
+bool ready(unsigned short port) {
+  auto c = net::LineClient::connect("127.0.0.1", port);
+  if (!c) return false;
+  if (!c->send_line("GET /ready HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r"))
+    return false;
+  const auto status = c->read_line(Millis{2000});
+  return status && status->find(" 200 ") != std::string::npos;
+}
+
+template <class F>
+bool eventually(F&& f, Millis within = Millis{10'000}) {
+  const auto deadline = Clock::now() + within;
+  while (Clock::now() < deadline) {
+    if (f()) return true;
+    std::this_thread::sleep_for(Millis{50});
+  }
+  return f();
+}
+
+struct Cluster {
+  TempDir dir;
+  amazons::test::RedisServer redis;
+  std::string db = amazons::test::shared_pg_server().create_database();
+  std::map<std::string, std::unique_ptr<ServerProcess>> nodes;
+
+  ServerProcess& start(const std::string& name) {
+    const auto d = dir.path() / name;
+    std::filesystem::create_directories(d);
+    Launch launch;
+    launch.db = db;
+    launch.stderr_file = d / "stderr.log";
+    nodes[name] = std::make_unique<ServerProcess>(
+        d, kConfig, std::vector<std::string>{"--cluster", redis.url(), "--node", name, "--no-tls"},
+        launch);
+    const auto port = nodes[name]->port();
+    REQUIRE_MESSAGE(eventually([&] { return ready(port); }), "node " << name << " is not ready");
+    return *nodes[name];
+  }
+  unsigned short port(const std::string& name) { return nodes.at(name)->port(); }
+  std::string log(const std::string& name) {
+    std::ifstream in(dir.path() / name / "stderr.log");
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+};
+
+// A player's client that keeps its token, and can come back on any node.
+struct Player {
+  std::string name;
+  std::string token;
+  std::unique_ptr<Client> client;
+
+  Player(std::string n, unsigned short port) : name(std::move(n)) {
+    client = std::make_unique<Client>(port);
+    token = client->hello(name);
+  }
+  // Logs in again with the token on `port`; returns the welcome.
+  Welcome resume(unsigned short port) {
+    client = std::make_unique<Client>(port);
+    client->send("{\"type\":\"hello\",\"protocol\":1,\"name\":\"" + name + "\",\"token\":\"" +
+                 token + "\"}");
+    return client->expect<Welcome>();
+  }
+  // Comes back on `port` until the state of `game` arrives, as a client does: right after a
+  // node died its connection may be closed once more, when its node learns of the death.
+  State resume_game(unsigned short port, const std::string& game, bool watch = false) {
+    const auto deadline = Clock::now() + Millis{30'000};
+    while (Clock::now() < deadline) {
+      resume(port);
+      if (watch) client->send(Watch{game, std::nullopt});
+      for (;;) {
+        auto line = client->raw().read_line(Millis{500});
+        if (!line) {
+          if (client->raw().closed()) break;  // closed again: come back again
+          if (Clock::now() >= deadline) break;
+          continue;
+        }
+        const auto env = decode_server(*line);
+        REQUIRE(env.has_value());
+        if (std::holds_alternative<Ping>(env->message)) client->send(Pong{});
+        if (const auto* st = std::get_if<State>(&env->message); st && st->game == game) return *st;
+      }
+      std::this_thread::sleep_for(Millis{200});
+    }
+    FAIL("no state of game " << game << " within 30 s");
+    return {};
+  }
+  Client& operator*() { return *client; }
+  Client* operator->() { return client.get(); }
+};
+
+// The next message of type M with its envelope, skipping others (presence, your_turn...).
+template <class M>
+ServerEnvelope wait_for_envelope(Client& c, Millis timeout = Millis{10'000}) {
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now());
+    REQUIRE_MESSAGE(left.count() > 0, "no " << M::kType << " in time");
+    auto env = c.next(left);
+    if (std::holds_alternative<M>(env.message)) return env;
+    REQUIRE_MESSAGE(!std::holds_alternative<Error>(env.message),
+                    "an error while waiting for " << M::kType << ": " << encode(env.message));
+  }
+}
+template <class M>
+M wait_for(Client& c, Millis timeout = Millis{10'000}) {
+  return std::get<M>(wait_for_envelope<M>(c, timeout).message);
+}
+
+// A game as both players and a spectator see it: plays legal moves and checks that everyone
+// hears of each.
+struct Table {
+  std::string game;
+  Position pos{standard_variant()};
+  std::vector<std::string> moves;
+
+  // The mover sends the first legal move; mover, opponent and watchers must all get `moved`.
+  void play(Client& mover, Client& opponent, std::vector<Client*> watchers = {}) {
+    MoveList list;
+    generate_moves(pos, list);
+    REQUIRE(list.size() > 0);
+    const Move m = list[moves.size() * 7 % list.size()];
+    const std::string text = to_string(m);
+    mover.send(MoveMsg{game, text}, nlohmann::json(static_cast<int>(moves.size()) + 1));
+    const auto env = wait_for_envelope<Moved>(mover);
+    const auto* mine = std::get_if<Moved>(&env.message);
+    CHECK(env.id == nlohmann::json(static_cast<int>(moves.size()) + 1));
+    CHECK(mine->move == text);
+    CHECK(wait_for<Moved>(opponent).move == text);
+    for (Client* w : watchers) CHECK(wait_for<Moved>(*w).move == text);
+    pos.do_move(m);
+    moves.push_back(text);
+  }
+};
+
+std::vector<std::string> stored_moves(const std::string& db, const std::string& game) {
+  server::PgStorage storage(db);
+  const auto record = storage.game_record(std::stoll(game));
+  std::vector<std::string> out;
+  if (record)
+    for (const auto& m : record->moves) out.push_back(to_string(m.move));
+  return out;
+}
+
+// The `list` (ids) and `players` (names and game counts) a node answers.
+std::string lobby_of(Client& c) {
+  c.send(List{});
+  const auto games = wait_for<Games>(c);
+  c.send(Players{});
+  const auto players = wait_for<PlayerList>(c);
+  std::string out;
+  for (const auto& g : games.games)
+    out += g.game + ":" + std::string(protocol::enum_name(g.status)) + ":" +
+           std::to_string(g.plies) + " ";
+  out += "| ";
+  for (const auto& p : players.players) out += p.name + ":" + std::to_string(p.games) + " ";
+  return out;
+}
+
+// Alice (on `a`) creates a timed game, Bob (on `b`) joins it from his node's list.
+Table start_game(Player& alice, Player& bob) {
+  Create create;
+  create.time = TimeControl::fischer(Millis{300'000}, Millis{0});
+  create.color = ColorChoice::White;
+  alice->send(create);
+  Table t;
+  t.game = wait_for<Created>(*alice).game;
+  // Bob's node lists it once Alice's node has told the cluster.
+  REQUIRE(eventually([&] {
+    bob->send(List{});
+    const auto games = wait_for<Games>(*bob);
+    for (const auto& g : games.games)
+      if (g.game == t.game) return true;
+    return false;
+  }));
+  bob->send(Join{t.game, std::nullopt});
+  CHECK(wait_for<Start>(*bob).color == Color::Black);
+  CHECK(wait_for<Start>(*alice).color == Color::White);
+  return t;
+}
+
+}  // namespace
+
+TEST_SUITE("redis") {
+  TEST_SUITE("postgres") {
+    TEST_CASE("cluster: a game between players on two nodes, watched from a third") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      c.start("c");
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Player carol("carol", c.port("c"));
+      Table t = start_game(alice, bob);
+      carol->send(Watch{t.game, std::nullopt});
+      const auto state = wait_for<State>(*carol);
+      CHECK(state.status == GameStatus::Active);
+      CHECK(state.white->name == "alice");
+      CHECK(state.black->name == "bob");
+      for (int i = 0; i < 6; ++i)
+        t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice, {&*carol});
+      // Chat from the spectator's node reaches both players.
+      carol->send(ChatSend{t.game, "nice game"});
+      CHECK(wait_for<Chat>(*alice).text == "nice game");
+      CHECK(wait_for<Chat>(*bob).from == "carol");
+      CHECK(wait_for<Chat>(*carol).text == "nice game");
+      bob->send(Resign{t.game});
+      for (Client* cl : {&*alice, &*bob, &*carol}) {
+        const auto end = wait_for<End>(*cl);
+        CHECK(end.winner == Color::White);
+        CHECK(end.reason == EndReason::Resign);
+      }
+      CHECK(stored_moves(c.db, t.game) == t.moves);
+      // A refused request from another node comes back with its reason.
+      bob->send(MoveMsg{t.game, t.moves.front()});
+      CHECK(wait_for<Error>(*bob).code == ErrorCode::GameNotActive);
+    }
+
+    TEST_CASE("cluster: every node answers the lobby the same") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      c.start("c");
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Player carol("carol", c.port("c"));
+      Table t = start_game(alice, bob);
+      t.play(*alice, *bob);
+      Create open;
+      open.rated = true;
+      carol->send(open);
+      wait_for<Created>(*carol);
+      // Every node's directory reaches the others within a second or so.
+      std::string seen[3];
+      REQUIRE(eventually([&] {
+        seen[0] = lobby_of(*alice);
+        seen[1] = lobby_of(*bob);
+        seen[2] = lobby_of(*carol);
+        return seen[0] == seen[1] && seen[1] == seen[2];
+      }));
+      MESSAGE("the lobby on every node: " << seen[0]);
+      CHECK(seen[0].find(t.game + ":active:1 ") != std::string::npos);
+      CHECK(seen[0].find("alice:1 bob:1 carol:0") != std::string::npos);
+      CHECK(seen[0].find(":open:0") != std::string::npos);
+      // The archive and the leaderboard come from the shared database.
+      bob->send(Resign{t.game});
+      wait_for<End>(*alice);
+      wait_for<End>(*bob);
+      std::string boards[3], histories[3];
+      Client* clients[] = {&*alice, &*bob, &*carol};
+      for (int i = 0; i < 3; ++i) {
+        clients[i]->send(LeaderboardRequest{});
+        boards[i] = encode(ServerMessage{wait_for<Leaderboard>(*clients[i])});
+        clients[i]->send(HistoryRequest{std::string("alice"), 10});
+        histories[i] = encode(ServerMessage{wait_for<History>(*clients[i])});
+      }
+      CHECK(boards[0] == boards[1]);
+      CHECK(boards[1] == boards[2]);
+      CHECK(histories[0] == histories[1]);
+      CHECK(histories[1] == histories[2]);
+      CHECK(histories[0].find("\"game\":\"" + t.game + "\"") != std::string::npos);
+      // A player only known to another node's database row is known everywhere.
+      carol->send(HistoryRequest{std::string("nobody"), 10});
+      CHECK(wait_for<Error>(*carol).code == ErrorCode::NoSuchPlayer);
+    }
+
+    TEST_CASE("cluster: the node running a game is killed, and the game goes on on another") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      c.start("c");
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Player carol("carol", c.port("c"));
+      Table t = start_game(alice, bob);  // node a runs it: alice created it there
+      carol->send(Watch{t.game, std::nullopt});
+      wait_for<State>(*carol);
+      for (int i = 0; i < 4; ++i)
+        t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice, {&*carol});
+      // White to move with its clock running; what it had left when its node died.
+      alice->send(Watch{t.game, std::nullopt});
+      const auto before = wait_for<State>(*alice);
+      REQUIRE(before.clock.has_value());
+
+      const auto killed = Clock::now();
+      c.nodes.at("a")->stop(SIGKILL);
+      // Bob and Carol were following the game on node a through their own nodes: their nodes
+      // close them when a is gone, and they come back. Alice comes back on node b.
+      CHECK(bob->closed_by_server(Millis{10'000}));
+      CHECK(carol->closed_by_server(Millis{10'000}));
+      const auto state = alice.resume_game(c.port("b"), t.game);
+      const auto took = std::chrono::duration_cast<Millis>(Clock::now() - killed);
+      MESSAGE("the game was back " << took.count() << " ms after its node was killed");
+      CHECK(took < Millis{2000 + 6000});  // the lease's 2 s and the takeover's few seconds
+      CHECK(state.moves == t.moves);      // every acknowledged move
+      CHECK(state.status == GameStatus::Active);
+      // The time the game had no node was charged to nobody.
+      REQUIRE(state.clock.has_value());
+      CHECK(state.clock->white >= before.clock->white - 1500);
+      CHECK(state.clock->black == before.clock->black);
+
+      bob.resume_game(c.port("c"), t.game);
+      carol.resume_game(c.port("b"), t.game, true);
+      for (int i = 0; i < 4; ++i)
+        t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice, {&*carol});
+      alice->send(Resign{t.game});
+      CHECK(wait_for<End>(*bob).winner == Color::Black);
+      CHECK(stored_moves(c.db, t.game) == t.moves);
+      const bool taken_over = c.log("b").find("event=game_taken_over") != std::string::npos ||
+                              c.log("c").find("event=game_taken_over") != std::string::npos;
+      CHECK(taken_over);
+    }
+
+    TEST_CASE("cluster: Redis restarted empty mid-game costs nobody the game") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Table t = start_game(alice, bob);
+      for (int i = 0; i < 2; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      c.redis.kill();
+      c.redis.restart();
+      // The nodes see Redis come back without their leases, names and heartbeats, and put them
+      // back.
+      REQUIRE(eventually([&] {
+        return c.log("a").find("event=recovered") != std::string::npos &&
+               c.log("b").find("event=recovered") != std::string::npos;
+      }));
+      REQUIRE(eventually([&] { return ready(c.port("a")) && ready(c.port("b")); }));
+      for (int i = 0; i < 4; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      CHECK(stored_moves(c.db, t.game) == t.moves);
+      // The names are held again: a guest cannot take alice's name on the other node.
+      Client thief(c.port("b"));
+      thief.send(R"({"type":"hello","protocol":1,"name":"alice"})");
+      CHECK(wait_for<Error>(thief).code == ErrorCode::NameTaken);
+    }
+
+    TEST_CASE("cluster: nodes racing for one name and one seek: exactly one wins each") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      c.start("c");
+      const char* nodes[] = {"a", "b", "c"};
+      for (int round = 0; round < 5; ++round) {
+        const std::string name = "zed" + std::to_string(round);
+        std::vector<std::unique_ptr<Client>> racers;
+        for (const char* n : nodes) racers.push_back(std::make_unique<Client>(c.port(n)));
+        for (auto& r : racers) r->send(R"({"type":"hello","protocol":1,"name":")" + name + R"("})");
+        int welcomed = 0, refused = 0;
+        for (auto& r : racers) {
+          const auto env = r->next(Millis{10'000});
+          if (std::holds_alternative<Welcome>(env.message)) ++welcomed;
+          if (const auto* e = std::get_if<Error>(&env.message);
+              e && e->code == ErrorCode::NameTaken)
+            ++refused;
+        }
+        CHECK(welcomed == 1);
+        CHECK(refused == 2);
+      }
+      // Six seekers on three nodes at once: three games, each seeker in exactly one.
+      std::vector<std::unique_ptr<Player>> seekers;
+      for (int i = 0; i < 6; ++i)
+        seekers.push_back(std::make_unique<Player>("s" + std::to_string(i), c.port(nodes[i % 3])));
+      Seek seek;
+      seek.time = TimeControl::fischer(Millis{60'000}, Millis{0});
+      for (auto& p : seekers) (*p)->send(seek);
+      std::map<std::string, std::vector<std::string>> games;
+      for (auto& p : seekers) {
+        const auto start = wait_for<Start>(**p);
+        games[start.game].push_back(p->name);
+      }
+      CHECK(games.size() == 3);
+      for (const auto& [game, players] : games) CHECK(players.size() == 2);
+    }
+
+  }  // TEST_SUITE("postgres")
+}  // TEST_SUITE("redis")
