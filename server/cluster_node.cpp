@@ -23,7 +23,9 @@ constexpr Millis kFreeTwice{1000};
 constexpr Millis kFreeTwiceOnRequest{500};
 // A request waits this long for a node to run its game before it is answered with an error.
 constexpr Millis kRouteTimeout{20'000};
-constexpr int kMaxBounces = 3;
+// A request bounced this often (each time asked again a resolve later) is answered with an
+// error: the nodes disagree about who runs its game for longer than a takeover takes.
+constexpr int kMaxBounces = 20;
 
 std::optional<SessionId> parse_session(const std::string& text) {
   SessionId s = 0;
@@ -279,10 +281,14 @@ void ClusterNode::check_members() {
   const auto live = membership_->live();
   if (!ok(live, "members")) return;
   std::set<std::string> now_live;
-  for (const auto& n : *live) now_live.insert(n.node);
+  for (const auto& n : *live) {
+    now_live.insert(n.node);
+    gone_.erase(n.node);  // back (restarted under the same name)
+  }
   for (const std::string& node : live_)
     if (!now_live.contains(node) && node != options_.node) {
       log_.warn("node_gone", {{"node", node}});
+      gone_.insert(node);
       std::vector<SessionId> close;
       {
         std::lock_guard lock(mutex_);
@@ -462,16 +468,11 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
       hooks_.lobby([game = *taken.game, token = lease.token](Lobby& l, Instant at) {
         return l.adopt(game, token, at);
       });
-      // What waited for the game is this node's now: the lobby (after the adoption, on its
-      // strand) answers it. Attaches need nothing more: the adoption tells players who are
-      // connected here.
+      // What waited for the game is this node's now: the lobby answers it, after the adoption
+      // (on its strand, in order).
       auto items = std::move(waiting_[key]);
       waiting_.erase(key);
-      for (Routed& item : items)
-        if (!item.line.empty())
-          hooks_.lobby([item = std::move(item)](Lobby& l, Instant at) {
-            return l.handle(item.session, protocol::decode_client(item.line), at);
-          });
+      for (Routed& item : items) hand_back(std::move(item));
     });
   });
 }
@@ -480,8 +481,9 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
 
 void ClusterNode::route(Routed item) {
   const std::string key = item.key;
-  if (const auto it = owner_cache_.find(key);
-      it != owner_cache_.end() && it->second != options_.node && live_.contains(it->second)) {
+  if (const auto it = owner_cache_.find(key); it != owner_cache_.end() &&
+                                              it->second != options_.node &&
+                                              !gone_.contains(it->second)) {
     send_to(it->second, item);
     return;
   }
@@ -508,16 +510,14 @@ void ClusterNode::resolve(const std::string& key) {
   const auto holder = leases_->holders(one);
   if (!ok(holder, "route")) return;  // tried again at the next resolve
   if (const auto& h = holder->front()) {
+    // A node known to be dead still holds the lease until it runs out: wait for the takeover.
+    if (gone_.contains(h->node)) return;
     auto items = std::move(w->second);
     waiting_.erase(w);
     if (h->node == options_.node) {
       // This node runs it (a takeover just done, or the lobby's start still on its way): the
       // lobby answers. A request the lobby hands on again comes back here and waits.
-      for (Routed& item : items)
-        if (!item.line.empty())
-          hooks_.lobby([item = std::move(item)](Lobby& l, Instant at) {
-            return l.handle(item.session, protocol::decode_client(item.line), at);
-          });
+      for (Routed& item : items) hand_back(std::move(item));
       return;
     }
     owner_cache_[key] = h->node;
@@ -566,6 +566,20 @@ void ClusterNode::resolve(const std::string& key) {
       }
       take_over(key, row->owner_token);
     });
+  });
+}
+
+void ClusterNode::hand_back(Routed item) {
+  if (item.line.empty()) {
+    const auto game = game_of(item.key);
+    if (game)
+      hooks_.lobby([session = item.session, game = *game](Lobby& l, Instant at) {
+        return l.resume_seat(session, game, at);
+      });
+    return;
+  }
+  hooks_.lobby([item = std::move(item)](Lobby& l, Instant at) {
+    return l.handle(item.session, protocol::decode_client(item.line), at);
   });
 }
 
@@ -901,7 +915,9 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
                 owner_cache_.erase(it);
               if (++item.bounces > kMaxBounces)
                 return fail(item, ErrorCode::NoSuchGame, "no game " + item.key);
-              route(std::move(item));
+              // Asked again at the next resolve, not at once: the node that runs it now may be
+              // adopting it this moment.
+              waiting_[item.key].push_back(std::move(item));
             });
             return Effects{};
           });

@@ -129,6 +129,8 @@ class ClusterNode {
   void route(Routed item);
   void resolve(const std::string& key);
   void send_to(const std::string& node, const Routed& item);
+  // An item whose key this node runs after all: the lobby answers it.
+  void hand_back(Routed item);
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
   void take_over(const std::string& key, std::int64_t floor);
   void publish(const std::string& channel, const wire::NodeMessage& m);
@@ -165,6 +167,7 @@ class ClusterNode {
   std::map<std::string, std::chrono::steady_clock::time_point> seen_free_;  // takeover rule
   std::set<std::string> taking_;                                            // takeovers in flight
   std::set<std::string> live_;  // nodes alive at the last check
+  std::set<std::string> gone_;  // nodes seen alive, then gone (until they come back)
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
       next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{};
   bool scan_pending_ = false;

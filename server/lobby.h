@@ -265,6 +265,9 @@ class Lobby {
   // A player of another node who sits in `game`: sends them its state, counts them online.
   Effects remote_attach(const RemoteSession& from, const RemotePlayer& player, GameId game,
                         Instant now);
+  // A session of this node whose player sits in `game`, which this node has come to run (a
+  // takeover that finished after their login): sends them its state, counts them online.
+  Effects resume_seat(SessionId session, GameId game, Instant now);
   // The remote session is gone (closed, or logged in elsewhere).
   Effects remote_detach(const RemoteSession& from, Instant now);
   // A node left the cluster or died: every remote session of it is gone.

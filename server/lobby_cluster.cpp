@@ -128,6 +128,20 @@ Effects Lobby::remote_attach(const RemoteSession& from, const RemotePlayer& play
   return std::move(ctx.fx);
 }
 
+Effects Lobby::resume_seat(SessionId session, GameId game, Instant now) {
+  Ctx ctx(0, std::nullopt, now);
+  const auto s = sessions_.find(session);
+  const auto room = rooms_.find(game);
+  if (s == sessions_.end() || !s->second.player || room == rooms_.end())
+    return std::move(ctx.fx);
+  Room& r = room->second;
+  const auto c = r.game.color_of(*s->second.player);
+  if (!c) return std::move(ctx.fx);
+  ctx.send(session, r.game.state(*c, now, static_cast<int>(r.spectators.size())));
+  if (!r.game.online(*c)) route(ctx, r, r.game.set_online(*c, true, now));
+  return std::move(ctx.fx);
+}
+
 Effects Lobby::remote_detach(const RemoteSession& from, Instant now) {
   const auto it = remote_ids_.find(from);
   if (it == remote_ids_.end()) return {};

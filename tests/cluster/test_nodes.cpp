@@ -5,6 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <exception>
+#include <fstream>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -61,6 +64,12 @@ bool eventually(F&& f, Millis within = Millis{10'000}) {
 }
 
 struct Cluster {
+  ~Cluster() {
+    // A case that stopped on a failed REQUIRE shows what every node logged.
+    if (std::uncaught_exceptions() == 0) return;
+    for (const auto& [name, node] : nodes)
+      std::fprintf(stderr, "---- node %s ----\n%s", name.c_str(), log(name).c_str());
+  }
   TempDir dir;
   amazons::test::RedisServer redis;
   std::string db = amazons::test::shared_pg_server().create_database();
@@ -72,6 +81,7 @@ struct Cluster {
     Launch launch;
     launch.db = db;
     launch.stderr_file = d / "stderr.log";
+    launch.quiet = false;  // the cluster's info lines tell what happened when a case fails
     nodes[name] = std::make_unique<ServerProcess>(
         d, kConfig, std::vector<std::string>{"--cluster", redis.url(), "--node", name, "--no-tls"},
         launch);

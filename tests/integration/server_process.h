@@ -33,6 +33,7 @@ struct Launch {
   std::vector<std::pair<std::string, std::string>> environment;  // set for the server only
   unsigned short port = 0;  // 0 picks a free one; a restart can ask for the port the last run had
   std::string db;           // the --db value (default: test.db in the directory)
+  bool quiet = true;        // --quiet: warnings and errors only in its log
 
   static Launch on_port(unsigned short p) {
     Launch l;
@@ -60,8 +61,8 @@ class ServerProcess {
                                      "--db",
                                      launch.db.empty() ? (dir / "test.db").string() : launch.db,
                                      "--config",
-                                     config_path.string(),
-                                     "--quiet"};
+                                     config_path.string()};
+    if (launch.quiet) args.push_back("--quiet");
     for (auto& e : extra) args.push_back(e);
     args.insert(args.begin(), launch.wrapper.begin(), launch.wrapper.end());
     int out[2];
