@@ -7,7 +7,8 @@
 // --transport tcp|tls|ws|wss: the JSON lines over plain TCP or TLS, or one message per WebSocket
 // text frame at /ws (plain or under TLS): Boost.Beast and asio::ssl, nothing hand-written. TLS
 // runs also report the handshakes per second while the connections open. Several servers
-// (--server a:7420,b:7420, or --port repeated) share the games: game g plays on address g mod N.
+// (--server a:7420,b:7420, or --port repeated) share the games: game g plays on address g mod N,
+// or with --cross-node White on g mod N and Black on the next (a cluster's players on two nodes).
 // The certificate is not checked unless --tls-fingerprint is given: a measurement, not trust.
 //
 // --echo-ceiling SECONDS first measures the other ceiling, throughput: an Asio echo of lines in a
@@ -75,6 +76,9 @@ struct Options {
   std::string fsync_dir;            // when set: also measure fsync latency there
   double echo_ceiling_seconds = 0;  // 0: no throughput ceiling
   int sources = 1;                  // loopback source addresses 127.0.0.1 .. 127.0.0.N
+  // With several servers: Black connects to the server after White's, so that every game has
+  // its players on two nodes of a cluster (the node that runs it and one that hands moves on).
+  bool cross_node = false;
 };
 
 // The local address connection `k` binds to: 127.0.0.(1 + k mod sources), or none with one.
@@ -360,8 +364,10 @@ class Loadgen {
     for (int g = 0; g < opt_.games; ++g) {
       auto& game = games_[static_cast<std::size_t>(g)];
       game.think = std::make_unique<asio::steady_timer>(io_);
-      const Target& target = targets_[static_cast<std::size_t>(g) % targets_.size()];
       for (Color c : {Color::White, Color::Black}) {
+        const std::size_t shift = opt_.cross_node && c == Color::Black ? 1 : 0;
+        const Target& target =
+            targets_[(static_cast<std::size_t>(g) + shift) % targets_.size()];
         game.conn[index_of(c)] = make_conn(target, g, c);
         game.conn[index_of(c)]->start(
             target.endpoint, source_address(opt_, 2 * static_cast<std::size_t>(g) + index_of(c)));
@@ -503,9 +509,10 @@ class Loadgen {
     std::vector<double> e = echo;
     const double secs = measured_seconds_ > 0 ? measured_seconds_ : opt_.seconds;
     std::printf(
-        "transport %s, servers %zu, games %d, connections %d, sources %d, think %.0f ms, measured "
-        "%.1f s\n",
-        std::string(net::to_string(opt_.transport)).c_str(), targets_.size(), opt_.games,
+        "transport %s, servers %zu%s, games %d, connections %d, sources %d, think %.0f ms, "
+        "measured %.1f s\n",
+        std::string(net::to_string(opt_.transport)).c_str(), targets_.size(),
+        opt_.cross_node && targets_.size() > 1 ? " (players of a game on two)" : "", opt_.games,
         2 * opt_.games, opt_.sources, opt_.think_ms, secs);
     std::printf("accepted moves: %zu (%.0f per second), games finished: %d, errors: %llu\n",
                 rtt.size(), static_cast<double>(rtt.size()) / secs, finished_games_,
@@ -779,6 +786,8 @@ int main(int argc, char** argv) {
                  "check the server's certificate against this SHA-256 fingerprint");
   app.add_option("--games", o.games, "concurrent games (two connections each)")
       ->check(CLI::Range(1, 20000));
+  app.add_flag("--cross-node", o.cross_node,
+               "with several servers, each game's two players on two different ones (a cluster)");
   app.add_option("--sources", o.sources,
                  "spread the connections over the source addresses 127.0.0.1 to 127.0.0.N")
       ->check(CLI::Range(1, 254));

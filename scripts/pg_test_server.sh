@@ -8,6 +8,8 @@
 # safety: fsync off, small buffers, one initdb cached per machine and copied for each server.
 # In memory (/dev/shm) when there is one: copying the template there takes 0.3 s, not 4.
 # With WATCH_PID, the server is also stopped when that process ends (a test that crashed).
+# AMAZONS_PG_DURABLE=1 (for measurements, scripts/cluster_loadtest.sh): fsync and full page
+# writes on, 128 MB of buffers and 400 connections, as a real server would run.
 set -euo pipefail
 
 BIN=${AMAZONS_PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -78,8 +80,11 @@ case ${1:-} in
     mkdir -p "$DIR"
     [[ $(id -u) -eq 0 ]] && chown "$TEST_USER" "$DIR"
     as_user cp -a "$TEMPLATE/data" "$DIR/data"
+    settings="-c fsync=off -c full_page_writes=off -c shared_buffers=16MB -c max_connections=50 -c min_wal_size=2MB -c max_wal_size=8MB"
+    [[ ${AMAZONS_PG_DURABLE:-0} == 1 ]] &&
+      settings="-c fsync=on -c full_page_writes=on -c shared_buffers=128MB -c max_connections=400 -c max_wal_size=1GB"
     if ! as_user "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w -t 30 -s \
-        -o "-p $PORT -c listen_addresses=127.0.0.1 -k $DIR -c fsync=off -c full_page_writes=off -c shared_buffers=16MB -c max_connections=50 -c logging_collector=off -c min_wal_size=2MB -c max_wal_size=8MB" \
+        -o "-p $PORT -c listen_addresses=127.0.0.1 -k $DIR -c logging_collector=off $settings" \
         start >/dev/null 2>&1; then
       echo "PostgreSQL did not start on port $PORT:" >&2
       tail -20 "$DIR/log" >&2 || true
