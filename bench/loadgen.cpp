@@ -366,8 +366,7 @@ class Loadgen {
       game.think = std::make_unique<asio::steady_timer>(io_);
       for (Color c : {Color::White, Color::Black}) {
         const std::size_t shift = opt_.cross_node && c == Color::Black ? 1 : 0;
-        const Target& target =
-            targets_[(static_cast<std::size_t>(g) + shift) % targets_.size()];
+        const Target& target = targets_[(static_cast<std::size_t>(g) + shift) % targets_.size()];
         game.conn[index_of(c)] = make_conn(target, g, c);
         game.conn[index_of(c)]->start(
             target.endpoint, source_address(opt_, 2 * static_cast<std::size_t>(g) + index_of(c)));

@@ -25,13 +25,26 @@ constexpr Millis kFreeTwiceOnRequest{500};
 constexpr Millis kRouteTimeout{20'000};
 // A request bounced this often (each time asked again a resolve later) is answered with an
 // error: the nodes disagree about who runs its game for longer than a takeover takes.
-constexpr int kMaxBounces = 20;
+constexpr int kMaxBounces = 40;
 
-std::optional<SessionId> parse_session(const std::string& text) {
-  SessionId s = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), s);
-  if (ec != std::errc() || end != text.data() + text.size() || s == 0) return std::nullopt;
-  return s;
+// How a session of this node is named in the name registry: the node's life (its bus
+// incarnation) and the session, "LIFE.SESSION", so that a name held by a life of a node that
+// has since restarted is known to be held by nobody.
+struct NamedSession {
+  std::uint64_t life = 0;
+  SessionId session = 0;
+};
+std::string name_session(std::uint64_t life, SessionId session) {
+  return std::to_string(life) + "." + std::to_string(session);
+}
+std::optional<NamedSession> parse_session(const std::string& text) {
+  NamedSession out;
+  const char* end = text.data() + text.size();
+  auto r = std::from_chars(text.data(), end, out.life);
+  if (r.ec != std::errc() || r.ptr == end || *r.ptr != '.') return std::nullopt;
+  r = std::from_chars(r.ptr + 1, end, out.session);
+  if (r.ec != std::errc() || r.ptr != end || out.session == 0) return std::nullopt;
+  return out;
 }
 
 std::optional<GameId> game_of(const std::string& key) {
@@ -130,7 +143,7 @@ void ClusterNode::stop(bool graceful) {
         queue_.push_back([this, &done] {
           for (auto& [key, lease] : held_) ok(leases_->release(lease), "release");
           for (const auto& [name, session] : held_names_)
-            ok(names_->release(name, std::to_string(session)), "release name");
+            ok(names_->release(name, name_session(life(), session)), "release name");
           for (const auto& [name, job] : seeking_) ok(pairing_->unseek(name), "unseek");
           ok(membership_->leave(), "leave");
           log_.info("cluster_left",
@@ -328,7 +341,8 @@ void ClusterNode::renew() {
 void ClusterNode::refresh_names() {
   if (held_names_.empty()) return;
   std::vector<std::pair<std::string, std::string>> held;
-  for (const auto& [name, session] : held_names_) held.emplace_back(name, std::to_string(session));
+  for (const auto& [name, session] : held_names_)
+    held.emplace_back(name, name_session(life(), session));
   const auto lost = names_->refresh(held);
   if (!ok(lost, "names")) return;
   for (const std::string& name : *lost) {
@@ -360,7 +374,7 @@ void ClusterNode::recover() {
     }
   }
   for (auto it = held_names_.begin(); it != held_names_.end();) {
-    const auto c = names_->claim(it->first, std::to_string(it->second));
+    const auto c = names_->claim(it->first, name_session(life(), it->second));
     if (!ok(c, "recover name")) return;
     if (c->won) {
       ++it;
@@ -481,9 +495,8 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
 
 void ClusterNode::route(Routed item) {
   const std::string key = item.key;
-  if (const auto it = owner_cache_.find(key); it != owner_cache_.end() &&
-                                              it->second != options_.node &&
-                                              !gone_.contains(it->second)) {
+  if (const auto it = owner_cache_.find(key);
+      it != owner_cache_.end() && it->second != options_.node && !gone_.contains(it->second)) {
     send_to(it->second, item);
     return;
   }
@@ -515,6 +528,13 @@ void ClusterNode::resolve(const std::string& key) {
     auto items = std::move(w->second);
     waiting_.erase(w);
     if (h->node == options_.node) {
+      const auto mine = held_.find(key);
+      if (mine == held_.end() || mine->second.token != h->token) {
+        // Held under this node's name by its last life (it restarted): wait until that lease
+        // runs out and take the game over then.
+        waiting_[key] = std::move(items);
+        return;
+      }
       // This node runs it (a takeover just done, or the lobby's start still on its way): the
       // lobby answers. A request the lobby hands on again comes back here and waits.
       for (Routed& item : items) hand_back(std::move(item));
@@ -597,7 +617,20 @@ void ClusterNode::send_to(const std::string& node, const Routed& item) {
 }
 
 void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& message) {
-  if (item.line.empty()) return;  // an attach: the welcome named a game that is gone
+  log_.warn("route_failed", {{"key", item.key},
+                             {"session", std::to_string(item.session)},
+                             {"why", message},
+                             {"bounces", std::to_string(item.bounces)}});
+  if (item.line.empty()) {
+    // An attach: the welcome named a game this session never got the state of. Its client
+    // comes back and logs in again, and finds the game where it is then (or ended).
+    hooks_.deliver(options_.node,
+                   {{item.session, error_line(ErrorCode::Internal,
+                                              "game " + item.key + ": " + message + ": reconnect",
+                                              std::nullopt, item.key)}},
+                   {item.session});
+    return;
+  }
   const auto request = protocol::decode_client(item.line);
   const protocol::RequestId id = request ? request->id : request.error().id;
   std::optional<std::string> game;
@@ -641,7 +674,7 @@ void ClusterNode::carry_out(ClusterEffects fx) {
       const auto it = held_names_.find(name);
       if (it == held_names_.end() || it->second != session) continue;
       held_names_.erase(it);
-      ok(names_->release(name, std::to_string(session)), "logout");
+      ok(names_->release(name, name_session(life(), session)), "logout");
     }
     for (const std::string& name : fx.unseeks) {
       seeking_.erase(name);
@@ -677,6 +710,18 @@ void ClusterNode::acquire(const std::string& key) {
   log_.error("lease_taken_by_other",
              {{"key", key}, {"holder", holder.node}, {"token", std::to_string(holder.token)}});
   hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
+}
+
+std::uint64_t ClusterNode::life() const { return publisher_->incarnation(); }
+
+bool ClusterNode::held_by_the_dead(const cluster::NameHolder& holder) const {
+  const auto s = parse_session(holder.session);
+  if (!s) return true;  // not a session any node of this version wrote
+  if (holder.node == options_.node) return s->life != life();
+  if (gone_.contains(holder.node)) return true;
+  std::lock_guard lock(mutex_);
+  const auto it = lives_.find(holder.node);
+  return it != lives_.end() && it->second != s->life;
 }
 
 void ClusterNode::release(const std::string& key) {
@@ -745,7 +790,19 @@ void ClusterNode::login(LoginJob job) {
       // The name, for the whole cluster: taken from whoever holds it when the player proved
       // who they are (token or password), else only if nobody holds it.
       post([this, out = std::move(out), take]() mutable {
-        const std::string session = std::to_string(out.job.session);
+        const std::string session = name_session(life(), out.job.session);
+        if (!take) {
+          const auto claim = names_->claim(out.job.name, session);
+          if (!ok(claim, "name")) {
+            out.error = protocol::make_error(ErrorCode::Internal,
+                                             "the cluster cannot be reached: try again");
+          } else if (!claim->won && !held_by_the_dead(claim->holder)) {
+            out.error = protocol::make_error(
+                ErrorCode::NameTaken, "that name is in use; its owner can resume with the token");
+          } else if (!claim->won) {
+            take = true;  // held by a session of a node that died or restarted: free
+          }
+        }
         if (take) {
           const auto previous = names_->take(out.job.name, session);
           if (!ok(previous, "name")) {
@@ -753,16 +810,8 @@ void ClusterNode::login(LoginJob job) {
                                              "the cluster cannot be reached: try again");
           } else if (*previous && (*previous)->node != options_.node) {
             if (const auto s = parse_session((*previous)->session))
-              publish(options_.prefix + "node:" + (*previous)->node, wire::Replaced{*s});
+              publish(options_.prefix + "node:" + (*previous)->node, wire::Replaced{s->session});
           }
-        } else {
-          const auto claim = names_->claim(out.job.name, session);
-          if (!ok(claim, "name"))
-            out.error = protocol::make_error(ErrorCode::Internal,
-                                             "the cluster cannot be reached: try again");
-          else if (!claim->won)
-            out.error = protocol::make_error(
-                ErrorCode::NameTaken, "that name is in use; its owner can resume with the token");
         }
         if (!out.error) held_names_[out.job.name] = out.job.session;
         hooks_.lobby(
@@ -794,7 +843,7 @@ void ClusterNode::seek(SeekJob job) {
   const auto holder = names_->holder(r->opponent);
   if (ok(holder, "seek") && *holder && (*holder)->node != options_.node)
     if (const auto s = parse_session((*holder)->session))
-      out.opponent_session = RemoteSession{(*holder)->node, *s};
+      out.opponent_session = RemoteSession{(*holder)->node, s->session};
   out.job = std::move(job);
   hooks_.storage([this, out = std::move(out)](Storage& storage) mutable {
     try {
@@ -849,7 +898,43 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
     log_.warn("bus_malformed", {{"from", from}, {"why", decoded.error()}});
     return;
   }
-  if (m.channel == directory_channel_) {
+  // A node that restarted under the same name is a new node: the sessions of its last life are
+  // gone, and so are the answers they were waiting for. Every node publishes its directory every
+  // 2 s at least, so this is seen within that even when it sends nothing else here. A gap on
+  // this node's channel means messages between the two were lost: the sessions that rely on
+  // them start again (their clients come back and resume).
+  const bool directory = m.channel == directory_channel_;
+  // Restarted once per new life, whichever channel tells first.
+  bool restarted = false;
+  {
+    std::lock_guard lock(mutex_);
+    auto& known = lives_[from];
+    restarted = known != 0 && known != m.envelope.incarnation;
+    known = m.envelope.incarnation;
+  }
+  const bool gap = !directory && m.verdict.missed > 0 && !m.verdict.restarted;
+  if (restarted || gap) {
+    if (gap) {
+      ++gaps_;
+      log_.warn("bus_gap", {{"from", from}, {"missed", std::to_string(m.verdict.missed)}});
+      post([this, from] { publish(options_.prefix + "node:" + from, wire::Reset{}); });
+    } else {
+      log_.warn("node_restarted", {{"node", from}});
+    }
+    std::vector<SessionId> close;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& [session, nodes] : bound_)
+        if (nodes.erase(from)) close.push_back(session);
+    }
+    post([this, from] {
+      for (auto it = owner_cache_.begin(); it != owner_cache_.end();)
+        it = it->second == from ? owner_cache_.erase(it) : std::next(it);
+    });
+    hooks_.lobby([from](Lobby& l, Instant at) { return l.node_gone(from, at); });
+    if (!close.empty()) hooks_.deliver(from, {}, std::move(close));
+  }
+  if (directory) {
     if (auto* d = std::get_if<wire::Directory>(&*decoded)) {
       std::vector<std::string> games;
       for (const auto& g : d->view.games) games.push_back(g.game);
@@ -864,23 +949,6 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
     return;
   }
   ++received_;
-  // A node that restarted is a new node: the sessions of its last life are gone. A gap means
-  // messages between the two nodes were lost: the sessions that rely on them start again.
-  if (m.verdict.restarted || m.verdict.missed > 0) {
-    if (m.verdict.missed > 0) {
-      ++gaps_;
-      log_.warn("bus_gap", {{"from", from}, {"missed", std::to_string(m.verdict.missed)}});
-      post([this, from] { publish(options_.prefix + "node:" + from, wire::Reset{}); });
-    }
-    std::vector<SessionId> close;
-    {
-      std::lock_guard lock(mutex_);
-      for (auto& [session, nodes] : bound_)
-        if (nodes.erase(from)) close.push_back(session);
-    }
-    hooks_.lobby([from](Lobby& l, Instant at) { return l.node_gone(from, at); });
-    if (!close.empty()) hooks_.deliver(from, {}, std::move(close));
-  }
   std::visit(
       [&](auto& msg) {
         using M = std::decay_t<decltype(msg)>;
@@ -914,7 +982,9 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
                   it != owner_cache_.end() && it->second == from)
                 owner_cache_.erase(it);
               if (++item.bounces > kMaxBounces)
-                return fail(item, ErrorCode::NoSuchGame, "no game " + item.key);
+                return fail(item, ErrorCode::Internal,
+                            "the servers of the cluster did not agree which one runs " + item.key +
+                                ": try again");
               // Asked again at the next resolve, not at once: the node that runs it now may be
               // adopting it this moment.
               waiting_[item.key].push_back(std::move(item));

@@ -140,6 +140,10 @@ class ClusterNode {
   void login(LoginJob job);
   void seek(SeekJob job);
   void acquire(const std::string& key);
+  // This node's life: its bus incarnation, random at each start.
+  std::uint64_t life() const;
+  // Whether a name's holder is a session of a node that died, or of an earlier life of a node.
+  bool held_by_the_dead(const cluster::NameHolder& holder) const;
   void release(const std::string& key);
 
   // From the bus (subscriber thread).
@@ -179,6 +183,7 @@ class ClusterNode {
   std::condition_variable wake_;
   std::deque<std::function<void()>> queue_;
   std::map<SessionId, std::set<std::string>> bound_;  // this node's sessions -> nodes they use
+  std::map<std::string, std::uint64_t> lives_;        // the life (bus incarnation) each node is in
   std::atomic<ClusterState> state_ = ClusterState::Starting;
   std::atomic<bool> stopping_ = false;
   std::atomic<bool> bus_up_ = false;

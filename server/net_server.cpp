@@ -2,6 +2,7 @@
 
 #include <array>
 #include <chrono>
+#include <random>
 
 #include "server/auth.h"
 #include "server/net_session.h"
@@ -46,7 +47,15 @@ Server::Server(asio::io_context& io, ServerConfig config, Storage& storage, Log&
   config_.lobby.server_name = config_.name;
   config_.lobby.server_password = config_.password;
   config_.lobby.rules_dir = config_.rules_dir;
-  if (config_.cluster) config_.lobby.node = config_.cluster->node;
+  if (config_.cluster) {
+    config_.lobby.node = config_.cluster->node;
+    // Other nodes name this node's sessions by number (in the name registry, in the lines they
+    // send): a node that restarts under the same name must not reuse the numbers of its last
+    // life, or a message meant for a session of that life would reach a new one. A random start
+    // in the lower half of the range makes that as unlikely as guessing a 47-bit number.
+    std::mt19937_64 rng(std::random_device{}());
+    next_session_ = 1 + rng() % (kFirstRemoteSession / 2);
+  }
   const LoadedState state = storage_.load();
   lobby_ = std::make_unique<Lobby>(config_.lobby, state, now());
   for (const auto& problem : lobby_->restore_problems())

@@ -7,8 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>

@@ -4,6 +4,11 @@
 // play on. Checked: every move a client was told of (`moved`) is in every later state and in the
 // final record; every game finishes by the rules; no game is lost or started twice; the database
 // passes PRAGMA integrity_check.
+//
+// The same run against a cluster: three nodes on a real PostgreSQL and Redis, each game's players
+// on two different nodes, and a random node killed each time (and started again under its name).
+// A player whose connection drops comes back on the next node of the three, as a client with an
+// address list does; the node a game ran on is gone, and another takes the game over.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
 
 #include <doctest/doctest.h>
@@ -12,6 +17,7 @@
 #include <boost/asio.hpp>
 #include <chrono>
 #include <deque>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <random>
@@ -22,8 +28,11 @@
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "common/protocol.h"
+#include "server/pg_storage.h"
 #include "server/sqlite_storage.h"
 #include "tests/integration/server_process.h"
+#include "tests/pg_server.h"
+#include "tests/redis_server.h"
 
 namespace {
 
@@ -83,6 +92,7 @@ class Player : public std::enable_shared_from_this<Player> {
     error_code ec;
     socket_.close(ec);
   }
+  int connects() const { return connects_; }
 
  private:
   void read();
@@ -102,13 +112,25 @@ class Player : public std::enable_shared_from_this<Player> {
   bool logged_in_ = false;
   int epoch_ = -1;                       // the server epoch this connection belongs to
   int generation_ = 0;                   // bumped per connection, so stale handlers do nothing
+  int connects_ = 0;                     // connections made (a cluster's players go round)
   std::optional<std::size_t> moved_at_;  // the position (in plies) of the last move sent
+};
+
+// One server, or a cluster of nodes sharing a PostgreSQL and a Redis.
+struct Topology {
+  int nodes = 1;
+  std::string db;     // the cluster's database (a PostgreSQL URL)
+  std::string redis;  // the cluster's Redis URL
+  bool cluster() const { return !redis.empty(); }
 };
 
 class Run {
  public:
-  Run(const std::filesystem::path& dir, nlohmann::json config, std::uint64_t seed)
-      : rng(seed), dir_(dir), config_(std::move(config)) {}
+  Run(const std::filesystem::path& dir, nlohmann::json config, std::uint64_t seed,
+      Topology topology = {})
+      : rng(seed), dir_(dir), config_(std::move(config)), topology_(std::move(topology)) {
+    servers_.resize(static_cast<std::size_t>(topology_.nodes));
+  }
 
   asio::io_context io;
   std::mt19937_64 rng;
@@ -125,22 +147,70 @@ class Run {
   std::vector<double> recovery_ms;  // restart to every player logged in again
   std::optional<Clock::time_point> restarted_at;
 
-  unsigned short port() const { return server_->port(); }
+  // Where a player connects: the one server, or in a cluster the node after the last one it
+  // tried (White of pair i starts on node i mod N, Black on the next).
+  unsigned short port_for(const Pair& p, Color c, int attempt) const {
+    const auto n = servers_.size();
+    const auto k = (static_cast<std::size_t>(p.index) + static_cast<std::size_t>(index_of(c)) +
+                    static_cast<std::size_t>(attempt)) %
+                   n;
+    return servers_[k]->port();
+  }
+  const Topology& topology() const { return topology_; }
 
-  void start_server() {
-    server_.emplace(dir_, config_);
+  void start_servers() {
+    for (std::size_t k = 0; k < servers_.size(); ++k) start_server(k);
+    plan_kill();
+  }
+  void start_server(std::size_t k) {
+    std::vector<std::string> flags;
+    test::Launch launch;
+    if (topology_.cluster()) {
+      const auto node_dir = dir_ / ("node" + std::to_string(k));
+      std::filesystem::create_directories(node_dir);
+      flags = {"--cluster", topology_.redis, "--node", "n" + std::to_string(k), "--no-tls"};
+      launch.db = topology_.db;
+      launch.stderr_file = node_dir / ("stderr-" + std::to_string(kills) + ".log");
+      launch.quiet = false;
+      servers_[k].reset();
+      servers_[k] = std::make_unique<test::ServerProcess>(node_dir, config_, flags, launch);
+      return;
+    }
+    servers_[k].reset();
+    servers_[k] = std::make_unique<test::ServerProcess>(dir_, config_, flags, launch);
+  }
+  void plan_kill() {
     acked_since_start = 0;
     logins_since_start = 0;
     kill_after = -1;
     kill_at_login = -1;
     if (epoch == kKillWhileReconnecting) {
-      kill_at_login = std::uniform_int_distribution<int>(1, kGames)(rng);
+      // In a cluster only the players of the killed node's games come back: a few dozen.
+      kill_at_login = std::uniform_int_distribution<int>(1, topology_.cluster() ? 20 : kGames)(rng);
     } else {
-      const double fraction = std::uniform_real_distribution<double>(0.0, 0.15)(rng);
+      // A cluster's games go on on the other nodes while one is down, so its kills come sooner,
+      // or the games would end before the last one.
+      const double most = topology_.cluster() ? 0.08 : 0.15;
+      const double fraction = std::uniform_real_distribution<double>(0.0, most)(rng);
       kill_after = static_cast<long long>(fraction * kExpectedMoves);
     }
   }
-  int stop_server(int sig) { return server_->stop(sig); }
+  int stop_server(int sig, std::size_t k = 0) { return servers_[k]->stop(sig); }
+  // What each cluster node logged (warnings and errors), for a failed run.
+  void show_logs() const {
+    for (std::size_t k = 0; topology_.cluster() && k < servers_.size(); ++k) {
+      std::string log;
+      for (int life = 0; life <= kills; ++life) {
+        std::ifstream in(dir_ / ("node" + std::to_string(k)) /
+                         ("stderr-" + std::to_string(life) + ".log"));
+        log += std::string{std::istreambuf_iterator<char>(in), {}};
+      }
+      std::ofstream("/tmp/crash-node" + std::to_string(k) + ".log") << log;
+      MESSAGE("node " << k << " logged:\n"
+                      << log.substr(log.size() > 6000 ? log.size() - 6000 : 0));
+    }
+  }
+  std::size_t nodes() const { return servers_.size(); }
 
   void violation(const std::string& what) {
     if (violations.size() < 50) violations.push_back(what);
@@ -180,18 +250,22 @@ class Run {
 
   void crash_and_restart() {
     if (all_done()) return;
-    CHECK(stop_server(SIGKILL) == -1);
+    const auto k = std::uniform_int_distribution<std::size_t>(0, servers_.size() - 1)(rng);
+    CHECK(stop_server(SIGKILL, k) == -1);
     for (Pair& p : pairs) p.acked_before_crash = p.acked.size();
     ++kills;
     ++epoch;
-    start_server();
+    start_server(k);
+    plan_kill();
     restarted_at = Clock::now();
-    MESSAGE("kill " << kills << " after " << acked_total << " acknowledged moves");
+    MESSAGE("kill " << kills << " (node " << k << ") after " << acked_total
+                    << " acknowledged moves");
   }
 
   std::filesystem::path dir_;
   nlohmann::json config_;
-  std::optional<test::ServerProcess> server_;
+  Topology topology_;
+  std::vector<std::unique_ptr<test::ServerProcess>> servers_;
 };
 
 Player::Player(Run& run, Pair& pair, Color color)
@@ -206,7 +280,8 @@ void Player::connect() {
   framer_ = LineFramer(kMaxLineBytes * 4);
   socket_ = tcp::socket(run_.io);
   epoch_ = run_.epoch;
-  const tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), run_.port());
+  const tcp::endpoint ep(asio::ip::make_address("127.0.0.1"),
+                         run_.port_for(pair_, color_, connects_++));
   socket_.async_connect(ep, [self = shared_from_this(), generation](error_code ec) {
     if (generation != self->generation_) return;
     if (ec) return self->lost(generation);
@@ -353,7 +428,9 @@ void Player::on_line(const std::string& line) {
               c.color = ColorChoice::White;
               c.time = *time_control_from_json(nlohmann::json::parse(p.time));
               send(encode(ClientMessage{c}));
-            } else if (p.open_id && p.open_epoch == run_.epoch) {
+            } else if (p.open_id && (p.open_epoch == run_.epoch || run_.topology().cluster())) {
+              // On a cluster the open game may live on a node that was not killed (or may not:
+              // then the join is refused, and White creates another when it comes back).
               send(encode(ClientMessage{Join{*p.open_id, std::nullopt}}));
             }
           }
@@ -362,7 +439,7 @@ void Player::on_line(const std::string& line) {
           p.open_id = m.game;
           p.open_epoch = run_.epoch;
           auto& black = *run_.players[static_cast<std::size_t>(2 * p.index + 1)];
-          if (black.logged_in() && black.epoch() == run_.epoch)
+          if (black.logged_in() && (black.epoch() == run_.epoch || run_.topology().cluster()))
             black.send(encode(ClientMessage{Join{m.game, std::nullopt}}));
         } else if constexpr (std::is_same_v<M, Start>) {
           if (p.game && *p.game != m.game)
@@ -396,6 +473,17 @@ void Player::on_line(const std::string& line) {
                          epoch_ == run_.epoch);
           p.end = End{m.game, rec->result->winner, rec->result->reason, std::nullopt, std::nullopt};
         } else if constexpr (std::is_same_v<M, Error>) {
+          // A join of an open game whose node was killed (it went with White's connection there;
+          // the answer may come after White's next game has started).
+          if (run_.topology().cluster() && m.code == ErrorCode::NoSuchGame && m.game &&
+              (!p.game || *m.game != *p.game))
+            return;
+          // A first login whose welcome died with its node: the name stays held by that node's
+          // session until the cluster knows the node restarted (or the name's time runs out).
+          // Without a token the player can only try again a little later.
+          if (run_.topology().cluster() && m.code == ErrorCode::NameTaken && !logged_in_ &&
+              p.tokens[index_of(me)].empty())
+            return lost(generation_);
           run_.violation("pair " + std::to_string(p.index) + " " + std::string(color_name(me)) +
                          ": " + line);
           if (!logged_in_) p.locked_out = true;
@@ -416,15 +504,8 @@ std::vector<std::string> query_column(sqlite3* db, const char* sql) {
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("crash and restart: 200 games survive SIGKILL at random moments") {
-  test::TempDir dir;
-  // The timing of the kills depends on the machine, so a run cannot be replayed exactly; the
-  // seed still tells which moves and which kill points a failing run drew.
-  const std::uint64_t seed = std::random_device{}();
-  MESSAGE("seed " << seed);
-  Run run(dir.path(), {{"limits", {{"connections_per_address", 4 * kGames}}}}, seed);
+// Plays the 200 games through the kills.
+void play_through_kills(Run& run) {
   run.pairs.resize(kGames);
   for (int i = 0; i < kGames; ++i) {
     Pair& p = run.pairs[static_cast<std::size_t>(i)];
@@ -435,7 +516,7 @@ TEST_CASE("crash and restart: 200 games survive SIGKILL at random moments") {
     // down): generous enough that nobody loses on time even under the sanitizers.
     if (i % 2 == 1) p.time = R"({"initial":900,"increment":5})";
   }
-  run.start_server();
+  run.start_servers();
   for (auto& p : run.pairs)
     for (Color c : {Color::White, Color::Black})
       run.players.push_back(std::make_shared<Player>(run, p, c));
@@ -453,27 +534,40 @@ TEST_CASE("crash and restart: 200 games survive SIGKILL at random moments") {
   for (const auto& v : run.violations) MESSAGE("violation: " << v);
   CHECK(run.violations.empty());
   CHECK(unfinished == 0);
+  for (const Pair& p : run.pairs) {
+    if (p.end) continue;
+    std::string players;
+    for (Color c : {Color::White, Color::Black}) {
+      const auto& pl = *run.players[static_cast<std::size_t>(2 * p.index + index_of(c))];
+      players += std::string(color_name(c)) + (pl.logged_in() ? " logged in" : " out") + " after " +
+                 std::to_string(pl.connects()) + " connections; ";
+    }
+    std::string acked;
+    for (const auto& m : p.acked) acked += m + " ";
+    MESSAGE("unfinished: pair " << p.index << " game " << p.game.value_or("none") << ", "
+                                << p.acked.size() << " moves acknowledged (" << acked << "), "
+                                << players << std::string(p.locked_out ? "locked out" : ""));
+  }
+  if (unfinished > 0 || !run.violations.empty()) run.show_logs();
   CHECK(run.kills == kKills);
   for (auto& player : run.players) player->drop();
   run.io.run_for(std::chrono::milliseconds(100));
-  REQUIRE(run.stop_server(SIGTERM) == 0);
+  for (std::size_t k = 0; k < run.nodes(); ++k) REQUIRE(run.stop_server(SIGTERM, k) == 0);
+  if (unfinished > 0 && run.topology().cluster()) {
+    server::PgStorage storage(run.topology().db);
+    for (const Pair& p : run.pairs)
+      if (!p.end && p.game) {
+        const auto rec = storage.game_record(std::stoll(*p.game));
+        std::string moves;
+        if (rec)
+          for (const auto& m : rec->moves) moves += to_string(m.move) + " ";
+        MESSAGE("stored for game " << *p.game << ": " << moves);
+      }
+  }
+}
 
-  // The database on its own: sound, one finished game per pair, every acknowledged move.
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2((dir.path() / "test.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
-          SQLITE_OK);
-  CHECK(query_column(db, "PRAGMA integrity_check") == std::vector<std::string>{"ok"});
-  CHECK(query_column(db, "PRAGMA foreign_key_check").empty());
-  CHECK(query_column(db, "SELECT COUNT(*) FROM games") ==
-        std::vector<std::string>{std::to_string(kGames)});
-  CHECK(query_column(db, "SELECT id FROM games WHERE reason IS NULL").empty());
-  CHECK(query_column(db, "SELECT white FROM games GROUP BY white, black HAVING COUNT(*) > 1")
-            .empty());
-  CHECK(
-      query_column(db, "SELECT game FROM moves GROUP BY game HAVING MAX(ply) != COUNT(*)").empty());
-  sqlite3_close(db);
-
-  server::SqliteStorage storage(dir.path() / "test.db");
+// Every pair's game as stored: its players, every acknowledged move and a result by the rules.
+void check_records(const Run& run, server::Storage& storage) {
   for (const Pair& p : run.pairs) {
     INFO("pair " << p.index);
     REQUIRE(p.game.has_value());
@@ -496,4 +590,61 @@ TEST_CASE("crash and restart: 200 games survive SIGKILL at random moments") {
     // The record reader agrees: it replays and judges the result itself.
     CHECK(parse_record_json(to_json(*rec).dump()).has_value());
   }
+}
+
+}  // namespace
+
+TEST_CASE("crash and restart: 200 games survive SIGKILL at random moments") {
+  test::TempDir dir;
+  // The timing of the kills depends on the machine, so a run cannot be replayed exactly; the
+  // seed still tells which moves and which kill points a failing run drew.
+  const std::uint64_t seed = std::random_device{}();
+  MESSAGE("seed " << seed);
+  Run run(dir.path(), {{"limits", {{"connections_per_address", 4 * kGames}}}}, seed);
+  play_through_kills(run);
+
+  // The database on its own: sound, one finished game per pair, every acknowledged move.
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2((dir.path() / "test.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+          SQLITE_OK);
+  CHECK(query_column(db, "PRAGMA integrity_check") == std::vector<std::string>{"ok"});
+  CHECK(query_column(db, "PRAGMA foreign_key_check").empty());
+  CHECK(query_column(db, "SELECT COUNT(*) FROM games") ==
+        std::vector<std::string>{std::to_string(kGames)});
+  CHECK(query_column(db, "SELECT id FROM games WHERE reason IS NULL").empty());
+  CHECK(query_column(db, "SELECT white FROM games GROUP BY white, black HAVING COUNT(*) > 1")
+            .empty());
+  CHECK(
+      query_column(db, "SELECT game FROM moves GROUP BY game HAVING MAX(ply) != COUNT(*)").empty());
+  sqlite3_close(db);
+
+  server::SqliteStorage storage(dir.path() / "test.db");
+  check_records(run, storage);
+}
+
+TEST_CASE("crash and restart: 200 games on a cluster of three survive SIGKILL of random nodes" *
+          doctest::test_suite("redis")) {
+  test::TempDir dir;
+  test::RedisServer redis;
+  auto& pg = test::shared_pg_server();
+  Topology topology{3, pg.create_database(), redis.url()};
+  const std::uint64_t seed = std::random_device{}();
+  MESSAGE("seed " << seed);
+  Run run(dir.path(),
+          {{"limits", {{"connections_per_address", 4 * kGames}}},
+           {"cluster", {{"lease_seconds", 2}, {"node_seconds", 2}, {"name_seconds", 6}}}},
+          seed, topology);
+  play_through_kills(run);
+
+  // The database on its own: one finished game per pair, every acknowledged move once.
+  const auto db = topology.db.substr(topology.db.rfind('/') + 1);
+  const auto sql = [&](const std::string& q) { return pg.psql(q, db).second; };
+  CHECK(sql("SELECT COUNT(*) FROM games") == std::to_string(kGames) + "\n");
+  CHECK(sql("SELECT COUNT(*) FROM games WHERE reason IS NULL") == "0\n");
+  CHECK(sql("SELECT COUNT(*) FROM (SELECT white FROM games GROUP BY white, black HAVING COUNT(*) "
+            "> 1) x") == "0\n");
+  CHECK(sql("SELECT COUNT(*) FROM (SELECT game FROM moves GROUP BY game HAVING MAX(ply) != "
+            "COUNT(*)) x") == "0\n");
+  server::PgStorage storage(topology.db);
+  check_records(run, storage);
 }
