@@ -54,7 +54,7 @@ struct EnumNames<EndReason> {
 };
 template <>
 struct EnumNames<ErrorCode> {
-  static constexpr std::array<std::pair<ErrorCode, std::string_view>, 31> kValues{{
+  static constexpr std::array<std::pair<ErrorCode, std::string_view>, 32> kValues{{
       {ErrorCode::BadJson, "bad_json"},
       {ErrorCode::UnknownType, "unknown_type"},
       {ErrorCode::BadField, "bad_field"},
@@ -86,6 +86,7 @@ struct EnumNames<ErrorCode> {
       {ErrorCode::Muted, "muted"},
       {ErrorCode::Kicked, "kicked"},
       {ErrorCode::RegistrationsClosed, "registrations_closed"},
+      {ErrorCode::Unavailable, "unavailable"},
   }};
 };
 template <>

@@ -56,6 +56,9 @@ enum class ErrorCode : std::uint8_t {
   Muted,                // you may not chat until the mute ends
   Kicked,               // a moderator closed your connection; `reason` says why
   RegistrationsClosed,  // the server takes known names only
+  // A cluster node that cannot reach what the nodes share (Redis) just now: the request changed
+  // nothing; try again in a moment (docs/SCALING.md).
+  Unavailable,
 };
 std::string_view code(ErrorCode e);
 std::optional<ErrorCode> error_code_from(std::string_view text);

@@ -251,9 +251,14 @@ void ClusterNode::note_redis(const Expected<void, cluster::RedisError>& outcome,
   if (outcome) {
     if (!redis_ok_) {
       redis_ok_ = true;
-      if (redis_logged_down_) log_.info("redis_back", {{"redis", options_.redis.text()}});
+      if (redis_logged_down_) log_.warn("redis_back", {{"redis", options_.redis.text()}});
       redis_logged_down_ = false;
       update_state();
+      // What this node sent while Redis was out of reach may be lost: the nodes it sent it to
+      // start again what relied on it.
+      auto lost = std::move(lost_to_);
+      lost_to_.clear();
+      for (const std::string& node : lost) publish(options_.prefix + "node:" + node, wire::Reset{});
     }
     return;
   }
@@ -510,7 +515,7 @@ void ClusterNode::resolve(const std::string& key) {
   const auto now = Clock::now();
   std::erase_if(w->second, [&](const Routed& item) {
     if (now - item.since < kRouteTimeout) return false;
-    fail(item, ErrorCode::Internal,
+    fail(item, ErrorCode::Unavailable,
          "no server of the cluster runs " + key + " now: try again in a moment");
     return true;
   });
@@ -606,14 +611,17 @@ void ClusterNode::hand_back(Routed item) {
 void ClusterNode::send_to(const std::string& node, const Routed& item) {
   bind(item.session, node);
   ++forwarded_;
+  bool sent = true;
   if (item.line.empty()) {
-    const auto game = game_of(item.key);
-    if (game)
-      publish(options_.prefix + "node:" + node, wire::AttachGame{item.session, item.player, *game});
-    return;
+    if (const auto game = game_of(item.key))
+      sent = publish(options_.prefix + "node:" + node,
+                     wire::AttachGame{item.session, item.player, *game});
+  } else {
+    sent = publish(options_.prefix + "node:" + node,
+                   wire::Request{item.session, item.player, item.key, item.line});
   }
-  publish(options_.prefix + "node:" + node,
-          wire::Request{item.session, item.player, item.key, item.line});
+  // Redis out of reach: it waits (at most kRouteTimeout) and goes when Redis is back.
+  if (!sent) waiting_[item.key].push_back(item);
 }
 
 void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& message) {
@@ -638,8 +646,13 @@ void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& me
   hooks_.deliver(options_.node, {{item.session, error_line(code, message, id, game)}}, {});
 }
 
-void ClusterNode::publish(const std::string& channel, const wire::NodeMessage& m) {
-  ok(publisher_->publish(channel, wire::encode(m)), "publish");
+bool ClusterNode::publish(const std::string& channel, const wire::NodeMessage& m) {
+  if (ok(publisher_->publish(channel, wire::encode(m)), "publish")) return true;
+  // Lost on the way (or maybe not): once Redis is back the node is told to start again
+  // whatever relied on what this node sent it.
+  const std::string node_prefix = options_.prefix + "node:";
+  if (channel.starts_with(node_prefix)) lost_to_.insert(channel.substr(node_prefix.size()));
+  return false;
 }
 
 void ClusterNode::bind(SessionId session, const std::string& node) {
@@ -794,7 +807,7 @@ void ClusterNode::login(LoginJob job) {
         if (!take) {
           const auto claim = names_->claim(out.job.name, session);
           if (!ok(claim, "name")) {
-            out.error = protocol::make_error(ErrorCode::Internal,
+            out.error = protocol::make_error(ErrorCode::Unavailable,
                                              "the cluster cannot be reached: try again");
           } else if (!claim->won && !held_by_the_dead(claim->holder)) {
             out.error = protocol::make_error(
@@ -806,7 +819,7 @@ void ClusterNode::login(LoginJob job) {
         if (take) {
           const auto previous = names_->take(out.job.name, session);
           if (!ok(previous, "name")) {
-            out.error = protocol::make_error(ErrorCode::Internal,
+            out.error = protocol::make_error(ErrorCode::Unavailable,
                                              "the cluster cannot be reached: try again");
           } else if (*previous && (*previous)->node != options_.node) {
             if (const auto s = parse_session((*previous)->session))
@@ -826,7 +839,7 @@ void ClusterNode::seek(SeekJob job) {
   const auto r = pairing_->seek(job.name, job.pool);
   if (!ok(r, "seek")) {
     out.job = std::move(job);
-    out.error = "the pairing queue cannot be reached: try again";
+    out.error = "the pairing queue cannot be reached: try again in a moment";
     hooks_.lobby([out = std::move(out)](Lobby& l, Instant at) { return l.complete_seek(out, at); });
     return;
   }
@@ -982,7 +995,7 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
                   it != owner_cache_.end() && it->second == from)
                 owner_cache_.erase(it);
               if (++item.bounces > kMaxBounces)
-                return fail(item, ErrorCode::Internal,
+                return fail(item, ErrorCode::Unavailable,
                             "the servers of the cluster did not agree which one runs " + item.key +
                                 ": try again");
               // Asked again at the next resolve, not at once: the node that runs it now may be

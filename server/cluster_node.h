@@ -133,7 +133,8 @@ class ClusterNode {
   void hand_back(Routed item);
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
   void take_over(const std::string& key, std::int64_t floor);
-  void publish(const std::string& channel, const wire::NodeMessage& m);
+  // False when it could not be sent (it may have reached Redis or not).
+  bool publish(const std::string& channel, const wire::NodeMessage& m);
   void bind(SessionId session, const std::string& node);
 
   // Decisions.
@@ -174,6 +175,7 @@ class ClusterNode {
   std::set<std::string> gone_;  // nodes seen alive, then gone (until they come back)
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
       next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{};
+  std::set<std::string> lost_to_;  // nodes a message to which may have been lost
   bool scan_pending_ = false;
   bool redis_ok_ = false;
   bool redis_logged_down_ = false;

@@ -286,6 +286,10 @@ class Lobby {
   Effects adopt(const StoredGame& game, std::int64_t token, Instant now);
   // Game ids reserved in the shared database for this node: first .. first + count - 1.
   void add_game_ids(GameId first, int count);
+  // Whether this node reaches the cluster (Redis): while not, nothing new is started here (it
+  // could not take the lease), and requests that need the cluster are refused with
+  // `unavailable`.
+  void set_cluster_ready(bool ready) { cluster_ready_ = ready; }
   // The other nodes' lobbies, as their directory messages say.
   void set_peer(const std::string& node, PeerView view);
   void forget_peer(const std::string& node);
@@ -397,6 +401,7 @@ class Lobby {
   // A fresh game (or offer) number: the next after the stored ones, or in cluster mode from the
   // block reserved for this node; 0 when the block is used up (asks for another).
   GameId new_id(Ctx& ctx);
+  std::string no_id_reason() const;  // why new_id gave none
   // Adds a write of a room's game row or move; in cluster mode fenced with the room's token.
   void write_game(Ctx& ctx, const Room& room, StorageWrite write);
 
@@ -483,6 +488,7 @@ class Lobby {
   std::map<std::string, PeerView> peers_;
   std::deque<std::pair<GameId, GameId>> id_blocks_;  // [first, end) reserved for this node
   bool ids_requested_ = false;
+  bool cluster_ready_ = true;
   std::map<std::string, std::string> cluster_seeks_;      // a player here -> their seek's pool
   std::map<std::string, std::int64_t> challenge_tokens_;  // challenges held here, their tokens
 };

@@ -132,8 +132,7 @@ Effects Lobby::resume_seat(SessionId session, GameId game, Instant now) {
   Ctx ctx(0, std::nullopt, now);
   const auto s = sessions_.find(session);
   const auto room = rooms_.find(game);
-  if (s == sessions_.end() || !s->second.player || room == rooms_.end())
-    return std::move(ctx.fx);
+  if (s == sessions_.end() || !s->second.player || room == rooms_.end()) return std::move(ctx.fx);
   Room& r = room->second;
   const auto c = r.game.color_of(*s->second.player);
   if (!c) return std::move(ctx.fx);
@@ -207,6 +206,7 @@ Effects Lobby::complete_login(const LoginOutcome& outcome, Instant now) {
 }
 
 void Lobby::seek_clustered(Ctx& ctx, const protocol::Seek& m) {
+  if (!cluster_ready_) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string& me = *sessions_.at(ctx.requester).player;
   // One pool per what must match; the text is only ever compared.
   const std::string pool = m.rules + "|" + to_json(m.time).dump() + "|" + (m.rated ? "r" : "c");
@@ -221,7 +221,7 @@ Effects Lobby::complete_seek(const SeekOutcome& outcome, Instant now) {
   if (!sessions_.contains(job.session)) ctx.requester = 0;  // gone meanwhile
   if (outcome.error) {
     cluster_seeks_.erase(job.name);
-    ctx.error(ErrorCode::Internal, *outcome.error);
+    ctx.error(ErrorCode::Unavailable, *outcome.error);
     return std::move(ctx.fx);
   }
   if (!outcome.paired) {

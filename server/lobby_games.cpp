@@ -27,6 +27,8 @@ Color Lobby::random_color() { return (rng_() & 1) ? Color::White : Color::Black;
 
 GameId Lobby::new_id(Ctx& ctx) {
   if (!clustered()) return next_game_id_++;
+  // A node that cannot reach the cluster could not take the new game's lease.
+  if (!cluster_ready_) return 0;
   while (!id_blocks_.empty() && id_blocks_.front().first >= id_blocks_.front().second)
     id_blocks_.pop_front();
   GameId left = 0;
@@ -37,6 +39,12 @@ GameId Lobby::new_id(Ctx& ctx) {
   }
   if (id_blocks_.empty()) return 0;
   return id_blocks_.front().first++;
+}
+
+std::string Lobby::no_id_reason() const {
+  return cluster_ready_ ? "no game ids reserved yet: try again in a moment"
+                        : "this server cannot reach the rest of its cluster just now: try again in "
+                          "a moment";
 }
 
 void Lobby::write_game(Ctx& ctx, const Room& room, StorageWrite write) {
@@ -68,7 +76,7 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
   GameSettings settings{m.rules, *v, m.time, m.rated, std::nullopt};
   if (m.is_private) settings.invite = random_code(kInviteLength);
   const GameId id = new_id(ctx);
-  if (id == 0) return ctx.error(ErrorCode::Internal, "no game ids yet: try again in a moment");
+  if (id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   if (clustered()) ctx.fx.cluster.acquire.push_back(std::to_string(id));
   Room& room = rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}, *kept})
                    .first->second;
@@ -164,7 +172,7 @@ GameId Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& whi
                          const std::string& black, Instant) {
   const GameId id = new_id(ctx);
   if (id == 0) {
-    ctx.error(ErrorCode::Internal, "no game ids yet: try again in a moment");
+    ctx.error(ErrorCode::Unavailable, no_id_reason());
     return 0;
   }
   if (clustered()) ctx.fx.cluster.acquire.push_back(std::to_string(id));

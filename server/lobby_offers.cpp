@@ -100,7 +100,7 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
   const GameId number = clustered() ? new_id(ctx) : static_cast<GameId>(next_challenge_++);
-  if (number == 0) return ctx.error(ErrorCode::Internal, "no ids yet: try again in a moment");
+  if (number == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string id = "c" + std::to_string(number);
   if (clustered()) ctx.fx.cluster.acquire.push_back(id);
   challenges_[id] = {me, m.player, m, *kept};

@@ -125,8 +125,29 @@ std::string ServerMetrics::render() const {
            errors[i].load());
   header(out, "amazons_storage_up", "gauge", "1 while storage commits, 0 after it failed.");
   sample(out, "amazons_storage_up", storage_ok.load() ? 1 : 0);
+  const int cluster = cluster_state.load();
   header(out, "amazons_ready", "gauge", "1 while the server accepts players (GET /ready).");
-  sample(out, "amazons_ready", accepting.load() && storage_ok.load() ? 1 : 0);
+  sample(out, "amazons_ready",
+         accepting.load() && storage_ok.load() && cluster_ready.load() ? 1 : 0);
+  if (cluster >= 0) {
+    header(out, "amazons_cluster_state", "gauge",
+           "This node's standing in its cluster: 0 starting, 1 ready, 2 degraded (Redis or the bus "
+           "out of reach).");
+    sample(out, "amazons_cluster_state", cluster);
+    header(out, "amazons_cluster_leases", "gauge", "Games and challenges this node runs.");
+    sample(out, "amazons_cluster_leases", cluster_leases.load());
+    header(out, "amazons_cluster_forwarded_total", "counter",
+           "Requests of this node's players sent to the node that runs their game.");
+    sample(out, "amazons_cluster_forwarded_total", cluster_forwarded.load());
+    header(out, "amazons_cluster_received_total", "counter", "Messages from other nodes.");
+    sample(out, "amazons_cluster_received_total", cluster_received.load());
+    header(out, "amazons_cluster_takeovers_total", "counter",
+           "Games this node took over from a node that died.");
+    sample(out, "amazons_cluster_takeovers_total", cluster_takeovers.load());
+    header(out, "amazons_cluster_bus_gaps_total", "counter",
+           "Times messages from another node were lost on the bus.");
+    sample(out, "amazons_cluster_bus_gaps_total", cluster_bus_gaps.load());
+  }
   histogram(out, "amazons_move_round_trip_seconds",
             "From a move's line arriving to its acknowledgement leaving, after its commit.",
             move_round_trip);

@@ -58,6 +58,17 @@ struct ServerMetrics {
   std::array<std::atomic<std::uint64_t>, kErrorCodes> errors{};
   std::atomic<bool> storage_ok{true};
   std::atomic<bool> accepting{false};  // listening and not stopping: the readiness
+  // A cluster node's standing (docs/SCALING.md), refreshed every second; -1 when the server is
+  // no cluster's node, else 0 starting, 1 ready, 2 degraded.
+  std::atomic<int> cluster_state{-1};
+  // Whether the lobby may start anything new: false on a cluster's node until it is ready in
+  // it, and whenever Redis is out of reach; set each tick, after the lobby hears it.
+  std::atomic<bool> cluster_ready{true};
+  std::atomic<std::uint64_t> cluster_forwarded{0};  // requests and attaches sent to other nodes
+  std::atomic<std::uint64_t> cluster_received{0};   // messages from other nodes
+  std::atomic<std::uint64_t> cluster_takeovers{0};  // games taken over from nodes that died
+  std::atomic<std::uint64_t> cluster_bus_gaps{0};   // times messages between nodes were lost
+  std::atomic<std::int64_t> cluster_leases{0};      // games and challenges this node holds
   // From a move's line arriving to its acknowledgement being handed to the connection, which
   // waits for the commit: the server's share of a player's round trip.
   Histogram move_round_trip;

@@ -190,6 +190,7 @@ void Server::start() {
     options.name_ttl = config_.cluster->name_ttl;
     options.prefix = config_.cluster->prefix;
     options.password_hashing = config_.password_hashing;
+    metrics_.cluster_ready = false;  // until the first tick that finds the node ready
     cluster_ = std::make_unique<ClusterNode>(std::move(options), cluster_hooks(), log_);
     cluster_->start();
   }
@@ -468,8 +469,14 @@ void Server::tick() {
   if (stopping_) return;
   try {
     apply(lobby_->tick(now()));
-    // Cluster mode: this node's directory for the others when it changed (every 250 ms at
+    // Cluster mode: whether anything new may start here (/ready follows it), and
+    // this node's directory for the others when it changed (every 250 ms at
     // most), and every 2 s anyway, so that a node that joins hears of it.
+    if (cluster_) {
+      const bool r = cluster_->state() == ClusterState::Ready;
+      lobby_->set_cluster_ready(r);
+      metrics_.cluster_ready = r;  // after the lobby, so that /ready never runs ahead of it
+    }
     if (cluster_ && ++directory_ticks_ % 5 == 0) {
       PeerView view = lobby_->directory();
       if (!(view == published_directory_) || directory_ticks_ % 40 == 0) {
@@ -481,6 +488,15 @@ void Server::tick() {
       const auto counts = lobby_->game_counts();
       metrics_.games_open = static_cast<std::int64_t>(counts.open);
       metrics_.games_active = static_cast<std::int64_t>(counts.active);
+      if (cluster_) {
+        const auto f = cluster_->figures();
+        metrics_.cluster_state = static_cast<int>(cluster_->state());
+        metrics_.cluster_forwarded = f.forwarded;
+        metrics_.cluster_received = f.received;
+        metrics_.cluster_takeovers = f.takeovers;
+        metrics_.cluster_bus_gaps = f.bus_gaps;
+        metrics_.cluster_leases = static_cast<std::int64_t>(f.leases);
+      }
     }
     if (metrics_ticks_ % kModerationPollTicks == 0 && !moderation_poll_pending_) {
       moderation_poll_pending_ = true;

@@ -107,11 +107,8 @@ class Server {
   void count_tls_failure() { ++metrics_.tls_handshake_failures; }
   std::string health_json() const;
   // GET /ready: whether this server should be sent players now (listening, not stopping,
-  // storage working).
-  bool ready() const {
-    return metrics_.accepting && !storage_failed_ &&
-           (!cluster_ || cluster_->state() == ClusterState::Ready);
-  }
+  // storage working, and on a cluster's node, the lobby told that the cluster is in reach).
+  bool ready() const { return metrics_.accepting && !storage_failed_ && metrics_.cluster_ready; }
   // The cluster this server is a node of, if any.
   ClusterNode* cluster() { return cluster_.get(); }
   ServerMetrics& metrics() { return metrics_; }

@@ -3,6 +3,9 @@
 // third, the same lobby from every node, a node SIGKILLed mid-game, Redis restarted mid-game,
 // and nodes racing for one name and one seek.
 #include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -386,6 +389,71 @@ TEST_SUITE("redis") {
       Client thief(c.port("b"));
       thief.send(R"({"type":"hello","protocol":1,"name":"alice"})");
       CHECK(wait_for<Error>(thief).code == ErrorCode::NameTaken);
+    }
+
+    // GET PATH on a node: the status code and the whole response (headers and body).
+    std::pair<int, std::string> http_get(unsigned short port, const std::string& path) {
+      const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in a{};
+      a.sin_family = AF_INET;
+      a.sin_port = htons(port);
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      timeval tv{2, 0};
+      ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      std::string out;
+      if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+        const std::string req =
+            "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+        if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(req.size())) {
+          char buf[4096];
+          for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
+            out.append(buf, static_cast<std::size_t>(n));
+        }
+      }
+      ::close(fd);
+      return {out.size() > 12 ? std::atoi(out.c_str() + 9) : 0, out};
+    }
+
+    TEST_CASE(
+        "cluster: with Redis out of reach a node says so, runs no game it cannot prove it "
+        "holds, and comes back with every move") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Table t = start_game(alice, bob);  // node a runs it
+      for (int i = 0; i < 2; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      c.redis.kill();
+      // Both nodes notice, say so, and stop being ready.
+      REQUIRE(eventually([&] { return !ready(c.port("a")) && !ready(c.port("b")); }));
+      for (const char* n : {"a", "b"}) {
+        const auto [code, body] = http_get(c.port(n), "/health");
+        CHECK(code == 200);
+        CHECK(body.find("\"cluster\":\"degraded\"") != std::string::npos);
+        CHECK(http_get(c.port(n), "/ready").first == 503);
+        CHECK(eventually([&] {
+          return http_get(c.port(n), "/metrics").second.find("amazons_cluster_state 2") !=
+                 std::string::npos;
+        }));
+        CHECK(c.log(n).find("event=redis_unreachable") != std::string::npos);
+      }
+      // Nothing new starts where the cluster cannot be asked: a login (the name registry), a game.
+      Client carol(c.port("b"));
+      carol.send(R"({"type":"hello","protocol":1,"name":"carol"})");
+      CHECK(wait_for<Error>(carol).code == ErrorCode::Unavailable);
+      bob->send(Create{});
+      CHECK(wait_for<Error>(*bob).code == ErrorCode::Unavailable);
+      // Past the lease's deadline node a runs the game no more: its player there is closed.
+      CHECK(alice->closed_by_server(Millis{10'000}));
+      c.redis.restart();
+      REQUIRE(eventually([&] { return ready(c.port("a")) && ready(c.port("b")); }));
+      const auto state = alice.resume_game(c.port("a"), t.game);
+      CHECK(state.moves == t.moves);
+      // Bob's node learns that what went between the nodes may be lost, and Bob comes back too.
+      bob.resume_game(c.port("b"), t.game);
+      for (int i = 0; i < 2; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      CHECK(stored_moves(c.db, t.game) == t.moves);
     }
 
     TEST_CASE("cluster: nodes racing for one name and one seek: exactly one wins each") {
