@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/membership.h"
+#include "cluster/redis.h"
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "common/position.h"
@@ -78,16 +80,17 @@ struct Cluster {
   std::string db = amazons::test::shared_pg_server().create_database();
   std::map<std::string, std::unique_ptr<ServerProcess>> nodes;
 
-  ServerProcess& start(const std::string& name) {
+  ServerProcess& start(const std::string& name, const nlohmann::json& config = kConfig,
+                       std::vector<std::string> extra = {}) {
     const auto d = dir.path() / name;
     std::filesystem::create_directories(d);
     Launch launch;
     launch.db = db;
     launch.stderr_file = d / "stderr.log";
     launch.quiet = false;  // the cluster's info lines tell what happened when a case fails
-    nodes[name] = std::make_unique<ServerProcess>(
-        d, kConfig, std::vector<std::string>{"--cluster", redis.url(), "--node", name, "--no-tls"},
-        launch);
+    std::vector<std::string> args{"--cluster", redis.url(), "--node", name, "--no-tls"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    nodes[name] = std::make_unique<ServerProcess>(d, config, args, launch);
     const auto port = nodes[name]->port();
     REQUIRE_MESSAGE(eventually([&] { return ready(port); }), "node " << name << " is not ready");
     return *nodes[name];
@@ -492,6 +495,44 @@ TEST_SUITE("redis") {
       }
       CHECK(games.size() == 3);
       for (const auto& [game, players] : games) CHECK(players.size() == 2);
+    }
+
+    TEST_CASE(
+        "cluster: the settings reach Redis: lease, heartbeat and name lifetimes, the key prefix, "
+        "the advertised address") {
+      Cluster c;
+      // Each lifetime below its default (lease 5 s, heartbeat 5 s, name 15 s) and apart from
+      // the others, so that each reading can only come from its own setting.
+      const nlohmann::json config = {
+          {"cluster",
+           {{"lease_seconds", 3}, {"node_seconds", 4}, {"name_seconds", 7}, {"prefix", "t9:"}}}};
+      c.start("a", config, {"--advertise", "192.0.2.7:7999"});
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("a"));
+      const Table t = start_game(alice, bob);
+      const auto pttl = [&](const std::string& key) {
+        const auto [status, out] = c.redis.cli("PTTL " + key);
+        REQUIRE(status == 0);
+        return std::stoll(out);
+      };
+      const auto lease = pttl("t9:lease:" + t.game);
+      CHECK(lease > 0);
+      CHECK(lease <= 3000);
+      const auto name = pttl("t9:name:alice");
+      CHECK(name > 3000);
+      CHECK(name <= 7000);
+      // Nothing under the default prefix.
+      CHECK(c.redis.cli("KEYS 'amz:*'").second.find("amz:") == std::string::npos);
+      cluster::Redis redis(*cluster::parse_redis_url(c.redis.url()));
+      cluster::Membership members(redis, "probe", Millis{1000}, "t9:");
+      const auto live = members.live();
+      REQUIRE(live.has_value());
+      REQUIRE(live->size() == 1);
+      CHECK(live->front().node == "a");
+      CHECK(live->front().address == "192.0.2.7:7999");
+      CHECK(live->front().expires_in > Millis{0});
+      CHECK(live->front().expires_in <= Millis{4000});
+      CHECK(live->front().expires_in > Millis{3000} - Millis{1500});  // renewed every ttl/3
     }
 
   }  // TEST_SUITE("postgres")
