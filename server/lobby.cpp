@@ -252,6 +252,10 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
         } else if constexpr (is_moderation_request<M>) {
           on_moderation(ctx, message);
         } else if constexpr (is_tournament_request<M>) {
+          // A cluster runs no tournament yet: its list is empty (clients ask for it at login,
+          // and an error there would greet every player), anything else is refused.
+          if (clustered() && std::is_same_v<M, protocol::TournamentsRequest>)
+            return ctx.reply(protocol::TournamentList{});
           if (clustered())
             return ctx.error(ErrorCode::NotAllowed,
                              "tournaments are not run on a cluster of servers yet");

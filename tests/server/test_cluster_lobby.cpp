@@ -254,6 +254,26 @@ TEST_CASE("cluster lobby: list and players show every node, from the others' dir
             ->players.size() == 1);
 }
 
+TEST_CASE("cluster lobby: a node runs no tournament yet, and lists none") {
+  Node a("a");
+  a.login(1, "alice");
+  const auto list = a.lobby.handle_line(1, R"({"type":"tournaments","id":2})", at(10));
+  const auto tournaments = first<TournamentList>(list, 1);
+  REQUIRE(tournaments.has_value());
+  CHECK(tournaments->tournaments.empty());
+  CHECK(!first<Error>(list, 1).has_value());
+  const auto create = a.lobby.handle_line(
+      1,
+      R"({"type":"tournament_create","name":"x","kind":"round_robin","rules":"standard","time":null,"rated":false,"start_in":60,"max_players":0,"bots_allowed":true,"id":3})",
+      at(10));
+  const auto refused = first<Error>(create, 1);
+  REQUIRE(refused.has_value());
+  CHECK(refused->code == ErrorCode::NotAllowed);
+  CHECK(first<Error>(a.lobby.handle_line(1, R"({"type":"tournament_join","tournament":3})", at(10)),
+                     1)
+            ->code == ErrorCode::NotAllowed);
+}
+
 TEST_CASE("cluster wire: every message survives the bus, and malformed bodies are refused") {
   const RemotePlayer p{"alice", true, Rating{1612.5, 80.25, 0.061}, 3};
   const std::vector<wire::NodeMessage> all = {
