@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -66,6 +67,36 @@ bool eventually(F&& f, Millis within = Millis{10'000}) {
     std::this_thread::sleep_for(Millis{50});
   }
   return f();
+}
+
+// GET PATH on a node: the status code and the whole response (headers and body).
+std::pair<int, std::string> http_get(unsigned short port, const std::string& path) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  timeval tv{2, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  std::string out;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    const std::string req =
+        "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(req.size())) {
+      char buf[4096];
+      for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
+        out.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  return {out.size() > 12 ? std::atoi(out.c_str() + 9) : 0, out};
+}
+
+// The value of one sample in a node's GET /metrics (-1 when the node does not show it).
+double metric(unsigned short port, const std::string& name) {
+  const std::string body = http_get(port, "/metrics").second;
+  const auto at = body.find("\n" + name + " ");
+  return at == std::string::npos ? -1 : std::atof(body.c_str() + at + name.size() + 2);
 }
 
 struct Cluster {
@@ -257,6 +288,14 @@ TEST_SUITE("redis") {
       CHECK(state.black->name == "bob");
       for (int i = 0; i < 6; ++i)
         t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice, {&*carol});
+      // Node a runs the game (alice created it there): bob's three moves went from b to a. The
+      // figures reach /metrics at the next tick.
+      CHECK(eventually([&] { return metric(c.port("a"), "amazons_cluster_leases") >= 1; }));
+      CHECK(metric(c.port("c"), "amazons_cluster_leases") == 0);
+      CHECK(
+          eventually([&] { return metric(c.port("b"), "amazons_cluster_forwarded_total") >= 3; }));
+      CHECK(eventually([&] { return metric(c.port("a"), "amazons_cluster_received_total") >= 3; }));
+      CHECK(metric(c.port("a"), "amazons_cluster_forwarded_total") == 0);
       // Chat from the spectator's node reaches both players.
       carol->send(ChatSend{t.game, "nice game"});
       CHECK(wait_for<Chat>(*alice).text == "nice game");
@@ -367,6 +406,11 @@ TEST_SUITE("redis") {
       const bool taken_over = c.log("b").find("event=game_taken_over") != std::string::npos ||
                               c.log("c").find("event=game_taken_over") != std::string::npos;
       CHECK(taken_over);
+      CHECK(eventually([&] {
+        return metric(c.port("b"), "amazons_cluster_takeovers_total") +
+                   metric(c.port("c"), "amazons_cluster_takeovers_total") ==
+               1;
+      }));
     }
 
     TEST_CASE("cluster: Redis restarted empty mid-game costs nobody the game") {
@@ -392,29 +436,6 @@ TEST_SUITE("redis") {
       Client thief(c.port("b"));
       thief.send(R"({"type":"hello","protocol":1,"name":"alice"})");
       CHECK(wait_for<Error>(thief).code == ErrorCode::NameTaken);
-    }
-
-    // GET PATH on a node: the status code and the whole response (headers and body).
-    std::pair<int, std::string> http_get(unsigned short port, const std::string& path) {
-      const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-      sockaddr_in a{};
-      a.sin_family = AF_INET;
-      a.sin_port = htons(port);
-      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-      timeval tv{2, 0};
-      ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-      std::string out;
-      if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-        const std::string req =
-            "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-        if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(req.size())) {
-          char buf[4096];
-          for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
-            out.append(buf, static_cast<std::size_t>(n));
-        }
-      }
-      ::close(fd);
-      return {out.size() > 12 ? std::atoi(out.c_str() + 9) : 0, out};
     }
 
     TEST_CASE(
