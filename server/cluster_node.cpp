@@ -23,6 +23,8 @@ constexpr Millis kFreeTwice{1000};
 constexpr Millis kFreeTwiceOnRequest{500};
 // A request waits this long for a node to run its game before it is answered with an error.
 constexpr Millis kRouteTimeout{20'000};
+// How long a node that nobody listened for is left alone before a request is sent to it again.
+constexpr Millis kUnheardFor{1000};
 // A request bounced this often (each time asked again a resolve later) is answered with an
 // error: the nodes disagree about who runs its game for longer than a takeover takes.
 constexpr int kMaxBounces = 40;
@@ -173,6 +175,18 @@ void ClusterNode::post(std::function<void()> task) {
   wake_.notify_one();
 }
 
+std::vector<std::string> ClusterNode::addresses() const {
+  std::lock_guard lock(mutex_);
+  return addresses_.empty() ? std::vector<std::string>{options_.address} : addresses_;
+}
+
+std::vector<std::string> ClusterNode::known_addresses() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out(known_addresses_.begin(), known_addresses_.end());
+  if (!known_addresses_.contains(options_.address)) out.push_back(options_.address);
+  return out;
+}
+
 ClusterNode::Figures ClusterNode::figures() const {
   return {forwarded_.load(), received_.load(), takeovers_.load(), lease_count_.load(),
           gaps_.load()};
@@ -299,9 +313,17 @@ void ClusterNode::check_members() {
   const auto live = membership_->live();
   if (!ok(live, "members")) return;
   std::set<std::string> now_live;
+  std::vector<std::string> addresses = {options_.address};
   for (const auto& n : *live) {
     now_live.insert(n.node);
     gone_.erase(n.node);  // back (restarted under the same name)
+    if (n.node != options_.node && !n.address.empty()) addresses.push_back(n.address);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& a : addresses)
+      if (known_addresses_.size() < kMaxKnownAddresses) known_addresses_.insert(a);
+    addresses_ = std::move(addresses);
   }
   for (const std::string& node : live_)
     if (!now_live.contains(node) && node != options_.node) {
@@ -321,6 +343,7 @@ void ClusterNode::check_members() {
       if (!close.empty()) hooks_.deliver(node, {}, std::move(close));
     }
   live_ = std::move(now_live);
+  std::erase_if(unheard_, [&](const auto& u) { return !unheard(u.first); });
   const auto dead = membership_->reap();
   if (!ok(dead, "reap")) return;
   for (const std::string& node : *dead) {
@@ -500,8 +523,9 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
 
 void ClusterNode::route(Routed item) {
   const std::string key = item.key;
-  if (const auto it = owner_cache_.find(key);
-      it != owner_cache_.end() && it->second != options_.node && !gone_.contains(it->second)) {
+  if (const auto it = owner_cache_.find(key); it != owner_cache_.end() &&
+                                              it->second != options_.node &&
+                                              !gone_.contains(it->second) && !unheard(it->second)) {
     send_to(it->second, item);
     return;
   }
@@ -529,7 +553,8 @@ void ClusterNode::resolve(const std::string& key) {
   if (!ok(holder, "route")) return;  // tried again at the next resolve
   if (const auto& h = holder->front()) {
     // A node known to be dead still holds the lease until it runs out: wait for the takeover.
-    if (gone_.contains(h->node)) return;
+    // So does a node nobody listens for, until it is heard again or its lease runs out.
+    if (gone_.contains(h->node) || unheard(h->node)) return;
     auto items = std::move(w->second);
     waiting_.erase(w);
     if (h->node == options_.node) {
@@ -609,19 +634,37 @@ void ClusterNode::hand_back(Routed item) {
 }
 
 void ClusterNode::send_to(const std::string& node, const Routed& item) {
-  bind(item.session, node);
-  ++forwarded_;
-  bool sent = true;
+  const std::string channel = options_.prefix + "node:" + node;
+  std::optional<long long> listeners;
   if (item.line.empty()) {
-    if (const auto game = game_of(item.key))
-      sent = publish(options_.prefix + "node:" + node,
-                     wire::AttachGame{item.session, item.player, *game});
+    const auto game = game_of(item.key);
+    if (!game) return;
+    listeners = publish_counted(channel, wire::AttachGame{item.session, item.player, *game});
   } else {
-    sent = publish(options_.prefix + "node:" + node,
-                   wire::Request{item.session, item.player, item.key, item.line});
+    listeners =
+        publish_counted(channel, wire::Request{item.session, item.player, item.key, item.line});
   }
   // Redis out of reach: it waits (at most kRouteTimeout) and goes when Redis is back.
-  if (!sent) waiting_[item.key].push_back(item);
+  if (!listeners) {
+    waiting_[item.key].push_back(item);
+    return;
+  }
+  if (*listeners == 0) {
+    // Nobody heard it: the node was killed (Redis saw its connection close) before the others
+    // saw it gone and its lease run out. Sent there, a player's move would go nowhere; it waits
+    // instead, for the node to be heard again or for the node that takes the game over.
+    unheard_[node] = Clock::now();
+    owner_cache_.erase(item.key);
+    waiting_[item.key].push_back(item);
+    return;
+  }
+  bind(item.session, node);
+  ++forwarded_;
+}
+
+bool ClusterNode::unheard(const std::string& node) const {
+  const auto it = unheard_.find(node);
+  return it != unheard_.end() && Clock::now() - it->second < kUnheardFor;
 }
 
 void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& message) {
@@ -647,12 +690,18 @@ void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& me
 }
 
 bool ClusterNode::publish(const std::string& channel, const wire::NodeMessage& m) {
-  if (ok(publisher_->publish(channel, wire::encode(m)), "publish")) return true;
+  return publish_counted(channel, m).has_value();
+}
+
+std::optional<long long> ClusterNode::publish_counted(const std::string& channel,
+                                                      const wire::NodeMessage& m) {
+  const auto sent = publisher_->publish(channel, wire::encode(m));
+  if (ok(sent, "publish")) return *sent;
   // Lost on the way (or maybe not): once Redis is back the node is told to start again
   // whatever relied on what this node sent it.
   const std::string node_prefix = options_.prefix + "node:";
   if (channel.starts_with(node_prefix)) lost_to_.insert(channel.substr(node_prefix.size()));
-  return false;
+  return std::nullopt;
 }
 
 void ClusterNode::bind(SessionId session, const std::string& node) {

@@ -99,6 +99,14 @@ class ClusterNode {
 
   ClusterState state() const { return state_.load(); }
   const std::string& node() const { return options_.node; }
+  // Where clients reach the nodes alive at the last membership check ("host:port", as each
+  // advertises itself), this node first and then the others by name: GET /nodes. Any thread.
+  std::vector<std::string> addresses() const;
+  // The addresses of every node this node has seen alive since it started (at most
+  // kMaxKnownAddresses): pages any of them served may open a WebSocket here, also once their
+  // node has died, which is when they come. Any thread.
+  std::vector<std::string> known_addresses() const;
+  static constexpr std::size_t kMaxKnownAddresses = 256;
   // Figures for /metrics.
   struct Figures {
     std::uint64_t forwarded = 0, received = 0, takeovers = 0, leases = 0, bus_gaps = 0;
@@ -135,6 +143,11 @@ class ClusterNode {
   void take_over(const std::string& key, std::int64_t floor);
   // False when it could not be sent (it may have reached Redis or not).
   bool publish(const std::string& channel, const wire::NodeMessage& m);
+  // How many nodes listened to it (0: nobody, the node it was for is dead or away from Redis),
+  // or nothing when it could not be sent.
+  std::optional<long long> publish_counted(const std::string& channel, const wire::NodeMessage& m);
+  // A node whose channel nobody listened to a moment ago: nothing is sent to it for a while.
+  bool unheard(const std::string& node) const;
   void bind(SessionId session, const std::string& node);
 
   // Decisions.
@@ -173,6 +186,7 @@ class ClusterNode {
   std::set<std::string> taking_;                                            // takeovers in flight
   std::set<std::string> live_;  // nodes alive at the last check
   std::set<std::string> gone_;  // nodes seen alive, then gone (until they come back)
+  std::map<std::string, std::chrono::steady_clock::time_point> unheard_;  // node -> when
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
       next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{};
   std::set<std::string> lost_to_;  // nodes a message to which may have been lost
@@ -186,6 +200,8 @@ class ClusterNode {
   std::deque<std::function<void()>> queue_;
   std::map<SessionId, std::set<std::string>> bound_;  // this node's sessions -> nodes they use
   std::map<std::string, std::uint64_t> lives_;        // the life (bus incarnation) each node is in
+  std::vector<std::string> addresses_;                // addresses(): this node's, then the others'
+  std::set<std::string> known_addresses_;             // known_addresses()
   std::atomic<ClusterState> state_ = ClusterState::Starting;
   std::atomic<bool> stopping_ = false;
   std::atomic<bool> bus_up_ = false;

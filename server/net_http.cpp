@@ -4,9 +4,13 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "server/net_server.h"
 #include "server/transport.h"
@@ -77,7 +81,9 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
       std::optional<std::string_view> origin;
       if (request.find(http::field::origin) != request.end())
         origin = std::string_view(origin_field.data(), origin_field.size());
-      if (!origin_allowed(origin, host, server_.config().allowed_origins)) {
+      std::vector<std::string> peers;
+      if (const ClusterNode* cluster = server_.cluster()) peers = cluster->known_addresses();
+      if (!origin_allowed(origin, host, server_.config().allowed_origins, peers)) {
         server_.log().warn("foreign_origin",
                            {{"addr", address_}, {"origin", std::string(origin.value_or(""))}});
         return respond_error(http::status::forbidden,
@@ -114,6 +120,19 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
       res.body() = ready ? "{\"ready\":true}" : "{\"ready\":false}";
       return send(std::move(res), request.keep_alive(), request.method() == http::verb::head);
     }
+    if (target == "/nodes" || target.starts_with("/nodes?")) {
+      // Where the web client may go when this node dies: the cluster's nodes, this one first
+      // (none on a server of its own). Any page may read it: the addresses are public anyway.
+      const ClusterNode* cluster = server_.cluster();
+      const nlohmann::json nodes = {
+          {"nodes", cluster ? cluster->addresses() : std::vector<std::string>{}}};
+      http::response<http::string_body> res{http::status::ok, request.version()};
+      res.set(http::field::content_type, "application/json");
+      res.set(http::field::cache_control, "no-store");
+      res.set(http::field::access_control_allow_origin, "*");
+      res.body() = nodes.dump();
+      return send(std::move(res), request.keep_alive(), request.method() == http::verb::head);
+    }
     if (target == "/health" || target.starts_with("/health?")) {
       http::response<http::string_body> res{http::status::ok, request.version()};
       res.set(http::field::content_type, "application/json");
@@ -147,8 +166,9 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
     keep_alive = keep_alive && requests_ < kMaxRequestsPerConnection;
     res.set(http::field::server, kServerHeader);
     res.set("X-Content-Type-Options", "nosniff");
-    res.set("Content-Security-Policy",
-            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+    std::vector<std::string> peers;
+    if (const ClusterNode* cluster = server_.cluster()) peers = cluster->addresses();
+    res.set("Content-Security-Policy", content_security_policy(peers));
     res.set("Referrer-Policy", "no-referrer");
     res.keep_alive(keep_alive);
     res.prepare_payload();

@@ -62,7 +62,8 @@ std::string with_port(std::string authority, std::string_view default_port) {
 }  // namespace
 
 bool origin_allowed(std::optional<std::string_view> origin, std::string_view host,
-                    const std::vector<std::string>& allowed) {
+                    const std::vector<std::string>& allowed,
+                    const std::vector<std::string>& peers) {
   if (!origin) return true;
   const std::string o = lower(*origin);
   for (const auto& a : allowed)
@@ -78,9 +79,26 @@ bool origin_allowed(std::optional<std::string_view> origin, std::string_view hos
   } else {
     return false;  // "null" (a file or sandboxed page) and other schemes
   }
-  if (authority.empty() || authority.find('/') != std::string::npos || host.empty()) return false;
+  if (authority.empty() || authority.find('/') != std::string::npos) return false;
   // Host carries no scheme; a browser that sends no port means the scheme's default.
-  return with_port(authority, default_port) == with_port(lower(host), default_port);
+  const std::string from = with_port(authority, default_port);
+  if (!host.empty() && from == with_port(lower(host), default_port)) return true;
+  for (const auto& peer : peers)
+    if (!peer.empty() && from == with_port(lower(peer), default_port)) return true;
+  return false;
+}
+
+std::string content_security_policy(const std::vector<std::string>& peers) {
+  std::string connect = "'self'";
+  for (const auto& peer : peers) {
+    const bool plain = !peer.empty() && std::all_of(peer.begin(), peer.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']';
+    });
+    if (!plain) continue;
+    for (const char* scheme : {"ws://", "wss://"}) connect += ' ' + std::string(scheme) + peer;
+  }
+  return "default-src 'self'; connect-src " + connect +
+         "; img-src 'self' data:; frame-ancestors 'none'";
 }
 
 std::optional<std::filesystem::path> web_file(const std::filesystem::path& root,

@@ -41,8 +41,18 @@ inline constexpr std::size_t kMaxSniffBytes = 16;
 // (the Origin's authority equals Host, the default port filled in from the Origin's scheme) or
 // one of `allowed` (exact origins, e.g. "https://amazons.example.org"). No Origin header (a
 // program, not a browser page) is allowed: the browser is the one that enforces same-origin.
+// `peers` are the addresses ("host:port") of the nodes of this node's cluster: a page one of them
+// served counts as our own, because the web client moves to another node when the one that
+// served it dies (docs/SCALING.md, "Clients").
 bool origin_allowed(std::optional<std::string_view> origin, std::string_view host,
-                    const std::vector<std::string>& allowed);
+                    const std::vector<std::string>& allowed,
+                    const std::vector<std::string>& peers = {});
+
+// The Content-Security-Policy of every HTTP answer: the page's own origin only, and on a node of
+// a cluster also WebSockets to the other nodes at `peers` ("host:port"), where the web client
+// goes when its own node dies. An address with any character outside
+// letters, digits and ".-:[]" is left out (they come from other nodes through Redis).
+std::string content_security_policy(const std::vector<std::string>& peers);
 
 // The file under `root` that a request target names ("/" is index.html; a query or fragment is
 // ignored), or nullopt when the target is malformed, leaves the root ("..", percent-encoded

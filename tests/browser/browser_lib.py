@@ -17,7 +17,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 BUILD = os.environ.get("AMAZONS_BINARY_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "build", "release"))
 SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -43,17 +43,20 @@ def fail(message):
 class Server:
     """amazons-server --port 0 on 127.0.0.1 with its own database; its port from the first line."""
 
-    def __init__(self, tmp, port=0, db=None, config=None):
+    def __init__(self, tmp, port=0, db=None, config=None, args=(), name="server"):
+        """db: a SQLite file (default: amazons.db in tmp) or a postgresql:// URL; args: more of
+        the server's flags (e.g. --cluster); name: of its log file, NAME.log in tmp."""
         self.tmp = tmp
         self.db = db or os.path.join(tmp, "amazons.db")
-        self.log = open(os.path.join(tmp, "server.log"), "ab")
+        self.log_path = os.path.join(tmp, name + ".log")
+        self.log = open(self.log_path, "ab")
         exe = os.path.join(BUILD, "server", "amazons-server")
-        extra = []
+        extra = list(args)
         if config is not None:  # a config file (docs: the server's --config), e.g. {"limits": {...}}
-            path = os.path.join(tmp, "server.json")
+            path = os.path.join(tmp, name + ".json")
             with open(path, "w") as f:
                 json.dump(config, f)
-            extra = ["--config", path]
+            extra += ["--config", path]
         self.proc = subprocess.Popen(
             [exe, "--port", str(port), "--bind", "127.0.0.1", "--db", self.db, "--discovery-port", "-1", *extra],
             stdout=subprocess.PIPE, stderr=self.log)
@@ -70,7 +73,7 @@ class Server:
                 break
         if not self.port:
             self.stop()
-            fail("the server did not start (see %s)" % os.path.join(tmp, "server.log"))
+            fail("the server did not start (see %s)" % self.log_path)
 
     @property
     def https_url(self):
@@ -93,12 +96,13 @@ class Server:
 
 class Bot:
     """amazons-bot at the beginner level, or playing with `engine` (a UCI command line)."""
-    def __init__(self, server, name, *extra, engine=None):
+    def __init__(self, server, name, *extra, engine=None, servers=None):
+        """servers: the bot's --server list ("host:port,host:port"), default the server's port."""
         exe = os.path.join(BUILD, "bot", "amazons-bot")
         self.log = open(os.path.join(server.tmp, "bot-%s.log" % name), "ab")
         player = ["--engine", engine, "--protocol", "uci"] if engine else ["--level", "beginner"]
         self.proc = subprocess.Popen(
-            [exe, "--server", "127.0.0.1:%d" % server.port, "--name", name, *player, *extra],
+            [exe, "--server", servers or "127.0.0.1:%d" % server.port, "--name", name, *player, *extra],
             stdout=self.log, stderr=self.log)
         _children.append(self.proc)
 
@@ -116,6 +120,36 @@ class Bot:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def free_port():
+    """A loopback port nobody listens on at the moment (a server given it may still race)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def postgres_and_redis(tmp):
+    """A throwaway PostgreSQL (scripts/pg_test_server.sh: as an unprivileged user when run as
+    root) and Redis (scripts/redis_test_server.sh) on loopback ports; yields (database URL, Redis
+    URL) and stops both at the end, or when this process dies."""
+    pg_dir = tempfile.mkdtemp(prefix="amazons-pg-", dir="/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
+    redis_dir = os.path.join(tmp, "redis")
+    pg_script = os.path.join(SOURCE, "scripts", "pg_test_server.sh")
+    redis_script = os.path.join(SOURCE, "scripts", "redis_test_server.sh")
+    pg_port, redis_port = free_port(), free_port()
+    for script, where, port in ((pg_script, pg_dir, pg_port), (redis_script, redis_dir, redis_port)):
+        done = subprocess.run([script, "start", where, str(port), str(os.getpid())],
+                              capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            subprocess.run([pg_script, "stop", pg_dir], capture_output=True)
+            fail("%s did not start: %s" % (os.path.basename(script), done.stderr or done.stdout))
+    try:
+        yield ("postgresql://amazons@127.0.0.1:%d/test1" % pg_port, "redis://127.0.0.1:%d" % redis_port)
+    finally:
+        subprocess.run([redis_script, "stop", redis_dir], capture_output=True, timeout=30)
+        subprocess.run([pg_script, "stop", pg_dir], capture_output=True, timeout=30)
 
 
 class Raw:
@@ -301,10 +335,36 @@ def click_move(driver, move):
     square(driver, arrow).click()
 
 
+def play_bot_as_white(driver, what="the bot online"):
+    """Challenges the bot from the lobby as White, then plays two moves and waits for the bot's
+    answer: a game under way, our turn. Returns the moves so far."""
+    wait_for(driver, what, lambda d: d.find_elements(By.ID, "challenge-bot"))
+    Select(driver.find_element(By.ID, "color")).select_by_value("white")
+    driver.find_element(By.ID, "challenge-bot").click()
+    wait_for(driver, "the accepted challenge", lambda d: (game_state(d) or {}).get("status") == "active")
+    play_my_move(driver)
+    play_my_move(driver)
+    wait_for(driver, "the bot's answer", lambda d: game_state(d)["myTurn"], timeout=60)
+    return game_state(driver)["moves"]
+
+
+def play_my_move(driver):
+    """Waits for our turn, plays a legal move by clicks, and waits until the server has taken it."""
+    wait_for(driver, "our turn", lambda d: game_state(d)["myTurn"] and not game_state(d)["moveSent"], timeout=60)
+    n = len(game_state(driver)["moves"])
+    click_move(driver, legal_move(driver))
+    wait_for(driver, "our move to be taken", lambda d: len(game_state(d)["moves"]) > n)
+
+
 @contextlib.contextmanager
 def temp_dir():
+    """A fresh directory for the test's logs and databases, removed at the end unless
+    AMAZONS_KEEP_TEST_DIR is set (then its path is printed, to read the servers' logs)."""
     d = tempfile.mkdtemp(prefix="amazons-browser-")
     try:
         yield d
     finally:
-        shutil.rmtree(d, ignore_errors=True)
+        if os.environ.get("AMAZONS_KEEP_TEST_DIR"):
+            print("test directory kept: " + d, file=sys.stderr)
+        else:
+            shutil.rmtree(d, ignore_errors=True)

@@ -7,16 +7,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import Bot, Server, browser, click_move, fail, game_state, legal_move, sign_in, temp_dir, text, wait_for
+from browser_lib import Bot, Server, browser, play_bot_as_white, play_my_move, fail, game_state, sign_in, temp_dir, text, wait_for
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
-
-
-def my_move(d):
-    wait_for(d, "our turn", lambda d: game_state(d)["myTurn"] and not game_state(d)["moveSent"], timeout=60)
-    n = len(game_state(d)["moves"])
-    click_move(d, legal_move(d))
-    wait_for(d, "our move to be taken", lambda d: len(game_state(d)["moves"]) > n)
 
 
 def main():
@@ -28,14 +20,7 @@ def main():
         eve = None
         try:
             sign_in(d, server.url, "alice")
-            wait_for(d, "the bot online", lambda d: d.find_elements(By.ID, "challenge-bot"))
-            Select(d.find_element(By.ID, "color")).select_by_value("white")
-            d.find_element(By.ID, "challenge-bot").click()
-            wait_for(d, "the accepted challenge", lambda d: (game_state(d) or {}).get("status") == "active")
-            my_move(d)
-            my_move(d)
-            wait_for(d, "the bot's answer", lambda d: game_state(d)["myTurn"], timeout=60)
-            before = game_state(d)["moves"]
+            before = play_bot_as_white(d, "the bot online")
             game = game_state(d)["id"]
 
             # A spectator: a link to a game that does not exist shows the server's error and
@@ -58,7 +43,7 @@ def main():
             server = Server(tmp, port=port, db=server.db)
             wait_for(d, "the page back online", lambda d: text(d, "#conn") == "Online", timeout=30)
             wait_for(d, "the state resent", lambda d: game_state(d)["moves"] == before and game_state(d)["status"] == "active")
-            my_move(d)
+            play_my_move(d)
             wait_for(d, "the bot playing on after the restart", lambda d: len(game_state(d)["moves"]) >= len(before) + 2, timeout=60)
             # The spectator came back too and watches again.
             wait_for(eve, "the spectator following after the restart", lambda e: len(game_state(e)["moves"]) >= len(before) + 2, timeout=30)

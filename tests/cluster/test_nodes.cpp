@@ -381,25 +381,60 @@ TEST_SUITE("redis") {
 
       const auto killed = Clock::now();
       c.nodes.at("a")->stop(SIGKILL);
+      // Alice comes back on node b at once and moves before any node has seen a gone: her move
+      // waits for the node that takes the game over, where it is played; it is not sent to the
+      // dead node and lost. Her client gets the game's state first, then her move.
+      alice.resume(c.port("b"));
+      MoveList list;
+      generate_moves(t.pos, list);
+      const Move early = list[t.moves.size() * 7 % list.size()];
+      alice->send(MoveMsg{t.game, to_string(early)}, nlohmann::json("early"));
+      std::optional<State> state;
+      std::optional<Millis> took;
+      bool moved = false;
+      for (const auto deadline = Clock::now() + Millis{15'000};
+           !moved && Clock::now() < deadline;) {
+        const auto line = alice->raw().read_line(Millis{500});
+        if (!line) {
+          REQUIRE_FALSE(alice->raw().closed());
+          continue;
+        }
+        const auto env = decode_server(*line);
+        REQUIRE(env.has_value());
+        if (std::holds_alternative<Ping>(env->message)) alice->send(Pong{});
+        if (const auto* st = std::get_if<State>(&env->message);
+            st && st->game == t.game && !state) {
+          state = *st;
+          took = std::chrono::duration_cast<Millis>(Clock::now() - killed);
+        }
+        if (const auto* e = std::get_if<Error>(&env->message)) FAIL("refused: " << e->message);
+        if (const auto* m = std::get_if<Moved>(&env->message); m && m->game == t.game) {
+          CHECK(env->id == nlohmann::json("early"));
+          CHECK(m->move == to_string(early));
+          moved = true;
+        }
+      }
+      REQUIRE(moved);
+      REQUIRE(state.has_value());
+      MESSAGE("the game was back " << took->count() << " ms after its node was killed");
+      CHECK(*took < Millis{2000 + 6000});  // the lease's 2 s and the takeover's few seconds
+      CHECK(state->moves == t.moves);      // every acknowledged move
+      CHECK(state->status == GameStatus::Active);
+      // The time the game had no node was charged to nobody.
+      REQUIRE(state->clock.has_value());
+      CHECK(state->clock->white >= before.clock->white - 1500);
+      CHECK(state->clock->black == before.clock->black);
+      t.pos.do_move(early);
+      t.moves.push_back(to_string(early));
       // Bob and Carol were following the game on node a through their own nodes: their nodes
-      // close them when a is gone, and they come back. Alice comes back on node b.
+      // close them when a is gone, and they come back.
       CHECK(bob->closed_by_server(Millis{10'000}));
       CHECK(carol->closed_by_server(Millis{10'000}));
-      const auto state = alice.resume_game(c.port("b"), t.game);
-      const auto took = std::chrono::duration_cast<Millis>(Clock::now() - killed);
-      MESSAGE("the game was back " << took.count() << " ms after its node was killed");
-      CHECK(took < Millis{2000 + 6000});  // the lease's 2 s and the takeover's few seconds
-      CHECK(state.moves == t.moves);      // every acknowledged move
-      CHECK(state.status == GameStatus::Active);
-      // The time the game had no node was charged to nobody.
-      REQUIRE(state.clock.has_value());
-      CHECK(state.clock->white >= before.clock->white - 1500);
-      CHECK(state.clock->black == before.clock->black);
 
       bob.resume_game(c.port("c"), t.game);
       carol.resume_game(c.port("b"), t.game, true);
       for (int i = 0; i < 4; ++i)
-        t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice, {&*carol});
+        t.play(i % 2 == 0 ? *bob : *alice, i % 2 == 0 ? *alice : *bob, {&*carol});
       alice->send(Resign{t.game});
       CHECK(wait_for<End>(*bob).winner == Color::Black);
       CHECK(stored_moves(c.db, t.game) == t.moves);

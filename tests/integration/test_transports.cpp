@@ -137,6 +137,11 @@ TEST_CASE("one port: HTTP and HTTPS serve the web client's files and the health 
   auto health = http_get(server.port(), "/health");
   CHECK(health.status == 200);
   CHECK(json::parse(health.body).at("status") == "ok");
+  // A server of its own names no other node for the web page to move to.
+  auto nodes = http_get(server.port(), "/nodes");
+  CHECK(nodes.status == 200);
+  CHECK(json::parse(nodes.body).at("nodes") == json::array());
+  CHECK(nodes.headers.find("Access-Control-Allow-Origin: *") != std::string::npos);
 
   // The same over TLS.
   auto secure = http_get(server.port(), "/", Wire::Tls);

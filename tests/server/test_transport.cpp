@@ -45,6 +45,31 @@ TEST_CASE("transport: a WebSocket Origin must be our own address or listed") {
       origin_allowed("https://play.example.net", "example.org:7420", {"https://play.example.net"}));
 }
 
+TEST_CASE("transport: the page may connect to its own origin and to the cluster's nodes only") {
+  CHECK(content_security_policy({}) ==
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+  const std::string two = content_security_policy({"b.example.org:7420", "[::1]:7421"});
+  CHECK(two ==
+        "default-src 'self'; connect-src 'self' ws://b.example.org:7420 wss://b.example.org:7420 "
+        "ws://[::1]:7421 wss://[::1]:7421; img-src 'self' data:; frame-ancestors 'none'");
+  // What another node put in Redis cannot add a directive or a source of its own.
+  const std::string bad = content_security_policy({"x; script-src *", "a b", "", "evil/path"});
+  CHECK(bad == content_security_policy({}));
+}
+
+TEST_CASE("transport: a page from another node of the cluster may open a WebSocket") {
+  const std::vector<std::string> none;
+  const std::vector<std::string> peers = {"b.example.org:7420", "C.example.org:443"};
+  CHECK(origin_allowed("http://b.example.org:7420", "a.example.org:7420", none, peers));
+  CHECK(origin_allowed("https://b.example.org:7420", "a.example.org:7420", none, peers));
+  CHECK(origin_allowed("https://c.example.org", "a.example.org:7420", none, peers));
+  CHECK_FALSE(origin_allowed("http://c.example.org", "a.example.org:7420", none, peers));
+  CHECK_FALSE(origin_allowed("http://b.example.org:7421", "a.example.org:7420", none, peers));
+  CHECK_FALSE(origin_allowed("http://evil.org:7420", "a.example.org:7420", none, peers));
+  CHECK_FALSE(origin_allowed("http://b.example.org:7420", "a.example.org:7420", none, none));
+  CHECK_FALSE(origin_allowed("http://b.example.org:7420", "a.example.org:7420", none, {""}));
+}
+
 TEST_CASE("transport: request targets name files under the web root only") {
   test::TempDir dir;
   const auto root = dir.path() / "web";
