@@ -326,13 +326,11 @@ void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
       end->white_rating = {rounded(w.rating), rounded(w.rating) - rounded(white.row.rating.rating)};
       end->black_rating = {rounded(b.rating), rounded(b.rating) - rounded(black.row.rating.rating)};
     }
-    white.row.rating = w;
-    black.row.rating = b;
-    ++white.row.rated_games;
-    ++black.row.rated_games;
-    for (const PlayerState* p : {&white, &black})
-      ctx.fx.writes.writes.emplace_back(
-          PlayerRating{p->row.name, p->row.bot, p->row.rating, p->row.rated_games});
+    for (const auto& [p, after] : {std::pair{&white, w}, std::pair{&black, b}}) {
+      ctx.fx.writes.writes.emplace_back(PlayerRating{p->row.name, p->row.bot, p->row.rating, after});
+      p->row.rating = after;
+      ++p->row.rated_games;
+    }
   }
   write_game(ctx, room, room.game.row());
   white.seats.erase(room.game.id());

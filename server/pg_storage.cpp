@@ -436,15 +436,16 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
                      .add(std::string())
                      .add(std::string())
                      .add(pr->bot)
-                     .add(pr->rating.rating)
-                     .add(pr->rating.deviation)
-                     .add(pr->rating.volatility)
-                     .add(std::int64_t{pr->rated_games})
+                     .add(pr->after.rating)
+                     .add(pr->after.deviation)
+                     .add(pr->after.volatility)
+                     .add(std::int64_t{1})
                      .tuple(c);
+          sql += " ON CONFLICT (name) DO UPDATE SET rating = players.rating + ";
+          sql += Params().add(pr->after.rating - pr->before.rating).tuple(c);
           sql +=
-              " ON CONFLICT (name) DO UPDATE SET rating = EXCLUDED.rating, deviation = "
-              "EXCLUDED.deviation, volatility = EXCLUDED.volatility, rated_games = "
-              "EXCLUDED.rated_games;\n";
+              "::double precision, deviation = EXCLUDED.deviation, volatility = "
+              "EXCLUDED.volatility, rated_games = players.rated_games + 1;\n";
         } else if (const auto* g = std::get_if<GameRow>(&w)) {
           const auto v = rows::game_values(*g);
           sql += "INSERT INTO games (";

@@ -318,14 +318,15 @@ void SqliteStorage::write(const PlayerRow& r) {
 void SqliteStorage::write(const PlayerRating& r) {
   Statement q(db_,
               "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
-              "volatility, rated_games) VALUES (?1, '', '', ?2, ?3, ?4, ?5, ?6) ON CONFLICT(name) "
-              "DO UPDATE SET rating = ?3, deviation = ?4, volatility = ?5, rated_games = ?6");
+              "volatility, rated_games) VALUES (?1, '', '', ?2, ?3, ?4, ?5, 1) ON CONFLICT(name) "
+              "DO UPDATE SET rating = rating + ?6, deviation = ?4, volatility = ?5, "
+              "rated_games = rated_games + 1");
   q.bind(1, r.name)
       .bind(2, std::int64_t{r.bot})
-      .bind(3, r.rating.rating)
-      .bind(4, r.rating.deviation)
-      .bind(5, r.rating.volatility)
-      .bind(6, std::int64_t{r.rated_games})
+      .bind(3, r.after.rating)
+      .bind(4, r.after.deviation)
+      .bind(5, r.after.volatility)
+      .bind(6, r.after.rating - r.before.rating)
       .run();
 }
 

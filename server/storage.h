@@ -35,11 +35,15 @@ struct PlayerRow {
 // What a rated game changed of a player: their rating and count of rated games, nothing else.
 // The node that ran the game may not hold the rest of the row (a cluster node knows a player of
 // another node by name and rating only), so a result never writes a password or token back.
+// It is stored as a change, not a value: the stored rating moves by `after - before` and the
+// count by one, so that two games of one player ending at once on two nodes, each rated from
+// what its node knew, both count (written as values, the second would undo the first).
+// The deviation and volatility are `after`'s. A player never stored gets `after` and a count of 1.
 struct PlayerRating {
   std::string name;
   bool bot = false;  // for a row written the first time
-  Rating rating;
-  int rated_games = 0;
+  Rating before;     // the rating the game was rated from
+  Rating after;
   friend bool operator==(const PlayerRating&, const PlayerRating&) = default;
 };
 

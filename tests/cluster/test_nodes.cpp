@@ -247,8 +247,9 @@ std::string lobby_of(Client& c) {
 }
 
 // Alice (on `a`) creates a timed game, Bob (on `b`) joins it from his node's list.
-Table start_game(Player& alice, Player& bob) {
+Table start_game(Player& alice, Player& bob, bool rated = false) {
   Create create;
+  create.rated = rated;
   create.time = TimeControl::fischer(Millis{300'000}, Millis{0});
   create.color = ColorChoice::White;
   alice->send(create);
@@ -311,6 +312,36 @@ TEST_SUITE("redis") {
       // A refused request from another node comes back with its reason.
       bob->send(MoveMsg{t.game, t.moves.front()});
       CHECK(wait_for<Error>(*bob).code == ErrorCode::GameNotActive);
+    }
+
+    TEST_CASE("cluster: a player's two rated games ending on two nodes both count") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Player carol("carol", c.port("b"));
+      // Alice's game with Bob is run by node a (she created it there), her game with Carol by
+      // node b. Each node rates its game from what it knows of Alice: 1500, no games.
+      const std::string with_bob = start_game(alice, bob, true).game;
+      const std::string with_carol = start_game(carol, alice, true).game;
+      bob->send(Resign{with_bob});
+      carol->send(Resign{with_carol});
+      int change = 0;
+      for (int i = 0; i < 2; ++i) {
+        const auto end = wait_for<End>(*alice);
+        REQUIRE(end.white_rating.has_value());
+        REQUIRE(end.black_rating.has_value());
+        change += end.game == with_bob ? end.white_rating->change : end.black_rating->change;
+      }
+      CHECK(change > 0);
+      // Both results are in the database: written as values, the second would undo the first.
+      CHECK(eventually([&] {
+        server::PgStorage storage(c.db);
+        const auto row = storage.player("alice");
+        return row && row->rated_games == 2 &&
+               std::abs(row->rating.rating - (1500.0 + change)) <= 1.0;
+      }));
     }
 
     TEST_CASE("cluster: every node answers the lobby the same") {

@@ -249,20 +249,26 @@ STORAGE_CASE(cluster_reads,
   CHECK(s->leaderboard(1).front().name == "ann");
   // A rated result changes the rating and the count only: the password and token stay, and a
   // player never stored gets a row without either.
-  apply(*s, batch({PlayerRating{"ann", false, Rating{1750.5, 80.25, 0.059}, 9},
-                   PlayerRating{"erin", true, Rating{1450, 200, 0.06}, 1}}));
+  const Rating was = player("ann", 1700).rating;
+  apply(*s, batch({PlayerRating{"ann", false, was, Rating{1750.5, 80.25, 0.059}},
+                   PlayerRating{"erin", true, Rating{}, Rating{1450, 200, 0.06}}}));
   const auto ann = s->player("ann");
   REQUIRE(ann.has_value());
   CHECK(ann->rating == Rating{1750.5, 80.25, 0.059});
-  CHECK(ann->rated_games == 9);
+  CHECK(ann->rated_games == 8);
   CHECK(ann->password_hash == player("ann", 1700).password_hash);
   CHECK(ann->token_digest == "digest");
   CHECK(s->player("erin") == PlayerRow{"erin", "", "", true, Rating{1450, 200, 0.06}, 1});
+  // A second game rated from the same rating (another node had not heard of the first) moves
+  // the stored rating by its own change: both games count.
+  apply(*other, batch({PlayerRating{"ann", false, was, Rating{1680.25, 75.5, 0.058}}}));
+  CHECK(s->player("ann")->rating == Rating{1750.5 - 19.75, 75.5, 0.058});
+  CHECK(s->player("ann")->rated_games == 9);
   // A login changes the credentials only, and makes a new player's row with the start rating.
   apply(*s, batch({PlayerLogin{"ann", "new-hash", "new-digest", true},
                    PlayerLogin{"finn", "", "d", false}}));
   CHECK(s->player("ann") ==
-        PlayerRow{"ann", "new-hash", "new-digest", true, Rating{1750.5, 80.25, 0.059}, 9});
+        PlayerRow{"ann", "new-hash", "new-digest", true, Rating{1750.5 - 19.75, 75.5, 0.058}, 9});
   CHECK(s->player("finn") == PlayerRow{"finn", "", "d", false, Rating{}, 0});
 }
 
