@@ -140,6 +140,7 @@ class Run {
   int epoch = 0;
   int kills = 0;
   long long acked_total = 0;
+  int unavailable = 0;  // "try again in a moment" answers of a cluster node
   long long acked_since_start = 0;
   long long kill_after = 0;  // acknowledged moves since the start, or
   int kill_at_login = 0;     // logins since the start (a kill in the middle of reconnecting)
@@ -484,6 +485,13 @@ void Player::on_line(const std::string& line) {
           if (run_.topology().cluster() && m.code == ErrorCode::NameTaken && !logged_in_ &&
               p.tokens[index_of(me)].empty())
             return lost(generation_);
+          // A node that has just restarted and is not yet ready, or has lost Redis, starts
+          // nothing and says `unavailable`: "try again in a moment" (docs/PROTOCOL.md). The
+          // player comes back a moment later, as a client does; what it had is checked as ever.
+          if (run_.topology().cluster() && m.code == ErrorCode::Unavailable) {
+            ++run_.unavailable;
+            return lost(generation_);
+          }
           run_.violation("pair " + std::to_string(p.index) + " " + std::string(color_name(me)) +
                          ": " + line);
           if (!logged_in_) p.locked_out = true;
@@ -529,7 +537,8 @@ void play_through_kills(Run& run) {
   int unfinished = 0;
   for (const Pair& p : run.pairs) unfinished += p.end ? 0 : 1;
   MESSAGE(kGames << " games, " << run.acked_total << " acknowledged moves, " << run.kills
-                 << " kills, " << seconds << " s");
+                 << " kills, " << seconds << " s, " << run.unavailable
+                 << " answers of unavailable (tried again)");
   for (double ms : run.recovery_ms) MESSAGE("every player back " << ms << " ms after a restart");
   for (const auto& v : run.violations) MESSAGE("violation: " << v);
   CHECK(run.violations.empty());
