@@ -272,7 +272,7 @@ void ClusterNode::note_redis(const Expected<void, cluster::RedisError>& outcome,
       // start again what relied on it.
       auto lost = std::move(lost_to_);
       lost_to_.clear();
-      for (const std::string& node : lost) publish(options_.prefix + "node:" + node, wire::Reset{});
+      for (const std::string& node : lost) publish_to(node, wire::Reset{});
     }
     return;
   }
@@ -523,9 +523,8 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
 
 void ClusterNode::route(Routed item) {
   const std::string key = item.key;
-  if (const auto it = owner_cache_.find(key); it != owner_cache_.end() &&
-                                              it->second != options_.node &&
-                                              !gone_.contains(it->second) && !unheard(it->second)) {
+  if (const auto it = owner_cache_.find(key);
+      it != owner_cache_.end() && it->second != options_.node && !presumed_dead(it->second)) {
     send_to(it->second, item);
     return;
   }
@@ -552,9 +551,9 @@ void ClusterNode::resolve(const std::string& key) {
   const auto holder = leases_->holders(one);
   if (!ok(holder, "route")) return;  // tried again at the next resolve
   if (const auto& h = holder->front()) {
-    // A node known to be dead still holds the lease until it runs out: wait for the takeover.
-    // So does a node nobody listens for, until it is heard again or its lease runs out.
-    if (gone_.contains(h->node) || unheard(h->node)) return;
+    // A node presumed dead still holds the lease until it runs out: wait for the takeover (or,
+    // for a node that was only unheard, until it is heard again).
+    if (presumed_dead(h->node)) return;
     auto items = std::move(w->second);
     waiting_.erase(w);
     if (h->node == options_.node) {
@@ -634,15 +633,13 @@ void ClusterNode::hand_back(Routed item) {
 }
 
 void ClusterNode::send_to(const std::string& node, const Routed& item) {
-  const std::string channel = options_.prefix + "node:" + node;
   std::optional<long long> listeners;
   if (item.line.empty()) {
     const auto game = game_of(item.key);
     if (!game) return;
-    listeners = publish_counted(channel, wire::AttachGame{item.session, item.player, *game});
+    listeners = publish_to(node, wire::AttachGame{item.session, item.player, *game});
   } else {
-    listeners =
-        publish_counted(channel, wire::Request{item.session, item.player, item.key, item.line});
+    listeners = publish_to(node, wire::Request{item.session, item.player, item.key, item.line});
   }
   // Redis out of reach: it waits (at most kRouteTimeout) and goes when Redis is back.
   if (!listeners) {
@@ -665,6 +662,10 @@ void ClusterNode::send_to(const std::string& node, const Routed& item) {
 bool ClusterNode::unheard(const std::string& node) const {
   const auto it = unheard_.find(node);
   return it != unheard_.end() && Clock::now() - it->second < kUnheardFor;
+}
+
+bool ClusterNode::presumed_dead(const std::string& node) const {
+  return gone_.contains(node) || unheard(node);
 }
 
 void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& message) {
@@ -690,17 +691,16 @@ void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& me
 }
 
 bool ClusterNode::publish(const std::string& channel, const wire::NodeMessage& m) {
-  return publish_counted(channel, m).has_value();
+  return ok(publisher_->publish(channel, wire::encode(m)), "publish");
 }
 
-std::optional<long long> ClusterNode::publish_counted(const std::string& channel,
-                                                      const wire::NodeMessage& m) {
-  const auto sent = publisher_->publish(channel, wire::encode(m));
+std::optional<long long> ClusterNode::publish_to(const std::string& node,
+                                                 const wire::NodeMessage& m) {
+  const auto sent = publisher_->publish(options_.prefix + "node:" + node, wire::encode(m));
   if (ok(sent, "publish")) return *sent;
   // Lost on the way (or maybe not): once Redis is back the node is told to start again
   // whatever relied on what this node sent it.
-  const std::string node_prefix = options_.prefix + "node:";
-  if (channel.starts_with(node_prefix)) lost_to_.insert(channel.substr(node_prefix.size()));
+  lost_to_.insert(node);
   return std::nullopt;
 }
 
@@ -748,8 +748,7 @@ void ClusterNode::carry_out(ClusterEffects fx) {
     for (auto& a : fx.attaches)
       route(Routed{a.session, std::to_string(a.game), {}, std::move(a.player)});
     for (auto& b : fx.bounces)
-      publish(options_.prefix + "node:" + b.to.node,
-              wire::Bounced{b.to.session, std::move(b.key), std::move(b.line)});
+      publish_to(b.to.node, wire::Bounced{b.to.session, std::move(b.key), std::move(b.line)});
   });
 }
 
@@ -872,7 +871,7 @@ void ClusterNode::login(LoginJob job) {
                                              "the cluster cannot be reached: try again");
           } else if (*previous && (*previous)->node != options_.node) {
             if (const auto s = parse_session((*previous)->session))
-              publish(options_.prefix + "node:" + (*previous)->node, wire::Replaced{s->session});
+              publish_to((*previous)->node, wire::Replaced{s->session});
           }
         }
         if (!out.error) held_names_[out.job.name] = out.job.session;
@@ -919,7 +918,7 @@ void ClusterNode::seek(SeekJob job) {
 
 void ClusterNode::send(std::map<std::string, wire::Lines> by_node) {
   post([this, by_node = std::move(by_node)] {
-    for (const auto& [node, lines] : by_node) publish(options_.prefix + "node:" + node, lines);
+    for (const auto& [node, lines] : by_node) publish_to(node, lines);
   });
 }
 
@@ -933,8 +932,7 @@ void ClusterNode::session_closed(SessionId session) {
     bound_.erase(it);
   }
   post([this, session, nodes = std::move(nodes)] {
-    for (const std::string& node : nodes)
-      publish(options_.prefix + "node:" + node, wire::Detach{session});
+    for (const std::string& node : nodes) publish_to(node, wire::Detach{session});
   });
 }
 
@@ -943,7 +941,7 @@ void ClusterNode::session_gone(const std::string& node, SessionId session) {
     std::lock_guard lock(mutex_);
     bound_.erase(session);
   }
-  post([this, node, session] { publish(options_.prefix + "node:" + node, wire::Detach{session}); });
+  post([this, node, session] { publish_to(node, wire::Detach{session}); });
 }
 
 void ClusterNode::publish_directory(PeerView view) {
@@ -979,7 +977,7 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
     if (gap) {
       ++gaps_;
       log_.warn("bus_gap", {{"from", from}, {"missed", std::to_string(m.verdict.missed)}});
-      post([this, from] { publish(options_.prefix + "node:" + from, wire::Reset{}); });
+      post([this, from] { publish_to(from, wire::Reset{}); });
     } else {
       log_.warn("node_restarted", {{"node", from}});
     }

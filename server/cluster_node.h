@@ -141,13 +141,16 @@ class ClusterNode {
   void hand_back(Routed item);
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
   void take_over(const std::string& key, std::int64_t floor);
-  // False when it could not be sent (it may have reached Redis or not).
+  // To a channel every node hears. False when it could not be sent (it may have reached Redis
+  // or not).
   bool publish(const std::string& channel, const wire::NodeMessage& m);
-  // How many nodes listened to it (0: nobody, the node it was for is dead or away from Redis),
-  // or nothing when it could not be sent.
-  std::optional<long long> publish_counted(const std::string& channel, const wire::NodeMessage& m);
+  // To one node: how many listened (0: nobody, the node is dead or away from Redis), or nothing
+  // when it could not be sent; then the node is told to start again once Redis is back.
+  std::optional<long long> publish_to(const std::string& node, const wire::NodeMessage& m);
   // A node whose channel nobody listened to a moment ago: nothing is sent to it for a while.
   bool unheard(const std::string& node) const;
+  // Known gone, or unheard: requests for what it runs wait instead of going to it.
+  bool presumed_dead(const std::string& node) const;
   void bind(SessionId session, const std::string& node);
 
   // Decisions.

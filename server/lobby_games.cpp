@@ -327,7 +327,8 @@ void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
       end->black_rating = {rounded(b.rating), rounded(b.rating) - rounded(black.row.rating.rating)};
     }
     for (const auto& [p, after] : {std::pair{&white, w}, std::pair{&black, b}}) {
-      ctx.fx.writes.writes.emplace_back(PlayerRating{p->row.name, p->row.bot, p->row.rating, after});
+      ctx.fx.writes.writes.emplace_back(
+          PlayerRating{p->row.name, p->row.bot, p->row.rating, after});
       p->row.rating = after;
       ++p->row.rated_games;
     }
