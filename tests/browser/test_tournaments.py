@@ -101,6 +101,11 @@ def main():
     with temp_dir() as tmp:
         server = Server(tmp, config={"limits": {"players_create_tournaments": True}})
         carol = Raw(server, "carol")
+        # The page first: Chromium may take seconds to start on a loaded machine, and the
+        # tournament, created next, must still be "not started" when the page shows it.
+        d = browser(tmp, "alice")
+        bots = []
+        sign_in(d, server.url, "alice")
         info = carol.request({"type": "tournament_create", "name": NAME, "kind": "round_robin", "rules": "botzone8",
                               "time": {"per_move": 30}, "rated": False, "start_in": START_IN_S,
                               "max_players": 0, "bots_allowed": True})
@@ -112,9 +117,8 @@ def main():
         gate = os.path.join(tmp, "gate")
         gated = "%s gated %s" % (os.path.join(BUILD, "tests", "amazons-uci-test-engine"), gate)
         bots = [Bot(server, "bot1", "--tournament", str(tid)), Bot(server, "bot2", "--tournament", str(tid), engine=gated)]
-        d = browser(tmp, "alice")
         try:
-            sign_in(d, server.url, "alice")
+            d.refresh()  # the lobby asks for the tournaments when it opens
             wait_for(d, "the tournament in the lobby", lambda d: NAME in text(d, "#tournaments"))
             line = text(d, '#tournaments .item[data-tournament="%d"]' % tid)
             if "Round robin · not started" not in line or "starts in " not in line:
