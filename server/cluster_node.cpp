@@ -749,6 +749,8 @@ void ClusterNode::carry_out(ClusterEffects fx) {
       route(Routed{a.session, std::to_string(a.game), {}, std::move(a.player)});
     for (auto& b : fx.bounces)
       publish_to(b.to.node, wire::Bounced{b.to.session, std::move(b.key), std::move(b.line)});
+    for (auto& t : fx.turns)
+      publish_to(t.to.node, wire::Turns{t.to.session, std::move(t.turns), t.correspondence});
   });
 }
 
@@ -1050,6 +1052,10 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
               waiting_[item.key].push_back(std::move(item));
             });
             return Effects{};
+          });
+        } else if constexpr (std::is_same_v<M, wire::Turns>) {
+          hooks_.lobby([from, msg = std::move(msg)](Lobby& l, Instant at) {
+            return l.remote_turns(from, msg.session, msg.turns, msg.correspondence, at);
           });
         } else if constexpr (std::is_same_v<M, wire::Replaced>) {
           hooks_.lobby([s = msg.session](Lobby& l, Instant at) { return l.replaced(s, at); });

@@ -56,7 +56,13 @@ SessionId session(const json& j, const char* name = "s") {
 json player_json(const RemotePlayer& p) {
   return {{"name", p.name},           {"bot", p.bot},
           {"r", p.rating.rating},     {"d", p.rating.deviation},
-          {"v", p.rating.volatility}, {"g", p.rated_games}};
+          {"v", p.rating.volatility}, {"g", p.rated_games},
+          {"c", p.correspondence}};
+}
+int count(const json& j, const char* name) {
+  const std::int64_t n = integer(j, name);
+  if (n < 0 || n > 1'000'000) throw Malformed{std::string("\"") + name + "\" is not a count"};
+  return static_cast<int>(n);
 }
 RemotePlayer player_of(const json& j) {
   if (!j.is_object()) throw Malformed{"a player is not an object"};
@@ -64,6 +70,7 @@ RemotePlayer player_of(const json& j) {
                  Rating{real(j, "r"), real(j, "d"), real(j, "v")},
                  static_cast<int>(integer(j, "g"))};
   if (auto problem = name_problem(p.name)) throw Malformed{"player: " + *problem};
+  if (j.contains("c")) p.correspondence = count(j, "c");  // absent from older nodes
   return p;
 }
 
@@ -85,6 +92,13 @@ json encode_json(const Bounced& m) {
 }
 json encode_json(const Replaced& m) { return {{"t", "replaced"}, {"s", m.session}}; }
 json encode_json(const Reset&) { return {{"t", "reset"}}; }
+json encode_json(const Turns& m) {
+  // As the protocol writes it: the clients' own, fuzzed decoder reads it back.
+  return {{"t", "turns"},
+          {"s", m.session},
+          {"y", protocol::encode(protocol::ServerMessage{m.turns})},
+          {"c", m.correspondence}};
+}
 json encode_json(const Directory& m) {
   json players = json::array();
   for (const PeerPlayer& p : m.view.players)
@@ -115,6 +129,13 @@ NodeMessage decode_json(const json& j) {
   if (t == "replaced") return Replaced{session(j)};
   if (t == "reset") return Reset{};
   if (t == "bounce") return Bounced{session(j), text(j, "k"), text(j, "l")};
+  if (t == "turns") {
+    const auto turns = protocol::decode_server(text(j, "y"));
+    if (!turns) throw Malformed{"turns: " + turns.error().message};
+    const auto* list = std::get_if<protocol::YourTurn>(&turns->message);
+    if (!list) throw Malformed{"turns: not a your_turn message"};
+    return Turns{session(j), *list, count(j, "c")};
+  }
   if (t == "lines") {
     Lines out;
     for (const json& e : array(j, "m")) {

@@ -61,6 +61,14 @@ struct Replaced {
 struct Reset {
   friend bool operator==(const Reset&, const Reset&) = default;
 };
+// The games the receiver's session is to move in that the sender runs, and how many
+// correspondence games its player has there (Lobby::remote_turns).
+struct Turns {
+  SessionId session = 0;
+  protocol::YourTurn turns;
+  int correspondence = 0;
+  friend bool operator==(const Turns&, const Turns&) = default;
+};
 // The sender's directory (on the directory channel, to every node).
 struct Directory {
   PeerView view;
@@ -68,7 +76,7 @@ struct Directory {
 };
 
 using NodeMessage =
-    std::variant<Request, AttachGame, Detach, Lines, Bounced, Replaced, Reset, Directory>;
+    std::variant<Request, AttachGame, Detach, Lines, Bounced, Replaced, Reset, Turns, Directory>;
 
 std::string encode(const NodeMessage& message);
 Expected<NodeMessage, std::string> decode(std::string_view body);

@@ -52,6 +52,7 @@ void ClusterEffects::append(ClusterEffects&& other) {
   move_all(acquire, other.acquire);
   move_all(release, other.release);
   move_all(logouts, other.logouts);
+  move_all(turns, other.turns);
   reserve_ids = reserve_ids || other.reserve_ids;
 }
 

@@ -124,6 +124,9 @@ struct RemotePlayer {
   bool bot = false;
   Rating rating;
   int rated_games = 0;
+  // Correspondence games they play on every node, as far as their node knows (for the limit
+  // LobbyConfig::max_correspondence_games, checked by whichever node takes the request).
+  int correspondence = 0;
   friend bool operator==(const RemotePlayer&, const RemotePlayer&) = default;
 };
 
@@ -201,6 +204,14 @@ struct SeekOutcome {
   std::optional<PlayerRow> opponent_row;
 };
 
+// The games a player of another node is to move in on this node, for that node to merge with
+// the rest of theirs (Lobby::remote_turns): a client's `your_turn` always lists every node's.
+struct TurnsElsewhere {
+  RemoteSession to;
+  protocol::YourTurn turns;
+  int correspondence = 0;  // their correspondence games in progress here
+};
+
 struct ClusterEffects {
   std::vector<Forward> forwards;  // requests of sessions here for things other nodes run
   std::vector<Bounce> bounces;
@@ -211,11 +222,12 @@ struct ClusterEffects {
   std::vector<std::string> acquire;  // keys ("17", "c12") this node now runs: take their leases
   std::vector<std::string> release;  // keys it stopped running: give their leases back
   std::vector<std::pair<std::string, SessionId>> logouts;  // names to let go in the registry
-  bool reserve_ids = false;                                // the block of game ids runs low
+  std::vector<TurnsElsewhere> turns;  // after the writes before them are committed
+  bool reserve_ids = false;           // the block of game ids runs low
   bool empty() const {
     return forwards.empty() && bounces.empty() && attaches.empty() && logins.empty() &&
            seeks.empty() && unseeks.empty() && acquire.empty() && release.empty() &&
-           logouts.empty() && !reserve_ids;
+           logouts.empty() && turns.empty() && !reserve_ids;
   }
   void append(ClusterEffects&& other);
 };
@@ -274,6 +286,10 @@ class Lobby {
   Effects node_gone(const std::string& node, Instant now);
   // Another node logged this session's player in: the session is told and closed.
   Effects replaced(SessionId session, Instant now);
+  // `node` says in which of its games this node's `session` is to move (TurnsElsewhere): the
+  // session is sent its `your_turn` again, every node's games in it.
+  Effects remote_turns(const std::string& node, SessionId session, const protocol::YourTurn& turns,
+                       int correspondence, Instant now);
   Effects complete_login(const LoginOutcome& outcome, Instant now);
   Effects complete_seek(const SeekOutcome& outcome, Instant now);
   // The lease of a game or challenge this node runs: taken with `token` (its writes are fenced
@@ -315,6 +331,12 @@ class Lobby {
   GameCounts game_counts() const;  // walks every room
 
  private:
+  // Cluster mode: what another node last said of a session's correspondence games there.
+  struct GamesElsewhere {
+    std::vector<protocol::TurnInfo> turns;  // to move in; left_ms as of `received`
+    Millis received{0};
+    int correspondence = 0;
+  };
   struct SessionState {
     std::optional<std::string> player;
     bool hello_pending = false;
@@ -323,6 +345,10 @@ class Lobby {
     RateLimiter requests;
     RateLimiter errors;
     RateLimiter chat;
+    // Cluster mode. A session of this node: its games on other nodes, by node. A remote session:
+    // how many correspondence games its node says the player has in all.
+    std::map<std::string, GamesElsewhere> elsewhere = {};
+    int reported_correspondence = 0;
   };
   struct PlayerState {
     PlayerRow row;
@@ -441,10 +467,21 @@ class Lobby {
   void expire_offers(Ctx& ctx);
   void remove_seek(Ctx& ctx, std::vector<SeekEntry>::iterator it);
   bool holds_offers(const std::string& name) const;
+  // Correspondence games `name` plays: here, and in cluster mode on the other nodes as far as
+  // this node has been told.
   std::size_t correspondence_games(const std::string& name) const;
+  std::size_t correspondence_games_here(const std::string& name) const;
+  // Every game in which `name` is to move: here, and for a session of this node in a cluster,
+  // on the other nodes.
   protocol::YourTurn your_turn(const std::string& name, Instant now) const;
-  // Tells `name`, if online, every game in which they are to move.
+  // Tells `name`, if online, every game in which they are to move (a player of another node:
+  // tells their node, which merges them with the rest of theirs).
   void tell_turns(Ctx& ctx, const std::string& name);
+  // After a correspondence game of `room` started, moved or ended: the player to move is told,
+  // and in cluster mode every player of another node in it (their lists and counts changed).
+  void tell_seats(Ctx& ctx, const Room& room);
+  // How another node is to see this node's player.
+  RemotePlayer as_remote(const PlayerState& p) const;
   void drop_challenges_of(Ctx& ctx, const std::string& player);
   PlayerState& player(const std::string& name) { return players_.at(name); }
   std::optional<SessionId> session_of(const std::string& name) const;

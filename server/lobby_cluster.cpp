@@ -31,17 +31,23 @@ bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMess
     ctx.fx.cluster.bounces.push_back(Bounce{r->second, key, std::move(line)});
   else {
     const PlayerState& p = player(*sessions_.at(ctx.requester).player);
-    ctx.fx.cluster.forwards.push_back(
-        Forward{ctx.requester, key, std::move(line),
-                RemotePlayer{p.row.name, p.row.bot, p.row.rating, p.row.rated_games}});
+    ctx.fx.cluster.forwards.push_back(Forward{ctx.requester, key, std::move(line), as_remote(p)});
   }
   return true;
 }
 
 // ---- remote sessions ---------------------------------------------------------------------------
 
+RemotePlayer Lobby::as_remote(const PlayerState& p) const {
+  return RemotePlayer{p.row.name, p.row.bot, p.row.rating, p.row.rated_games,
+                      static_cast<int>(correspondence_games(p.row.name))};
+}
+
 SessionId Lobby::remote_session(Ctx& ctx, const RemoteSession& from, const RemotePlayer& who) {
-  if (const auto it = remote_ids_.find(from); it != remote_ids_.end()) return it->second;
+  if (const auto it = remote_ids_.find(from); it != remote_ids_.end()) {
+    sessions_.at(it->second).reported_correspondence = who.correspondence;
+    return it->second;
+  }
   PlayerState& p = players_[who.name];
   // Connected here: a remote session for them is stale (they moved to this node, and the node
   // they left has not said so yet).
@@ -62,7 +68,9 @@ SessionId Lobby::remote_session(Ctx& ctx, const RemoteSession& from, const Remot
                                  {},
                                  RateLimiter(config_.requests_per_second, config_.requests_burst),
                                  RateLimiter(config_.errors_per_second, config_.errors_burst),
-                                 RateLimiter(config_.chat_per_second, config_.chat_burst)});
+                                 RateLimiter(config_.chat_per_second, config_.chat_burst),
+                                 {},
+                                 who.correspondence});
   // A newer connection of theirs on another node replaces the older one.
   const bool was_away = !p.session;
   p.session = id;
@@ -97,8 +105,7 @@ std::optional<RemotePlayer> Lobby::player_of(SessionId session) const {
   const auto it = sessions_.find(session);
   if (it == sessions_.end() || !it->second.player || is_remote_session(session))
     return std::nullopt;
-  const PlayerRow& row = players_.at(*it->second.player).row;
-  return RemotePlayer{row.name, row.bot, row.rating, row.rated_games};
+  return as_remote(players_.at(*it->second.player));
 }
 
 Effects Lobby::remote_request(const RemoteSession& from, const RemotePlayer& player,
@@ -125,6 +132,8 @@ Effects Lobby::remote_attach(const RemoteSession& from, const RemotePlayer& play
   const Color c = *r.game.color_of(player.name);
   ctx.send(s, r.game.state(c, now, static_cast<int>(r.spectators.size())));
   if (!r.game.online(c)) route(ctx, r, r.game.set_online(c, true, now));
+  // Their node lists this node's games among the ones they are to move in.
+  if (r.game.settings().time.correspondence()) tell_turns(ctx, player.name);
   return std::move(ctx.fx);
 }
 
@@ -154,7 +163,21 @@ Effects Lobby::node_gone(const std::string& node, Instant now) {
     if (where.node == node) gone.push_back(id);
   for (SessionId s : gone) fx.append(disconnect(s, now));
   forget_peer(node);
+  // Its games go to other nodes, which tell their players again when they take them.
+  for (auto& [id, s] : sessions_) s.elsewhere.erase(node);
   return fx;
+}
+
+Effects Lobby::remote_turns(const std::string& node, SessionId session,
+                            const protocol::YourTurn& turns, int correspondence, Instant now) {
+  Ctx ctx(0, std::nullopt, now);
+  const auto it = sessions_.find(session);
+  if (it == sessions_.end() || !it->second.player || is_remote_session(session) ||
+      node == config_.node)
+    return {};
+  it->second.elsewhere[node] = GamesElsewhere{turns.games, now.mono, correspondence};
+  ctx.send(session, your_turn(*it->second.player, now));
+  return std::move(ctx.fx);
 }
 
 Effects Lobby::replaced(SessionId session, Instant now) {
@@ -328,6 +351,7 @@ Effects Lobby::adopt(const StoredGame& stored, std::int64_t token, Instant now) 
       ctx.send(*s, room.game.state(c, now, 0));
       route(ctx, room, room.game.set_online(c, true, now));
     }
+  tell_seats(ctx, room);
   return std::move(ctx.fx);
 }
 

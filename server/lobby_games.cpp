@@ -164,8 +164,7 @@ void Lobby::start_room(Ctx& ctx, Room& room) {
       for (auto& e : presence.events) out.events.push_back(std::move(e));
     }
   route(ctx, room, std::move(out));
-  if (room.game.settings().time.correspondence())
-    tell_turns(ctx, room.game.seat(room.game.position().side_to_move())->name);
+  tell_seats(ctx, room);
 }
 
 GameId Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white,
@@ -310,8 +309,7 @@ void Lobby::route(Ctx& ctx, Room& room, RoomOutput out) {
     finish(ctx, room, end);
   }
   for (const auto& e : out.events) ctx.send_all(audience(room, e.to), e.message);
-  if (out.stored_move && !out.ended && room.game.settings().time.correspondence())
-    tell_turns(ctx, room.game.seat(room.game.position().side_to_move())->name);
+  if (out.stored_move || out.ended) tell_seats(ctx, room);
 }
 
 void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {

@@ -231,12 +231,25 @@ bool Lobby::holds_offers(const std::string& name) const {
   return false;
 }
 
-std::size_t Lobby::correspondence_games(const std::string& name) const {
+std::size_t Lobby::correspondence_games_here(const std::string& name) const {
   const auto it = players_.find(name);
   if (it == players_.end()) return 0;
   std::size_t n = 0;
   for (GameId g : it->second.seats)
     if (rooms_.at(g).game.settings().time.correspondence()) ++n;
+  return n;
+}
+
+std::size_t Lobby::correspondence_games(const std::string& name) const {
+  std::size_t n = correspondence_games_here(name);
+  const auto session = session_of(name);
+  if (!session) return n;
+  const SessionState& s = sessions_.at(*session);
+  // A player of another node: their node counted every node's, this one's as it last heard.
+  if (is_remote_session(*session))
+    return std::max(n, static_cast<std::size_t>(std::max(0, s.reported_correspondence)));
+  for (const auto& [node, games] : s.elsewhere)
+    n += static_cast<std::size_t>(std::max(0, games.correspondence));
   return n;
 }
 
@@ -262,11 +275,37 @@ protocol::YourTurn Lobby::your_turn(const std::string& name, Instant now) const 
     }
     out.games.push_back(std::move(t));
   }
+  // Cluster mode: the games other nodes run, as they last said, their time left counted on.
+  if (const auto s = it->second.session; s && !is_remote_session(*s))
+    for (const auto& [node, games] : sessions_.at(*s).elsewhere)
+      for (protocol::TurnInfo t : games.turns) {
+        if (t.left_ms)
+          *t.left_ms = std::max<std::int64_t>(0, *t.left_ms - (now.mono - games.received).count());
+        out.games.push_back(std::move(t));
+      }
   return out;
 }
 
 void Lobby::tell_turns(Ctx& ctx, const std::string& name) {
-  if (const auto session = session_of(name)) ctx.send(*session, your_turn(name, ctx.now));
+  const auto session = session_of(name);
+  if (!session) return;
+  if (const auto r = remote_of(*session))
+    ctx.fx.cluster.turns.push_back(TurnsElsewhere{
+        *r, your_turn(name, ctx.now), static_cast<int>(correspondence_games_here(name))});
+  else
+    ctx.send(*session, your_turn(name, ctx.now));
+}
+
+void Lobby::tell_seats(Ctx& ctx, const Room& room) {
+  if (!room.game.settings().time.correspondence()) return;
+  const std::string& to_move = room.game.seat(room.game.position().side_to_move())->name;
+  if (room.game.status() == protocol::GameStatus::Active) tell_turns(ctx, to_move);
+  if (!clustered()) return;
+  for (Color c : {Color::White, Color::Black}) {
+    const std::string& name = room.game.seat(c)->name;
+    if (room.game.status() == protocol::GameStatus::Active && name == to_move) continue;
+    if (const auto s = session_of(name); s && is_remote_session(*s)) tell_turns(ctx, name);
+  }
 }
 
 }  // namespace amazons::server

@@ -127,8 +127,7 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
   for (GameId g : elsewhere) {
     if (p.seats.contains(g)) continue;
     w.games.push_back(std::to_string(g));
-    ctx.fx.cluster.attaches.push_back(
-        Attach{ctx.requester, g, RemotePlayer{name, bot, p.row.rating, p.row.rated_games}});
+    ctx.fx.cluster.attaches.push_back(Attach{ctx.requester, g, as_remote(p)});
   }
   if (const auto role = role_of(name); role != protocol::Role::Player) w.role = role;
   ctx.reply(w);

@@ -247,10 +247,11 @@ std::string lobby_of(Client& c) {
 }
 
 // Alice (on `a`) creates a timed game, Bob (on `b`) joins it from his node's list.
-Table start_game(Player& alice, Player& bob, bool rated = false) {
+Table start_game(Player& alice, Player& bob, bool rated = false,
+                 TimeControl time = TimeControl::fischer(Millis{300'000}, Millis{0})) {
   Create create;
   create.rated = rated;
-  create.time = TimeControl::fischer(Millis{300'000}, Millis{0});
+  create.time = time;
   create.color = ColorChoice::White;
   alice->send(create);
   Table t;
@@ -267,6 +268,24 @@ Table start_game(Player& alice, Player& bob, bool rated = false) {
   CHECK(wait_for<Start>(*bob).color == Color::Black);
   CHECK(wait_for<Start>(*alice).color == Color::White);
   return t;
+}
+
+// Reads `your_turn` messages until one lists exactly `games` (in any order).
+bool turns_become(Client& c, std::set<std::string> games, Millis within = Millis{10'000}) {
+  const auto deadline = Clock::now() + within;
+  while (Clock::now() < deadline) {
+    const auto line = c.raw().read_line(Millis{200});
+    if (!line) continue;
+    const auto env = decode_server(*line);
+    REQUIRE(env.has_value());
+    if (std::holds_alternative<Ping>(env->message)) c.send(Pong{});
+    const auto* turns = std::get_if<YourTurn>(&env->message);
+    if (!turns) continue;
+    std::set<std::string> listed;
+    for (const auto& t : turns->games) listed.insert(t.game);
+    if (listed == games) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -312,6 +331,38 @@ TEST_SUITE("redis") {
       // A refused request from another node comes back with its reason.
       bob->send(MoveMsg{t.game, t.moves.front()});
       CHECK(wait_for<Error>(*bob).code == ErrorCode::GameNotActive);
+    }
+
+    TEST_CASE("cluster: your turn lists a player's correspondence games on every node") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      c.start("c");
+      const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Player carol("carol", c.port("c"));
+      // Bob, on node b, plays one game node a runs and one node c runs.
+      Table with_alice = start_game(alice, bob, false, per_day);
+      Table with_carol = start_game(carol, bob, false, per_day);
+      with_alice.play(*alice, *bob);
+      with_carol.play(*carol, *bob);
+      // He is to move in both: his node lists both, as the nodes running them told it.
+      CHECK(turns_become(*bob, {with_alice.game, with_carol.game}));
+      bob->send(Turns{});
+      std::set<std::string> asked;
+      for (const auto& t : wait_for<YourTurn>(*bob).games) {
+        asked.insert(t.game);
+        CHECK(t.left_ms > 23LL * 3600 * 1000);
+        CHECK(t.opponent == (t.game == with_alice.game ? "alice" : "carol"));
+      }
+      CHECK(asked == std::set<std::string>{with_alice.game, with_carol.game});
+      // He answers alice: only carol's game waits for him.
+      with_alice.play(*bob, *alice);
+      CHECK(turns_become(*bob, {with_carol.game}));
+      // Back on another node, he is told again, by the node that runs it.
+      bob.resume(c.port("a"));
+      CHECK(turns_become(*bob, {with_carol.game}));
     }
 
     TEST_CASE("cluster: a player's two rated games ending on two nodes both count") {

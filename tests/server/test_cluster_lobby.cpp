@@ -254,6 +254,136 @@ TEST_CASE("cluster lobby: list and players show every node, from the others' dir
             ->players.size() == 1);
 }
 
+// The "your turn" of a player who plays on several nodes: the node running a game tells the
+// player's node, which sends the player every node's games in one list.
+TEST_CASE("cluster lobby: your turn lists the games every node runs, through the player's node") {
+  const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
+  Node a("a");
+  a.login(1, "alice");
+  Create create;
+  create.color = ColorChoice::White;
+  create.time = per_day;
+  auto created = a.lobby.handle_line(1, encode(ClientMessage{create}), at(10));
+  const std::string game = first<Created>(created, 1)->game;
+  a.lobby.lease_taken(game, 7);
+  // Bob is connected to node b; he joins alice's game on a.
+  const RemoteSession bob{"b", 5};
+  auto joined =
+      a.lobby.remote_request(bob, remote("bob"), encode(ClientMessage{Join{game, {}}}), at(20));
+  // Alice is to move: a tells her itself; bob's count of games there goes to his node.
+  CHECK(first<YourTurn>(joined, 1)->games.at(0).game == game);
+  REQUIRE(joined.cluster.turns.size() == 1);
+  CHECK(joined.cluster.turns[0].to == bob);
+  CHECK(joined.cluster.turns[0].turns.games.empty());
+  CHECK(joined.cluster.turns[0].correspondence == 1);
+  // Alice moves: now bob is to move, and his node is told, with the time he has.
+  auto moved = a.lobby.handle_line(
+      1, R"({"type":"move","game":")" + game + R"(","move":"d1-d7/g7"})", at(30));
+  REQUIRE(moved.cluster.turns.size() == 1);
+  const TurnsElsewhere told = moved.cluster.turns[0];
+  CHECK(told.to == bob);
+  REQUIRE(told.turns.games.size() == 1);
+  CHECK(told.turns.games[0].game == game);
+  CHECK(told.turns.games[0].opponent == "alice");
+  CHECK(told.turns.games[0].left_ms == 24LL * 3600 * 1000);
+  // Nothing in the message to alice's own session lists the game: it is bob's turn.
+  CHECK_FALSE(first<YourTurn>(moved, 1).has_value());
+  // The wire carries it whole.
+  const auto wired =
+      wire::decode(wire::encode(wire::Turns{told.to.session, told.turns, told.correspondence}));
+  REQUIRE(wired.has_value());
+  const auto& turns = std::get<wire::Turns>(*wired);
+
+  // Bob's node b: he also plays a correspondence game there, against carol, and is to move.
+  Node b("b");
+  b.login(5, "bob");
+  b.login(6, "carol");
+  create.color = ColorChoice::Black;
+  auto own = b.lobby.handle_line(5, encode(ClientMessage{create}), at(10));
+  const std::string own_game = first<Created>(own, 5)->game;
+  b.lobby.handle_line(6, encode(ClientMessage{Join{own_game, {}}}), at(11));
+  b.lobby.handle_line(6, R"({"type":"move","game":")" + own_game + R"(","move":"d1-d7/g7"})",
+                      at(12));
+  // a's word arrives: bob is sent both games.
+  const auto merged =
+      b.lobby.remote_turns("a", turns.session, turns.turns, turns.correspondence, at(35));
+  const auto both = first<YourTurn>(merged, 5);
+  REQUIRE(both.has_value());
+  REQUIRE(both->games.size() == 2);
+  CHECK(both->games[0].game == own_game);
+  CHECK(both->games[1].game == game);
+  CHECK(both->games[1].left_ms == 24LL * 3600 * 1000);
+  // Asked an hour later, his node answers the same, the hour counted off a's game.
+  const auto asked = b.lobby.handle_line(5, R"({"type":"turns"})", at(3'600'035));
+  const auto later = first<YourTurn>(asked, 5);
+  REQUIRE(later->games.size() == 2);
+  CHECK(later->games[1].left_ms == 23LL * 3600 * 1000);
+
+  // Bob moves on a (through his remote session there): a tells b that nothing waits for him.
+  auto answered = a.lobby.remote_request(
+      bob, remote("bob"), R"({"type":"move","game":")" + game + R"(","move":"d10-d8/d9"})", at(40));
+  REQUIRE(answered.cluster.turns.size() == 1);
+  CHECK(answered.cluster.turns[0].turns.games.empty());
+  CHECK(answered.cluster.turns[0].correspondence == 1);
+  const auto after = b.lobby.remote_turns("a", 5, answered.cluster.turns[0].turns, 1, at(41));
+  CHECK(first<YourTurn>(after, 5)->games.size() == 1);
+
+  // His count of correspondence games, as his node tells other nodes: one here, one on a.
+  CHECK(b.lobby.player_of(5)->correspondence == 2);
+  // a's node is gone: what it said is forgotten.
+  b.lobby.node_gone("a", at(50));
+  CHECK(first<YourTurn>(b.lobby.handle_line(5, R"({"type":"turns"})", at(51)), 5)->games.size() ==
+        1);
+  CHECK(b.lobby.player_of(5)->correspondence == 1);
+}
+
+TEST_CASE("cluster lobby: the correspondence limit counts a player's games on every node") {
+  const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
+  LobbyConfig config = node_config("b");
+  config.max_correspondence_games = 2;
+  Lobby b(config, LoadedState{}, at(0));
+  b.add_game_ids(100, kGameIdBlock);
+  b.connect(5, at(0));
+  auto hello = b.handle_line(5, R"({"type":"hello","protocol":1,"name":"bob"})", at(0));
+  LoginOutcome out;
+  out.job = hello.cluster.logins.at(0);
+  out.row.name = "bob";
+  b.complete_login(out, at(0));
+  Create create;
+  create.time = per_day;
+  // Node a says bob has two correspondence games there: a third is refused here...
+  b.remote_turns("a", 5, YourTurn{}, 2, at(1));
+  const auto refused = b.handle_line(5, encode(ClientMessage{create}), at(2));
+  REQUIRE(first<Error>(refused, 5).has_value());
+  CHECK(first<Error>(refused, 5)->message.find("too many correspondence games") !=
+        std::string::npos);
+  // ... and on a node where he has none, which learns his count from his node.
+  LobbyConfig c_config = node_config("c");
+  c_config.max_correspondence_games = 2;
+  Lobby node_c(c_config, LoadedState{}, at(0));
+  node_c.add_game_ids(2000, kGameIdBlock);
+  RemotePlayer bob = remote("bob");
+  bob.correspondence = b.player_of(5)->correspondence;
+  CHECK(bob.correspondence == 2);
+  const auto there =
+      node_c.remote_request(RemoteSession{"b", 5}, bob, encode(ClientMessage{create}), at(3));
+  bool refused_there = false;
+  for (const auto& m : there.messages)
+    if (const auto e = decode_server(*m.line); e && std::holds_alternative<Error>(e->message))
+      refused_there = true;
+  CHECK(refused_there);
+  // Told he has fewer, the same request is taken.
+  b.remote_turns("a", 5, YourTurn{}, 1, at(4));
+  bob.correspondence = b.player_of(5)->correspondence;
+  const auto taken =
+      node_c.remote_request(RemoteSession{"b", 5}, bob, encode(ClientMessage{create}), at(5));
+  bool created_there = false;
+  for (const auto& m : taken.messages)
+    if (const auto e = decode_server(*m.line); e && std::holds_alternative<Created>(e->message))
+      created_there = true;
+  CHECK(created_there);
+}
+
 TEST_CASE("cluster lobby: a node runs no tournament yet, and lists none") {
   Node a("a");
   a.login(1, "alice");
@@ -275,7 +405,15 @@ TEST_CASE("cluster lobby: a node runs no tournament yet, and lists none") {
 }
 
 TEST_CASE("cluster wire: every message survives the bus, and malformed bodies are refused") {
-  const RemotePlayer p{"alice", true, Rating{1612.5, 80.25, 0.061}, 3};
+  const RemotePlayer p{"alice", true, Rating{1612.5, 80.25, 0.061}, 3, 2};
+  TurnInfo turn;
+  turn.game = "17";
+  turn.opponent = "bob";
+  turn.rules = "standard";
+  turn.time = TimeControl::fixed_per_move(Millis{86'400'000});
+  turn.plies = 3;
+  turn.left_ms = 5000;
+  turn.deadline = "2027-01-01T00:00:00Z";
   const std::vector<wire::NodeMessage> all = {
       wire::Request{4, p, "17", R"({"type":"move"})"},
       wire::AttachGame{4, p, 17},
@@ -284,6 +422,7 @@ TEST_CASE("cluster wire: every message survives the bus, and malformed bodies ar
       wire::Bounced{4, "c3", ""},
       wire::Replaced{9},
       wire::Reset{},
+      wire::Turns{4, YourTurn{{turn}}, 2},
       wire::Directory{PeerView{{}, {{"alice", p.rating, 3, true, 4}}, {{"alice", 2}}}}};
   for (const auto& m : all) {
     const auto back = wire::decode(wire::encode(m));
@@ -296,6 +435,9 @@ TEST_CASE("cluster wire: every message survives the bus, and malformed bodies ar
        R"({"t":"detach","s":281474976710656})", R"({"t":"lines","m":[[1]],"c":[]})",
        R"({"t":"req","s":1,"p":{"name":"bad name","bot":false,"r":1,"d":1,"v":1,"g":0},"k":"1","l":""})",
        R"({"t":"dir","games":"{}","players":[],"playing":{}})",
+       R"({"t":"turns","s":1,"y":"{\"type\":\"games\",\"games\":[]}","c":0})",
+       R"({"t":"turns","s":1,"y":"{\"type\":\"your_turn\",\"games\":[]}","c":-1})",
+       R"({"t":"req","s":1,"p":{"name":"al","bot":false,"r":1,"d":1,"v":1,"g":0,"c":-2},"k":"1","l":""})",
        R"({"t":"dir","games":"{\"type\":\"games\",\"games\":[]}","players":[],"playing":{"a":-1}})"})
     CHECK_MESSAGE(!wire::decode(bad).has_value(), bad);
 }
