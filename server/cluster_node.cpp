@@ -749,6 +749,7 @@ void ClusterNode::carry_out(ClusterEffects fx) {
       route(Routed{a.session, std::to_string(a.game), {}, std::move(a.player)});
     for (auto& b : fx.bounces)
       publish_to(b.to.node, wire::Bounced{b.to.session, std::move(b.key), std::move(b.line)});
+    for (auto& e : fx.moderation) publish(directory_channel_, wire::Moderated{std::move(e)});
     for (auto& t : fx.turns)
       publish_to(t.to.node, wire::Turns{t.to.session, std::move(t.turns), t.correspondence});
   });
@@ -997,6 +998,10 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
     if (!close.empty()) hooks_.deliver(from, {}, std::move(close));
   }
   if (directory) {
+    if (auto* moderated = std::get_if<wire::Moderated>(&*decoded))
+      hooks_.lobby([event = std::move(moderated->event)](Lobby& l, Instant at) {
+        return l.moderated(event, at);
+      });
     if (auto* d = std::get_if<wire::Directory>(&*decoded)) {
       std::vector<std::string> games;
       for (const auto& g : d->view.games) games.push_back(g.game);

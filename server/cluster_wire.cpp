@@ -99,6 +99,55 @@ json encode_json(const Turns& m) {
           {"y", protocol::encode(protocol::ServerMessage{m.turns})},
           {"c", m.correspondence}};
 }
+json optional_text(const std::optional<std::string>& t) { return t ? json(*t) : json(nullptr); }
+std::optional<std::string> optional_text(const json& j, const char* name) {
+  if (field(j, name).is_null()) return std::nullopt;
+  return text(j, name);
+}
+std::optional<Timestamp> optional_time(const json& j, const char* name) {
+  if (field(j, name).is_null()) return std::nullopt;
+  return Timestamp{Millis{integer(j, name)}};
+}
+json time_json(const std::optional<Timestamp>& t) {
+  return t ? json(t->time_since_epoch().count()) : json(nullptr);
+}
+json encode_json(const Moderated& m) {
+  return std::visit(
+      [](const auto& e) -> json {
+        using E = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<E, SanctionRow>)
+          return {{"t", "sanction"},
+                  {"kind", sanction_name(e.kind)},
+                  {"target", e.target},
+                  {"reason", e.reason},
+                  {"by", e.by},
+                  {"at", e.created_at.time_since_epoch().count()},
+                  {"until", time_json(e.expires_at)}};
+        else if constexpr (std::is_same_v<E, SanctionRemoved>)
+          return {{"t", "lift"}, {"kind", sanction_name(e.kind)}, {"target", e.target}};
+        else if constexpr (std::is_same_v<E, KickOrder>)
+          return {{"t", "kick"}, {"player", e.player}, {"reason", e.reason}};
+        else
+          return {{"t", "report"},
+                  {"id", e.id},
+                  {"at", e.at.time_since_epoch().count()},
+                  {"reporter", e.reporter},
+                  {"player", e.player},
+                  {"line", e.line ? json(*e.line) : json(nullptr)},
+                  {"text", optional_text(e.text)},
+                  {"game", optional_text(e.game)},
+                  {"reason", e.reason},
+                  {"resolved_by", optional_text(e.resolved_by)},
+                  {"resolved_at", time_json(e.resolved_at)},
+                  {"note", e.note}};
+      },
+      m.event);
+}
+SanctionKind kind_of(const json& j) {
+  const auto k = sanction_from(text(j, "kind"));
+  if (!k) throw Malformed{"\"kind\" is not a sanction"};
+  return *k;
+}
 json encode_json(const Directory& m) {
   json players = json::array();
   for (const PeerPlayer& p : m.view.players)
@@ -149,6 +198,27 @@ NodeMessage decode_json(const json& j) {
       out.close.push_back(session(pair));
     }
     return out;
+  }
+  if (t == "sanction")
+    return Moderated{SanctionRow{kind_of(j), text(j, "target"), text(j, "reason"), text(j, "by"),
+                                 Timestamp{Millis{integer(j, "at")}}, optional_time(j, "until")}};
+  if (t == "lift") return Moderated{SanctionRemoved{kind_of(j), text(j, "target")}};
+  if (t == "kick") return Moderated{KickOrder{text(j, "player"), text(j, "reason")}};
+  if (t == "report") {
+    ReportRow r;
+    r.id = integer(j, "id");
+    if (r.id <= 0) throw Malformed{"\"id\" is not a report"};
+    r.at = Timestamp{Millis{integer(j, "at")}};
+    r.reporter = text(j, "reporter");
+    r.player = text(j, "player");
+    if (!field(j, "line").is_null()) r.line = integer(j, "line");
+    r.text = optional_text(j, "text");
+    r.game = optional_text(j, "game");
+    r.reason = text(j, "reason");
+    r.resolved_by = optional_text(j, "resolved_by");
+    r.resolved_at = optional_time(j, "resolved_at");
+    r.note = text(j, "note");
+    return Moderated{std::move(r)};
   }
   if (t == "dir") {
     Directory d;

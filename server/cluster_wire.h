@@ -69,14 +69,19 @@ struct Turns {
   int correspondence = 0;
   friend bool operator==(const Turns&, const Turns&) = default;
 };
+// A moderator's decision on the sending node, for every node (on the directory channel).
+struct Moderated {
+  ModerationEvent event;
+  friend bool operator==(const Moderated&, const Moderated&) = default;
+};
 // The sender's directory (on the directory channel, to every node).
 struct Directory {
   PeerView view;
   friend bool operator==(const Directory&, const Directory&) = default;
 };
 
-using NodeMessage =
-    std::variant<Request, AttachGame, Detach, Lines, Bounced, Replaced, Reset, Turns, Directory>;
+using NodeMessage = std::variant<Request, AttachGame, Detach, Lines, Bounced, Replaced, Reset,
+                                 Turns, Moderated, Directory>;
 
 std::string encode(const NodeMessage& message);
 Expected<NodeMessage, std::string> decode(std::string_view body);

@@ -36,7 +36,7 @@ constexpr bool names_a_game =
     std::is_same_v<M, protocol::Leave> || std::is_same_v<M, protocol::MoveMsg> ||
     std::is_same_v<M, protocol::Resign> || std::is_same_v<M, protocol::Abort> ||
     std::is_same_v<M, protocol::Claim> || std::is_same_v<M, protocol::Rematch> ||
-    std::is_same_v<M, protocol::ChatSend>;
+    std::is_same_v<M, protocol::ChatSend> || std::is_same_v<M, protocol::Adjudicate>;
 }  // namespace
 
 void ClusterEffects::append(ClusterEffects&& other) {
@@ -53,6 +53,7 @@ void ClusterEffects::append(ClusterEffects&& other) {
   move_all(release, other.release);
   move_all(logouts, other.logouts);
   move_all(turns, other.turns);
+  move_all(moderation, other.moderation);
   reserve_ids = reserve_ids || other.reserve_ids;
 }
 
@@ -189,6 +190,12 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
   // A cluster node hands a request about a game or challenge it does not run to the node that
   // does.
   if (clustered()) {
+    // A chat line is kept by the node running its game: reports and removals of it go there.
+    std::optional<std::int64_t> line;
+    if (const auto* r = std::get_if<protocol::Report>(&message)) line = r->line;
+    if (const auto* r = std::get_if<protocol::RemoveChat>(&message)) line = r->line;
+    if (line && *line > 0 && hand_on(ctx, std::to_string(*line >> kChatLineGameShift), message))
+      return;
     const std::string* key = std::visit(
         [](const auto& m) -> const std::string* {
           using M = std::decay_t<decltype(m)>;

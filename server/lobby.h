@@ -212,6 +212,20 @@ struct TurnsElsewhere {
   int correspondence = 0;  // their correspondence games in progress here
 };
 
+// A moderator's decision taken on one node that every other node of the cluster applies too
+// (Lobby::moderated): a sanction set or lifted, a player's connection to close, a report filed
+// or resolved (resolved_by set).
+struct KickOrder {
+  std::string player;
+  std::string reason;
+  friend bool operator==(const KickOrder&, const KickOrder&) = default;
+};
+using ModerationEvent = std::variant<SanctionRow, SanctionRemoved, KickOrder, ReportRow>;
+
+// Chat line ids on a cluster name their game (line >> kChatLineGameShift), so that a report or
+// removal of a line goes to the node that keeps it: the node running the game.
+inline constexpr int kChatLineGameShift = 20;
+
 struct ClusterEffects {
   std::vector<Forward> forwards;  // requests of sessions here for things other nodes run
   std::vector<Bounce> bounces;
@@ -222,12 +236,13 @@ struct ClusterEffects {
   std::vector<std::string> acquire;  // keys ("17", "c12") this node now runs: take their leases
   std::vector<std::string> release;  // keys it stopped running: give their leases back
   std::vector<std::pair<std::string, SessionId>> logouts;  // names to let go in the registry
-  std::vector<TurnsElsewhere> turns;  // after the writes before them are committed
-  bool reserve_ids = false;           // the block of game ids runs low
+  std::vector<TurnsElsewhere> turns;        // after the writes before them are committed
+  std::vector<ModerationEvent> moderation;  // for every other node, once committed
+  bool reserve_ids = false;                 // the block of game ids runs low
   bool empty() const {
     return forwards.empty() && bounces.empty() && attaches.empty() && logins.empty() &&
            seeks.empty() && unseeks.empty() && acquire.empty() && release.empty() &&
-           logouts.empty() && turns.empty() && !reserve_ids;
+           logouts.empty() && turns.empty() && moderation.empty() && !reserve_ids;
   }
   void append(ClusterEffects&& other);
 };
@@ -286,6 +301,9 @@ class Lobby {
   Effects node_gone(const std::string& node, Instant now);
   // Another node logged this session's player in: the session is told and closed.
   Effects replaced(SessionId session, Instant now);
+  // Another node's moderator decided `event`: this node applies it (closes its own sessions of
+  // a banned or kicked player, or of a banned address).
+  Effects moderated(const ModerationEvent& event, Instant now);
   // `node` says in which of its games this node's `session` is to move (TurnsElsewhere): the
   // session is sent its `your_turn` again, every node's games in it.
   Effects remote_turns(const std::string& node, SessionId session, const protocol::YourTurn& turns,
@@ -493,6 +511,11 @@ class Lobby {
   // registrations are closed) with the reason; true when refused.
   bool refuse_address(Ctx& ctx, SessionId session, const std::string& address);
   bool refuse_hello(Ctx& ctx, const std::string& name);
+  // Closes this node's sessions that a ban (of a name or an address) shuts out; `remote` too
+  // counts sessions of other nodes known here.
+  void enforce_ban(Ctx& ctx, const SanctionRow& row, bool remote);
+  // Whether `name` is online anywhere: here, or in another node's directory.
+  bool online_anywhere(const std::string& name) const;
   // Refuses chat from a muted player; otherwise keeps the line and returns its id.
   std::optional<std::int64_t> admit_chat(Ctx& ctx, const std::string& game,
                                          const std::string& text);

@@ -42,6 +42,14 @@ bool address_ok(const std::string& a) {
   });
 }
 
+protocol::Error kick_error(const std::string& reason) {
+  protocol::Error e =
+      protocol::make_error(ErrorCode::Kicked, "a moderator closed your connection" +
+                                                  (reason.empty() ? "" : ": " + reason));
+  e.reason = reason;
+  return e;
+}
+
 protocol::SanctionInfo sanction_info(const SanctionRow& r) {
   return {std::string(sanction_name(r.kind)), r.target, r.reason, r.by,
           r.expires_at ? std::optional(format_timestamp(*r.expires_at)) : std::nullopt};
@@ -99,11 +107,68 @@ std::optional<std::int64_t> Lobby::admit_chat(Ctx& ctx, const std::string& game,
     ctx.error(e);
     return std::nullopt;
   }
-  const std::int64_t id = moderation_.next_chat_line++;
+  // On a cluster the id names its game (kChatLineGameShift), so that it is unique across nodes
+  // and a report of it finds the node that keeps it.
+  std::int64_t id = moderation_.next_chat_line++;
+  if (clustered())
+    if (const auto g = parse_game_id(game))
+      id = (static_cast<std::int64_t>(*g) << kChatLineGameShift) |
+           (id & ((std::int64_t{1} << kChatLineGameShift) - 1));
   moderation_.chat_lines[id] = {game, me, text};
   while (moderation_.chat_lines.size() > ModerationState::kKeptChatLines)
     moderation_.chat_lines.erase(moderation_.chat_lines.begin());
   return id;
+}
+
+void Lobby::enforce_ban(Ctx& ctx, const SanctionRow& row, bool remote) {
+  const auto close_with = [&](SessionId s, const protocol::Error& e) {
+    if (s == ctx.requester || (!remote && is_remote_session(s))) return;
+    ctx.send(s, e);
+    ctx.fx.close.push_back(s);
+  };
+  if (row.kind == SanctionKind::BanName) {
+    if (const auto s = session_of(row.target))
+      close_with(*s,
+                 sanction_error(ErrorCode::Banned, row, "the name " + row.target + " is banned"));
+  } else if (row.kind == SanctionKind::BanAddress) {
+    for (const auto& [id, state] : sessions_)
+      if (state.connection.address == row.target)
+        close_with(id, sanction_error(ErrorCode::Banned, row, "your address is banned"));
+  }
+}
+
+bool Lobby::online_anywhere(const std::string& name) const {
+  if (session_of(name)) return true;
+  for (const auto& [node, view] : peers_)
+    for (const PeerPlayer& p : view.players)
+      if (p.name == name) return true;
+  return false;
+}
+
+Effects Lobby::moderated(const ModerationEvent& event, Instant now) {
+  Ctx ctx(0, std::nullopt, now);
+  std::visit(
+      [&](const auto& e) {
+        using E = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<E, SanctionRow>) {
+          moderation_.sanctions[{e.kind, e.target}] = e;
+          enforce_ban(ctx, e, false);
+        } else if constexpr (std::is_same_v<E, SanctionRemoved>) {
+          moderation_.sanctions.erase({e.kind, e.target});
+        } else if constexpr (std::is_same_v<E, KickOrder>) {
+          if (const auto s = session_of(e.player); s && !is_remote_session(*s)) {
+            ctx.send(*s, kick_error(e.reason));
+            ctx.fx.close.push_back(*s);
+          }
+        } else if constexpr (std::is_same_v<E, ReportRow>) {
+          if (e.resolved_by)
+            moderation_.open_reports.erase(e.id);
+          else
+            moderation_.open_reports[e.id] = e;
+        }
+      },
+      event);
+  return std::move(ctx.fx);
 }
 
 void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
@@ -136,8 +201,18 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
   };
   // A known player whom the requester outranks (moderators do not sanction moderators; admins
   // may sanction anyone).
+  // Every other node of a cluster applies what this one decided.
+  const auto tell_nodes = [&](ModerationEvent e) {
+    if (clustered()) ctx.fx.cluster.moderation.push_back(std::move(e));
+  };
+  // A cluster node knows only the players it has seen: there any well-formed name will do, as
+  // for a ban (the database holds every player, and a sanction on a name nobody has waits for
+  // whoever takes it).
+  const auto known = [&](const std::string& name) {
+    return players_.contains(name) || (clustered() && !name_problem(name));
+  };
   const auto target_ok = [&](const std::string& name) {
-    if (!players_.contains(name)) {
+    if (!known(name)) {
       ctx.error(ErrorCode::NoSuchPlayer, "no player named " + name);
       return false;
     }
@@ -169,7 +244,7 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
       row.text = it->second.text;
       row.game = it->second.game;
     } else if (m->player) {
-      if (!players_.contains(*m->player))
+      if (!known(*m->player))
         return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *m->player);
       row.player = *m->player;
     } else {
@@ -180,9 +255,12 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
                       [&](const auto& r) { return r.second.reporter == me; });
     if (static_cast<std::size_t>(mine) >= kMaxOpenReportsPerPlayer)
       return ctx.error(ErrorCode::NotAllowed, "you have too many open reports");
-    row.id = moderation_.next_report++;
+    // A cluster's nodes number reports from their blocks of ids, so that no two clash.
+    row.id = clustered() ? static_cast<std::int64_t>(new_id(ctx)) : moderation_.next_report++;
+    if (row.id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
     moderation_.open_reports[row.id] = row;
     ctx.fx.writes.writes.emplace_back(row);
+    tell_nodes(row);
     return ctx.reply(protocol::Ok{});
   }
 
@@ -198,25 +276,25 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
           SanctionRow row{SanctionKind::Mute, m.player, m.reason, me, now, end};
           moderation_.sanctions[{row.kind, row.target}] = row;
           ctx.fx.writes.writes.emplace_back(row);
+          tell_nodes(row);
           audit("mute", m.player, m.reason, m.duration);
           ctx.reply(protocol::Ok{});
         } else if constexpr (std::is_same_v<M, protocol::Unmute>) {
           if (!reason_ok(m.reason)) return;
           moderation_.sanctions.erase({SanctionKind::Mute, m.player});
           ctx.fx.writes.writes.emplace_back(SanctionRemoved{SanctionKind::Mute, m.player});
+          tell_nodes(SanctionRemoved{SanctionKind::Mute, m.player});
           audit("unmute", m.player, m.reason);
           ctx.reply(protocol::Ok{});
         } else if constexpr (std::is_same_v<M, protocol::Kick>) {
           if (!reason_ok(m.reason) || !target_ok(m.player)) return;
-          const auto s = session_of(m.player);
-          if (!s) return ctx.error(ErrorCode::NoSuchPlayer, m.player + " is not online");
-          protocol::Error e = protocol::make_error(
-              ErrorCode::Kicked,
-              "a moderator closed your connection" + (m.reason.empty() ? "" : ": " + m.reason));
-          e.reason = m.reason;
+          if (!online_anywhere(m.player))
+            return ctx.error(ErrorCode::NoSuchPlayer, m.player + " is not online");
           audit("kick", m.player, m.reason);
           ctx.reply(protocol::Ok{});
-          close_with(*s, e);
+          // Connected to another node: that node closes the connection.
+          if (const auto s = session_of(m.player)) close_with(*s, kick_error(m.reason));
+          tell_nodes(KickOrder{m.player, m.reason});
         } else if constexpr (std::is_same_v<M, protocol::Ban>) {
           std::optional<Timestamp> end;
           if (m.player.has_value() == m.address.has_value())
@@ -237,15 +315,8 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
           ctx.fx.writes.writes.emplace_back(row);
           audit(m.player ? "ban" : "ban_address", row.target, m.reason, m.duration);
           ctx.reply(protocol::Ok{});
-          if (m.player) {
-            if (const auto s = session_of(*m.player))
-              close_with(*s, sanction_error(ErrorCode::Banned, row,
-                                            "the name " + row.target + " is banned"));
-          } else {
-            for (const auto& [id, state] : sessions_)
-              if (id != ctx.requester && state.connection.address == row.target)
-                close_with(id, sanction_error(ErrorCode::Banned, row, "your address is banned"));
-          }
+          enforce_ban(ctx, row, true);
+          tell_nodes(row);
         } else if constexpr (std::is_same_v<M, protocol::Unban>) {
           if (m.player.has_value() == m.address.has_value())
             return ctx.error(ErrorCode::BadField, "unban a player or an address (one of them)");
@@ -254,6 +325,7 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
           const std::string target = m.player ? *m.player : *m.address;
           moderation_.sanctions.erase({kind, target});
           ctx.fx.writes.writes.emplace_back(SanctionRemoved{kind, target});
+          tell_nodes(SanctionRemoved{kind, target});
           audit(m.player ? "unban" : "unban_address", target, m.reason);
           ctx.reply(protocol::Ok{});
         } else if constexpr (std::is_same_v<M, protocol::Adjudicate>) {
@@ -318,6 +390,7 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
           row.note = m.note;
           moderation_.open_reports.erase(it);
           ctx.fx.writes.writes.emplace_back(row);
+          tell_nodes(row);
           audit("resolve", "report " + std::to_string(row.id) + " on " + row.player, m.note);
           ctx.reply(protocol::Ok{});
         }

@@ -352,10 +352,11 @@ void Server::apply(Effects fx, std::optional<std::chrono::steady_clock::time_poi
     if (sessions_.contains(s)) closing_.insert(s);
   ClusterEffects after_delivery;
   if (cluster_) {
-    // Attaches wait for the welcome before them, and turns for the moves they tell of to be
-    // committed; everything else goes at once.
+    // Attaches wait for the welcome before them, turns and moderators' decisions for what they
+    // tell of to be committed; everything else goes at once.
     after_delivery.attaches = std::move(fx.cluster.attaches);
     after_delivery.turns = std::move(fx.cluster.turns);
+    after_delivery.moderation = std::move(fx.cluster.moderation);
     if (!fx.cluster.empty()) cluster_->carry_out(std::move(fx.cluster));
   }
   Pending group{0,

@@ -179,14 +179,17 @@ struct Player {
 };
 
 // The next message of type M with its envelope, skipping others (presence, your_turn...).
+// An error with code `also` is returned too.
 template <class M>
-ServerEnvelope wait_for_envelope(Client& c, Millis timeout = Millis{10'000}) {
+ServerEnvelope wait_for_envelope(Client& c, Millis timeout = Millis{10'000},
+                                 std::optional<ErrorCode> also = std::nullopt) {
   const auto deadline = Clock::now() + timeout;
   for (;;) {
     const auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now());
     REQUIRE_MESSAGE(left.count() > 0, "no " << M::kType << " in time");
     auto env = c.next(left);
     if (std::holds_alternative<M>(env.message)) return env;
+    if (const auto* e = std::get_if<Error>(&env.message); e && also && e->code == *also) return env;
     REQUIRE_MESSAGE(!std::holds_alternative<Error>(env.message),
                     "an error while waiting for " << M::kType << ": " << encode(env.message));
   }
@@ -363,6 +366,85 @@ TEST_SUITE("redis") {
       // Back on another node, he is told again, by the node that runs it.
       bob.resume(c.port("a"));
       CHECK(turns_become(*bob, {with_carol.game}));
+    }
+
+    TEST_CASE("cluster: a moderator on one node mutes, kicks and bans players on the others") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      c.start("c");
+      Player mod("mod", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Player carol("carol", c.port("c"));
+      const auto [status, out] = test::PgServer::shell(
+          std::string(test::kServerBinary) + " admin grant mod moderator --db '" + c.db + "' 2>&1");
+      REQUIRE_MESSAGE(status == 0, out);
+      Table t = start_game(carol, bob);  // node c runs it; bob plays from b
+      // Every node reads the roles from the database every 2 s: the moderator's request is
+      // refused (forbidden) until the node that takes it has.
+      const auto until_allowed = [&](const ClientMessage& request) {
+        for (int i = 0; i < 40; ++i) {
+          mod->send(request);
+          const auto reply = wait_for_envelope<Ok>(*mod, Millis{10'000}, ErrorCode::Forbidden);
+          if (std::holds_alternative<Ok>(reply.message)) return true;
+          std::this_thread::sleep_for(Millis{150});
+        }
+        return false;
+      };
+      REQUIRE(until_allowed(Mute{"bob", 3600, "spam"}));
+      // The mute, decided on a, holds on c, where bob's chat goes.
+      bool muted = false;
+      for (int i = 0; i < 10 && !muted; ++i) {  // a second apart: within the chat rate limit
+        bob->send(ChatSend{t.game, "hi"});
+        for (;;) {
+          const auto env = bob->next();
+          if (const auto* e = std::get_if<Error>(&env.message)) {
+            CHECK(e->code == ErrorCode::Muted);
+            CHECK(e->reason == "spam");
+            muted = true;
+            break;
+          }
+          if (std::holds_alternative<Chat>(env.message)) break;
+        }
+        if (!muted) std::this_thread::sleep_for(Millis{1'000});
+      }
+      CHECK(muted);
+      // Bob reports a line of carol's from b; it is filed on c, which keeps the line, and the
+      // moderator on a sees it and removes the line.
+      carol->send(ChatSend{t.game, "rude words"});
+      const auto line = wait_for<Chat>(*bob).line.value();
+      bob->send(Report{std::nullopt, line, "rude"});
+      wait_for<Ok>(*bob);
+      CHECK(eventually([&] {
+        mod->send(ReportsRequest{});
+        const auto list = wait_for<ReportList>(*mod);
+        return list.reports.size() == 1 && list.reports[0].player == "carol" &&
+               list.reports[0].text == "rude words";
+      }));
+      REQUIRE(until_allowed(RemoveChat{line, "rude"}));
+      CHECK(wait_for<ChatRemoved>(*bob).line == line);
+      CHECK(wait_for<ChatRemoved>(*carol).line == line);
+      // A kick of bob, connected to b.
+      mod->send(Kick{"bob", "cool off"});
+      wait_for<Ok>(*mod);
+      const auto kicked = wait_for<Error>(*bob);
+      CHECK(kicked.code == ErrorCode::Kicked);
+      CHECK(bob->closed_by_server());
+      // A ban of carol's name, connected to c: closed with the reason, and refused on b.
+      Ban ban;
+      ban.player = "carol";
+      ban.reason = "cheating";
+      mod->send(ban);
+      wait_for<Ok>(*mod);
+      const auto banned = wait_for<Error>(*carol);
+      CHECK(banned.code == ErrorCode::Banned);
+      CHECK(banned.reason == "cheating");
+      CHECK(carol->closed_by_server());
+      Client again(c.port("b"));
+      again.send("{\"type\":\"hello\",\"protocol\":1,\"name\":\"carol\",\"token\":\"" +
+                 carol.token + "\"}");
+      const auto refused = wait_for<Error>(again);
+      CHECK(refused.code == ErrorCode::Banned);
     }
 
     TEST_CASE("cluster: a player's two rated games ending on two nodes both count") {

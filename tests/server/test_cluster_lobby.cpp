@@ -43,7 +43,8 @@ std::optional<M> first(const Effects& fx, SessionId s) {
 // in (the login job's outcome).
 struct Node {
   Lobby lobby;
-  explicit Node(const std::string& name) : lobby(node_config(name), LoadedState{}, at(0)) {
+  explicit Node(const std::string& name, const LoadedState& state = {})
+      : lobby(node_config(name), state, at(0)) {
     lobby.add_game_ids(100, kGameIdBlock);
   }
   Effects login(SessionId s, const std::string& name, std::vector<GameId> elsewhere = {}) {
@@ -384,6 +385,100 @@ TEST_CASE("cluster lobby: the correspondence limit counts a player's games on ev
   CHECK(created_there);
 }
 
+template <class E>
+E event(const Effects& fx) {
+  REQUIRE(fx.cluster.moderation.size() == 1);
+  REQUIRE(std::holds_alternative<E>(fx.cluster.moderation.front()));
+  return std::get<E>(fx.cluster.moderation.front());
+}
+
+TEST_CASE("cluster lobby: a moderator's decision on one node is applied by every node") {
+  LoadedState roles;
+  roles.moderation.roles["mod"] = Role::Moderator;
+  Node a("a", roles), b("b", roles);
+  a.login(1, "mod");
+  b.login(5, "bob");
+  b.login(6, "carol");
+  // Bob and Carol play on node b; node a knows them only from b's directory.
+  auto created = b.lobby.handle_line(6, encode(ClientMessage{Create{}}), at(1));
+  const std::string game = first<Created>(created, 6)->game;
+  b.lobby.handle_line(5, encode(ClientMessage{Join{game, {}}}), at(2));
+  a.lobby.set_peer("b", b.lobby.directory());
+
+  // A mute on a, of a player a has never seen: taken, and told to every node.
+  const auto muted =
+      a.lobby.handle_line(1, encode(ClientMessage{Mute{"bob", 3600, "spam"}}), at(10));
+  CHECK(first<Ok>(muted, 1).has_value());
+  const auto mute = event<SanctionRow>(muted);
+  CHECK(mute.kind == SanctionKind::Mute);
+  CHECK(mute.target == "bob");
+  // Not yet on b: bob still chats there; once b applies it he may not.
+  CHECK(first<Chat>(b.lobby.handle_line(5, encode(ClientMessage{ChatSend{game, "hi"}}), at(11)), 5)
+            .has_value());
+  b.lobby.moderated(mute, at(12));
+  const auto refused = b.lobby.handle_line(5, encode(ClientMessage{ChatSend{game, "hi"}}), at(13));
+  REQUIRE(first<Error>(refused, 5).has_value());
+  CHECK(first<Error>(refused, 5)->code == ErrorCode::Muted);
+  CHECK(first<Error>(refused, 5)->reason == "spam");
+  // Lifted on a, lifted on b.
+  const auto unmuted = a.lobby.handle_line(1, encode(ClientMessage{Unmute{"bob", "ok"}}), at(14));
+  b.lobby.moderated(event<SanctionRemoved>(unmuted), at(15));
+  CHECK(first<Chat>(b.lobby.handle_line(5, encode(ClientMessage{ChatSend{game, "hi"}}), at(16)), 5)
+            .has_value());
+
+  // A chat line's id names its game, so a report of it made on a goes to b, which keeps it.
+  const auto said =
+      b.lobby.handle_line(6, encode(ClientMessage{ChatSend{game, "rude words"}}), at(20));
+  const std::int64_t line = first<Chat>(said, 6)->line.value();
+  CHECK(std::to_string(line >> kChatLineGameShift) == game);
+  Report report;
+  report.line = line;
+  report.reason = "rude";
+  const auto handed = a.lobby.handle_line(1, encode(ClientMessage{report}), at(21));
+  REQUIRE(handed.cluster.forwards.size() == 1);
+  CHECK(handed.cluster.forwards[0].key == game);
+  const auto filed = b.lobby.remote_request(RemoteSession{"a", 1}, remote("mod"),
+                                            handed.cluster.forwards[0].line, at(22));
+  const auto row = event<ReportRow>(filed);
+  CHECK(row.player == "carol");
+  CHECK(row.text == "rude words");
+  CHECK(row.id >= 100);  // from b's block of ids, so that no two nodes number one alike
+  // Every node lists it, and a resolution anywhere closes it everywhere.
+  a.lobby.moderated(row, at(23));
+  const auto listed = a.lobby.handle_line(1, encode(ClientMessage{ReportsRequest{}}), at(24));
+  REQUIRE(first<ReportList>(listed, 1)->reports.size() == 1);
+  const auto resolved =
+      a.lobby.handle_line(1, encode(ClientMessage{Resolve{row.id, "warned"}}), at(25));
+  CHECK(first<Ok>(resolved, 1).has_value());
+  b.lobby.moderated(event<ReportRow>(resolved), at(26));
+  b.login(7, "mod");  // a moderator on b sees no open report
+  CHECK(
+      first<ReportList>(b.lobby.handle_line(7, encode(ClientMessage{ReportsRequest{}}), at(27)), 7)
+          ->reports.empty());
+
+  // A kick of bob, who is connected to b: a says yes, and b closes his connection.
+  const auto kicked =
+      a.lobby.handle_line(1, encode(ClientMessage{Kick{"bob", "cool off"}}), at(30));
+  CHECK(first<Ok>(kicked, 1).has_value());
+  const auto closed = b.lobby.moderated(event<KickOrder>(kicked), at(31));
+  REQUIRE(first<Error>(closed, 5).has_value());
+  CHECK(first<Error>(closed, 5)->code == ErrorCode::Kicked);
+  CHECK(std::count(closed.close.begin(), closed.close.end(), SessionId{5}) == 1);
+  // Nobody is kicked who is online on no node.
+  const auto nobody = a.lobby.handle_line(1, encode(ClientMessage{Kick{"zed", ""}}), at(32));
+  CHECK(first<Error>(nobody, 1)->code == ErrorCode::NoSuchPlayer);
+
+  // A ban of carol's name: b closes her connection with the reason.
+  Ban ban;
+  ban.player = "carol";
+  ban.reason = "cheating";
+  const auto banned = a.lobby.handle_line(1, encode(ClientMessage{ban}), at(40));
+  const auto shut = b.lobby.moderated(event<SanctionRow>(banned), at(41));
+  REQUIRE(first<Error>(shut, 6).has_value());
+  CHECK(first<Error>(shut, 6)->code == ErrorCode::Banned);
+  CHECK(first<Error>(shut, 6)->reason == "cheating");
+}
+
 TEST_CASE("cluster lobby: a node runs no tournament yet, and lists none") {
   Node a("a");
   a.login(1, "alice");
@@ -423,6 +518,17 @@ TEST_CASE("cluster wire: every message survives the bus, and malformed bodies ar
       wire::Replaced{9},
       wire::Reset{},
       wire::Turns{4, YourTurn{{turn}}, 2},
+      wire::Moderated{SanctionRow{SanctionKind::BanAddress, "10.0.0.1", "spam", "mod",
+                                  Timestamp{Millis{1'800'000'000'000}}, std::nullopt}},
+      wire::Moderated{SanctionRow{SanctionKind::Mute, "bob", "", "mod",
+                                  Timestamp{Millis{1'800'000'000'000}},
+                                  Timestamp{Millis{1'800'000'360'000}}}},
+      wire::Moderated{SanctionRemoved{SanctionKind::BanName, "bob"}},
+      wire::Moderated{KickOrder{"bob", "cool off"}},
+      wire::Moderated{ReportRow{104, Timestamp{Millis{5}}, "ann", "bob", 1234, "rude", "17",
+                                "rude words", std::nullopt, std::nullopt, ""}},
+      wire::Moderated{ReportRow{105, Timestamp{Millis{5}}, "ann", "bob", std::nullopt, std::nullopt,
+                                std::nullopt, "spam", "mod", Timestamp{Millis{9}}, "warned"}},
       wire::Directory{PeerView{{}, {{"alice", p.rating, 3, true, 4}}, {{"alice", 2}}}}};
   for (const auto& m : all) {
     const auto back = wire::decode(wire::encode(m));
@@ -436,6 +542,8 @@ TEST_CASE("cluster wire: every message survives the bus, and malformed bodies ar
        R"({"t":"req","s":1,"p":{"name":"bad name","bot":false,"r":1,"d":1,"v":1,"g":0},"k":"1","l":""})",
        R"({"t":"dir","games":"{}","players":[],"playing":{}})",
        R"({"t":"turns","s":1,"y":"{\"type\":\"games\",\"games\":[]}","c":0})",
+       R"({"t":"lift","kind":"jail","target":"bob"})", R"({"t":"kick","player":"bob"})",
+       R"({"t":"report","id":0,"at":1,"reporter":"a","player":"b","line":null,"text":null,"game":null,"reason":"","resolved_by":null,"resolved_at":null,"note":""})",
        R"({"t":"turns","s":1,"y":"{\"type\":\"your_turn\",\"games\":[]}","c":-1})",
        R"({"t":"req","s":1,"p":{"name":"al","bot":false,"r":1,"d":1,"v":1,"g":0,"c":-2},"k":"1","l":""})",
        R"({"t":"dir","games":"{\"type\":\"games\",\"games\":[]}","players":[],"playing":{"a":-1}})"})
