@@ -40,8 +40,16 @@ redis.call('HSET', KEYS[1], ARGV[1], KEYS[2] .. '\t' .. ARGV[2])
 return {0}
 )lua");
 
-// KEYS: seekers. ARGV: player.
-const RedisScript kUnseek(std::string(kRemove) + "return remove(KEYS[1], ARGV[1])\n");
+// KEYS: seekers. ARGV: player, and a node: only a seek made there (empty: any).
+const RedisScript kUnseek(std::string(kRemove) + R"lua(
+if ARGV[2] ~= '' then
+  local cur = redis.call('HGET', KEYS[1], ARGV[1])
+  if not cur then return 0 end
+  local tab = string.find(cur, '\t', 1, true)
+  if string.sub(cur, tab + 1) ~= ARGV[2] then return 0 end
+end
+return remove(KEYS[1], ARGV[1])
+)lua");
 
 // KEYS: seekers. ARGV: node. The players whose seeks were dropped.
 const RedisScript kDropNode(std::string(kRemove) + R"lua(
@@ -79,9 +87,9 @@ Expected<Pairing, RedisError> PairingQueue::seek(std::string_view player, std::s
   return Pairing{true, r->elements[1].str, r->elements[2].str};
 }
 
-Expected<bool, RedisError> PairingQueue::unseek(std::string_view player) {
+Expected<bool, RedisError> PairingQueue::unseek(std::string_view player, bool anywhere) {
   const std::string keys[] = {prefix_ + "seekers"};
-  const std::string args[] = {std::string(player)};
+  const std::string args[] = {std::string(player), anywhere ? std::string() : node_};
   auto r = kUnseek.run(redis_, keys, args);
   if (!r) return Unexpected(r.error());
   if (!is_integer(*r)) return unexpected_reply(redis_, "unseek", *r);

@@ -26,8 +26,10 @@ class PairingQueue {
 
   // `pool` names what is sought, e.g. "standard|300+5|rated" (any text).
   Expected<Pairing, RedisError> seek(std::string_view player, std::string_view pool);
-  // Withdraws the player's seek. false: there was none.
-  Expected<bool, RedisError> unseek(std::string_view player);
+  // Withdraws the player's seek. false: there was none. With `anywhere` false, only a seek made
+  // through this node: one they made since on another node stays (a seek that expired here, or
+  // whose player left this node, must not take a newer one with it).
+  Expected<bool, RedisError> unseek(std::string_view player, bool anywhere = true);
   // Who waits in a pool, oldest first.
   Expected<std::vector<std::string>, RedisError> waiting(std::string_view pool);
   // Withdraws every seek made on `node` (a node that died); returns the players.

@@ -56,6 +56,14 @@ std::optional<GameId> game_of(const std::string& key) {
   return id;
 }
 
+// The lease key of a kept offer ("g17" -> "17", "c12"), and back; seeks are not leased.
+std::optional<std::string> offer_key(const std::string& offer) {
+  if (offer.starts_with('g') && game_of(offer.substr(1))) return offer.substr(1);
+  if (offer.starts_with('c') && game_of(offer.substr(1))) return offer;
+  return std::nullopt;
+}
+std::string offer_id(const std::string& key) { return key.starts_with('c') ? key : "g" + key; }
+
 std::string error_line(ErrorCode code, const std::string& message, const protocol::RequestId& id,
                        std::optional<std::string> game = {}) {
   return protocol::encode(
@@ -146,7 +154,7 @@ void ClusterNode::stop(bool graceful) {
           for (auto& [key, lease] : held_) ok(leases_->release(lease), "release");
           for (const auto& [name, session] : held_names_)
             ok(names_->release(name, name_session(life(), session)), "release name");
-          for (const auto& [name, job] : seeking_) ok(pairing_->unseek(name), "unseek");
+          for (const auto& [name, job] : seeking_) ok(pairing_->unseek(name, false), "unseek");
           ok(membership_->leave(), "leave");
           log_.info("cluster_left",
                     {{"node", options_.node}, {"leases", std::to_string(held_.size())}});
@@ -432,20 +440,28 @@ void ClusterNode::scan() {
   scan_pending_ = true;
   hooks_.storage([this](Storage& storage) {
     std::vector<std::pair<GameId, std::int64_t>> games;
+    std::vector<OfferRow> offers;
     try {
       games = storage.unfinished_games();
+      offers = storage.offers();
     } catch (const std::exception& e) {
       log_.warn("scan_failed", {{"why", e.what()}});
     }
-    post([this, games = std::move(games)] {
+    post([this, games = std::move(games), offers = std::move(offers)] {
       scan_pending_ = false;
       std::vector<std::string> keys;
-      std::vector<std::int64_t> tokens;
+      std::vector<std::int64_t> tokens;  // -1: a kept offer
       for (const auto& [id, token] : games) {
         std::string key = std::to_string(id);
         if (held_.contains(key) || taking_.contains(key)) continue;
         keys.push_back(std::move(key));
         tokens.push_back(token);
+      }
+      for (const OfferRow& offer : offers) {
+        auto key = offer_key(offer.id);
+        if (!key || held_.contains(*key) || taking_.contains(*key)) continue;
+        keys.push_back(std::move(*key));
+        tokens.push_back(-1);
       }
       const auto holders = leases_->holders(keys);
       if (!ok(holders, "scan")) return;
@@ -457,7 +473,10 @@ void ClusterNode::scan() {
         if (seen == seen_free_.end()) {
           still_free[keys[i]] = now;
         } else if (now - seen->second >= kFreeTwice) {
-          take_over(keys[i], tokens[i]);
+          if (tokens[i] < 0)
+            take_over_offer(keys[i]);
+          else
+            take_over(keys[i], tokens[i]);
         } else {
           still_free[keys[i]] = seen->second;
         }
@@ -519,6 +538,55 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
   });
 }
 
+void ClusterNode::take_over_offer(const std::string& key) {
+  if (taking_.contains(key)) return;
+  const auto r = leases_->acquire(key, 0);
+  if (!ok(r, "take over")) return;
+  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
+    owner_cache_[key] = holder->node;
+    resolve(key);
+    return;
+  }
+  const cluster::Lease lease = std::get<cluster::Lease>(*r);
+  taking_.insert(key);
+  hooks_.storage([this, key, lease](Storage& storage) {
+    // Read again under the lease: taken or withdrawn since the scan, it is gone.
+    std::optional<OfferRow> offer;
+    std::optional<PlayerRow> owner;
+    std::string why;
+    try {
+      for (OfferRow& o : storage.offers())
+        if (o.id == offer_id(key)) offer = std::move(o);
+      if (offer) owner = storage.player(offer->owner);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    post([this, key, lease, offer = std::move(offer), owner = std::move(owner), why] {
+      taking_.erase(key);
+      seen_free_.erase(key);
+      auto items = std::move(waiting_[key]);
+      waiting_.erase(key);
+      if (!offer) {
+        ok(leases_->release(lease), "release");
+        if (!why.empty()) log_.error("take_over_failed", {{"offer", key}, {"why", why}});
+        for (const Routed& item : items)
+          if (key.starts_with('c'))
+            fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
+          else
+            fail(item, ErrorCode::NoSuchGame, "no game " + key);
+        return;
+      }
+      held_[key] = lease;
+      ++takeovers_;
+      log_.warn("offer_taken_over", {{"offer", offer->id}, {"token", std::to_string(lease.token)}});
+      hooks_.lobby([offer = *offer, owner, token = lease.token](Lobby& l, Instant at) {
+        return l.adopt_offer(offer, owner, token, at);
+      });
+      for (Routed& item : items) hand_back(std::move(item));
+    });
+  });
+}
+
 // ---- routing requests to the node that runs their game ----------------------------------------
 
 void ClusterNode::route(Routed item) {
@@ -573,22 +641,16 @@ void ClusterNode::resolve(const std::string& key) {
     for (const Routed& item : items) send_to(h->node, item);
     return;
   }
-  // Nobody runs it.
-  if (key.starts_with('c')) {
-    auto items = std::move(w->second);
-    waiting_.erase(w);
-    for (const Routed& item : items)
-      fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
-    return;
-  }
+  // Nobody runs it: a game or kept offer whose node died is taken over here once its lease was
+  // seen free twice; anything else does not exist.
+  const bool challenge = key.starts_with('c') && game_of(key.substr(1));
   const auto id = game_of(key);
-  if (!id) {
+  if (!challenge && !id) {
     auto items = std::move(w->second);
     waiting_.erase(w);
     for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, "no game " + key);
     return;
   }
-  // An unfinished game whose node died: taken over here once its lease was seen free twice.
   const auto seen = seen_free_.find(key);
   if (seen == seen_free_.end()) {
     seen_free_[key] = now;
@@ -596,21 +658,28 @@ void ClusterNode::resolve(const std::string& key) {
   }
   if (now - seen->second < kFreeTwiceOnRequest) return;
   taking_.insert(key);
-  hooks_.storage([this, key, id = *id](Storage& storage) {
+  hooks_.storage([this, key, id](Storage& storage) {
     std::optional<GameRow> row;
+    bool offer = false;
     try {
-      row = storage.game_row(id);
+      if (id) row = storage.game_row(*id);
+      if (!row)
+        for (const OfferRow& o : storage.offers()) offer = offer || o.id == offer_id(key);
     } catch (const std::exception& e) {
       log_.warn("route_failed", {{"game", key}, {"why", e.what()}});
     }
-    post([this, key, row = std::move(row)] {
+    post([this, key, row = std::move(row), offer] {
       taking_.erase(key);
+      if (offer) return take_over_offer(key);
       if (!row || row->result) {
         seen_free_.erase(key);
         auto items = std::move(waiting_[key]);
         waiting_.erase(key);
         for (const Routed& item : items)
-          fail(item, ErrorCode::NoSuchGame, row ? "game " + key + " is over" : "no game " + key);
+          if (key.starts_with('c'))
+            fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
+          else
+            fail(item, ErrorCode::NoSuchGame, row ? "game " + key + " is over" : "no game " + key);
         return;
       }
       take_over(key, row->owner_token);
@@ -741,6 +810,10 @@ void ClusterNode::carry_out(ClusterEffects fx) {
     for (const std::string& name : fx.unseeks) {
       seeking_.erase(name);
       ok(pairing_->unseek(name), "unseek");
+    }
+    for (const std::string& name : fx.drop_seeks) {
+      seeking_.erase(name);
+      ok(pairing_->unseek(name, false), "unseek");
     }
     for (auto& job : fx.seeks) seek(std::move(job));
     for (auto& f : fx.forwards)
@@ -1008,9 +1081,8 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
       post([this, from, games = std::move(games)] {
         for (const auto& g : games) owner_cache_[g] = from;
       });
-      hooks_.lobby([from, view = std::move(d->view)](Lobby& l, Instant) mutable {
-        l.set_peer(from, std::move(view));
-        return Effects{};
+      hooks_.lobby([from, view = std::move(d->view)](Lobby& l, Instant at) mutable {
+        return l.set_peer(from, std::move(view), at);
       });
     }
     return;

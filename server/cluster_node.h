@@ -141,6 +141,9 @@ class ClusterNode {
   void hand_back(Routed item);
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
   void take_over(const std::string& key, std::int64_t floor);
+  // A kept open game ("17") or challenge ("c12") whose node died: its row in the offers table
+  // is taken over here (Lobby::adopt_offer).
+  void take_over_offer(const std::string& key);
   // To a channel every node hears. False when it could not be sent (it may have reached Redis
   // or not).
   bool publish(const std::string& channel, const wire::NodeMessage& m);

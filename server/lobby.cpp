@@ -49,6 +49,7 @@ void ClusterEffects::append(ClusterEffects&& other) {
   move_all(logins, other.logins);
   move_all(seeks, other.seeks);
   move_all(unseeks, other.unseeks);
+  move_all(drop_seeks, other.drop_seeks);
   move_all(acquire, other.acquire);
   move_all(release, other.release);
   move_all(logouts, other.logouts);
@@ -127,7 +128,12 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
       p.session.reset();
       if (clustered() && !is_remote_session(session)) {
         ctx.fx.cluster.logouts.emplace_back(name, session);
-        if (cluster_seeks_.erase(name)) ctx.fx.cluster.unseeks.push_back(name);
+        // A kept seek (correspondence, or with a lifetime) waits in the queue while they are away.
+        if (const auto seek = cluster_seeks_.find(name);
+            seek != cluster_seeks_.end() && !seek->second.kept_until) {
+          cluster_seeks_.erase(seek);
+          ctx.fx.cluster.drop_seeks.push_back(name);
+        }
       }
       // Kept offers (correspondence, or with a lifetime) stay while their creator is away.
       std::erase_if(seeks_, [&](const SeekEntry& s) { return s.player == name && !s.kept_until; });

@@ -233,6 +233,9 @@ struct ClusterEffects {
   std::vector<LoginJob> logins;
   std::vector<SeekJob> seeks;
   std::vector<std::string> unseeks;  // players whose seek in the pairing queue to withdraw
+  // Seeks made here to withdraw (expired, or their player left) unless the player has made a
+  // newer one through another node since.
+  std::vector<std::string> drop_seeks;
   std::vector<std::string> acquire;  // keys ("17", "c12") this node now runs: take their leases
   std::vector<std::string> release;  // keys it stopped running: give their leases back
   std::vector<std::pair<std::string, SessionId>> logouts;  // names to let go in the registry
@@ -241,8 +244,9 @@ struct ClusterEffects {
   bool reserve_ids = false;                 // the block of game ids runs low
   bool empty() const {
     return forwards.empty() && bounces.empty() && attaches.empty() && logins.empty() &&
-           seeks.empty() && unseeks.empty() && acquire.empty() && release.empty() &&
-           logouts.empty() && turns.empty() && moderation.empty() && !reserve_ids;
+           seeks.empty() && unseeks.empty() && drop_seeks.empty() && acquire.empty() &&
+           release.empty() && logouts.empty() && turns.empty() && moderation.empty() &&
+           !reserve_ids;
   }
   void append(ClusterEffects&& other);
 };
@@ -318,14 +322,20 @@ class Lobby {
   Effects lease_lost(const std::string& key, Instant now);
   // A game taken over from the database after its node died (Storage::take_game).
   Effects adopt(const StoredGame& game, std::int64_t token, Instant now);
+  // A kept open game or challenge taken over from the offers table after its node died (the
+  // owner's row as stored, if any): this node runs it from now on, until it is taken,
+  // withdrawn or expires.
+  Effects adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>& owner,
+                      std::int64_t token, Instant now);
   // Game ids reserved in the shared database for this node: first .. first + count - 1.
   void add_game_ids(GameId first, int count);
   // Whether this node reaches the cluster (Redis): while not, nothing new is started here (it
   // could not take the lease), and requests that need the cluster are refused with
   // `unavailable`.
   void set_cluster_ready(bool ready) { cluster_ready_ = ready; }
-  // The other nodes' lobbies, as their directory messages say.
-  void set_peer(const std::string& node, PeerView view);
+  // The other nodes' lobbies, as their directory messages say. A player there whom a kept
+  // challenge held here waits for is sent it (once per connection).
+  Effects set_peer(const std::string& node, PeerView view, Instant now);
   void forget_peer(const std::string& node);
   // This node's part of the directory, for the others.
   PeerView directory() const;
@@ -387,6 +397,7 @@ class Lobby {
     std::string to;
     protocol::ChallengeSend request;
     std::optional<Timestamp> kept_until;
+    std::optional<RemoteSession> told;  // cluster mode: the connection elsewhere that has it
   };
   struct Room {
     GameRoom game;
@@ -460,7 +471,7 @@ class Lobby {
   // they are connected there.
   std::optional<SessionId> reach(Ctx& ctx, const std::string& name);
   void login_clustered(Ctx& ctx, const protocol::Hello& m);
-  void seek_clustered(Ctx& ctx, const protocol::Seek& m);
+  void seek_clustered(Ctx& ctx, const protocol::Seek& m, std::optional<Timestamp> kept_until);
   // Drops a room without ending its game (its lease is lost): its sessions are closed, so that
   // they come back to the node that runs it now.
   void drop_room(Ctx& ctx, GameId id);
@@ -501,6 +512,8 @@ class Lobby {
   // How another node is to see this node's player.
   RemotePlayer as_remote(const PlayerState& p) const;
   void drop_challenges_of(Ctx& ctx, const std::string& player);
+  protocol::ChallengeReceived challenge_received(const std::string& id,
+                                                 const ChallengeEntry& c) const;
   PlayerState& player(const std::string& name) { return players_.at(name); }
   std::optional<SessionId> session_of(const std::string& name) const;
   Color random_color();
@@ -549,8 +562,11 @@ class Lobby {
   std::deque<std::pair<GameId, GameId>> id_blocks_;  // [first, end) reserved for this node
   bool ids_requested_ = false;
   bool cluster_ready_ = true;
-  std::map<std::string, std::string> cluster_seeks_;      // a player here -> their seek's pool
-  std::map<std::string, std::int64_t> challenge_tokens_;  // challenges held here, their tokens
+  struct ClusterSeek {
+    std::string pool;                     // what must match
+    std::optional<Timestamp> kept_until;  // kept across disconnects until then
+  };
+  std::map<std::string, ClusterSeek> cluster_seeks_;  // seeks made here, in the pairing queue
 };
 
 }  // namespace amazons::server

@@ -228,12 +228,12 @@ Effects Lobby::complete_login(const LoginOutcome& outcome, Instant now) {
   return std::move(ctx.fx);
 }
 
-void Lobby::seek_clustered(Ctx& ctx, const protocol::Seek& m) {
+void Lobby::seek_clustered(Ctx& ctx, const protocol::Seek& m, std::optional<Timestamp> kept_until) {
   if (!cluster_ready_) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string& me = *sessions_.at(ctx.requester).player;
   // One pool per what must match; the text is only ever compared.
   const std::string pool = m.rules + "|" + to_json(m.time).dump() + "|" + (m.rated ? "r" : "c");
-  cluster_seeks_[me] = pool;
+  cluster_seeks_[me] = ClusterSeek{pool, kept_until};
   ctx.fx.cluster.seeks.push_back(SeekJob{ctx.requester, ctx.id, me, pool, m});
   ctx.id_used = true;  // complete_seek answers
 }
@@ -252,7 +252,7 @@ Effects Lobby::complete_seek(const SeekOutcome& outcome, Instant now) {
     return std::move(ctx.fx);
   }
   if (const auto s = cluster_seeks_.find(job.name);
-      s != cluster_seeks_.end() && s->second == job.pool)
+      s != cluster_seeks_.end() && s->second.pool == job.pool)
     cluster_seeks_.erase(s);
   // The player who waited: here, on another node, or gone meanwhile (then they start offline,
   // as a challenge's sender who dropped does).
@@ -355,6 +355,33 @@ Effects Lobby::adopt(const StoredGame& stored, std::int64_t token, Instant now) 
   return std::move(ctx.fx);
 }
 
+Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>& owner,
+                           std::int64_t token, Instant now) {
+  Ctx ctx(0, std::nullopt, now);
+  const bool open_game = offer.id.starts_with('g');
+  const std::string key = open_game ? offer.id.substr(1) : offer.id;
+  const auto id = parse_game_id(key);
+  if (open_game && id && rooms_.contains(*id)) {
+    rooms_.at(*id).token = token;
+    return std::move(ctx.fx);
+  }
+  if (challenges_.contains(offer.id)) return std::move(ctx.fx);
+  PlayerState& p = players_[offer.owner];
+  if (p.row.name.empty()) {
+    p.row = owner.value_or(PlayerRow{});
+    p.row.name = offer.owner;
+  }
+  const std::size_t problems = restore_problems_.size();
+  restore_offer(offer);
+  if (restore_problems_.size() != problems || (!open_game && !challenges_.contains(offer.id))) {
+    // Not an offer this node can run: let it go rather than hold it for nothing.
+    ctx.fx.cluster.release.push_back(key);
+    return std::move(ctx.fx);
+  }
+  if (open_game && id) rooms_.at(*id).token = token;
+  return std::move(ctx.fx);
+}
+
 void Lobby::add_game_ids(GameId first, int count) {
   if (count > 0) id_blocks_.emplace_back(first, first + count);
   ids_requested_ = false;
@@ -369,9 +396,25 @@ std::vector<std::pair<std::string, std::int64_t>> Lobby::held_keys() const {
 
 // ---- the directory -----------------------------------------------------------------------------
 
-void Lobby::set_peer(const std::string& node, PeerView view) {
-  if (node == config_.node) return;
+Effects Lobby::set_peer(const std::string& node, PeerView view, Instant now) {
+  Ctx ctx(0, std::nullopt, now);
+  if (node == config_.node) return {};
   peers_[node] = std::move(view);
+  // Kept challenges held here for a player who is now connected there: they hear of it as if
+  // they had logged in here.
+  for (auto& [id, c] : challenges_) {
+    if (!c.kept_until) continue;
+    for (const PeerPlayer& p : peers_[node].players) {
+      const RemoteSession where{node, p.session};
+      if (p.name != c.to || c.told == where || session_of(c.to)) continue;
+      const SessionId s =
+          remote_session(ctx, where, RemotePlayer{p.name, p.bot, p.rating, p.rated_games});
+      if (s == 0) continue;
+      c.told = where;
+      ctx.send(s, challenge_received(id, c));
+    }
+  }
+  return std::move(ctx.fx);
 }
 
 void Lobby::forget_peer(const std::string& node) { peers_.erase(node); }

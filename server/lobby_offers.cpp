@@ -41,7 +41,7 @@ void Lobby::restore_offer(const OfferRow& row) {
              challenge && row.id[0] == 'c' && number > 0) {
     if (!players_.contains(challenge->player))
       players_[challenge->player].row.name = challenge->player;
-    challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at};
+    challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at, std::nullopt};
     next_challenge_ = std::max(next_challenge_, number + 1);
   } else {
     problem("not an open game, seek or challenge");
@@ -56,7 +56,7 @@ void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
   if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
   if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
-  if (clustered()) return seek_clustered(ctx, m);
+  if (clustered()) return seek_clustered(ctx, m, *kept);
   if (const auto mine = std::find_if(seeks_.begin(), seeks_.end(),
                                      [&](const SeekEntry& e) { return e.player == me; });
       mine != seeks_.end())
@@ -91,8 +91,11 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
     return ctx.error(ErrorCode::NoSuchPlayer, "no other player named " + m.player + " is online");
   // On a cluster the player may be connected to another node.
   const auto target = reach(ctx, m.player);
-  // A kept challenge may wait for a known player who is away.
-  const bool known = players_.contains(m.player) && *kept;
+  // A kept challenge may wait for a known player who is away. A cluster node knows only the
+  // players it has seen: there any well-formed name will do (the challenge waits for whoever
+  // logs in with it, on any node, until it expires).
+  const bool known =
+      *kept && (players_.contains(m.player) || (clustered() && !name_problem(m.player)));
   if (!target && !known)
     return ctx.error(ErrorCode::NoSuchPlayer, "no other player named " + m.player + " is online");
   auto v = variant(m.rules);
@@ -103,20 +106,27 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   if (number == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string id = "c" + std::to_string(number);
   if (clustered()) ctx.fx.cluster.acquire.push_back(id);
-  challenges_[id] = {me, m.player, m, *kept};
+  ChallengeEntry& entry = challenges_[id] = {me, m.player, m, *kept, std::nullopt};
   if (*kept)
     ctx.fx.writes.writes.emplace_back(offer_row(id, me, m, std::nullopt, ctx.now.wall, **kept));
-  const PlayerState& p = player(me);
   ctx.reply(protocol::ChallengeSent{id, m.player});
-  if (target)
-    ctx.send(*target, protocol::ChallengeReceived{
-                          id,
-                          {me, rounded(p.row.rating.rating), p.row.bot},
-                          m.rules,
-                          m.time,
-                          m.color,
-                          m.rated,
-                          *kept ? std::optional(format_timestamp(**kept)) : std::nullopt});
+  if (target) {
+    entry.told = remote_of(*target);
+    ctx.send(*target, challenge_received(id, entry));
+  }
+}
+
+protocol::ChallengeReceived Lobby::challenge_received(const std::string& id,
+                                                      const ChallengeEntry& c) const {
+  const PlayerState& from = players_.at(c.from);
+  return protocol::ChallengeReceived{
+      id,
+      {c.from, rounded(from.row.rating.rating), from.row.bot},
+      c.request.rules,
+      c.request.time,
+      c.request.color,
+      c.request.rated,
+      c.kept_until ? std::optional(format_timestamp(*c.kept_until)) : std::nullopt};
 }
 
 void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
@@ -206,6 +216,15 @@ void Lobby::expire_offers(Ctx& ctx) {
     }
     ctx.fx.writes.writes.emplace_back(OfferRemoved{it->id});
     it = seeks_.erase(it);
+  }
+  // Cluster mode: a kept seek of this node's in the pairing queue.
+  for (auto it = cluster_seeks_.begin(); it != cluster_seeks_.end();) {
+    if (!expired(it->second.kept_until)) {
+      ++it;
+      continue;
+    }
+    ctx.fx.cluster.drop_seeks.push_back(it->first);
+    it = cluster_seeks_.erase(it);
   }
   for (auto it = challenges_.begin(); it != challenges_.end();) {
     if (!expired(it->second.kept_until)) {

@@ -140,14 +140,7 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
   // Challenges that waited for this player while they were away.
   for (const auto& [id, c] : challenges_) {
     if (c.to != name || !c.kept_until) continue;
-    const PlayerState& from = player(c.from);
-    ctx.reply(protocol::ChallengeReceived{id,
-                                          {c.from, rounded(from.row.rating.rating), from.row.bot},
-                                          c.request.rules,
-                                          c.request.time,
-                                          c.request.color,
-                                          c.request.rated,
-                                          format_timestamp(*c.kept_until)});
+    ctx.reply(challenge_received(id, c));
   }
   if (auto turns = your_turn(name, ctx.now); !turns.games.empty()) ctx.reply(turns);
 }

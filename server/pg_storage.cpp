@@ -742,6 +742,21 @@ std::vector<std::pair<GameId, std::int64_t>> PgStorage::unfinished_games() {
   });
 }
 
+std::vector<OfferRow> PgStorage::offers() {
+  return guarded("offers", [&] {
+    pqxx::read_transaction t(conn_->c);
+    std::vector<OfferRow> out;
+    for (const auto& r : t.exec("SELECT id, owner, request, invite, created_at, expires_at FROM "
+                                "offers ORDER BY created_at, id")) {
+      const Row q{r};
+      out.push_back({q.text(0), q.text(1), q.text(2),
+                     q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
+                     rows::from_ms(q.integer(4)), rows::from_ms(q.integer(5))});
+    }
+    return out;
+  });
+}
+
 std::vector<PlayerRow> PgStorage::leaderboard(int limit) {
   return guarded("leaderboard", [&] {
     pqxx::read_transaction t(conn_->c);

@@ -790,6 +790,17 @@ std::vector<std::pair<GameId, std::int64_t>> SqliteStorage::unfinished_games() {
   return out;
 }
 
+std::vector<OfferRow> SqliteStorage::offers() {
+  std::vector<OfferRow> out;
+  auto& q = prepared(kSelectOffers);
+  ResetOnExit<Statement> guard{q};
+  while (q.step())
+    out.push_back({q.text(0), q.text(1), q.text(2),
+                   q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
+                   from_ms(q.integer(4)), from_ms(q.integer(5))});
+  return out;
+}
+
 std::vector<PlayerRow> SqliteStorage::leaderboard(int limit) {
   Statement q(db_, (std::string("SELECT ") + kPlayerColumns +
                     " FROM players WHERE rated_games > 0 ORDER BY rating DESC, name LIMIT ?1")

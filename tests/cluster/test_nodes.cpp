@@ -447,6 +447,78 @@ TEST_SUITE("redis") {
       CHECK(refused.code == ErrorCode::Banned);
     }
 
+    TEST_CASE(
+        "cluster: kept offers outlive their creator's connection and their node: an open game, a "
+        "challenge and a seek") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      c.start("c");
+      const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
+      // Alice, on node a, leaves a correspondence game open and challenges dave, who is away.
+      {
+        Player dave("dave", c.port("c"));  // known to the cluster, then gone
+      }
+      Player alice("alice", c.port("a"));
+      Create create;
+      create.time = per_day;
+      create.color = ColorChoice::White;
+      alice->send(create);
+      const std::string game = wait_for<Created>(*alice).game;
+      ChallengeSend challenge;
+      challenge.player = "dave";
+      challenge.time = per_day;
+      alice->send(challenge);
+      const std::string challenge_id = wait_for<ChallengeSent>(*alice).challenge;
+      alice.client.reset();
+      // Then node a dies: another node takes both over from the database.
+      c.nodes.at("a")->stop(SIGKILL);
+      Player bob("bob", c.port("b"));
+      const auto listed = [&] {
+        bob->send(List{});
+        for (const auto& g : wait_for<Games>(*bob).games)
+          if (g.game == game) return true;
+        return false;
+      };
+      REQUIRE_MESSAGE(eventually(listed, Millis{20'000}), "alice's open game is not listed");
+      bob->send(Join{game, std::nullopt});
+      const auto start = wait_for<Start>(*bob);
+      CHECK(start.color == Color::Black);
+      CHECK(start.white.name == "alice");
+      // Dave comes back on node c: the node holding the challenge now tells him, and he accepts.
+      Player dave("dave", c.port("c"));
+      const auto received = wait_for<ChallengeReceived>(*dave, Millis{15'000});
+      CHECK(received.challenge == challenge_id);
+      CHECK(received.from.name == "alice");
+      dave->send(Accept{challenge_id});
+      const auto accepted = wait_for<Start>(*dave);
+      CHECK(std::set<std::string>{accepted.white.name, accepted.black.name} ==
+            std::set<std::string>{"alice", "dave"});
+      // A correspondence seek waits in the queue while its player is away, and pairs then.
+      Player carol("carol", c.port("b"));
+      Seek seek;
+      seek.time = per_day;
+      carol->send(seek);
+      wait_for<Seeking>(*carol);
+      carol.client.reset();
+      std::this_thread::sleep_for(Millis{300});  // her node has seen her go
+      Player erin("erin", c.port("c"));
+      erin->send(seek);
+      const auto paired = wait_for<Start>(*erin);
+      CHECK((paired.white.name == "carol" || paired.black.name == "carol"));
+      // A real-time seek goes with its player's connection.
+      Player fay("fay", c.port("b"));
+      Seek quick;
+      quick.time = TimeControl::fischer(Millis{60'000}, Millis{0});
+      fay->send(quick);
+      wait_for<Seeking>(*fay);
+      fay.client.reset();
+      std::this_thread::sleep_for(Millis{300});
+      Player gus("gus", c.port("c"));
+      gus->send(quick);
+      wait_for<Seeking>(*gus);
+    }
+
     TEST_CASE("cluster: a player's two rated games ending on two nodes both count") {
       Cluster c;
       c.start("a");

@@ -42,6 +42,12 @@ TEST_SUITE("redis") {
     CHECK_FALSE(must(b.seek("bo", "x")).paired);
     CHECK(must(b.unseek("bo")));
     CHECK(must(b.waiting("x")).empty());
+    // Withdrawn only where it was made: node a's stale word does not take bo's seek on b.
+    CHECK_FALSE(must(b.seek("bo", "x")).paired);
+    CHECK_FALSE(must(a.unseek("bo", false)));
+    CHECK(must(b.waiting("x")) == std::vector<std::string>{"bo"});
+    CHECK(must(b.unseek("bo", false)));
+    CHECK_FALSE(must(b.unseek("nobody", false)));
     // A player seeking again in the same pool does not meet themselves.
     CHECK_FALSE(must(a.seek("cy", "y")).paired);
     CHECK_FALSE(must(a.seek("cy", "y")).paired);

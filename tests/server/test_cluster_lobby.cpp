@@ -227,8 +227,8 @@ TEST_CASE("cluster lobby: list and players show every node, from the others' dir
     REQUIRE(decoded.has_value());
     return std::get<wire::Directory>(*decoded).view;
   };
-  b.lobby.set_peer("a", through_bus(a.lobby.directory()));
-  a.lobby.set_peer("b", through_bus(b.lobby.directory()));
+  b.lobby.set_peer("a", through_bus(a.lobby.directory()), at(0));
+  a.lobby.set_peer("b", through_bus(b.lobby.directory()), at(0));
   for (Node* n : {&a, &b}) {
     const auto list = first<Games>(n->lobby.handle_line(1, R"({"type":"list"})", at(5)), 1);
     REQUIRE(list->games.size() == 1);
@@ -403,7 +403,7 @@ TEST_CASE("cluster lobby: a moderator's decision on one node is applied by every
   auto created = b.lobby.handle_line(6, encode(ClientMessage{Create{}}), at(1));
   const std::string game = first<Created>(created, 6)->game;
   b.lobby.handle_line(5, encode(ClientMessage{Join{game, {}}}), at(2));
-  a.lobby.set_peer("b", b.lobby.directory());
+  a.lobby.set_peer("b", b.lobby.directory(), at(3));
 
   // A mute on a, of a player a has never seen: taken, and told to every node.
   const auto muted =
@@ -477,6 +477,79 @@ TEST_CASE("cluster lobby: a moderator's decision on one node is applied by every
   REQUIRE(first<Error>(shut, 6).has_value());
   CHECK(first<Error>(shut, 6)->code == ErrorCode::Banned);
   CHECK(first<Error>(shut, 6)->reason == "cheating");
+}
+
+TEST_CASE("cluster lobby: kept offers stay with their node, and are taken over from their rows") {
+  const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
+  Node a("a");
+  a.login(1, "alice");
+  // A correspondence seek stays in the pairing queue when she goes; a real-time one does not.
+  Seek seek;
+  seek.time = per_day;
+  a.lobby.handle_line(1, encode(ClientMessage{seek}), at(1));
+  const auto gone = a.lobby.disconnect(1, at(2));
+  CHECK(gone.cluster.drop_seeks.empty());
+  CHECK(gone.cluster.unseeks.empty());
+  a.login(2, "bea");
+  Seek quick;
+  quick.time = TimeControl::fischer(Millis{60'000}, Millis{0});
+  a.lobby.handle_line(2, encode(ClientMessage{quick}), at(3));
+  CHECK(a.lobby.disconnect(2, at(4)).cluster.drop_seeks == std::vector<std::string>{"bea"});
+  // With a lifetime, it goes when that runs out, and only if nobody replaced it elsewhere.
+  a.login(3, "cid");
+  quick.lifetime = 60;
+  a.lobby.handle_line(3, encode(ClientMessage{quick}), at(5));
+  CHECK(a.lobby.disconnect(3, at(6)).cluster.drop_seeks.empty());
+  CHECK(a.lobby.tick(at(30'000)).cluster.drop_seeks.empty());
+  CHECK(a.lobby.tick(at(61'000)).cluster.drop_seeks == std::vector<std::string>{"cid"});
+
+  // Node b takes over an open game and a challenge of a node that died, from their rows.
+  Node b("b");
+  PlayerRow alice_row;
+  alice_row.name = "alice";
+  alice_row.rating.rating = 1712;
+  Create create;
+  create.time = per_day;
+  create.color = ColorChoice::White;
+  const OfferRow open{"g7",         "alice",    encode(ClientMessage{create}),
+                      std::nullopt, at(0).wall, at(0).wall + Millis{3'600'000}};
+  CHECK(b.lobby.adopt_offer(open, alice_row, 41, at(10)).cluster.release.empty());
+  CHECK(b.lobby.runs(7));
+  ChallengeSend to_dave;
+  to_dave.player = "dave";
+  to_dave.time = per_day;
+  const OfferRow challenge{"c8",         "alice",    encode(ClientMessage{to_dave}),
+                           std::nullopt, at(0).wall, at(0).wall + Millis{3'600'000}};
+  b.lobby.adopt_offer(challenge, alice_row, 42, at(10));
+  const auto held = b.lobby.held_keys();
+  CHECK(std::count(held.begin(), held.end(), std::pair<std::string, std::int64_t>{"7", 41}) == 1);
+  CHECK(std::count_if(held.begin(), held.end(), [](const auto& k) { return k.first == "c8"; }) ==
+        1);
+  // Joined from node c, the game starts, with alice's stored rating, fenced with the token.
+  const auto joined = b.lobby.remote_request(RemoteSession{"c", 4}, remote("eve"),
+                                             encode(ClientMessage{Join{"7", {}}}), at(11));
+  CHECK(std::count(joined.writes.fences.begin(), joined.writes.fences.end(), Fence{7, 41}) >= 1);
+  bool started = false;
+  for (const auto& m : joined.messages)
+    if (const auto e = decode_server(*m.line); e && std::holds_alternative<Start>(e->message)) {
+      CHECK(std::get<Start>(e->message).white.rating == 1712);
+      started = true;
+    }
+  CHECK(started);
+  // Dave shows up in node c's directory: he is sent the challenge, once.
+  PeerView c_view;
+  c_view.players.push_back({"dave", Rating{}, 0, false, 9});
+  const auto told = b.lobby.set_peer("c", c_view, at(12));
+  std::vector<SessionId> to_dave_here;
+  for (const auto& m : told.messages)
+    if (const auto e = decode_server(*m.line);
+        e && std::holds_alternative<ChallengeReceived>(e->message)) {
+      CHECK(std::get<ChallengeReceived>(e->message).challenge == "c8");
+      CHECK(b.lobby.remote_of(m.to) == RemoteSession{"c", 9});
+      to_dave_here.push_back(m.to);
+    }
+  CHECK(to_dave_here.size() == 1);
+  CHECK(b.lobby.set_peer("c", c_view, at(13)).messages.empty());
 }
 
 TEST_CASE("cluster lobby: a node runs no tournament yet, and lists none") {

@@ -345,6 +345,10 @@ STORAGE_CASE(offers, "offers are kept, replaced and removed, and come back oldes
   CHECK(s->counts() == StorageCounts{0, 0, 0, 2});
   const auto state = s->load();
   CHECK(state.offers == std::vector<OfferRow>{game_offer, challenge});
+  // Read alone, as a cluster node does while it runs.
+  CHECK(s->offers() == state.offers);
+  apply(*s, batch({OfferRemoved{"g5"}}));
+  CHECK(s->offers() == std::vector<OfferRow>{challenge});
   s->clear();
   CHECK(s->counts() == StorageCounts{});
 }
