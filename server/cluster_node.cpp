@@ -440,25 +440,29 @@ void ClusterNode::scan() {
   scan_pending_ = true;
   hooks_.storage([this](Storage& storage) {
     std::vector<std::pair<GameId, std::int64_t>> games;
-    std::vector<std::string> offers;
+    std::vector<OfferRow> offers;
     try {
       games = storage.unfinished_games();
-      offers = storage.offer_ids();
+      offers = storage.offers();
     } catch (const std::exception& e) {
       log_.warn("scan_failed", {{"why", e.what()}});
     }
     post([this, games = std::move(games), offers = std::move(offers)] {
       scan_pending_ = false;
       std::vector<std::string> keys;
-      std::vector<std::optional<std::int64_t>> tokens;  // a game's; none for a kept offer
-      const auto add = [&](std::string key, std::optional<std::int64_t> token) {
-        if (held_.contains(key) || taking_.contains(key)) return;
+      std::vector<std::int64_t> tokens;  // -1: a kept offer
+      for (const auto& [id, token] : games) {
+        std::string key = std::to_string(id);
+        if (held_.contains(key) || taking_.contains(key)) continue;
         keys.push_back(std::move(key));
         tokens.push_back(token);
-      };
-      for (const auto& [id, token] : games) add(std::to_string(id), token);
-      for (const std::string& offer : offers)
-        if (auto key = offer_key(offer)) add(std::move(*key), std::nullopt);
+      }
+      for (const OfferRow& offer : offers) {
+        auto key = offer_key(offer.id);
+        if (!key || held_.contains(*key) || taking_.contains(*key)) continue;
+        keys.push_back(std::move(*key));
+        tokens.push_back(-1);
+      }
       const auto holders = leases_->holders(keys);
       if (!ok(holders, "scan")) return;
       const auto now = Clock::now();
@@ -469,10 +473,10 @@ void ClusterNode::scan() {
         if (seen == seen_free_.end()) {
           still_free[keys[i]] = now;
         } else if (now - seen->second >= kFreeTwice) {
-          if (tokens[i])
-            take_over(keys[i], *tokens[i]);
-          else
+          if (tokens[i] < 0)
             take_over_offer(keys[i]);
+          else
+            take_over(keys[i], tokens[i]);
         } else {
           still_free[keys[i]] = seen->second;
         }
@@ -482,37 +486,18 @@ void ClusterNode::scan() {
   });
 }
 
-std::optional<cluster::Lease> ClusterNode::lease_to_take(const std::string& key,
-                                                         std::int64_t floor) {
-  if (taking_.contains(key)) return std::nullopt;
-  const auto r = leases_->acquire(key, floor);
-  if (!ok(r, "take over")) return std::nullopt;
-  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
-    // Another node was quicker: what waits for it goes there.
-    owner_cache_[key] = holder->node;
-    resolve(key);
-    return std::nullopt;
-  }
-  taking_.insert(key);
-  return std::get<cluster::Lease>(*r);
-}
-
-void ClusterNode::fail_waiting(const std::string& key, const std::string& no_game) {
-  auto items = std::move(waiting_[key]);
-  waiting_.erase(key);
-  for (const Routed& item : items)
-    if (key.starts_with('c'))
-      fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
-    else
-      fail(item, ErrorCode::NoSuchGame, no_game);
-}
-
 void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
   const auto id = game_of(key);
-  if (!id) return;
-  const auto taken_lease = lease_to_take(key, floor);
-  if (!taken_lease) return;
-  const cluster::Lease lease = *taken_lease;
+  if (!id || taking_.contains(key)) return;
+  const auto r = leases_->acquire(key, floor);
+  if (!ok(r, "take over")) return;
+  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
+    owner_cache_[key] = holder->node;
+    resolve(key);
+    return;
+  }
+  const cluster::Lease lease = std::get<cluster::Lease>(*r);
+  taking_.insert(key);
   hooks_.storage([this, key, id = *id, lease](Storage& storage) {
     TakeResult taken;
     std::string why;
@@ -528,8 +513,12 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
         ok(leases_->release(lease), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"game", key}, {"why", why}});
         if (taken.outcome == TakeResult::Outcome::Finished ||
-            taken.outcome == TakeResult::Outcome::Missing)
-          fail_waiting(key, "no game " + key + " in progress");
+            taken.outcome == TakeResult::Outcome::Missing) {
+          auto items = std::move(waiting_[key]);
+          waiting_.erase(key);
+          for (const Routed& item : items)
+            fail(item, ErrorCode::NoSuchGame, "no game " + key + " in progress");
+        }
         return;
       }
       held_[key] = lease;
@@ -550,15 +539,24 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
 }
 
 void ClusterNode::take_over_offer(const std::string& key) {
-  const auto taken_lease = lease_to_take(key, 0);
-  if (!taken_lease) return;
-  hooks_.storage([this, key, lease = *taken_lease](Storage& storage) {
+  if (taking_.contains(key)) return;
+  const auto r = leases_->acquire(key, 0);
+  if (!ok(r, "take over")) return;
+  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
+    owner_cache_[key] = holder->node;
+    resolve(key);
+    return;
+  }
+  const cluster::Lease lease = std::get<cluster::Lease>(*r);
+  taking_.insert(key);
+  hooks_.storage([this, key, lease](Storage& storage) {
     // Read again under the lease: taken or withdrawn since the scan, it is gone.
     std::optional<OfferRow> offer;
     std::optional<PlayerRow> owner;
     std::string why;
     try {
-      offer = storage.offer(offer_id(key));
+      for (OfferRow& o : storage.offers())
+        if (o.id == offer_id(key)) offer = std::move(o);
       if (offer) owner = storage.player(offer->owner);
     } catch (const std::exception& e) {
       why = e.what();
@@ -566,14 +564,18 @@ void ClusterNode::take_over_offer(const std::string& key) {
     post([this, key, lease, offer = std::move(offer), owner = std::move(owner), why] {
       taking_.erase(key);
       seen_free_.erase(key);
+      auto items = std::move(waiting_[key]);
+      waiting_.erase(key);
       if (!offer) {
         ok(leases_->release(lease), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"offer", key}, {"why", why}});
-        fail_waiting(key, "no game " + key);
+        for (const Routed& item : items)
+          if (key.starts_with('c'))
+            fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
+          else
+            fail(item, ErrorCode::NoSuchGame, "no game " + key);
         return;
       }
-      auto items = std::move(waiting_[key]);
-      waiting_.erase(key);
       held_[key] = lease;
       ++takeovers_;
       log_.warn("offer_taken_over", {{"offer", offer->id}, {"token", std::to_string(lease.token)}});
@@ -643,7 +645,12 @@ void ClusterNode::resolve(const std::string& key) {
   // seen free twice; anything else does not exist.
   const bool challenge = key.starts_with('c') && game_of(key.substr(1));
   const auto id = game_of(key);
-  if (!challenge && !id) return fail_waiting(key, "no game " + key);
+  if (!challenge && !id) {
+    auto items = std::move(w->second);
+    waiting_.erase(w);
+    for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, "no game " + key);
+    return;
+  }
   const auto seen = seen_free_.find(key);
   if (seen == seen_free_.end()) {
     seen_free_[key] = now;
@@ -656,7 +663,8 @@ void ClusterNode::resolve(const std::string& key) {
     bool offer = false;
     try {
       if (id) row = storage.game_row(*id);
-      if (!row) offer = storage.offer(offer_id(key)).has_value();
+      if (!row)
+        for (const OfferRow& o : storage.offers()) offer = offer || o.id == offer_id(key);
     } catch (const std::exception& e) {
       log_.warn("route_failed", {{"game", key}, {"why", e.what()}});
     }
@@ -665,7 +673,14 @@ void ClusterNode::resolve(const std::string& key) {
       if (offer) return take_over_offer(key);
       if (!row || row->result) {
         seen_free_.erase(key);
-        return fail_waiting(key, row ? "game " + key + " is over" : "no game " + key);
+        auto items = std::move(waiting_[key]);
+        waiting_.erase(key);
+        for (const Routed& item : items)
+          if (key.starts_with('c'))
+            fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
+          else
+            fail(item, ErrorCode::NoSuchGame, row ? "game " + key + " is over" : "no game " + key);
+        return;
       }
       take_over(key, row->owner_token);
     });

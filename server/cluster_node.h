@@ -140,11 +140,6 @@ class ClusterNode {
   // An item whose key this node runs after all: the lobby answers it.
   void hand_back(Routed item);
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
-  // Takes the lease of `key` for a takeover (`floor`: the last token the database saw), unless
-  // one is under way or another node holds it (then what waits for it is sent there).
-  std::optional<cluster::Lease> lease_to_take(const std::string& key, std::int64_t floor);
-  // Refuses everything waiting for `key`: no such challenge, or no such game (`no_game` says so).
-  void fail_waiting(const std::string& key, const std::string& no_game);
   void take_over(const std::string& key, std::int64_t floor);
   // A kept open game ("17") or challenge ("c12") whose node died: its row in the offers table
   // is taken over here (Lobby::adopt_offer).

@@ -397,6 +397,7 @@ class Lobby {
     std::string to;
     protocol::ChallengeSend request;
     std::optional<Timestamp> kept_until;
+    std::optional<RemoteSession> told;  // cluster mode: the connection elsewhere that has it
   };
   struct Room {
     GameRoom game;
@@ -469,8 +470,6 @@ class Lobby {
   // A session for `name`: their own if connected here, or a remote one if another node says
   // they are connected there.
   std::optional<SessionId> reach(Ctx& ctx, const std::string& name);
-  // Where another node's directory says `name` is connected: that node and its player entry.
-  std::optional<std::pair<std::string, PeerPlayer>> peer_player(const std::string& name) const;
   void login_clustered(Ctx& ctx, const protocol::Hello& m);
   void seek_clustered(Ctx& ctx, const protocol::Seek& m, std::optional<Timestamp> kept_until);
   // Drops a room without ending its game (its lease is lost): its sessions are closed, so that

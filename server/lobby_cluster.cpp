@@ -82,23 +82,17 @@ SessionId Lobby::remote_session(Ctx& ctx, const RemoteSession& from, const Remot
   return id;
 }
 
-std::optional<std::pair<std::string, PeerPlayer>> Lobby::peer_player(
-    const std::string& name) const {
-  for (const auto& [node, view] : peers_)
-    for (const PeerPlayer& p : view.players)
-      if (p.name == name) return std::pair{node, p};
-  return std::nullopt;
-}
-
 std::optional<SessionId> Lobby::reach(Ctx& ctx, const std::string& name) {
   if (auto s = session_of(name)) return s;
-  const auto there = peer_player(name);
-  if (!there) return std::nullopt;
-  const PeerPlayer& p = there->second;
-  const SessionId s = remote_session(ctx, RemoteSession{there->first, p.session},
-                                     RemotePlayer{name, p.bot, p.rating, p.rated_games});
-  if (s == 0) return std::nullopt;
-  return s;
+  if (!clustered()) return std::nullopt;
+  for (const auto& [node, view] : peers_)
+    for (const PeerPlayer& p : view.players)
+      if (p.name == name) {
+        const SessionId s = remote_session(ctx, RemoteSession{node, p.session},
+                                           RemotePlayer{name, p.bot, p.rating, p.rated_games});
+        if (s != 0) return s;
+      }
+  return std::nullopt;
 }
 
 std::optional<RemoteSession> Lobby::remote_of(SessionId session) const {
@@ -178,7 +172,9 @@ Effects Lobby::remote_turns(const std::string& node, SessionId session,
                             const protocol::YourTurn& turns, int correspondence, Instant now) {
   Ctx ctx(0, std::nullopt, now);
   const auto it = sessions_.find(session);
-  if (it == sessions_.end() || !it->second.player || is_remote_session(session)) return {};
+  if (it == sessions_.end() || !it->second.player || is_remote_session(session) ||
+      node == config_.node)
+    return {};
   it->second.elsewhere[node] = GamesElsewhere{turns.games, now.mono, correspondence};
   ctx.send(session, your_turn(*it->second.player, now));
   return std::move(ctx.fx);
@@ -377,7 +373,7 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
   }
   const std::size_t problems = restore_problems_.size();
   restore_offer(offer);
-  if (restore_problems_.size() != problems) {
+  if (restore_problems_.size() != problems || (!open_game && !challenges_.contains(offer.id))) {
     // Not an offer this node can run: let it go rather than hold it for nothing.
     ctx.fx.cluster.release.push_back(key);
     return std::move(ctx.fx);
@@ -404,20 +400,19 @@ Effects Lobby::set_peer(const std::string& node, PeerView view, Instant now) {
   Ctx ctx(0, std::nullopt, now);
   if (node == config_.node) return {};
   peers_[node] = std::move(view);
-  // Kept challenges held here for a player this node cannot reach yet, who is now connected
-  // there: they hear of them as if they had logged in here. Once reached (a remote session),
-  // they are not told again; a new connection of theirs is a new remote session.
-  std::map<std::string, std::vector<const std::string*>> waiting;  // name -> challenge ids
-  for (const auto& [id, c] : challenges_)
-    if (c.kept_until && !session_of(c.to)) waiting[c.to].push_back(&id);
-  if (waiting.empty()) return {};
-  for (const PeerPlayer& p : peers_.at(node).players) {
-    const auto w = waiting.find(p.name);
-    if (w == waiting.end()) continue;
-    const auto s = reach(ctx, p.name);
-    if (!s) continue;
-    for (const std::string* id : w->second)
-      ctx.send(*s, challenge_received(*id, challenges_.at(*id)));
+  // Kept challenges held here for a player who is now connected there: they hear of it as if
+  // they had logged in here.
+  for (auto& [id, c] : challenges_) {
+    if (!c.kept_until) continue;
+    for (const PeerPlayer& p : peers_[node].players) {
+      const RemoteSession where{node, p.session};
+      if (p.name != c.to || c.told == where || session_of(c.to)) continue;
+      const SessionId s =
+          remote_session(ctx, where, RemotePlayer{p.name, p.bot, p.rating, p.rated_games});
+      if (s == 0) continue;
+      c.told = where;
+      ctx.send(s, challenge_received(id, c));
+    }
   }
   return std::move(ctx.fx);
 }

@@ -138,7 +138,11 @@ void Lobby::enforce_ban(Ctx& ctx, const SanctionRow& row, bool remote) {
 }
 
 bool Lobby::online_anywhere(const std::string& name) const {
-  return session_of(name) || peer_player(name);
+  if (session_of(name)) return true;
+  for (const auto& [node, view] : peers_)
+    for (const PeerPlayer& p : view.players)
+      if (p.name == name) return true;
+  return false;
 }
 
 Effects Lobby::moderated(const ModerationEvent& event, Instant now) {

@@ -41,7 +41,7 @@ void Lobby::restore_offer(const OfferRow& row) {
              challenge && row.id[0] == 'c' && number > 0) {
     if (!players_.contains(challenge->player))
       players_[challenge->player].row.name = challenge->player;
-    challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at};
+    challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at, std::nullopt};
     next_challenge_ = std::max(next_challenge_, number + 1);
   } else {
     problem("not an open game, seek or challenge");
@@ -106,11 +106,14 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   if (number == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string id = "c" + std::to_string(number);
   if (clustered()) ctx.fx.cluster.acquire.push_back(id);
-  const ChallengeEntry& entry = challenges_[id] = {me, m.player, m, *kept};
+  ChallengeEntry& entry = challenges_[id] = {me, m.player, m, *kept, std::nullopt};
   if (*kept)
     ctx.fx.writes.writes.emplace_back(offer_row(id, me, m, std::nullopt, ctx.now.wall, **kept));
   ctx.reply(protocol::ChallengeSent{id, m.player});
-  if (target) ctx.send(*target, challenge_received(id, entry));
+  if (target) {
+    entry.told = remote_of(*target);
+    ctx.send(*target, challenge_received(id, entry));
+  }
 }
 
 protocol::ChallengeReceived Lobby::challenge_received(const std::string& id,

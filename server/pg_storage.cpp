@@ -554,9 +554,13 @@ LoadedState PgStorage::load() {
           rows::read_move(id, static_cast<int>(q.integer(1)), q.text(2), q.integer(3),
                           q.is_null(4) ? std::nullopt : std::optional<std::int64_t>(q.integer(4))));
     }
-    for (const auto& r : t.exec(std::string("SELECT ") + rows::kOfferColumns +
-                                " FROM offers ORDER BY created_at, id"))
-      state.offers.push_back(rows::read_offer(Row{r}));
+    for (const auto& r : t.exec("SELECT id, owner, request, invite, created_at, expires_at FROM "
+                                "offers ORDER BY created_at, id")) {
+      const Row q{r};
+      state.offers.push_back({q.text(0), q.text(1), q.text(2),
+                              q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
+                              rows::from_ms(q.integer(4)), rows::from_ms(q.integer(5))});
+    }
     for (const auto& r : t.exec("SELECT id, name, status, state FROM tournaments ORDER BY id")) {
       const Row q{r};
       state.tournaments.push_back({q.integer(0), q.text(1), q.text(2), q.text(3)});
@@ -738,23 +742,18 @@ std::vector<std::pair<GameId, std::int64_t>> PgStorage::unfinished_games() {
   });
 }
 
-std::vector<std::string> PgStorage::offer_ids() {
+std::vector<OfferRow> PgStorage::offers() {
   return guarded("offers", [&] {
     pqxx::read_transaction t(conn_->c);
-    std::vector<std::string> out;
-    for (const auto& r : t.exec("SELECT id FROM offers ORDER BY id"))
-      out.push_back(r[0].as<std::string>());
+    std::vector<OfferRow> out;
+    for (const auto& r : t.exec("SELECT id, owner, request, invite, created_at, expires_at FROM "
+                                "offers ORDER BY created_at, id")) {
+      const Row q{r};
+      out.push_back({q.text(0), q.text(1), q.text(2),
+                     q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
+                     rows::from_ms(q.integer(4)), rows::from_ms(q.integer(5))});
+    }
     return out;
-  });
-}
-
-std::optional<OfferRow> PgStorage::offer(const std::string& id) {
-  return guarded("offer", [&]() -> std::optional<OfferRow> {
-    pqxx::read_transaction t(conn_->c);
-    const auto r = t.exec_params(
-        std::string("SELECT ") + rows::kOfferColumns + " FROM offers WHERE id = $1", id);
-    if (r.empty()) return std::nullopt;
-    return rows::read_offer(Row{r[0]});
   });
 }
 

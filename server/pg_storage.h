@@ -41,8 +41,7 @@ class PgStorage final : public Storage {
   std::optional<PlayerRow> player(const std::string& name) override;
   std::vector<GameId> unfinished_games_of(const std::string& name) override;
   std::vector<std::pair<GameId, std::int64_t>> unfinished_games() override;
-  std::vector<std::string> offer_ids() override;
-  std::optional<OfferRow> offer(const std::string& id) override;
+  std::vector<OfferRow> offers() override;
   std::vector<PlayerRow> leaderboard(int limit) override;
 
  private:

@@ -519,7 +519,10 @@ LoadedState SqliteStorage::load() {
   {
     auto& q = prepared(kSelectOffers);
     ResetOnExit<Statement> guard{q};
-    while (q.step()) state.offers.push_back(rows::read_offer(q));
+    while (q.step())
+      state.offers.push_back({q.text(0), q.text(1), q.text(2),
+                              q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
+                              from_ms(q.integer(4)), from_ms(q.integer(5))});
   }
   {
     auto& q = prepared(kSelectTournaments);
@@ -787,19 +790,15 @@ std::vector<std::pair<GameId, std::int64_t>> SqliteStorage::unfinished_games() {
   return out;
 }
 
-std::vector<std::string> SqliteStorage::offer_ids() {
-  Statement q(db_, "SELECT id FROM offers ORDER BY id");
-  std::vector<std::string> out;
-  while (q.step()) out.push_back(q.text(0));
+std::vector<OfferRow> SqliteStorage::offers() {
+  std::vector<OfferRow> out;
+  auto& q = prepared(kSelectOffers);
+  ResetOnExit<Statement> guard{q};
+  while (q.step())
+    out.push_back({q.text(0), q.text(1), q.text(2),
+                   q.is_null(3) ? std::nullopt : std::optional<std::string>(q.text(3)),
+                   from_ms(q.integer(4)), from_ms(q.integer(5))});
   return out;
-}
-
-std::optional<OfferRow> SqliteStorage::offer(const std::string& id) {
-  Statement q(
-      db_, (std::string("SELECT ") + rows::kOfferColumns + " FROM offers WHERE id = ?1").c_str());
-  q.bind(1, id);
-  if (!q.step()) return std::nullopt;
-  return rows::read_offer(q);
 }
 
 std::vector<PlayerRow> SqliteStorage::leaderboard(int limit) {

@@ -329,10 +329,9 @@ class Storage {
   virtual std::vector<GameId> unfinished_games_of(const std::string& name) = 0;
   // Every unfinished game, by id, with the fencing token it is held with (the failover scan).
   virtual std::vector<std::pair<GameId, std::int64_t>> unfinished_games() = 0;
-  // The ids of every kept offer ("g17", "s3", "c12"), for the failover scan; then one of them in
-  // full, if it is still there, for the node that takes it over.
-  virtual std::vector<std::string> offer_ids() = 0;
-  virtual std::optional<OfferRow> offer(const std::string& id) = 0;
+  // Every kept offer (open game, seek, challenge), oldest first: a cluster node takes over those
+  // of a node that died, and tells a player at login of the challenges waiting for them.
+  virtual std::vector<OfferRow> offers() = 0;
   // The players with at least one rated game, best rating first (ties by name), at most `limit`.
   virtual std::vector<PlayerRow> leaderboard(int limit) = 0;
 };

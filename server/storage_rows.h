@@ -117,7 +117,6 @@ inline constexpr const char* kSanctionColumns =
 inline constexpr const char* kReportColumns =
     "id, at, reporter, player, line, text, game, reason, resolved_by, resolved_at, note";
 inline constexpr const char* kAuditColumns = "at, actor, action, target, reason, duration_ms";
-inline constexpr const char* kOfferColumns = "id, owner, request, invite, created_at, expires_at";
 
 template <class R>
 std::optional<std::string> opt_text(const R& q, int col) {
@@ -152,16 +151,6 @@ ReportRow read_report(const R& q) {
   if (!q.is_null(9)) r.resolved_at = from_ms(q.integer(9));
   r.note = q.text(10);
   return r;
-}
-
-template <class R>
-OfferRow read_offer(const R& q) {
-  return {q.text(0),
-          q.text(1),
-          q.text(2),
-          opt_text(q, 3),
-          from_ms(q.integer(4)),
-          from_ms(q.integer(5))};
 }
 
 template <class R>
