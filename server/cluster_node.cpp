@@ -64,6 +64,12 @@ std::optional<std::string> offer_key(const std::string& offer) {
 }
 std::string offer_id(const std::string& key) { return key.starts_with('c') ? key : "g" + key; }
 
+// The tournament a lease key names ("t17" -> 17).
+std::optional<std::int64_t> tournament_of(const std::string& key) {
+  if (!key.starts_with('t')) return std::nullopt;
+  return game_of(key.substr(1));
+}
+
 std::string error_line(ErrorCode code, const std::string& message, const protocol::RequestId& id,
                        std::optional<std::string> game = {}) {
   return protocol::encode(
@@ -441,16 +447,19 @@ void ClusterNode::scan() {
   hooks_.storage([this](Storage& storage) {
     std::vector<std::pair<GameId, std::int64_t>> games;
     std::vector<OfferRow> offers;
+    std::vector<std::int64_t> tournaments;
     try {
       games = storage.unfinished_games();
       offers = storage.offers();
+      tournaments = storage.unfinished_tournaments();
     } catch (const std::exception& e) {
       log_.warn("scan_failed", {{"why", e.what()}});
     }
-    post([this, games = std::move(games), offers = std::move(offers)] {
+    post([this, games = std::move(games), offers = std::move(offers),
+          tournaments = std::move(tournaments)] {
       scan_pending_ = false;
       std::vector<std::string> keys;
-      std::vector<std::int64_t> tokens;  // -1: a kept offer
+      std::vector<std::int64_t> tokens;  // -1: a kept offer; -2: a tournament
       for (const auto& [id, token] : games) {
         std::string key = std::to_string(id);
         if (held_.contains(key) || taking_.contains(key)) continue;
@@ -463,6 +472,12 @@ void ClusterNode::scan() {
         keys.push_back(std::move(*key));
         tokens.push_back(-1);
       }
+      for (const std::int64_t id : tournaments) {
+        std::string key = "t" + std::to_string(id);
+        if (held_.contains(key) || taking_.contains(key)) continue;
+        keys.push_back(std::move(key));
+        tokens.push_back(-2);
+      }
       const auto holders = leases_->holders(keys);
       if (!ok(holders, "scan")) return;
       const auto now = Clock::now();
@@ -473,7 +488,9 @@ void ClusterNode::scan() {
         if (seen == seen_free_.end()) {
           still_free[keys[i]] = now;
         } else if (now - seen->second >= kFreeTwice) {
-          if (tokens[i] < 0)
+          if (tokens[i] == -2)
+            take_over_tournament(keys[i]);
+          else if (tokens[i] == -1)
             take_over_offer(keys[i]);
           else
             take_over(keys[i], tokens[i]);
@@ -486,19 +503,26 @@ void ClusterNode::scan() {
   });
 }
 
+std::optional<cluster::Lease> ClusterNode::lease_to_take(const std::string& key,
+                                                         std::int64_t floor) {
+  const auto r = leases_->acquire(key, floor);
+  if (!ok(r, "take over")) return std::nullopt;
+  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
+    // Another node was quicker: what waits for the key goes there.
+    owner_cache_[key] = holder->node;
+    resolve(key);
+    return std::nullopt;
+  }
+  taking_.insert(key);
+  return std::get<cluster::Lease>(*r);
+}
+
 void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
   const auto id = game_of(key);
   if (!id || taking_.contains(key)) return;
-  const auto r = leases_->acquire(key, floor);
-  if (!ok(r, "take over")) return;
-  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
-    owner_cache_[key] = holder->node;
-    resolve(key);
-    return;
-  }
-  const cluster::Lease lease = std::get<cluster::Lease>(*r);
-  taking_.insert(key);
-  hooks_.storage([this, key, id = *id, lease](Storage& storage) {
+  const auto lease = lease_to_take(key, floor);
+  if (!lease) return;
+  hooks_.storage([this, key, id = *id, lease = *lease](Storage& storage) {
     TakeResult taken;
     std::string why;
     try {
@@ -540,16 +564,9 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
 
 void ClusterNode::take_over_offer(const std::string& key) {
   if (taking_.contains(key)) return;
-  const auto r = leases_->acquire(key, 0);
-  if (!ok(r, "take over")) return;
-  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
-    owner_cache_[key] = holder->node;
-    resolve(key);
-    return;
-  }
-  const cluster::Lease lease = std::get<cluster::Lease>(*r);
-  taking_.insert(key);
-  hooks_.storage([this, key, lease](Storage& storage) {
+  const auto lease = lease_to_take(key, 0);
+  if (!lease) return;
+  hooks_.storage([this, key, lease = *lease](Storage& storage) {
     // Read again under the lease: taken or withdrawn since the scan, it is gone.
     std::optional<OfferRow> offer;
     std::optional<PlayerRow> owner;
@@ -582,6 +599,45 @@ void ClusterNode::take_over_offer(const std::string& key) {
       hooks_.lobby([offer = *offer, owner, token = lease.token](Lobby& l, Instant at) {
         return l.adopt_offer(offer, owner, token, at);
       });
+      for (Routed& item : items) hand_back(std::move(item));
+    });
+  });
+}
+
+void ClusterNode::take_over_tournament(const std::string& key) {
+  const auto id = tournament_of(key);
+  if (!id || taking_.contains(key)) return;
+  const auto lease = lease_to_take(key, 0);
+  if (!lease) return;
+  hooks_.storage([this, key, id = *id, lease = *lease](Storage& storage) {
+    // Read under the lease: what its last director stored is what this node goes on from.
+    std::optional<TournamentRow> row;
+    std::string why;
+    try {
+      row = storage.tournament(id);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    post([this, key, id, lease, row = std::move(row), why] {
+      taking_.erase(key);
+      seen_free_.erase(key);
+      auto items = std::move(waiting_[key]);
+      waiting_.erase(key);
+      if (!row) {
+        ok(leases_->release(lease), "release");
+        if (!why.empty()) log_.error("take_over_failed", {{"tournament", key}, {"why", why}});
+        for (const Routed& item : items)
+          fail(item, why.empty() ? ErrorCode::BadField : ErrorCode::Unavailable,
+               why.empty() ? "no tournament " + std::to_string(id)
+                           : "tournament " + std::to_string(id) + " cannot be read now");
+        return;
+      }
+      held_[key] = lease;
+      ++takeovers_;
+      log_.warn(
+          "tournament_taken_over",
+          {{"tournament", key}, {"status", row->status}, {"token", std::to_string(lease.token)}});
+      hooks_.lobby([row = *row](Lobby& l, Instant at) { return l.adopt_tournament(row, at); });
       for (Routed& item : items) hand_back(std::move(item));
     });
   });
@@ -641,11 +697,13 @@ void ClusterNode::resolve(const std::string& key) {
     for (const Routed& item : items) send_to(h->node, item);
     return;
   }
-  // Nobody runs it: a game or kept offer whose node died is taken over here once its lease was
-  // seen free twice; anything else does not exist.
+  // Nobody runs it: a game, kept offer or tournament whose node died (or, for a tournament, that
+  // nobody has directed since a restart) is taken over here once its lease was seen free twice;
+  // anything else does not exist.
   const bool challenge = key.starts_with('c') && game_of(key.substr(1));
+  const auto tournament = tournament_of(key);
   const auto id = game_of(key);
-  if (!challenge && !id) {
+  if (!challenge && !tournament && !id) {
     auto items = std::move(w->second);
     waiting_.erase(w);
     for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, "no game " + key);
@@ -657,6 +715,7 @@ void ClusterNode::resolve(const std::string& key) {
     return;
   }
   if (now - seen->second < kFreeTwiceOnRequest) return;
+  if (tournament) return take_over_tournament(key);  // reads the row under the lease
   taking_.insert(key);
   hooks_.storage([this, key, id](Storage& storage) {
     std::optional<GameRow> row;
@@ -755,7 +814,7 @@ void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& me
   const auto request = protocol::decode_client(item.line);
   const protocol::RequestId id = request ? request->id : request.error().id;
   std::optional<std::string> game;
-  if (!item.key.starts_with('c')) game = item.key;
+  if (game_of(item.key)) game = item.key;
   hooks_.deliver(options_.node, {{item.session, error_line(code, message, id, game)}}, {});
 }
 
@@ -796,6 +855,24 @@ void ClusterNode::carry_out(ClusterEffects fx) {
           return Effects{};
         });
       }
+    });
+  if (!fx.read_players.empty() || !fx.read_games.empty())
+    hooks_.storage([this, names = std::move(fx.read_players),
+                    games = std::move(fx.read_games)](Storage& storage) {
+      std::vector<PlayerRow> players;
+      std::vector<GameRow> rows;
+      try {
+        for (const std::string& name : names)
+          if (auto row = storage.player(name)) players.push_back(std::move(*row));
+        for (const GameId id : games)
+          if (auto row = storage.game_row(id)) rows.push_back(std::move(*row));
+      } catch (const std::exception& e) {
+        // Asked again: players at the next pairing that needs them, games at the next check.
+        log_.warn("tournament_read_failed", {{"why", e.what()}});
+      }
+      hooks_.lobby([players = std::move(players), rows = std::move(rows)](Lobby& l, Instant at) {
+        return l.tournament_reads(players, rows, at);
+      });
     });
   for (auto& job : fx.logins) login(std::move(job));
   post([this, fx = std::move(fx)]() mutable {

@@ -140,10 +140,17 @@ class ClusterNode {
   // An item whose key this node runs after all: the lobby answers it.
   void hand_back(Routed item);
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
+  // The lease of a key to take over, with `floor` below its token; none when Redis could not be
+  // reached or another node holds it (what waits for the key is routed there). The key is then
+  // being taken (taking_) until the takeover's read is done.
+  std::optional<cluster::Lease> lease_to_take(const std::string& key, std::int64_t floor);
   void take_over(const std::string& key, std::int64_t floor);
   // A kept open game ("17") or challenge ("c12") whose node died: its row in the offers table
   // is taken over here (Lobby::adopt_offer).
   void take_over_offer(const std::string& key);
+  // A tournament ("t17") whose director died, or that nobody directs since a restart: its row is
+  // taken over here (Lobby::adopt_tournament), finished ones too (to show them).
+  void take_over_tournament(const std::string& key);
   // To a channel every node hears. False when it could not be sent (it may have reached Redis
   // or not).
   bool publish(const std::string& channel, const wire::NodeMessage& m);

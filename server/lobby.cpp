@@ -21,8 +21,7 @@ constexpr bool is_moderation_request =
     std::is_same_v<M, protocol::RemoveChat> || std::is_same_v<M, protocol::AuditRequest> ||
     std::is_same_v<M, protocol::SanctionsRequest> || std::is_same_v<M, protocol::Report> ||
     std::is_same_v<M, protocol::ReportsRequest> || std::is_same_v<M, protocol::Resolve>;
-// Tournament requests: a cluster does not run tournaments yet (one node would have to direct
-// each, docs/SCALING.md).
+// Tournament requests. Those about one tournament go, on a cluster, to the node directing it.
 template <class M>
 constexpr bool is_tournament_request =
     std::is_same_v<M, protocol::TournamentCreate> ||
@@ -55,6 +54,8 @@ void ClusterEffects::append(ClusterEffects&& other) {
   move_all(logouts, other.logouts);
   move_all(turns, other.turns);
   move_all(moderation, other.moderation);
+  move_all(read_players, other.read_players);
+  move_all(read_games, other.read_games);
   reserve_ids = reserve_ids || other.reserve_ids;
 }
 
@@ -266,13 +267,9 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
         } else if constexpr (is_moderation_request<M>) {
           on_moderation(ctx, message);
         } else if constexpr (is_tournament_request<M>) {
-          // A cluster runs no tournament yet: its list is empty (clients ask for it at login,
-          // and an error there would greet every player), anything else is refused.
-          if (clustered() && std::is_same_v<M, protocol::TournamentsRequest>)
-            return ctx.reply(protocol::TournamentList{});
-          if (clustered())
-            return ctx.error(ErrorCode::NotAllowed,
-                             "tournaments are not run on a cluster of servers yet");
+          if constexpr (requires { m.id; })
+            if (clustered() && m.id > 0 && hand_on(ctx, "t" + std::to_string(m.id), message))
+              return;
           if constexpr (std::is_same_v<M, protocol::TournamentCreate>) on_tournament_create(ctx, m);
           if constexpr (std::is_same_v<M, protocol::TournamentsRequest>) on_tournaments(ctx);
           if constexpr (std::is_same_v<M, protocol::TournamentShow>) on_tournament_show(ctx, m);

@@ -98,8 +98,9 @@ struct ArchiveQuery {
   std::string player;  // who asks: private games are shown only to their players (or by invite)
   protocol::RequestId id;
   std::variant<protocol::HistoryRequest, protocol::RecordRequest, protocol::AuditRequest,
-               protocol::LeaderboardRequest>
-      request;  // player filled in
+               protocol::LeaderboardRequest, protocol::TournamentsRequest>
+      request;            // player filled in
+  std::size_t limit = 0;  // entries in a list reply (tournaments)
 };
 
 // ---- cluster mode (docs/SCALING.md, "The lobby's shape") ----
@@ -241,12 +242,17 @@ struct ClusterEffects {
   std::vector<std::pair<std::string, SessionId>> logouts;  // names to let go in the registry
   std::vector<TurnsElsewhere> turns;        // after the writes before them are committed
   std::vector<ModerationEvent> moderation;  // for every other node, once committed
-  bool reserve_ids = false;                 // the block of game ids runs low
+  // What the tournaments this node directs need from the shared database (answered by
+  // Lobby::tournament_reads): the rows of players to pair who are online on no node, and the
+  // rows of their games that other nodes ran (taken over after a failover), for the results.
+  std::vector<std::string> read_players;
+  std::vector<GameId> read_games;
+  bool reserve_ids = false;  // the block of game ids runs low
   bool empty() const {
     return forwards.empty() && bounces.empty() && attaches.empty() && logins.empty() &&
            seeks.empty() && unseeks.empty() && drop_seeks.empty() && acquire.empty() &&
            release.empty() && logouts.empty() && turns.empty() && moderation.empty() &&
-           !reserve_ids;
+           read_players.empty() && read_games.empty() && !reserve_ids;
   }
   void append(ClusterEffects&& other);
 };
@@ -327,6 +333,13 @@ class Lobby {
   // withdrawn or expires.
   Effects adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>& owner,
                       std::int64_t token, Instant now);
+  // A tournament taken over from its row (its director died, or nobody directed it since a
+  // restart): this node directs it from now on, pairs it and scores its games.
+  Effects adopt_tournament(const TournamentRow& row, Instant now);
+  // The answers to ClusterEffects::read_players and read_games: players' rows as stored (a name
+  // never stored is left out), and game rows, whose results score the tournament games.
+  Effects tournament_reads(const std::vector<PlayerRow>& players, const std::vector<GameRow>& games,
+                           Instant now);
   // Game ids reserved in the shared database for this node: first .. first + count - 1.
   void add_game_ids(GameId first, int count);
   // Whether this node reaches the cluster (Redis): while not, nothing new is started here (it
@@ -445,11 +458,16 @@ class Lobby {
   Tournament* find_tournament(Ctx& ctx, std::int64_t id);
   // Starts, pairs, starts the games of and ends tournaments as their time comes.
   void tick_tournaments(Ctx& ctx);
-  // Scores a finished game of a tournament (called from finish).
-  void tournament_game_over(Ctx& ctx, const Room& room);
+  // Scores a finished game of a tournament (called from finish, and for a game another node ran,
+  // from its stored row).
+  void tournament_game_over(Ctx& ctx, GameId game, const std::optional<GameResult>& result);
+  // Cluster mode: makes sure the players of a pairing about to start are known here (reached on
+  // their node, or their rows asked for); true when both are.
+  bool ready_to_pair(Ctx& ctx, const Pairing& p);
+  // Cluster mode: the games of this node's tournaments that other nodes run, to look up.
+  void check_tournament_games(Ctx& ctx);
   // Stores the tournament and tells its players and watchers.
   void tournament_changed(Ctx& ctx, const Tournament& t);
-  protocol::TournamentSummary tournament_summary(const Tournament& t) const;
   protocol::TournamentInfo tournament_info(const Tournament& t) const;
 
   Room* find_room(Ctx& ctx, const std::string& game, bool allow_private = true);
@@ -553,6 +571,10 @@ class Lobby {
   std::map<GameId, TournamentId> tournament_games_;  // games of a tournament still played
   std::map<TournamentId, std::set<SessionId>> tournament_watchers_;
   TournamentId next_tournament_id_ = 1;
+  // Cluster mode: players whose rows were asked for (read_players), and when the games of the
+  // tournaments directed here that other nodes run are looked up next.
+  std::set<std::string> reading_players_;
+  Millis next_tournament_check_{0};
 
   // Cluster mode.
   std::map<SessionId, RemoteSession> remote_;

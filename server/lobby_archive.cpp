@@ -81,6 +81,18 @@ Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
       else
         line = protocol::encode(ServerMessage{protocol::History{*h->player, std::move(games)}},
                                 query.id);
+    } else if (std::holds_alternative<protocol::TournamentsRequest>(query.request)) {
+      // Each as its director last stored it; a row that does not parse is left out.
+      std::vector<Tournament> all;
+      for (const TournamentRow& row : storage.tournaments()) try {
+          if (auto t = Tournament::from_json(nlohmann::json::parse(row.state)))
+            all.push_back(std::move(*t));
+        } catch (const nlohmann::json::exception&) {
+        }
+      std::vector<const Tournament*> listed;
+      for (const Tournament& t : all) listed.push_back(&t);
+      line = protocol::encode(ServerMessage{tournament_list(std::move(listed), query.limit)},
+                              query.id);
     } else if (const auto* l = std::get_if<protocol::LeaderboardRequest>(&query.request)) {
       protocol::Leaderboard board;
       for (const PlayerRow& p : storage.leaderboard(l->limit))

@@ -19,6 +19,9 @@ using namespace lobby_detail;
 bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMessage& m) {
   if (key.starts_with('c')) {
     if (challenges_.contains(key)) return false;
+  } else if (key.starts_with('t')) {
+    const auto id = parse_game_id(key.substr(1));
+    if (!id || tournaments_.contains(*id)) return false;
   } else {
     const auto id = parse_game_id(key);
     if (!id || rooms_.contains(*id)) return false;  // a bad id is refused here, as by one server
@@ -289,6 +292,13 @@ Effects Lobby::lease_lost(const std::string& key, Instant now) {
     for (const std::string* who : {&c->second.from, &c->second.to})
       if (auto s = session_of(*who)) ctx.send(*s, protocol::ChallengeClosed{key, "expired"});
     challenges_.erase(c);
+  } else if (key.starts_with('t')) {
+    // Another node directs it now; whoever watches it here asks again to follow it there.
+    if (const auto id = parse_game_id(key.substr(1))) {
+      tournaments_.erase(*id);
+      tournament_watchers_.erase(*id);
+      std::erase_if(tournament_games_, [&](const auto& g) { return g.second == *id; });
+    }
   } else if (const auto id = parse_game_id(key)) {
     drop_room(ctx, *id);
   }
@@ -391,6 +401,7 @@ std::vector<std::pair<std::string, std::int64_t>> Lobby::held_keys() const {
   std::vector<std::pair<std::string, std::int64_t>> out;
   for (const auto& [id, room] : rooms_) out.emplace_back(std::to_string(id), room.token);
   for (const auto& [id, c] : challenges_) out.emplace_back(id, 0);
+  for (const auto& [id, t] : tournaments_) out.emplace_back("t" + std::to_string(id), 0);
   return out;
 }
 

@@ -42,6 +42,11 @@ inline OfferRow offer_row(std::string id, std::string owner, const protocol::Cli
           now,           expires};
 }
 
+// A tournament as `tournaments` lists it (lobby_tournaments.cpp).
+protocol::TournamentSummary tournament_summary(const Tournament& t);
+// The `tournaments` reply: running and coming ones first, then the archive; at most `limit`.
+protocol::TournamentList tournament_list(std::vector<const Tournament*> all, std::size_t limit);
+
 }  // namespace lobby_detail
 
 // The reply to a moderator's audit request (lobby_moderation.cpp), on the storage thread.

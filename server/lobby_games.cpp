@@ -336,7 +336,7 @@ void Lobby::finish(Ctx& ctx, Room& room, protocol::End* end) {
   black.seats.erase(room.game.id());
   clocked_.erase(room.game.id());
   finished_order_.emplace_back(ctx.now.mono, room.game.id());
-  tournament_game_over(ctx, room);
+  tournament_game_over(ctx, room.game.id(), room.game.result());
 }
 
 }  // namespace amazons::server

@@ -4,6 +4,7 @@
 #include <pqxx/pqxx>
 
 #include "server/storage_rows.h"
+#include "server/tournament.h"
 
 namespace amazons::server {
 
@@ -676,7 +677,7 @@ GameId PgStorage::reserve_game_ids(int count) {
     const auto r = t.exec(
         "UPDATE counters SET value = GREATEST(value, (SELECT COALESCE(MAX(id), 0) FROM games), "
         "(SELECT COALESCE(MAX(CAST(SUBSTR(id, 2) AS BIGINT)), 0) FROM offers WHERE id ~ "
-        "'^g[0-9]+$')) + " +
+        "'^g[0-9]+$'), (SELECT COALESCE(MAX(id), 0) FROM tournaments)) + " +
         std::to_string(count) + " WHERE name = 'game_id' RETURNING value");
     const GameId last = r[0][0].as<GameId>();
     t.commit();
@@ -766,6 +767,40 @@ std::vector<PlayerRow> PgStorage::leaderboard(int limit) {
                                            "DESC, name LIMIT $1",
                                        std::int64_t{limit}))
       out.push_back(read_player(Row{r}));
+    return out;
+  });
+}
+
+std::vector<TournamentRow> PgStorage::tournaments() {
+  return guarded("tournaments", [&] {
+    pqxx::read_transaction t(conn_->c);
+    std::vector<TournamentRow> out;
+    for (const auto& r : t.exec("SELECT id, name, status, state FROM tournaments ORDER BY id")) {
+      const Row q{r};
+      out.push_back({q.integer(0), q.text(1), q.text(2), q.text(3)});
+    }
+    return out;
+  });
+}
+
+std::optional<TournamentRow> PgStorage::tournament(std::int64_t id) {
+  return guarded("tournament", [&]() -> std::optional<TournamentRow> {
+    pqxx::read_transaction t(conn_->c);
+    const auto res =
+        t.exec_params("SELECT id, name, status, state FROM tournaments WHERE id = $1", id);
+    if (res.empty()) return std::nullopt;
+    const Row q{res[0]};
+    return TournamentRow{q.integer(0), q.text(1), q.text(2), q.text(3)};
+  });
+}
+
+std::vector<std::int64_t> PgStorage::unfinished_tournaments() {
+  return guarded("tournaments", [&] {
+    pqxx::read_transaction t(conn_->c);
+    std::vector<std::int64_t> out;
+    for (const auto& r : t.exec_params("SELECT id FROM tournaments WHERE status <> $1 ORDER BY id",
+                                       to_string(TournamentStatus::Finished)))
+      out.push_back(r[0].as<std::int64_t>());
     return out;
   });
 }

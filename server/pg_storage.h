@@ -43,6 +43,9 @@ class PgStorage final : public Storage {
   std::vector<std::pair<GameId, std::int64_t>> unfinished_games() override;
   std::vector<OfferRow> offers() override;
   std::vector<PlayerRow> leaderboard(int limit) override;
+  std::vector<TournamentRow> tournaments() override;
+  std::optional<TournamentRow> tournament(std::int64_t id) override;
+  std::vector<std::int64_t> unfinished_tournaments() override;
 
  private:
   void open_schema();

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "server/storage_rows.h"
+#include "server/tournament.h"
 
 namespace amazons::server {
 
@@ -471,7 +472,8 @@ GameId SqliteStorage::reserve_game_ids(int count) {
     Statement q(db_,
                 "UPDATE counters SET value = MAX(value, (SELECT COALESCE(MAX(id), 0) FROM games), "
                 "(SELECT COALESCE(MAX(CAST(SUBSTR(id, 2) AS INTEGER)), 0) FROM offers WHERE id "
-                "GLOB 'g[0-9]*')) + ?1 WHERE name = 'game_id' RETURNING value");
+                "GLOB 'g[0-9]*'), (SELECT COALESCE(MAX(id), 0) FROM tournaments)) + ?1 WHERE "
+                "name = 'game_id' RETURNING value");
     q.bind(1, std::int64_t{count});
     if (!q.step()) throw StorageError("reserve_game_ids: no counter row");
     const GameId last = q.integer(0);
@@ -808,6 +810,29 @@ std::vector<PlayerRow> SqliteStorage::leaderboard(int limit) {
   q.bind(1, std::int64_t{limit});
   std::vector<PlayerRow> out;
   while (q.step()) out.push_back(read_player(q));
+  return out;
+}
+
+std::vector<TournamentRow> SqliteStorage::tournaments() {
+  auto& q = prepared(kSelectTournaments);
+  ResetOnExit<Statement> guard{q};
+  std::vector<TournamentRow> out;
+  while (q.step()) out.push_back({q.integer(0), q.text(1), q.text(2), q.text(3)});
+  return out;
+}
+
+std::optional<TournamentRow> SqliteStorage::tournament(std::int64_t id) {
+  Statement q(db_, "SELECT id, name, status, state FROM tournaments WHERE id = ?1");
+  q.bind(1, id);
+  if (!q.step()) return std::nullopt;
+  return TournamentRow{q.integer(0), q.text(1), q.text(2), q.text(3)};
+}
+
+std::vector<std::int64_t> SqliteStorage::unfinished_tournaments() {
+  Statement q(db_, "SELECT id FROM tournaments WHERE status <> ?1 ORDER BY id");
+  q.bind(1, to_string(TournamentStatus::Finished));
+  std::vector<std::int64_t> out;
+  while (q.step()) out.push_back(q.integer(0));
   return out;
 }
 

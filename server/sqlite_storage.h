@@ -42,6 +42,9 @@ class SqliteStorage final : public Storage {
   std::vector<std::pair<GameId, std::int64_t>> unfinished_games() override;
   std::vector<OfferRow> offers() override;
   std::vector<PlayerRow> leaderboard(int limit) override;
+  std::vector<TournamentRow> tournaments() override;
+  std::optional<TournamentRow> tournament(std::int64_t id) override;
+  std::vector<std::int64_t> unfinished_tournaments() override;
 
  private:
   class Statement;

@@ -334,6 +334,11 @@ class Storage {
   virtual std::vector<OfferRow> offers() = 0;
   // The players with at least one rated game, best rating first (ties by name), at most `limit`.
   virtual std::vector<PlayerRow> leaderboard(int limit) = 0;
+  // Tournaments: every one by id (a node's `tournaments` list), one (taken over by the node
+  // that directs it from now on), and the ids of those not finished (the failover scan).
+  virtual std::vector<TournamentRow> tournaments() = 0;
+  virtual std::optional<TournamentRow> tournament(std::int64_t id) = 0;
+  virtual std::vector<std::int64_t> unfinished_tournaments() = 0;
 };
 
 }  // namespace amazons::server

@@ -684,6 +684,91 @@ TEST_SUITE("redis") {
       }));
     }
 
+    TEST_CASE(
+        "cluster: a tournament directed by one node is played on the others and outlives its "
+        "director") {
+      Cluster c;
+      nlohmann::json config = kConfig;
+      config["limits"]["players_create_tournaments"] = true;
+      c.start("a", config);
+      c.start("b", config);
+      c.start("c", config);
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Player carol("carol", c.port("c"));
+      // Created on a, which directs it; joined from b and c.
+      TournamentCreate create;
+      create.name = "Cluster arena";
+      create.kind = "arena";
+      create.rated = false;
+      create.time = TimeControl::fischer(Millis{300'000}, Millis{0});
+      create.start_in = 2;
+      create.duration = 600;
+      alice->send(create);
+      const std::int64_t id = wait_for<TournamentInfo>(*alice).tournament.id;
+      for (Player* p : {&bob, &carol}) {
+        (*p)->send(TournamentJoin{id});
+        wait_for<Ok>(**p);
+      }
+      // Every node lists it the same, from the shared database.
+      const auto listed = [&](Player& p) {
+        p->send(TournamentsRequest{});
+        for (const auto& t : wait_for<TournamentList>(*p).tournaments)
+          if (t.id == id) return t.status + ":" + std::to_string(t.players);
+        return std::string("missing");
+      };
+      for (Player* p : {&alice, &bob, &carol}) CHECK(listed(*p) == "created:2");
+
+      // At its start a pairs bob and carol; each hears of it on their own node.
+      const auto seat = [](Player& p) {
+        const auto start = wait_for<Start>(*p, Millis{15'000});
+        return std::pair{start.game, start.color};
+      };
+      const auto [game, bob_color] = seat(bob);
+      CHECK(seat(carol).first == game);
+      Player& white = bob_color == Color::White ? bob : carol;
+      Player& black = bob_color == Color::White ? carol : bob;
+      black->send(Resign{game});
+      CHECK(wait_for<End>(*white).winner == Color::White);
+      // The arena pairs them again at once; the standings count the first game.
+      const auto [again, again_color] = seat(bob);
+      CHECK(again != game);
+      // The first game's winner loses this one: each then has a win.
+      Player& loser = white.name == "bob" ? bob : carol;
+      Player& winner = white.name == "bob" ? carol : bob;
+      const Color winner_color =
+          (winner.name == "bob") == (again_color == Color::White) ? Color::White : Color::Black;
+      for (Player* p : {&alice, &bob, &carol}) CHECK(listed(*p) == "running:2");
+
+      // The director dies, with the second game, which it runs too. Both come back on their
+      // nodes; the game and the tournament are taken over, and the game is finished there.
+      c.nodes.at("a")->stop(SIGKILL);
+      bob.resume_game(c.port("b"), again);
+      carol.resume_game(c.port("c"), again);
+      loser->send(Resign{again});
+      CHECK(wait_for<End>(*winner, Millis{15'000}).winner == winner_color);
+
+      // Whichever node took the tournament over scores the game, and every node shows it so.
+      const auto finished_games = [&](Player& p) {
+        p->send(TournamentShow{id});
+        const auto info = wait_for<TournamentInfo>(*p, Millis{30'000});
+        int finished = 0;
+        for (const auto& pairing : info.pairings) finished += pairing.state == "finished";
+        return finished;
+      };
+      CHECK(eventually([&] { return finished_games(bob) == 2; }, Millis{20'000}));
+      CHECK(finished_games(carol) == 2);
+      bob->send(TournamentShow{id});
+      const auto info = wait_for<TournamentInfo>(*bob);
+      REQUIRE(info.standings.size() == 2);
+      CHECK(info.standings[0].wins == 1);
+      CHECK(info.standings[1].wins == 1);
+      CHECK(info.standings[0].points + info.standings[1].points == 4);
+      const bool taken_over = c.log("b").find("event=tournament_taken_over") != std::string::npos ||
+                              c.log("c").find("event=tournament_taken_over") != std::string::npos;
+      CHECK(taken_over);
+    }
+
     TEST_CASE("cluster: Redis restarted empty mid-game costs nobody the game") {
       Cluster c;
       c.start("a");

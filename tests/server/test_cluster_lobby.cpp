@@ -4,11 +4,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
+#include <span>
 
 #include "common/notation.h"
 #include "common/protocol.h"
 #include "server/cluster_wire.h"
 #include "server/lobby.h"
+#include "server/open_storage.h"
+#include "tests/server/lobby_harness.h"
 
 using namespace amazons;
 using namespace amazons::server;
@@ -392,13 +396,26 @@ E event(const Effects& fx) {
   return std::get<E>(fx.cluster.moderation.front());
 }
 
+// A moderator (session 1) on node a; bob (5) and carol (6) on node b.
+struct ModeratorHereTwoThere {
+  static LoadedState roles() {
+    LoadedState state;
+    state.moderation.roles["mod"] = Role::Moderator;
+    return state;
+  }
+  Node a{"a", roles()};
+  Node b{"b", roles()};
+  ModeratorHereTwoThere() {
+    a.login(1, "mod");
+    b.login(5, "bob");
+    b.login(6, "carol");
+  }
+};
+
 TEST_CASE("cluster lobby: a moderator's decision on one node is applied by every node") {
-  LoadedState roles;
-  roles.moderation.roles["mod"] = Role::Moderator;
-  Node a("a", roles), b("b", roles);
-  a.login(1, "mod");
-  b.login(5, "bob");
-  b.login(6, "carol");
+  ModeratorHereTwoThere nodes;
+  Node& a = nodes.a;
+  Node& b = nodes.b;
   // Bob and Carol play on node b; node a knows them only from b's directory.
   auto created = b.lobby.handle_line(6, encode(ClientMessage{Create{}}), at(1));
   const std::string game = first<Created>(created, 6)->game;
@@ -552,24 +569,153 @@ TEST_CASE("cluster lobby: kept offers stay with their node, and are taken over f
   CHECK(b.lobby.set_peer("c", c_view, at(13)).messages.empty());
 }
 
-TEST_CASE("cluster lobby: a node runs no tournament yet, and lists none") {
-  Node a("a");
-  a.login(1, "alice");
-  const auto list = a.lobby.handle_line(1, R"({"type":"tournaments","id":2})", at(10));
-  const auto tournaments = first<TournamentList>(list, 1);
-  REQUIRE(tournaments.has_value());
-  CHECK(tournaments->tournaments.empty());
-  CHECK(!first<Error>(list, 1).has_value());
-  const auto create = a.lobby.handle_line(
-      1,
-      R"({"type":"tournament_create","name":"x","kind":"round_robin","rules":"standard","time":null,"rated":false,"start_in":60,"max_players":0,"bots_allowed":true,"id":3})",
-      at(10));
-  const auto refused = first<Error>(create, 1);
-  REQUIRE(refused.has_value());
-  CHECK(refused->code == ErrorCode::NotAllowed);
-  CHECK(first<Error>(a.lobby.handle_line(1, R"({"type":"tournament_join","tournament":3})", at(10)),
-                     1)
-            ->code == ErrorCode::NotAllowed);
+// The last tournament row among the effects' writes.
+std::optional<TournamentRow> tournament_row(const Effects& fx) {
+  std::optional<TournamentRow> out;
+  for (const auto& w : fx.writes.writes)
+    if (const auto* t = std::get_if<TournamentRow>(&w)) out = *t;
+  return out;
+}
+
+TEST_CASE(
+    "cluster lobby: a tournament is directed by one node, played from the others, taken over") {
+  ModeratorHereTwoThere nodes;
+  Node& a = nodes.a;
+  Node& b = nodes.b;
+  amazons::test::TempDir dir;
+  const auto storage = open_storage((dir.path() / "shared.db").string());
+  const auto store = [&](const Effects& fx) {
+    storage->apply(std::span<const WriteBatch>(&fx.writes, 1));
+  };
+
+  // Created on a: its id comes from a's block of ids, and a directs it under the lease "tID".
+  TournamentCreate create;
+  create.name = "Night arena";
+  create.kind = "arena";
+  create.rated = false;
+  create.start_in = 60;
+  create.duration = 3600;
+  const auto created = a.lobby.handle_line(1, encode(ClientMessage{create}, 2), at(10));
+  const auto info = first<TournamentInfo>(created, 1);
+  REQUIRE(info.has_value());
+  const std::int64_t id = info->tournament.id;
+  const std::string key = "t" + std::to_string(id);
+  CHECK(id >= 100);
+  CHECK(created.cluster.acquire == std::vector<std::string>{key});
+  const auto held = a.lobby.held_keys();
+  CHECK(std::count_if(held.begin(), held.end(), [&](const auto& k) { return k.first == key; }) ==
+        1);
+  store(created);
+
+  // Joining, and showing it, on b: handed to a, which answers the players through their
+  // remote sessions there.
+  for (SessionId s : {SessionId{5}, SessionId{6}}) {
+    const auto handed =
+        b.lobby.handle_line(s, encode(ClientMessage{TournamentJoin{id}}, 3), at(11));
+    REQUIRE(handed.cluster.forwards.size() == 1);
+    CHECK(handed.cluster.forwards[0].key == key);
+    CHECK(handed.messages.empty());
+    const auto joined =
+        a.lobby.remote_request(RemoteSession{"b", s}, remote(s == 5 ? "bob" : "carol"),
+                               handed.cluster.forwards[0].line, at(12));
+    bool ok = false;
+    for (const auto& m : joined.messages)
+      if (const auto e = decode_server(*m.line); e && std::holds_alternative<Ok>(e->message)) {
+        CHECK(a.lobby.remote_of(m.to) == RemoteSession{"b", s});
+        ok = true;
+      }
+    CHECK(ok);
+    store(joined);
+  }
+  const auto shown = b.lobby.handle_line(5, encode(ClientMessage{TournamentShow{id}}), at(13));
+  REQUIRE(shown.cluster.forwards.size() == 1);
+  const auto info_a = a.lobby.remote_request(RemoteSession{"b", 5}, remote("bob"),
+                                             shown.cluster.forwards[0].line, at(13));
+  REQUIRE(info_a.messages.size() == 1);
+  CHECK(decode_server(*info_a.messages[0].line).has_value());
+
+  // The list, on b, comes from the shared database, where a stored the tournament.
+  const auto listed = b.lobby.handle_line(5, R"({"type":"tournaments","id":4})", at(14));
+  CHECK(listed.messages.empty());
+  REQUIRE(listed.queries.size() == 1);
+  const auto answer = decode_server(*answer_query(*storage, listed.queries[0]).line);
+  REQUIRE(answer.has_value());
+  CHECK(answer->id == nlohmann::json(4));
+  const auto& list = std::get<TournamentList>(answer->message).tournaments;
+  REQUIRE(list.size() == 1);
+  CHECK(list[0].id == id);
+  CHECK(list[0].name == "Night arena");
+  CHECK(list[0].players == 2);
+
+  // At the start a pairs them and runs their game; both hear of it on b.
+  const auto started = a.lobby.tick(at(61'000));
+  std::set<RemoteSession> told;
+  std::string game;
+  for (const auto& m : started.messages)
+    if (const auto e = decode_server(*m.line); e && std::holds_alternative<Start>(e->message)) {
+      told.insert(*a.lobby.remote_of(m.to));
+      game = std::get<Start>(e->message).game;
+    }
+  CHECK(told == std::set<RemoteSession>{{"b", 5}, {"b", 6}});
+  REQUIRE(!game.empty());
+  CHECK(a.lobby.runs(std::stoll(game)));
+  CHECK(std::count(started.cluster.acquire.begin(), started.cluster.acquire.end(), game) == 1);
+  const auto row = tournament_row(started);
+  REQUIRE(row.has_value());
+  CHECK(row->status == "running");
+
+  // a dies. c takes the tournament over from its row, and finds the game another node took
+  // over (and finished) by looking its row up.
+  CHECK(a.lobby.lease_lost(key, at(62'000)).messages.empty());
+  const auto mine = a.lobby.held_keys();
+  CHECK(std::none_of(mine.begin(), mine.end(), [&](const auto& k) { return k.first == key; }));
+  // a no longer directs it: a request there goes to whoever does now.
+  CHECK(a.lobby.handle_line(1, encode(ClientMessage{TournamentShow{id}}), at(62'000))
+            .cluster.forwards.size() == 1);
+  // The game, which a still runs, ends there; when a directs the tournament again (say it takes
+  // it back), it scores the game from the room it kept.
+  a.lobby.remote_request(RemoteSession{"b", 5}, remote("bob"), encode(ClientMessage{Resign{game}}),
+                         at(62'050));
+  CHECK(a.lobby.adopt_tournament(*row, at(62'060)).cluster.release.empty());
+  const auto rescored = tournament_row(a.lobby.tick(at(62'070)));
+  REQUIRE(rescored.has_value());
+  const auto back = Tournament::from_json(nlohmann::json::parse(rescored->state));
+  REQUIRE(back.has_value());
+  CHECK(back->standings().at(0).name == "carol");
+  CHECK(back->standings().at(0).wins == 1);
+
+  Node c("c");
+  CHECK(c.lobby.adopt_tournament(*row, at(62'000)).cluster.release.empty());
+  const auto checked = c.lobby.tick(at(62'100));
+  CHECK(checked.cluster.read_games == std::vector<GameId>{std::stoll(game)});
+  CHECK(c.lobby.tick(at(62'200)).cluster.read_games.empty());  // not again at once
+  GameRow over;
+  over.id = std::stoll(game);
+  over.result = GameResult{Color::White, EndReason::Resign};
+  const auto scored = c.lobby.tournament_reads({}, {over}, at(63'000));
+  const auto after = tournament_row(scored);
+  REQUIRE(after.has_value());
+  const auto t = Tournament::from_json(nlohmann::json::parse(after->state));
+  REQUIRE(t.has_value());
+  const auto& standings = t->standings();
+  REQUIRE(standings.size() == 2);
+  CHECK(standings[0].points == 2);  // an arena win
+  CHECK(standings[0].wins == 1);
+  CHECK(standings[1].losses == 1);
+  // The arena pairs them again. Online on no node c knows of, they are read from the database;
+  // then the game starts, run by c.
+  const auto asks = c.lobby.tick(at(64'000));
+  std::vector<std::string> names = asks.cluster.read_players;
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"bob", "carol"});
+  CHECK(c.lobby.tick(at(64'100)).cluster.read_players.empty());  // asked once
+  PlayerRow bob_row, carol_row;
+  bob_row.name = "bob";
+  carol_row.name = "carol";
+  c.lobby.tournament_reads({bob_row, carol_row}, {}, at(64'500));
+  const auto second = c.lobby.tick(at(65'000));
+  REQUIRE(second.cluster.acquire.size() == 1);
+  CHECK(c.lobby.runs(std::stoll(second.cluster.acquire[0])));
 }
 
 TEST_CASE("cluster wire: every message survives the bus, and malformed bodies are refused") {

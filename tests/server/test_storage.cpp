@@ -563,6 +563,30 @@ STORAGE_CASE(reserve_ids,
   for (std::size_t i = 1; i < all.size(); ++i) CHECK(all[i] == all[i - 1] + 7);
 }
 
+STORAGE_CASE(tournament_reads,
+             "a cluster node reads tournaments one by one, all, or the unfinished ids, and reserved "
+             "ids skip tournament ids") {
+  auto s = backend.open();
+  const auto row = [](std::int64_t id, const std::string& status) {
+    return TournamentRow{id, "cup " + std::to_string(id), status,
+                         R"({"id":)" + std::to_string(id) + "}"};
+  };
+  apply(*s, batch({row(3, "finished"), row(5, "running"), row(4, "created")}));
+  CHECK(s->tournament(5) == row(5, "running"));
+  CHECK_FALSE(s->tournament(6).has_value());
+  const auto all = s->tournaments();
+  REQUIRE(all.size() == 3);
+  CHECK(all[0] == row(3, "finished"));
+  CHECK(all[2] == row(5, "running"));
+  CHECK(s->unfinished_tournaments() == std::vector<std::int64_t>{4, 5});
+  // Rewritten as finished, it leaves the failover scan.
+  apply(*s, batch({row(5, "finished")}));
+  CHECK(s->unfinished_tournaments() == std::vector<std::int64_t>{4});
+  // A cluster numbers its tournaments from its game ids: a block starts above them too.
+  apply(*s, batch({row(2000, "created")}));
+  CHECK(s->reserve_game_ids(10) == 2001);
+}
+
 namespace {
 
 // A copy of the fixture written by the release before schema versions (tests/server/data).
