@@ -96,6 +96,19 @@ Expected<bool, RedisError> PairingQueue::unseek(std::string_view player, bool an
   return r->integer == 1;
 }
 
+Expected<std::vector<bool>, RedisError> PairingQueue::seeking(
+    const std::vector<std::string>& players) {
+  if (players.empty()) return std::vector<bool>{};
+  std::vector<std::string> command{"HMGET", prefix_ + "seekers"};
+  command.insert(command.end(), players.begin(), players.end());
+  auto r = redis_.command(command);
+  if (!r) return Unexpected(r.error());
+  if (!is_array(*r, players.size())) return unexpected_reply(redis_, "seeking", *r);
+  std::vector<bool> out;
+  for (const auto& e : r->elements) out.push_back(is_string(e));
+  return out;
+}
+
 Expected<std::vector<std::string>, RedisError> PairingQueue::waiting(std::string_view pool) {
   auto r = redis_.command({"LRANGE", pool_key(pool), "0", "-1"});
   if (!r) return Unexpected(r.error());

@@ -30,6 +30,8 @@ class PairingQueue {
   // through this node: one they made since on another node stays (a seek that expired here, or
   // whose player left this node, must not take a newer one with it).
   Expected<bool, RedisError> unseek(std::string_view player, bool anywhere = true);
+  // For each player, whether they have a seek waiting (in any pool, made through any node).
+  Expected<std::vector<bool>, RedisError> seeking(const std::vector<std::string>& players);
   // Who waits in a pool, oldest first.
   Expected<std::vector<std::string>, RedisError> waiting(std::string_view pool);
   // Withdraws every seek made on `node` (a node that died); returns the players.

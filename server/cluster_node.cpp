@@ -141,6 +141,14 @@ void ClusterNode::start() {
             log_.warn("bus_malformed", {{"channel", channel}, {"why", why}});
           }});
   thread_ = std::thread([this] { run(); });
+  // Seeks this node's last life left in the queue (it was killed) would wait there with nobody
+  // to expire them: out with them, first. The kept ones are put back from their rows by the
+  // failover scan, with their expiry.
+  post([this] {
+    const auto dropped = pairing_->drop_node(options_.node);
+    if (ok(dropped, "drop old seeks") && !dropped->empty())
+      log_.info("old_seeks_dropped", {{"seeks", std::to_string(dropped->size())}});
+  });
   // The first block of game ids, so that the first game does not wait for one.
   ClusterEffects first;
   first.reserve_ids = true;
@@ -482,6 +490,30 @@ void ClusterNode::scan() {
       if (!ok(holders, "scan")) return;
       const auto now = Clock::now();
       std::map<std::string, Clock::time_point> still_free;
+      // Kept seeks that wait in no queue (their node died, and its seeks were dropped from the
+      // queue): put back through this node once seen so twice, like a free lease.
+      std::vector<const OfferRow*> seeks;
+      std::vector<std::string> seekers;
+      const auto wall = std::chrono::time_point_cast<Millis>(std::chrono::system_clock::now());
+      for (const OfferRow& offer : offers)
+        if (is_cluster_seek_id(offer.id) && offer.expires_at > wall &&
+            !taking_.contains(offer.id)) {
+          seeks.push_back(&offer);
+          seekers.push_back(offer.owner);
+        }
+      const auto waiting = pairing_->seeking(seekers);
+      if (!ok(waiting, "scan")) return;
+      for (std::size_t i = 0; i < seeks.size(); ++i) {
+        if ((*waiting)[i]) continue;
+        const std::string& key = seeks[i]->id;
+        const auto seen = seen_free_.find(key);
+        if (seen == seen_free_.end())
+          still_free[key] = now;
+        else if (now - seen->second >= kFreeTwice)
+          put_back_seek(*seeks[i]);
+        else
+          still_free[key] = seen->second;
+      }
       for (std::size_t i = 0; i < keys.size(); ++i) {
         if ((*holders)[i]) continue;
         const auto seen = seen_free_.find(keys[i]);
@@ -639,6 +671,25 @@ void ClusterNode::take_over_tournament(const std::string& key) {
           {{"tournament", key}, {"status", row->status}, {"token", std::to_string(lease.token)}});
       hooks_.lobby([row = *row](Lobby& l, Instant at) { return l.adopt_tournament(row, at); });
       for (Routed& item : items) hand_back(std::move(item));
+    });
+  });
+}
+
+void ClusterNode::put_back_seek(const OfferRow& offer) {
+  taking_.insert(offer.id);
+  hooks_.storage([this, offer](Storage& storage) {
+    std::optional<PlayerRow> owner;
+    try {
+      owner = storage.player(offer.owner);
+    } catch (const std::exception& e) {
+      log_.warn("scan_failed", {{"why", e.what()}});
+    }
+    post([this, offer, owner = std::move(owner)] {
+      taking_.erase(offer.id);
+      seen_free_.erase(offer.id);
+      log_.warn("seek_taken_over", {{"player", offer.owner}});
+      hooks_.lobby(
+          [offer, owner](Lobby& l, Instant at) { return l.adopt_offer(offer, owner, 0, at); });
     });
   });
 }

@@ -151,6 +151,8 @@ class ClusterNode {
   // A tournament ("t17") whose director died, or that nobody directs since a restart: its row is
   // taken over here (Lobby::adopt_tournament), finished ones too (to show them).
   void take_over_tournament(const std::string& key);
+  // A kept seek (a row "s:NAME") that waits in no pairing queue: put back through this node.
+  void put_back_seek(const OfferRow& offer);
   // To a channel every node hears. False when it could not be sent (it may have reached Redis
   // or not).
   bool publish(const std::string& channel, const wire::NodeMessage& m);

@@ -243,7 +243,12 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
           on_seek(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Unseek>) {
           const std::string& me = *sessions_.at(ctx.requester).player;
-          if (clustered() && cluster_seeks_.erase(me)) ctx.fx.cluster.unseeks.push_back(me);
+          if (clustered()) {
+            // Wherever they made it: a kept seek outlives the connection it was made through.
+            cluster_seeks_.erase(me);
+            ctx.fx.cluster.unseeks.push_back(me);
+            ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(me)});
+          }
           const auto it = std::find_if(seeks_.begin(), seeks_.end(),
                                        [&](const SeekEntry& e) { return e.player == me; });
           if (it != seeks_.end()) remove_seek(ctx, it);

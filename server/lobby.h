@@ -223,6 +223,12 @@ struct KickOrder {
 };
 using ModerationEvent = std::variant<SanctionRow, SanctionRemoved, KickOrder, ReportRow>;
 
+// A player's kept seek on a cluster is also a row of the offers table with this id (one seek per
+// player, as in the pairing queue), so that another node puts it back in the queue when the node
+// it waited through dies (ClusterNode's failover scan, Lobby::adopt_offer).
+inline std::string cluster_seek_id(std::string_view player) { return "s:" + std::string(player); }
+inline bool is_cluster_seek_id(std::string_view id) { return id.starts_with("s:"); }
+
 // Chat line ids on a cluster name their game (line >> kChatLineGameShift), so that a report or
 // removal of a line goes to the node that keeps it: the node running the game.
 inline constexpr int kChatLineGameShift = 20;
@@ -330,7 +336,8 @@ class Lobby {
   Effects adopt(const StoredGame& game, std::int64_t token, Instant now);
   // A kept open game or challenge taken over from the offers table after its node died (the
   // owner's row as stored, if any): this node runs it from now on, until it is taken,
-  // withdrawn or expires.
+  // withdrawn or expires. A kept seek (cluster_seek_id) that waits in no pairing queue any more
+  // is put back there through this node.
   Effects adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>& owner,
                       std::int64_t token, Instant now);
   // A tournament taken over from its row (its director died, or nobody directed it since a

@@ -231,12 +231,25 @@ Effects Lobby::complete_login(const LoginOutcome& outcome, Instant now) {
   return std::move(ctx.fx);
 }
 
+namespace {
+// One pool per what must match; the text is only ever compared.
+std::string seek_pool(const protocol::Seek& m) {
+  return m.rules + "|" + to_json(m.time).dump() + "|" + (m.rated ? "r" : "c");
+}
+}  // namespace
+
 void Lobby::seek_clustered(Ctx& ctx, const protocol::Seek& m, std::optional<Timestamp> kept_until) {
   if (!cluster_ready_) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string& me = *sessions_.at(ctx.requester).player;
-  // One pool per what must match; the text is only ever compared.
-  const std::string pool = m.rules + "|" + to_json(m.time).dump() + "|" + (m.rated ? "r" : "c");
+  const std::string pool = seek_pool(m);
   cluster_seeks_[me] = ClusterSeek{pool, kept_until};
+  // A kept seek is stored, for the node that puts it back in the queue should this one die; any
+  // seek replaces the player's last, kept or not, in the queue and so in the table.
+  if (kept_until)
+    ctx.fx.writes.writes.emplace_back(
+        offer_row(cluster_seek_id(me), me, m, std::nullopt, ctx.now.wall, *kept_until));
+  else
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(me)});
   ctx.fx.cluster.seeks.push_back(SeekJob{ctx.requester, ctx.id, me, pool, m});
   ctx.id_used = true;  // complete_seek answers
 }
@@ -246,7 +259,13 @@ Effects Lobby::complete_seek(const SeekOutcome& outcome, Instant now) {
   Ctx ctx(job.session, job.id, now);
   if (!sessions_.contains(job.session)) ctx.requester = 0;  // gone meanwhile
   if (outcome.error) {
-    cluster_seeks_.erase(job.name);
+    // Not in the queue: nor in the table (unless a newer seek of theirs replaced it there).
+    if (const auto s = cluster_seeks_.find(job.name); s != cluster_seeks_.end()) {
+      if (s->second.kept_until)
+        ctx.fx.writes.writes.emplace_back(
+            OfferRemoved{cluster_seek_id(job.name), s->second.kept_until});
+      cluster_seeks_.erase(s);
+    }
     ctx.error(ErrorCode::Unavailable, *outcome.error);
     return std::move(ctx.fx);
   }
@@ -257,6 +276,9 @@ Effects Lobby::complete_seek(const SeekOutcome& outcome, Instant now) {
   if (const auto s = cluster_seeks_.find(job.name);
       s != cluster_seeks_.end() && s->second.pool == job.pool)
     cluster_seeks_.erase(s);
+  // Both seeks are out of the queue: so are their rows, wherever they were made.
+  for (const std::string* who : {&job.name, &outcome.opponent})
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(*who)});
   // The player who waited: here, on another node, or gone meanwhile (then they start offline,
   // as a challenge's sender who dropped does).
   PlayerState& other = players_[outcome.opponent];
@@ -368,6 +390,25 @@ Effects Lobby::adopt(const StoredGame& stored, std::int64_t token, Instant now) 
 Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>& owner,
                            std::int64_t token, Instant now) {
   Ctx ctx(0, std::nullopt, now);
+  if (is_cluster_seek_id(offer.id)) {
+    const auto decoded = protocol::decode_client(offer.request);
+    const auto* seek = decoded ? std::get_if<protocol::Seek>(&decoded->message) : nullptr;
+    const auto here = cluster_seeks_.find(offer.owner);
+    if (!seek || offer.expires_at <= now.wall ||
+        (here != cluster_seeks_.end() && here->second.kept_until == offer.expires_at))
+      return std::move(ctx.fx);  // expired, or already this node's
+    PlayerState& p = players_[offer.owner];
+    if (p.row.name.empty()) {
+      p.row = owner.value_or(PlayerRow{});
+      p.row.name = offer.owner;
+    }
+    // Into the queue through this node, as a kept seek of this node's: nobody is answered (the
+    // player is away), a pairing starts the game with them offline, and it expires here.
+    const std::string pool = seek_pool(*seek);
+    cluster_seeks_[offer.owner] = ClusterSeek{pool, offer.expires_at};
+    ctx.fx.cluster.seeks.push_back(SeekJob{0, std::nullopt, offer.owner, pool, *seek});
+    return std::move(ctx.fx);
+  }
   const bool open_game = offer.id.starts_with('g');
   const std::string key = open_game ? offer.id.substr(1) : offer.id;
   const auto id = parse_game_id(key);

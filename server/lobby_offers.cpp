@@ -224,6 +224,8 @@ void Lobby::expire_offers(Ctx& ctx) {
       continue;
     }
     ctx.fx.cluster.drop_seeks.push_back(it->first);
+    ctx.fx.writes.writes.emplace_back(
+        OfferRemoved{cluster_seek_id(it->first), it->second.kept_until});
     it = cluster_seeks_.erase(it);
   }
   for (auto it = challenges_.begin(); it != challenges_.end();) {

@@ -493,7 +493,10 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
               " ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, "
               "state = EXCLUDED.state;\n";
         } else if (const auto* gone = std::get_if<OfferRemoved>(&w)) {
-          sql += "DELETE FROM offers WHERE id = " + c.quote(gone->id) + ";\n";
+          sql += "DELETE FROM offers WHERE id = " + c.quote(gone->id);
+          if (gone->expiring)
+            sql += " AND expires_at = " + std::to_string(rows::to_ms(*gone->expiring));
+          sql += ";\n";
         } else if (append_moderation(c, w, sql)) {
         } else {
           const auto& m = std::get<MoveRow>(w);

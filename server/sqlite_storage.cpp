@@ -141,7 +141,7 @@ constexpr const char* kSql[kStatementCount] = {
     "INSERT INTO offers (id, owner, request, invite, created_at, expires_at) VALUES (?1, ?2, ?3, "
     "?4, ?5, ?6) ON CONFLICT(id) DO UPDATE SET owner = ?2, request = ?3, invite = ?4, created_at "
     "= ?5, expires_at = ?6",
-    "DELETE FROM offers WHERE id = ?1",
+    "DELETE FROM offers WHERE id = ?1 AND (?2 IS NULL OR expires_at = ?2)",
     "SELECT id, owner, request, invite, created_at, expires_at FROM offers ORDER BY created_at, "
     "id",
     "INSERT INTO tournaments (id, name, status, state) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO "
@@ -398,7 +398,11 @@ void SqliteStorage::write(const OfferRow& o) {
       .run();
 }
 
-void SqliteStorage::write(const OfferRemoved& o) { prepared(kDeleteOffer).bind(1, o.id).run(); }
+void SqliteStorage::write(const OfferRemoved& o) {
+  std::optional<std::int64_t> expiring;
+  if (o.expiring) expiring = to_ms(*o.expiring);
+  prepared(kDeleteOffer).bind(1, o.id).bind(2, expiring).run();
+}
 
 void SqliteStorage::write(const TournamentRow& t) {
   prepared(kUpsertTournament)

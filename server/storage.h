@@ -103,6 +103,9 @@ struct OfferRow {
 // An offer that was taken, withdrawn or expired.
 struct OfferRemoved {
   std::string id;
+  // Set: only the row that expires then. A cluster node letting its copy of a player's kept
+  // seek go must not take a newer seek of theirs (the same id, "s:NAME") with it.
+  std::optional<Timestamp> expiring = std::nullopt;
   friend bool operator==(const OfferRemoved&, const OfferRemoved&) = default;
 };
 

@@ -517,6 +517,29 @@ TEST_SUITE("redis") {
       Player gus("gus", c.port("c"));
       gus->send(quick);
       wait_for<Seeking>(*gus);
+      // A kept seek outlives its node too: hal's waits through node b, and b dies. Once b is
+      // reaped (its seeks dropped from the queue), node c puts hal's back from its row, and ivy,
+      // seeking on c, is paired with him.
+      Player hal("hal", c.port("b"));
+      hal->send(seek);
+      wait_for<Seeking>(*hal);
+      hal.client.reset();
+      c.nodes.at("b")->stop(SIGKILL);
+      const auto seeks_through = [&] {
+        auto [status, out] = c.redis.cli("HGET amz:seekers hal");
+        while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+        const auto tab = out.rfind('\t');
+        return tab == std::string::npos ? std::string() : out.substr(tab + 1);
+      };
+      REQUIRE(seeks_through() == "b");
+      REQUIRE_MESSAGE(eventually([&] { return seeks_through() == "c"; }, Millis{20'000}),
+                      "hal's seek was not put back through node c");
+      Player ivy("ivy", c.port("c"));
+      ivy->send(seek);
+      const auto met = wait_for<Start>(*ivy);
+      CHECK(std::set<std::string>{met.white.name, met.black.name} ==
+            std::set<std::string>{"hal", "ivy"});
+      CHECK(c.log("c").find("event=seek_taken_over") != std::string::npos);
     }
 
     TEST_CASE("cluster: a player's two rated games ending on two nodes both count") {

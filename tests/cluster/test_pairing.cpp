@@ -52,6 +52,9 @@ TEST_SUITE("redis") {
     CHECK_FALSE(must(a.seek("cy", "y")).paired);
     CHECK_FALSE(must(a.seek("cy", "y")).paired);
     CHECK(must(a.waiting("y")) == std::vector<std::string>{"cy"});
+    // Who seeks, through any node: cy waits, bo and nobody do not.
+    CHECK(must(b.seeking({"bo", "cy", "nobody"})) == std::vector<bool>{false, true, false});
+    CHECK(must(b.seeking({})).empty());
   }
 
   TEST_CASE("pairing: two clients seek 200 players at once and everyone is paired exactly once") {

@@ -68,6 +68,9 @@ struct Node {
 
 RemotePlayer remote(const std::string& name) { return {name, false, Rating{}, 0}; }
 
+// A correspondence time control: a day a move.
+const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
+
 }  // namespace
 
 TEST_CASE("cluster lobby: a login waits for the cluster, and games elsewhere are attached") {
@@ -262,7 +265,6 @@ TEST_CASE("cluster lobby: list and players show every node, from the others' dir
 // The "your turn" of a player who plays on several nodes: the node running a game tells the
 // player's node, which sends the player every node's games in one list.
 TEST_CASE("cluster lobby: your turn lists the games every node runs, through the player's node") {
-  const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
   Node a("a");
   a.login(1, "alice");
   Create create;
@@ -343,7 +345,6 @@ TEST_CASE("cluster lobby: your turn lists the games every node runs, through the
 }
 
 TEST_CASE("cluster lobby: the correspondence limit counts a player's games on every node") {
-  const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
   LobbyConfig config = node_config("b");
   config.max_correspondence_games = 2;
   Lobby b(config, LoadedState{}, at(0));
@@ -497,7 +498,6 @@ TEST_CASE("cluster lobby: a moderator's decision on one node is applied by every
 }
 
 TEST_CASE("cluster lobby: kept offers stay with their node, and are taken over from their rows") {
-  const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
   Node a("a");
   a.login(1, "alice");
   // A correspondence seek stays in the pairing queue when she goes; a real-time one does not.
@@ -567,6 +567,100 @@ TEST_CASE("cluster lobby: kept offers stay with their node, and are taken over f
     }
   CHECK(to_dave_here.size() == 1);
   CHECK(b.lobby.set_peer("c", c_view, at(13)).messages.empty());
+}
+
+// Whether the effects store the row `id`, or remove it (`expiring`: only the row that expires
+// then).
+bool stores(const Effects& fx, const std::string& id) {
+  return std::any_of(fx.writes.writes.begin(), fx.writes.writes.end(), [&](const auto& w) {
+    const auto* o = std::get_if<OfferRow>(&w);
+    return o && o->id == id;
+  });
+}
+bool removes(const Effects& fx, const std::string& id,
+             std::optional<Timestamp> expiring = std::nullopt) {
+  return std::any_of(fx.writes.writes.begin(), fx.writes.writes.end(), [&](const auto& w) {
+    const auto* o = std::get_if<OfferRemoved>(&w);
+    return o && o->id == id && o->expiring == expiring;
+  });
+}
+
+TEST_CASE("cluster lobby: a kept seek is a row of its player's, put back in the queue elsewhere") {
+  Node a("a");
+  a.login(1, "alice");
+  Seek seek;
+  seek.time = per_day;
+  const auto kept = a.lobby.handle_line(1, encode(ClientMessage{seek}), at(1));
+  CHECK(stores(kept, "s:alice"));
+  REQUIRE(kept.cluster.seeks.size() == 1);
+  // Withdrawn: out of the queue, wherever it was made, and out of the table.
+  const auto withdrawn = a.lobby.handle_line(1, encode(ClientMessage{Unseek{}}), at(2));
+  CHECK(withdrawn.cluster.unseeks == std::vector<std::string>{"alice"});
+  CHECK(removes(withdrawn, "s:alice"));
+  // A real-time seek is not kept: it replaces her last seek in the table too.
+  Seek quick;
+  quick.time = TimeControl::fischer(Millis{60'000}, Millis{0});
+  const auto replaced = a.lobby.handle_line(1, encode(ClientMessage{quick}), at(3));
+  CHECK(removes(replaced, "s:alice"));
+  CHECK_FALSE(stores(replaced, "s:alice"));
+  // Expired here: out of the queue, and its row goes, but only that row (not a newer seek of
+  // hers another node stored since).
+  a.login(2, "cid");
+  quick.lifetime = 60;
+  CHECK(stores(a.lobby.handle_line(2, encode(ClientMessage{quick}), at(5)), "s:cid"));
+  const auto expired = a.lobby.tick(at(61'000));
+  CHECK(expired.cluster.drop_seeks == std::vector<std::string>{"cid"});
+  CHECK(removes(expired, "s:cid", at(5).wall + Millis{60'000}));
+  // Paired: both seeks leave the queue, so both rows go, wherever they were stored.
+  a.login(3, "dan");
+  const auto asked = a.lobby.handle_line(3, encode(ClientMessage{seek}), at(62'000));
+  REQUIRE(asked.cluster.seeks.size() == 1);
+  SeekOutcome paired;
+  paired.job = asked.cluster.seeks[0];
+  paired.paired = true;
+  paired.opponent = "eve";
+  const auto started = a.lobby.complete_seek(paired, at(62'010));
+  CHECK(removes(started, "s:dan"));
+  CHECK(removes(started, "s:eve"));
+  CHECK(first<Start>(started, 3).has_value());
+
+  // Node b puts a kept seek whose node died back in the queue, as its own, for nobody to hear.
+  Node b("b");
+  const OfferRow row{"s:fay",      "fay",      encode(ClientMessage{seek}),
+                     std::nullopt, at(0).wall, at(0).wall + Millis{3'600'000}};
+  PlayerRow fay;
+  fay.name = "fay";
+  fay.rating.rating = 1650;
+  const auto back = b.lobby.adopt_offer(row, fay, 0, at(10));
+  REQUIRE(back.cluster.seeks.size() == 1);
+  CHECK(back.cluster.seeks[0].session == 0);
+  CHECK(back.cluster.seeks[0].name == "fay");
+  CHECK(back.cluster.seeks[0].pool == asked.cluster.seeks[0].pool);       // the pool dan sought in
+  CHECK(b.lobby.adopt_offer(row, fay, 0, at(11)).cluster.seeks.empty());  // once
+  OfferRow old = row;
+  old.id = "s:gil";
+  old.owner = "gil";
+  old.expires_at = at(0).wall;
+  CHECK(b.lobby.adopt_offer(old, std::nullopt, 0, at(12)).cluster.seeks.empty());  // expired
+  // Paired there with hal, online on node c: the game starts with fay away, at her stored
+  // rating, and it is b's to expire no more.
+  SeekOutcome met;
+  met.job = back.cluster.seeks[0];
+  met.paired = true;
+  met.opponent = "hal";
+  met.opponent_session = RemoteSession{"c", 4};
+  const auto game = b.lobby.complete_seek(met, at(20));
+  REQUIRE(game.cluster.acquire.size() == 1);
+  bool told = false;
+  for (const auto& m : game.messages)
+    if (const auto e = decode_server(*m.line); e && std::holds_alternative<Start>(e->message)) {
+      CHECK(b.lobby.remote_of(m.to) == RemoteSession{"c", 4});
+      const auto& start = std::get<Start>(e->message);
+      CHECK((start.white.name == "fay" ? start.white : start.black).rating == 1650);
+      told = true;
+    }
+  CHECK(told);
+  CHECK(b.lobby.tick(at(3'700'000)).cluster.drop_seeks.empty());
 }
 
 // The last tournament row among the effects' writes.

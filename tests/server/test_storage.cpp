@@ -349,6 +349,11 @@ STORAGE_CASE(offers, "offers are kept, replaced and removed, and come back oldes
   CHECK(s->offers() == state.offers);
   apply(*s, batch({OfferRemoved{"g5"}}));
   CHECK(s->offers() == std::vector<OfferRow>{challenge});
+  // A removal naming an expiry takes only the row that expires then (a newer one stays).
+  apply(*s, batch({OfferRemoved{"c2", Timestamp{Millis{1'800'000'062'000}}}}));
+  CHECK(s->offers() == std::vector<OfferRow>{challenge});
+  apply(*s, batch({OfferRemoved{"c2", challenge.expires_at}}));
+  CHECK(s->offers().empty());
   s->clear();
   CHECK(s->counts() == StorageCounts{});
 }
@@ -563,9 +568,10 @@ STORAGE_CASE(reserve_ids,
   for (std::size_t i = 1; i < all.size(); ++i) CHECK(all[i] == all[i - 1] + 7);
 }
 
-STORAGE_CASE(tournament_reads,
-             "a cluster node reads tournaments one by one, all, or the unfinished ids, and reserved "
-             "ids skip tournament ids") {
+STORAGE_CASE(
+    tournament_reads,
+    "a cluster node reads tournaments one by one, all, or the unfinished ids, and reserved "
+    "ids skip tournament ids") {
   auto s = backend.open();
   const auto row = [](std::int64_t id, const std::string& status) {
     return TournamentRow{id, "cup " + std::to_string(id), status,
