@@ -1,6 +1,8 @@
 #include "ai/search.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 
 #include "ai/alphabeta.h"
 #include "ai/mcts.h"
@@ -86,13 +88,22 @@ class AutoSearch final : public Search {
   explicit AutoSearch(const SearchSettings& settings) : settings_(settings) {}
 
   void start(const Position& pos, const SearchLimits& limits, SearchCallbacks callbacks) override {
+    const auto began = std::chrono::steady_clock::now();
     Search& next = child(resolve(SearchKind::Auto, pos.size()));
     Search* previous = active_.exchange(&next);
     if (previous != nullptr && previous != &next) {
       previous->stop();
       previous->wait();
     }
-    next.start(pos, limits, std::move(callbacks));
+    // Making a search on first use (the alpha-beta one zeroes its transposition table: tens of
+    // milliseconds) and stopping the other came out of this move's time: the child gets what is
+    // left, so that the hard deadline holds from this call, not from the child's start.
+    const auto spent =
+        std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - began);
+    SearchLimits left = limits;
+    if (left.movetime) left.movetime = std::max(Millis{1}, *left.movetime - spent);
+    if (left.time_left) left.time_left = std::max(Millis{1}, *left.time_left - spent);
+    next.start(pos, left, std::move(callbacks));
   }
   void stop() override {
     if (Search* s = active_.load()) s->stop();
