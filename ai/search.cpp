@@ -98,8 +98,7 @@ class AutoSearch final : public Search {
     // Making a search on first use (the alpha-beta one zeroes its transposition table: tens of
     // milliseconds) and stopping the other came out of this move's time: the child gets what is
     // left, so that the hard deadline holds from this call, not from the child's start.
-    const auto spent =
-        std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - began);
+    const auto spent = std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - began);
     SearchLimits left = limits;
     if (left.movetime) left.movetime = std::max(Millis{1}, *left.movetime - spent);
     if (left.time_left) left.time_left = std::max(Millis{1}, *left.time_left - spent);

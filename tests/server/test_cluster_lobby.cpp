@@ -726,7 +726,13 @@ TEST_CASE(
   const auto info_a = a.lobby.remote_request(RemoteSession{"b", 5}, remote("bob"),
                                              shown.cluster.forwards[0].line, at(13));
   REQUIRE(info_a.messages.size() == 1);
-  CHECK(decode_server(*info_a.messages[0].line).has_value());
+  CHECK(a.lobby.remote_of(info_a.messages[0].to) == RemoteSession{"b", 5});
+  const auto shown_info = decode_server(*info_a.messages[0].line);
+  REQUIRE(shown_info.has_value());
+  const auto* full = std::get_if<TournamentInfo>(&shown_info->message);
+  REQUIRE(full != nullptr);
+  CHECK(full->tournament.id == id);
+  CHECK(full->standings.size() == 2);
 
   // The list, on b, comes from the shared database, where a stored the tournament.
   const auto listed = b.lobby.handle_line(5, R"({"type":"tournaments","id":4})", at(14));
