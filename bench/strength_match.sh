@@ -43,8 +43,12 @@ sha=$(git rev-parse --verify --quiet "$commit^{commit}") || {
 short=${sha:0:12}
 base=$root/build/baseline-$short
 
-export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
-export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
+# ccache where the machine has it (it is not among the project's packages): a launcher that is
+# not installed would fail every compile.
+if command -v ccache >/dev/null; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
+fi
 
 if [ ! -x "$base/build/release/ai/amazons-engine" ]; then
   [ -d "$base" ] || git worktree add --detach "$base" "$sha" >/dev/null
