@@ -183,22 +183,31 @@ double queen_mobility(const Position& pos, Color c,
   return v;
 }
 
-TermWeights blend(const EvalParams& p, double phase) {
-  auto mix = [](const TermWeights& a, const TermWeights& b, double x) {
-    return TermWeights{a.queen_territory + (b.queen_territory - a.queen_territory) * x,
-                       a.king_territory + (b.king_territory - a.king_territory) * x,
-                       a.queen_position + (b.queen_position - a.queen_position) * x,
-                       a.king_position + (b.king_position - a.king_position) * x,
-                       a.mobility + (b.mobility - a.mobility) * x};
+TermWeights blend(const EvalParams& p, int board_size, double phase) {
+  const auto share = phase_shares(p, phase);
+  const PhaseWeights& w = p.weights_for(board_size);
+  auto mixed = [&](double TermWeights::*term) {
+    return share[0] * (w.opening.*term) + share[1] * (w.middlegame.*term) +
+           share[2] * (w.endgame.*term);
   };
-  if (phase <= p.middlegame_at) return mix(p.opening, p.middlegame, phase / p.middlegame_at);
-  if (phase < p.endgame_at)
-    return mix(p.middlegame, p.endgame,
-               (phase - p.middlegame_at) / (p.endgame_at - p.middlegame_at));
-  return p.endgame;
+  return TermWeights{mixed(&TermWeights::queen_territory), mixed(&TermWeights::king_territory),
+                     mixed(&TermWeights::queen_position), mixed(&TermWeights::king_position),
+                     mixed(&TermWeights::mobility)};
 }
 
 }  // namespace
+
+std::array<double, 3> phase_shares(const EvalParams& p, double phase) {
+  if (phase <= p.middlegame_at) {
+    const double x = phase / p.middlegame_at;
+    return {1 - x, x, 0};
+  }
+  if (phase < p.endgame_at) {
+    const double x = (phase - p.middlegame_at) / (p.endgame_at - p.middlegame_at);
+    return {0, 1 - x, x};
+  }
+  return {0, 0, 1};
+}
 
 Evaluator::Evaluator(EvalParams params) : params_(params), endgame_(params.endgame_budget) {
   fill_mobility_table();
@@ -245,7 +254,7 @@ Score Evaluator::evaluate(const Position& pos) {
 }
 
 Score Evaluator::score_terms(const Position& pos, const EvalTerms& t) const {
-  const TermWeights w = blend(params_, t.phase);
+  const TermWeights w = blend(params_, pos.size(), t.phase);
   double v = w.queen_territory * t.queen_territory + w.king_territory * t.king_territory +
              w.queen_position * t.queen_position + w.king_position * t.king_position +
              w.mobility * t.mobility;

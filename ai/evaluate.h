@@ -23,12 +23,25 @@ struct TermWeights {
   friend bool operator==(const TermWeights&, const TermWeights&) = default;
 };
 
+// The weights of the terms through a game: a set at the start, one in the middle game and one in
+// the end game, interpolated linearly by the share of the initially empty squares burnt.
+struct PhaseWeights {
+  TermWeights opening, middlegame, endgame;
+  friend bool operator==(const PhaseWeights&, const PhaseWeights&) = default;
+};
+
+// Boards up to this size (Botzone's 8x8) take EvalParams::small_board, larger ones large_board.
+inline constexpr int kSmallBoardLargest = 8;
+
 struct EvalParams {
-  // Weights at the start, in the middle game and in the end game, interpolated linearly by the
-  // share of the initially empty squares that have been burnt.
-  TermWeights opening{0.08, 0.06, 0.65, 0.70, 0.05};
-  TermWeights middlegame{0.13, 0.15, 0.45, 0.50, 0.05};
-  TermWeights endgame{0.15, 0.15, 0.38, 0.42, 0.05};
+  // Weights for small and large boards. The small board's are hand-tuned by matches; the large
+  // board's are fitted to the results of self-play games (bench/texel, docs/ENGINE.md).
+  PhaseWeights small_board{{0.08, 0.06, 0.65, 0.70, 0.05},
+                           {0.13, 0.15, 0.45, 0.50, 0.05},
+                           {0.15, 0.15, 0.38, 0.42, 0.05}};
+  PhaseWeights large_board{{0.029, 0.020, 0.019, 0.438, 0.000},
+                           {0.000, 0.132, 0.048, 0.395, 0.871},
+                           {1.069, 0.904, 0.039, 0.265, 0.331}};
   double middlegame_at = 0.25;
   double endgame_at = 0.55;
   // A square both sides reach equally fast counts this much for the side to move, which gets
@@ -47,8 +60,19 @@ struct EvalParams {
   // Compute the distance terms in the rules core's three-word layout on every board size instead
   // of the dense one: the same numbers, slower; the baseline for benchmarks and tests.
   bool wide_layout = false;
+  // The weights that a board of this many squares a side is evaluated with.
+  const PhaseWeights& weights_for(int board_size) const {
+    return board_size <= kSmallBoardLargest ? small_board : large_board;
+  }
+  PhaseWeights& weights_for(int board_size) {
+    return board_size <= kSmallBoardLargest ? small_board : large_board;
+  }
   friend bool operator==(const EvalParams&, const EvalParams&) = default;
 };
+
+// How much each set of weights (opening, middle game, end game) counts at `phase`: the linear
+// interpolation the evaluation blends them with. The three shares add up to 1.
+std::array<double, 3> phase_shares(const EvalParams& params, double phase);
 
 // The raw terms from the side to move's point of view (before weighting), for tests and tools.
 struct EvalTerms {

@@ -1,10 +1,12 @@
 // Tuning by matches: plays the engine with one set of settings against itself with another and
 // prints the score and the Elo difference. Settings are named key=value pairs over the defaults:
 //   tune --rules botzone8 --movetime 200 --games 40 --a "" --b
-//   "eval.opening.c1=0.3,sel.near_width=20"
+//   "eval.small.opening.c1=0.3,sel.near_width=20"
+// --records FILE keeps the games, for bench/texel to fit the evaluation to.
 // `tune --list` prints every key with its default.
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -13,7 +15,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
 #include "ai/match.h"
+
+#include "common/game_record.h"
 
 using namespace amazons;
 using namespace amazons::ai;
@@ -50,20 +55,24 @@ std::map<std::string, Key> keys() {
   k["eval.middlegame_at"] =
       field(D([](SearchSettings& s) -> double& { return s.eval.middlegame_at; }));
   k["eval.endgame_at"] = field(D([](SearchSettings& s) -> double& { return s.eval.endgame_at; }));
-  const std::pair<const char*, TermWeights EvalParams::*> phases[] = {
-      {"opening", &EvalParams::opening},
-      {"middlegame", &EvalParams::middlegame},
-      {"endgame", &EvalParams::endgame}};
+  const std::pair<const char*, PhaseWeights EvalParams::*> boards[] = {
+      {"small", &EvalParams::small_board}, {"large", &EvalParams::large_board}};
+  const std::pair<const char*, TermWeights PhaseWeights::*> phases[] = {
+      {"opening", &PhaseWeights::opening},
+      {"middlegame", &PhaseWeights::middlegame},
+      {"endgame", &PhaseWeights::endgame}};
   const std::pair<const char*, double TermWeights::*> terms[] = {
       {"t1", &TermWeights::queen_territory},
       {"t2", &TermWeights::king_territory},
       {"c1", &TermWeights::queen_position},
       {"c2", &TermWeights::king_position},
       {"mob", &TermWeights::mobility}};
-  for (const auto& [phase, pm] : phases)
-    for (const auto& [term, tm] : terms)
-      k[std::string("eval.") + phase + "." + term] =
-          field(D([pm, tm](SearchSettings& s) -> double& { return s.eval.*pm.*tm; }));
+  // eval.small.opening.t1 (boards up to 8x8), eval.large.opening.t1 (larger boards).
+  for (const auto& [board, bm] : boards)
+    for (const auto& [phase, pm] : phases)
+      for (const auto& [term, tm] : terms)
+        k[std::string("eval.") + board + "." + phase + "." + term] =
+            field(D([bm, pm, tm](SearchSettings& s) -> double& { return s.eval.*bm.*pm.*tm; }));
   const std::pair<const char*, int Selectivity::*> widths[] = {
       {"root_width", &Selectivity::root_width},
       {"near_width", &Selectivity::near_width},
@@ -135,7 +144,7 @@ bool apply(const std::string& text, SearchSettings& s, std::string& error) {
 
 int main(int argc, char** argv) {
   CLI::App app{"tune: the engine against itself with other settings"};
-  std::string a_text, b_text, rules = "botzone8";
+  std::string a_text, b_text, rules = "botzone8", records;
   int games = 40, movetime = 200, parallel = 1, openings = 2;
   std::uint64_t seed = 1;
   bool list = false;
@@ -147,6 +156,8 @@ int main(int argc, char** argv) {
   app.add_option("-j,--parallel", parallel, "Games at the same time")->capture_default_str();
   app.add_option("--openings", openings, "Random opening plies")->capture_default_str();
   app.add_option("--seed", seed, "Opening seed")->capture_default_str();
+  app.add_option("--records", records,
+                 "Append every game record to this file, one JSON a line (bench/texel reads them)");
   app.add_flag("--list", list, "List the keys and their defaults");
   CLI11_PARSE(app, argc, argv);
 
@@ -170,6 +181,14 @@ int main(int argc, char** argv) {
     specs[i].level.movetime = Millis{movetime};
     specs[i].settings = s;
   }
+  std::ofstream record_file;
+  if (!records.empty()) {
+    record_file.open(records, std::ios::app);
+    if (!record_file) {
+      std::cerr << "tune: --records: cannot write " << records << "\n";
+      return 2;
+    }
+  }
   MatchOptions o;
   o.rules = rules == "standard" ? standard_variant() : botzone8_variant();
   o.games = games;
@@ -177,7 +196,8 @@ int main(int argc, char** argv) {
   o.opening_plies = openings;
   o.seed = seed;
   Match match(specs[0], specs[1], o);
-  const MatchSummary s = match.run([](const GameOutcome& g, const MatchSummary& sum) {
+  const MatchSummary s = match.run([&](const GameOutcome& g, const MatchSummary& sum) {
+    if (record_file) record_file << to_json(g.record).dump() << std::endl;
     std::fprintf(stderr, "\rgame %d: A %d - B %d   ", g.index + 1, sum.a_wins, sum.b_wins);
   });
   std::fprintf(stderr, "\n");

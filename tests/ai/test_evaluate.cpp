@@ -214,32 +214,54 @@ constexpr DocumentedTerm kDocumentedTerms[] = {
 
 EvalParams without(double TermWeights::*weight) {
   EvalParams p;
-  p.opening.*weight = p.middlegame.*weight = p.endgame.*weight = 0;
+  for (PhaseWeights* board : {&p.small_board, &p.large_board})
+    board->opening.*weight = board->middlegame.*weight = board->endgame.*weight = 0;
   return p;
 }
 
 }  // namespace
 
 TEST_CASE("every documented evaluation term moves the score the way docs/ENGINE.md says") {
-  // Black's queen on d4 is free and nearer to almost every square; White's on a1 is nearly shut
-  // in. Every term favours Black, so each must raise the score with Black to move and lower it
-  // with White to move, and taking its weight away must undo exactly that.
-  const Position black_to_move = *parse_position("8/8/8/8/3B4/8/xx6/W1x5 b");
-  const Position white_to_move = *parse_position("8/8/8/8/3B4/8/xx6/W1x5 w");
-  Evaluator full;
-  const EvalTerms t = full.terms(black_to_move);
-  REQUIRE_FALSE(t.separated);
-  const Score with_black = full.evaluate(black_to_move);
-  const Score with_white = full.evaluate(white_to_move);
-  REQUIRE(std::abs(with_black) < kMaxHeuristic);  // not clamped, so every change shows
-  REQUIRE(std::abs(with_white) < kMaxHeuristic);
-  for (const DocumentedTerm& term : kDocumentedTerms) {
-    CAPTURE(term.name);
-    CHECK(t.*term.raw > 0.5);  // the side with the freer, nearer queen is ahead on it
-    Evaluator reduced(without(term.weight));
-    CHECK(reduced.evaluate(black_to_move) < with_black);
-    CHECK(reduced.evaluate(white_to_move) > with_white);
+  // Black's queen is free and nearer to almost every square; White's on a1 is nearly shut in.
+  // Every term favours Black, so each must raise the score with Black to move and lower it with
+  // White to move, and taking its weight away must undo exactly that. On both sets of weights:
+  // 8x8 (the small board's), and 10x10 (the large board's) with 43 of 98 squares burnt, where
+  // the middle game's and the end game's weights are blended.
+  const char* positions[] = {"8/8/8/8/3B4/8/xx6/W1x5",
+                             "xxxxxxxxxx/xxxxxxxxxx/xxxxxxxxxx/xxxxxxxxxx/10/10/4B5/10/xx8/W1x7"};
+  for (const char* board : positions) {
+    CAPTURE(board);
+    const Position black_to_move = *parse_position(std::string(board) + " b");
+    const Position white_to_move = *parse_position(std::string(board) + " w");
+    Evaluator full;
+    const EvalTerms t = full.terms(black_to_move);
+    REQUIRE_FALSE(t.separated);
+    const Score with_black = full.evaluate(black_to_move);
+    const Score with_white = full.evaluate(white_to_move);
+    REQUIRE(std::abs(with_black) < kMaxHeuristic);  // not clamped, so every change shows
+    REQUIRE(std::abs(with_white) < kMaxHeuristic);
+    for (const DocumentedTerm& term : kDocumentedTerms) {
+      CAPTURE(term.name);
+      CHECK(t.*term.raw > 0.5);  // the side with the freer, nearer queen is ahead on it
+      Evaluator reduced(without(term.weight));
+      CHECK(reduced.evaluate(black_to_move) < with_black);
+      CHECK(reduced.evaluate(white_to_move) > with_white);
+    }
   }
+}
+
+TEST_CASE("a small board and a large one are weighted by their own sets of weights") {
+  EvalParams p;
+  p.large_board.endgame.queen_territory += 1;  // only 10x10's end game changes
+  Evaluator changed(p), today;
+  const Position small =
+      *parse_position("xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxx4/3B4/xx6/W1x5 b");
+  const Position large = *parse_position(
+      "xxxxxxxxxx/xxxxxxxxxx/xxxxxxxxxx/xxxxxxxxxx/xxxxxxxxxx/xxxxxxxxxx/4B5/10/xx8/W1x7 b");
+  REQUIRE(today.terms(large).phase > p.endgame_at);
+  REQUIRE(today.terms(small).phase > p.endgame_at);
+  CHECK(changed.evaluate(small) == today.evaluate(small));
+  CHECK(changed.evaluate(large) > today.evaluate(large));
 }
 
 TEST_CASE("the tempo share of a tied square goes to the side to move") {
