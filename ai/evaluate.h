@@ -34,11 +34,11 @@ struct PhaseWeights {
 inline constexpr int kSmallBoardLargest = 8;
 
 struct EvalParams {
-  // Weights for small and large boards. The small board's are hand-tuned by matches; the large
-  // board's are fitted to the results of self-play games (bench/texel, docs/ENGINE.md).
-  PhaseWeights small_board{{0.08, 0.06, 0.65, 0.70, 0.05},
-                           {0.13, 0.15, 0.45, 0.50, 0.05},
-                           {0.15, 0.15, 0.38, 0.42, 0.05}};
+  // Weights for small and large boards, each fitted to the results of self-play games
+  // (bench/texel, docs/ENGINE.md): 8x8's from games of its MCTS, 10x10's of its alpha-beta.
+  PhaseWeights small_board{{0.000, 0.000, 0.000, 0.494, 0.000},
+                           {0.030, 0.101, 0.000, 0.615, 0.440},
+                           {0.617, 0.300, 0.331, 0.445, 0.348}};
   PhaseWeights large_board{{0.029, 0.020, 0.019, 0.438, 0.000},
                            {0.000, 0.132, 0.048, 0.395, 0.871},
                            {1.069, 0.904, 0.039, 0.265, 0.331}};
