@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The level matches the engine must pass (docs/ENGINE.md): hard against medium and medium against
-# easy, and every level against a random mover, 40 games each on 8x8 (botzone8) and on 10x10
-# (standard). Prints each match's summary and the total time.
+# The level matches the engine must pass (docs/ENGINE.md): hard against medium, medium against
+# easy and easy against beginner (beginner must stay winnable), and every level against a random
+# mover, 40 games each on 8x8 (botzone8) and on 10x10 (standard). Prints each match's summary
+# and the total time.
 # Usage: bench/level_matches.sh [BUILD_DIR] [GAMES] [PARALLEL]   (defaults: build/release 40 2)
 # Game records go to BUILD_DIR/level-matches/ (or $LEVEL_MATCH_RECORDS), one JSON a line.
 set -euo pipefail
@@ -25,6 +26,7 @@ for rules in botzone8 standard; do
   }
   run hard medium
   run medium easy
+  run easy beginner
   for level in beginner easy medium hard; do run "$level" random; done
   # max spends the clock: give it one, or it would think 5 s a move.
   run max random --tc 20+0.2
