@@ -73,9 +73,8 @@ TEST_CASE("AIPlayer takes its time from the request's clock when that is shorter
 }
 
 TEST_CASE("the engine beats a random mover") {
-  // Limited by depth, not by time: at 20 ms a move (less the 30 ms reserve) the depth reached
-  // followed the machine's load, and under load (CI, or two busy loops here) seed 5 lost at
-  // one move time in the 40 from 1 to 40 ms.
+  // Limited by depth, not by time, so the game is the same on every machine: at a few
+  // milliseconds a move the depth reached follows the machine's load, and so does the game.
   RandomPlayer random("random", 5);
   Level level = quick_level(5000);
   level.depth = 2;

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -261,6 +263,26 @@ TEST_CASE("an annotated record parses back to the same moves and annotations, in
     const MoveAnnotation& b = *r.moves[i].annotation;
     CHECK(a == b);  // scores are kept to hundredths, what the text form writes
   }
+}
+
+TEST_CASE("the analysed game in docs/examples reads, replays and is written back as it stands") {
+  // docs/ENGINE.md shows this file as what `amazons-engine analyse` and `amazons-record convert`
+  // write: it must stay readable, legal and in the writer's exact form.
+  std::ifstream in(AMAZONS_SOURCE_DIR "/docs/examples/analysed-game.txt");
+  REQUIRE(in);
+  std::stringstream file;
+  file << in.rdbuf();
+  const auto r = parse_record_text(file.str());
+  REQUIRE(r);
+  CHECK(r->moves.size() == 65);
+  CHECK(replay(*r));
+  int marked = 0;
+  for (const RecordedMove& m : r->moves) {
+    REQUIRE(m.annotation);
+    if (m.annotation->mark != MoveMark::None) ++marked;
+  }
+  CHECK(marked == 14);  // the 10 mistakes and 4 blunders docs/ENGINE.md names
+  CHECK(to_text(*r) == file.str());
 }
 
 TEST_CASE("free comments in the text form are skipped") {
