@@ -376,12 +376,18 @@ void ClusterNode::check_members() {
 }
 
 void ClusterNode::renew() {
-  if (held_.empty()) return;
+  if (held_.empty() && in_flight_.empty()) return;
   std::vector<cluster::Lease*> all;
   for (auto& [key, lease] : held_) all.push_back(&lease);
+  for (auto& [key, lease] : in_flight_) all.push_back(&lease);
   const auto lost = leases_->renew_all(all);
   if (!ok(lost, "renew")) return;
   for (const std::string& key : *lost) {
+    // A takeover still reading: it finds its lease gone when the read is done, and lets go.
+    if (in_flight_.erase(key)) {
+      log_.warn("lease_lost", {{"key", key}, {"during", "takeover"}});
+      continue;
+    }
     log_.warn("lease_lost", {{"key", key}});
     held_.erase(key);
     hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
@@ -546,7 +552,20 @@ std::optional<cluster::Lease> ClusterNode::lease_to_take(const std::string& key,
     return std::nullopt;
   }
   taking_.insert(key);
-  return std::get<cluster::Lease>(*r);
+  const auto& lease = std::get<cluster::Lease>(*r);
+  in_flight_[key] = lease;
+  return lease;
+}
+
+std::optional<cluster::Lease> ClusterNode::landed(const std::string& key) {
+  const auto it = in_flight_.find(key);
+  if (it == in_flight_.end()) return std::nullopt;  // lost at a renewal (logged there)
+  const cluster::Lease lease = it->second;
+  in_flight_.erase(it);
+  if (lease.valid()) return lease;
+  log_.warn("lease_expired",
+            {{"key", key}, {"token", std::to_string(lease.token)}, {"during", "takeover"}});
+  return std::nullopt;
 }
 
 void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
@@ -554,19 +573,28 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
   if (!id || taking_.contains(key)) return;
   const auto lease = lease_to_take(key, floor);
   if (!lease) return;
-  hooks_.storage([this, key, id = *id, lease = *lease](Storage& storage) {
+  hooks_.storage([this, key, id = *id, acquired = *lease](Storage& storage) {
     TakeResult taken;
     std::string why;
     try {
-      taken = storage.take_game(id, lease.token);
+      taken = storage.take_game(id, acquired.token);
     } catch (const std::exception& e) {
       why = e.what();
     }
-    post([this, key, lease, taken = std::move(taken), why] {
+    post([this, key, acquired, taken = std::move(taken), why] {
       taking_.erase(key);
       seen_free_.erase(key);
+      const auto current = landed(key);
+      if (!current) {
+        // The lease ran out or was lost during the read: another node may run the game now. What
+        // waits for it is routed again at the next resolve. (A game taken in storage meanwhile
+        // is fenced there by its token: the next owner's is higher.)
+        ok(leases_->release(acquired), "release");
+        return;
+      }
+      const cluster::Lease& held = *current;
       if (!why.empty() || taken.outcome != TakeResult::Outcome::Taken) {
-        ok(leases_->release(lease), "release");
+        ok(leases_->release(held), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"game", key}, {"why", why}});
         if (taken.outcome == TakeResult::Outcome::Finished ||
             taken.outcome == TakeResult::Outcome::Missing) {
@@ -577,12 +605,12 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
         }
         return;
       }
-      held_[key] = lease;
+      held_[key] = held;
       ++takeovers_;
       log_.warn("game_taken_over", {{"game", key},
-                                    {"token", std::to_string(lease.token)},
+                                    {"token", std::to_string(held.token)},
                                     {"moves", std::to_string(taken.game->moves.size())}});
-      hooks_.lobby([game = *taken.game, token = lease.token](Lobby& l, Instant at) {
+      hooks_.lobby([game = *taken.game, token = held.token](Lobby& l, Instant at) {
         return l.adopt(game, token, at);
       });
       // What waited for the game is this node's now: the lobby answers it, after the adoption
@@ -598,7 +626,7 @@ void ClusterNode::take_over_offer(const std::string& key) {
   if (taking_.contains(key)) return;
   const auto lease = lease_to_take(key, 0);
   if (!lease) return;
-  hooks_.storage([this, key, lease = *lease](Storage& storage) {
+  hooks_.storage([this, key, acquired = *lease](Storage& storage) {
     // Read again under the lease: taken or withdrawn since the scan, it is gone.
     std::optional<OfferRow> offer;
     std::optional<PlayerRow> owner;
@@ -610,13 +638,19 @@ void ClusterNode::take_over_offer(const std::string& key) {
     } catch (const std::exception& e) {
       why = e.what();
     }
-    post([this, key, lease, offer = std::move(offer), owner = std::move(owner), why] {
+    post([this, key, acquired, offer = std::move(offer), owner = std::move(owner), why] {
       taking_.erase(key);
       seen_free_.erase(key);
+      const auto current = landed(key);
+      if (!current) {
+        ok(leases_->release(acquired), "release");
+        return;  // what waits is routed again at the next resolve
+      }
+      const cluster::Lease& held = *current;
       auto items = std::move(waiting_[key]);
       waiting_.erase(key);
       if (!offer) {
-        ok(leases_->release(lease), "release");
+        ok(leases_->release(held), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"offer", key}, {"why", why}});
         for (const Routed& item : items)
           if (key.starts_with('c'))
@@ -625,10 +659,10 @@ void ClusterNode::take_over_offer(const std::string& key) {
             fail(item, ErrorCode::NoSuchGame, "no game " + key);
         return;
       }
-      held_[key] = lease;
+      held_[key] = held;
       ++takeovers_;
-      log_.warn("offer_taken_over", {{"offer", offer->id}, {"token", std::to_string(lease.token)}});
-      hooks_.lobby([offer = *offer, owner, token = lease.token](Lobby& l, Instant at) {
+      log_.warn("offer_taken_over", {{"offer", offer->id}, {"token", std::to_string(held.token)}});
+      hooks_.lobby([offer = *offer, owner, token = held.token](Lobby& l, Instant at) {
         return l.adopt_offer(offer, owner, token, at);
       });
       for (Routed& item : items) hand_back(std::move(item));
@@ -641,7 +675,7 @@ void ClusterNode::take_over_tournament(const std::string& key) {
   if (!id || taking_.contains(key)) return;
   const auto lease = lease_to_take(key, 0);
   if (!lease) return;
-  hooks_.storage([this, key, id = *id, lease = *lease](Storage& storage) {
+  hooks_.storage([this, key, id = *id, acquired = *lease](Storage& storage) {
     // Read under the lease: what its last director stored is what this node goes on from.
     std::optional<TournamentRow> row;
     std::string why;
@@ -650,13 +684,19 @@ void ClusterNode::take_over_tournament(const std::string& key) {
     } catch (const std::exception& e) {
       why = e.what();
     }
-    post([this, key, id, lease, row = std::move(row), why] {
+    post([this, key, id, acquired, row = std::move(row), why] {
       taking_.erase(key);
       seen_free_.erase(key);
+      const auto current = landed(key);
+      if (!current) {
+        ok(leases_->release(acquired), "release");
+        return;  // what waits is routed again at the next resolve
+      }
+      const cluster::Lease& held = *current;
       auto items = std::move(waiting_[key]);
       waiting_.erase(key);
       if (!row) {
-        ok(leases_->release(lease), "release");
+        ok(leases_->release(held), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"tournament", key}, {"why", why}});
         for (const Routed& item : items)
           fail(item, why.empty() ? ErrorCode::BadField : ErrorCode::Unavailable,
@@ -664,11 +704,11 @@ void ClusterNode::take_over_tournament(const std::string& key) {
                            : "tournament " + std::to_string(id) + " cannot be read now");
         return;
       }
-      held_[key] = lease;
+      held_[key] = held;
       ++takeovers_;
       log_.warn(
           "tournament_taken_over",
-          {{"tournament", key}, {"status", row->status}, {"token", std::to_string(lease.token)}});
+          {{"tournament", key}, {"status", row->status}, {"token", std::to_string(held.token)}});
       hooks_.lobby([row = *row](Lobby& l, Instant at) { return l.adopt_tournament(row, at); });
       for (Routed& item : items) hand_back(std::move(item));
     });

@@ -142,8 +142,13 @@ class ClusterNode {
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
   // The lease of a key to take over, with `floor` below its token; none when Redis could not be
   // reached or another node holds it (what waits for the key is routed there). The key is then
-  // being taken (taking_) until the takeover's read is done.
+  // being taken (taking_) until the takeover's read is done, and its lease is renewed with the
+  // held ones meanwhile (in_flight_): in a large failover a read may wait behind hundreds of
+  // others, longer than a lease lasts.
   std::optional<cluster::Lease> lease_to_take(const std::string& key, std::int64_t floor);
+  // The lease of a takeover whose read is done, as renewed since, or none if it was lost or ran
+  // out meanwhile (the key is then not this node's to run).
+  std::optional<cluster::Lease> landed(const std::string& key);
   void take_over(const std::string& key, std::int64_t floor);
   // A kept open game ("17") or challenge ("c12") whose node died: its row in the offers table
   // is taken over here (Lobby::adopt_offer).
@@ -199,7 +204,8 @@ class ClusterNode {
   std::map<std::string, std::vector<Routed>> waiting_;  // key -> items to route
   std::map<std::string, std::chrono::steady_clock::time_point> seen_free_;  // takeover rule
   std::set<std::string> taking_;                                            // takeovers in flight
-  std::set<std::string> live_;  // nodes alive at the last check
+  std::map<std::string, cluster::Lease> in_flight_;  // leases of takeovers not yet adopted
+  std::set<std::string> live_;                       // nodes alive at the last check
   std::set<std::string> gone_;  // nodes seen alive, then gone (until they come back)
   std::map<std::string, std::chrono::steady_clock::time_point> unheard_;  // node -> when
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
