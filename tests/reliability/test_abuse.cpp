@@ -239,10 +239,10 @@ TEST_CASE("abuse: floods, binary garbage and endless lines close only the offend
 
 TEST_CASE("abuse: half-open connections and a storm of connections from one address") {
   TempDir dir;
-  ServerProcess server(dir.path(), {{"limits",
-                                     {{"connections_per_address", 16},
-                                      {"idle_ping_seconds", 0.5},
-                                      {"idle_timeout_seconds", 2}}}});
+  ServerProcess server(
+      dir.path(),
+      {{"limits",
+        {{"connections_per_address", 16}, {"idle_ping_seconds", 1}, {"idle_timeout_seconds", 4}}}});
   // The baseline once the server has done everything once: its storage checkpointer, password
   // hashing pool and such open their descriptors on first use.
   {
@@ -267,10 +267,15 @@ TEST_CASE("abuse: half-open connections and a storm of connections from one addr
     if (i % 2 == 1) CHECK(c->send_raw(R"({"type":"hello","protocol")"));
     silent.push_back(std::move(*c));
   }
-  // A storm: every further connection from the address is told why and closed at once.
+  // A storm: every further connection from the address is told why and closed at once. It
+  // stops after two seconds, well before the silent connections' idle timeout frees a place
+  // (then a connection would be let in, and rightly hear nothing), on a slow machine too.
   constexpr int kStorm = 2000;
-  int refused = 0;
-  for (int i = 0; i < kStorm; ++i) {
+  const auto storm_began = std::chrono::steady_clock::now();
+  int stormed = 0, refused = 0;
+  for (int i = 0;
+       i < kStorm && std::chrono::steady_clock::now() - storm_began < std::chrono::seconds(2);
+       ++i, ++stormed) {
     auto c = net::LineClient::connect("127.0.0.1", server.port());
     REQUIRE(c.has_value());
     const auto line = c->read_line(Millis{5000});
@@ -281,14 +286,16 @@ TEST_CASE("abuse: half-open connections and a storm of connections from one addr
       ++refused;
     if (i % 20 == 0) keep_alive(alice, bob);  // well inside the idle timeout on a busy machine
   }
-  CHECK(refused == kStorm);
+  MESSAGE(stormed << " connections in the storm");
+  CHECK(stormed >= 100);
+  CHECK(refused == stormed);
   // The players were not disturbed (they answer pings; the silent ones do not).
   play(alice, bob, game, "d1-d7/g7");
 
   // Half-open connections are pinged, then closed for silence, freeing the allowance.
   for (auto& c : silent) {
     bool closed = false;
-    for (int i = 0; i < 20 && !closed; ++i) {
+    for (int i = 0; i < 40 && !closed; ++i) {
       const auto line = c.read_line(Millis{250});
       if (!line && c.closed()) closed = true;
       keep_alive(alice, bob);
