@@ -209,10 +209,12 @@ def main():
             click(d, "the Lobby link", By.ID, "back-lobby")
             click(d, "the arena", By.ID, "tournament-%d" % aid)
             wait_for(d, "the arena's screen", lambda d: text(d, "#tournament-name") == "Browser arena")
-            # An arena breaks ties by wins: no column of its own beside W.
-            heads = js(d, "return [...document.querySelectorAll('#standings th')].map((e) => e.textContent)")
-            if "Arena · botzone8" not in text(d, "#tournament-facts") or heads != ["#", "Player", "Points", "Games", "W", "L", "D"]:
-                fail("the arena's header: %r, columns %r" % (text(d, "#tournament-facts"), heads))
+            # An arena breaks ties by wins: no column of its own beside W. The facts and the table
+            # are drawn from the tournament's first message, which may come after its name.
+            heads = lambda d: js(d, "return [...document.querySelectorAll('#standings th')].map((e) => e.textContent)")
+            arena_columns = ["#", "Player", "Points", "Games", "W", "L", "D"]
+            wait_for(d, "the arena's header and columns %r" % arena_columns,
+                     lambda d: "Arena · botzone8" in text(d, "#tournament-facts") and heads(d) == arena_columns)
             # Joining stays open while an arena runs.
             wait_for(d, "the arena's Join", lambda d: offered(d) == ["tournament-join"])
             stage("the arena followed", started)
