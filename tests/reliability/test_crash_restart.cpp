@@ -16,6 +16,7 @@
 
 #include <boost/asio.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <memory>
@@ -575,6 +576,13 @@ void play_through_kills(Run& run) {
   }
 }
 
+// A fresh seed per run, or the one in AMAZONS_CRASH_SEED to draw a failed run's moves and kill
+// points again (its timing still follows the machine).
+std::uint64_t run_seed() {
+  if (const char* v = std::getenv("AMAZONS_CRASH_SEED")) return std::strtoull(v, nullptr, 10);
+  return std::random_device{}();
+}
+
 // Every pair's game as stored: its players, every acknowledged move and a result by the rules.
 void check_records(const Run& run, server::Storage& storage) {
   for (const Pair& p : run.pairs) {
@@ -607,8 +615,9 @@ TEST_CASE("crash and restart: 200 games survive SIGKILL at random moments") {
   test::TempDir dir;
   // The timing of the kills depends on the machine, so a run cannot be replayed exactly; the
   // seed still tells which moves and which kill points a failing run drew.
-  const std::uint64_t seed = std::random_device{}();
-  MESSAGE("seed " << seed);
+  const std::uint64_t seed = run_seed();
+  MESSAGE("seed " << seed << " (AMAZONS_CRASH_SEED=" << seed
+                  << " draws the same moves and kill points)");
   Run run(dir.path(), {{"limits", {{"connections_per_address", 4 * kGames}}}}, seed);
   play_through_kills(run);
 
@@ -637,8 +646,9 @@ TEST_CASE("crash and restart: 200 games on a cluster of three survive SIGKILL of
   test::RedisServer redis;
   auto& pg = test::shared_pg_server();
   Topology topology{3, pg.create_database(), redis.url()};
-  const std::uint64_t seed = std::random_device{}();
-  MESSAGE("seed " << seed);
+  const std::uint64_t seed = run_seed();
+  MESSAGE("seed " << seed << " (AMAZONS_CRASH_SEED=" << seed
+                  << " draws the same moves and kill points)");
   Run run(dir.path(),
           {{"limits", {{"connections_per_address", 4 * kGames}}},
            {"cluster", {{"lease_seconds", 2}, {"node_seconds", 2}, {"name_seconds", 6}}}},
