@@ -896,7 +896,7 @@ void ClusterNode::fail(const Routed& item, ErrorCode code, const std::string& me
     // An attach: the welcome named a game this session never got the state of. Its client
     // comes back and logs in again, and finds the game where it is then (or ended).
     hooks_.deliver(options_.node,
-                   {{item.session, error_line(ErrorCode::Internal,
+                   {{item.session, error_line(ErrorCode::Unavailable,
                                               "game " + item.key + ": " + message + ": reconnect",
                                               std::nullopt, item.key)}},
                    {item.session});

@@ -317,7 +317,7 @@ Effects Lobby::shutdown(const std::string& message) {
   // Players of other nodes are not losing their server, only the node that ran their games:
   // their node closes their connection, and they find the games on the node that takes them.
   ctx.send_all(remote,
-               protocol::make_error(ErrorCode::Internal,
+               protocol::make_error(ErrorCode::Unavailable,
                                     "the server running your game is restarting: reconnect"));
   ctx.fx.close = local;
   ctx.fx.close.insert(ctx.fx.close.end(), remote.begin(), remote.end());

@@ -342,7 +342,7 @@ void Lobby::drop_room(Ctx& ctx, GameId id) {
       if (p.session) out.insert(*p.session);
     }
   for (SessionId s : out) {
-    ctx.send(s, protocol::make_error(ErrorCode::Internal,
+    ctx.send(s, protocol::make_error(ErrorCode::Unavailable,
                                      "game " + std::to_string(id) +
                                          " moved to another server of the cluster: reconnect",
                                      std::to_string(id)));

@@ -142,7 +142,6 @@ class Run {
   int kills = 0;
   long long acked_total = 0;
   int unavailable = 0;  // "try again in a moment" answers of a cluster node
-  int moved_away = 0;   // a node let a game go (its lease ran out): its players come back
   long long acked_since_start = 0;
   long long kill_after = 0;  // acknowledged moves since the start, or
   int kill_at_login = 0;     // logins since the start (a kill in the middle of reconnecting)
@@ -497,19 +496,13 @@ void Player::on_line(const std::string& line) {
               p.tokens[index_of(me)].empty())
             return lost(generation_);
           // A node that has just restarted and is not yet ready, or has lost Redis, starts
-          // nothing and says `unavailable`: "try again in a moment" (docs/PROTOCOL.md). The
-          // player comes back a moment later, as a client does; what it had is checked as ever.
+          // nothing and says `unavailable`: "try again in a moment" (docs/PROTOCOL.md). So does
+          // one that stops running the player's game because it could not renew the game's lease
+          // in time (starved of CPU, as under the sanitizers on a busy machine), and closes the
+          // player. The player comes back a moment later, as a client does; what it had is
+          // checked as ever.
           if (run_.topology().cluster() && m.code == ErrorCode::Unavailable) {
             ++run_.unavailable;
-            return lost(generation_);
-          }
-          // A node that could not renew a game's lease in time (a node starved of CPU, as under
-          // the sanitizers on a busy machine) stops running it at once, tells its players and
-          // closes them (Lobby::drop_room); they come back and find it on the node that takes it
-          // over. Nothing is lost by that, which the checks of every move show.
-          if (run_.topology().cluster() && m.code == ErrorCode::Internal && m.game && p.game &&
-              *m.game == *p.game) {
-            ++run_.moved_away;
             return lost(generation_);
           }
           run_.violation("pair " + std::to_string(p.index) + " " + std::string(color_name(me)) +
@@ -558,8 +551,7 @@ void play_through_kills(Run& run) {
   for (const Pair& p : run.pairs) unfinished += p.end ? 0 : 1;
   MESSAGE(kGames << " games, " << run.acked_total << " acknowledged moves, " << run.kills
                  << " kills, " << seconds << " s, " << run.unavailable
-                 << " answers of unavailable (tried again), " << run.moved_away
-                 << " games let go by a node that lost their lease");
+                 << " answers of unavailable (tried again)");
   for (double ms : run.recovery_ms) MESSAGE("every player back " << ms << " ms after a restart");
   for (const auto& v : run.violations) MESSAGE("violation: " << v);
   CHECK(run.violations.empty());

@@ -196,6 +196,8 @@ TEST_CASE("cluster lobby: a lost lease drops the game and closes whoever follows
   std::vector<SessionId> closed = fx.close;
   std::sort(closed.begin(), closed.end());
   CHECK(closed == std::vector<SessionId>{1, 2});
+  // Not a fault of the server: "try again in a moment, or another node" (docs/PROTOCOL.md).
+  CHECK(fx.errors == std::vector<ErrorCode>{ErrorCode::Unavailable, ErrorCode::Unavailable});
   // Their next move is handed on: another node runs the game now.
   CHECK(a.lobby.handle_line(1, R"({"type":"move","game":"100","move":"d1-d7/g7"})", at(20))
             .cluster.forwards.size() == 1);
