@@ -557,14 +557,21 @@ std::optional<cluster::Lease> ClusterNode::lease_to_take(const std::string& key,
   return lease;
 }
 
-std::optional<cluster::Lease> ClusterNode::landed(const std::string& key) {
+std::optional<cluster::Lease> ClusterNode::landed(const std::string& key,
+                                                  const cluster::Lease& acquired) {
   const auto it = in_flight_.find(key);
-  if (it == in_flight_.end()) return std::nullopt;  // lost at a renewal (logged there)
-  const cluster::Lease lease = it->second;
-  in_flight_.erase(it);
-  if (lease.valid()) return lease;
-  log_.warn("lease_expired",
-            {{"key", key}, {"token", std::to_string(lease.token)}, {"during", "takeover"}});
+  std::optional<cluster::Lease> lease;
+  if (it != in_flight_.end()) {
+    lease = it->second;
+    in_flight_.erase(it);
+  }
+  if (lease && lease->valid()) return lease;
+  if (lease)  // (one lost at a renewal was logged there)
+    log_.warn("lease_expired",
+              {{"key", key}, {"token", std::to_string(lease->token)}, {"during", "takeover"}});
+  // Another node may run the key now; if nobody took it, it is free again at once. (A game
+  // taken in storage meanwhile is fenced there by this token: the next owner's is higher.)
+  ok(leases_->release(acquired), "release");
   return std::nullopt;
 }
 
@@ -584,14 +591,8 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
     post([this, key, acquired, taken = std::move(taken), why] {
       taking_.erase(key);
       seen_free_.erase(key);
-      const auto current = landed(key);
-      if (!current) {
-        // The lease ran out or was lost during the read: another node may run the game now. What
-        // waits for it is routed again at the next resolve. (A game taken in storage meanwhile
-        // is fenced there by its token: the next owner's is higher.)
-        ok(leases_->release(acquired), "release");
-        return;
-      }
+      const auto current = landed(key, acquired);
+      if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
       if (!why.empty() || taken.outcome != TakeResult::Outcome::Taken) {
         ok(leases_->release(held), "release");
@@ -641,11 +642,8 @@ void ClusterNode::take_over_offer(const std::string& key) {
     post([this, key, acquired, offer = std::move(offer), owner = std::move(owner), why] {
       taking_.erase(key);
       seen_free_.erase(key);
-      const auto current = landed(key);
-      if (!current) {
-        ok(leases_->release(acquired), "release");
-        return;  // what waits is routed again at the next resolve
-      }
+      const auto current = landed(key, acquired);
+      if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
       auto items = std::move(waiting_[key]);
       waiting_.erase(key);
@@ -687,11 +685,8 @@ void ClusterNode::take_over_tournament(const std::string& key) {
     post([this, key, id, acquired, row = std::move(row), why] {
       taking_.erase(key);
       seen_free_.erase(key);
-      const auto current = landed(key);
-      if (!current) {
-        ok(leases_->release(acquired), "release");
-        return;  // what waits is routed again at the next resolve
-      }
+      const auto current = landed(key, acquired);
+      if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
       auto items = std::move(waiting_[key]);
       waiting_.erase(key);

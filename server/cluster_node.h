@@ -146,9 +146,9 @@ class ClusterNode {
   // held ones meanwhile (in_flight_): in a large failover a read may wait behind hundreds of
   // others, longer than a lease lasts.
   std::optional<cluster::Lease> lease_to_take(const std::string& key, std::int64_t floor);
-  // The lease of a takeover whose read is done, as renewed since, or none if it was lost or ran
-  // out meanwhile (the key is then not this node's to run).
-  std::optional<cluster::Lease> landed(const std::string& key);
+  // The lease of a takeover whose read is done, as renewed since; none if it was lost or ran out
+  // meanwhile: the key is then not this node's to run, and `acquired` is given back.
+  std::optional<cluster::Lease> landed(const std::string& key, const cluster::Lease& acquired);
   void take_over(const std::string& key, std::int64_t floor);
   // A kept open game ("17") or challenge ("c12") whose node died: its row in the offers table
   // is taken over here (Lobby::adopt_offer).
