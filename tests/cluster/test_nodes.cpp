@@ -224,6 +224,15 @@ struct Table {
     pos.do_move(m);
     moves.push_back(text);
   }
+  // `turns` moves, `to_move` first and then the two in turn.
+  void play_turns(int turns, Client& to_move, Client& other, std::vector<Client*> watchers = {}) {
+    for (int i = 0; i < turns; ++i) {
+      if (i % 2 == 0)
+        play(to_move, other, watchers);
+      else
+        play(other, to_move, watchers);
+    }
+  }
 };
 
 std::vector<std::string> stored_moves(const std::string& db, const std::string& game) {
@@ -310,8 +319,7 @@ TEST_SUITE("redis") {
       CHECK(state.status == GameStatus::Active);
       CHECK(state.white->name == "alice");
       CHECK(state.black->name == "bob");
-      for (int i = 0; i < 6; ++i)
-        t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice, {&*carol});
+      t.play_turns(6, *alice, *bob, {&*carol});
       // Node a runs the game (alice created it there): bob's three moves went from b to a. The
       // figures reach /metrics at the next tick.
       CHECK(eventually([&] { return metric(c.port("a"), "amazons_cluster_leases") >= 1; }));
@@ -632,8 +640,7 @@ TEST_SUITE("redis") {
       Table t = start_game(alice, bob);  // node a runs it: alice created it there
       carol->send(Watch{t.game, std::nullopt});
       wait_for<State>(*carol);
-      for (int i = 0; i < 4; ++i)
-        t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice, {&*carol});
+      t.play_turns(4, *alice, *bob, {&*carol});
       // White to move with its clock running; what it had left when its node died.
       alice->send(Watch{t.game, std::nullopt});
       const auto before = wait_for<State>(*alice);
@@ -693,8 +700,7 @@ TEST_SUITE("redis") {
 
       bob.resume_game(c.port("c"), t.game);
       carol.resume_game(c.port("b"), t.game, true);
-      for (int i = 0; i < 4; ++i)
-        t.play(i % 2 == 0 ? *bob : *alice, i % 2 == 0 ? *alice : *bob, {&*carol});
+      t.play_turns(4, *bob, *alice, {&*carol});
       alice->send(Resign{t.game});
       CHECK(wait_for<End>(*bob).winner == Color::Black);
       CHECK(stored_moves(c.db, t.game) == t.moves);
@@ -711,16 +717,16 @@ TEST_SUITE("redis") {
     TEST_CASE(
         "cluster: a takeover that waits for storage longer than a lease lasts keeps its lease") {
       // In a large failover a node reads hundreds of games one after another, so the last reads
-      // wait longer than a lease lasts (2 s here). Here one read is held up for 6 s by a row lock
-      // the test holds: the taking node must renew the lease while it waits, not adopt the game
-      // with a lease that ran out, drop it at once and let it be taken over a second time.
+      // wait longer than a lease lasts (2 s here). Here the one read waits for a row lock the test
+      // holds until 9 s after the kill: the taking node must renew the lease while it waits, not
+      // adopt the game with a lease that ran out, drop it and let it be taken over a second time.
       Cluster c;
       c.start("a");
       c.start("b");
       Player alice("alice", c.port("a"));
       Player bob("bob", c.port("b"));
       Table t = start_game(alice, bob);  // node a runs it: alice created it there
-      for (int i = 0; i < 2; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      t.play_turns(2, *alice, *bob);
 
       pqxx::connection lock_holder(c.db);
       pqxx::work lock(lock_holder);
@@ -738,7 +744,7 @@ TEST_SUITE("redis") {
       // it by now (and its players are told to reconnect).
       std::this_thread::sleep_for(Millis{4000});
       INFO("node b logged:\n" << c.log("b"));
-      for (int i = 0; i < 2; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      t.play_turns(2, *alice, *bob);
       CHECK(stored_moves(c.db, t.game) == t.moves);
       CHECK(c.log("b").find("event=game_taken_over game=" + t.game) != std::string::npos);
       CHECK(c.log("b").find("event=lease_expired") == std::string::npos);
@@ -845,7 +851,7 @@ TEST_SUITE("redis") {
       Player alice("alice", c.port("a"));
       Player bob("bob", c.port("b"));
       Table t = start_game(alice, bob);
-      for (int i = 0; i < 2; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      t.play_turns(2, *alice, *bob);
       c.redis.kill();
       c.redis.restart();
       // The nodes see Redis come back without their leases, names and heartbeats, and put them
@@ -855,7 +861,7 @@ TEST_SUITE("redis") {
                c.log("b").find("event=recovered") != std::string::npos;
       }));
       REQUIRE(eventually([&] { return ready(c.port("a")) && ready(c.port("b")); }));
-      for (int i = 0; i < 4; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      t.play_turns(4, *alice, *bob);
       CHECK(stored_moves(c.db, t.game) == t.moves);
       // The names are held again: a guest cannot take alice's name on the other node.
       Client thief(c.port("b"));
@@ -872,7 +878,7 @@ TEST_SUITE("redis") {
       Player alice("alice", c.port("a"));
       Player bob("bob", c.port("b"));
       Table t = start_game(alice, bob);  // node a runs it
-      for (int i = 0; i < 2; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      t.play_turns(2, *alice, *bob);
       c.redis.kill();
       // Both nodes notice, say so, and stop being ready.
       REQUIRE(eventually([&] { return !ready(c.port("a")) && !ready(c.port("b")); }));
@@ -901,7 +907,7 @@ TEST_SUITE("redis") {
       CHECK(state.moves == t.moves);
       // Bob's node learns that what went between the nodes may be lost, and Bob comes back too.
       bob.resume_game(c.port("b"), t.game);
-      for (int i = 0; i < 2; ++i) t.play(i % 2 == 0 ? *alice : *bob, i % 2 == 0 ? *bob : *alice);
+      t.play_turns(2, *alice, *bob);
       CHECK(stored_moves(c.db, t.game) == t.moves);
     }
 
