@@ -35,8 +35,9 @@ inline Millis scheduling_delay() {
 }
 
 // The engine's promise: a reply at most this late, in a release build. Under AddressSanitizer
-// every step between two looks at the clock (allocating a search, filling its tables) runs two to
-// three times slower, so the same code is allowed twice the margin there.
+// every step between two looks at the clock runs slower, the longest being the Auto kind's first
+// move, which makes its alpha-beta search and zeroes that search's table; that build is allowed
+// twice the margin.
 #if defined(__SANITIZE_ADDRESS__)
 inline constexpr Millis kLateReplyPromise{100};
 #else
