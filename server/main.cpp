@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -180,6 +181,11 @@ int run_admin_command(const std::string& db, const AdminCommand& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write to a connection the peer has closed fails with EPIPE instead of killing the server.
+  // Asio's sockets ask for that themselves (MSG_NOSIGNAL); hiredis writes with write(), so a
+  // Redis that closed a connection (restarted, at maxclients, CLIENT KILL) took the node down
+  // with SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"amazons-server: hosts Game of the Amazons games over TCP (docs/PROTOCOL.md)"};
   std::optional<int> port, discovery_port, threads;
   std::optional<std::string> bind, db, password, name, rules_dir;
