@@ -16,6 +16,9 @@ using protocol::ErrorCode;
 constexpr Millis kMembersInterval{1000};
 constexpr Millis kScanInterval{1000};
 constexpr Millis kResolveInterval{250};
+// wire::Tick: how often, and for how long after the last real message to a node.
+constexpr Millis kTickInterval{1000};
+constexpr Millis kTickFor{10'000};
 constexpr Millis kIdle{100};  // the longest the thread sleeps between looking at its duties
 // A game whose lease is free is taken over only when it was seen free again this much later:
 // its node may be about to take the lease of a game it has just started.
@@ -275,11 +278,27 @@ void ClusterNode::duties() {
     next_scan_ = now + kScanInterval;
     scan();
   }
+  if (now >= next_tick_) {
+    next_tick_ = now + kTickInterval;
+    tick();
+  }
   if (now >= next_resolve_) {
     next_resolve_ = now + kResolveInterval;
     std::vector<std::string> keys;
     for (const auto& [key, items] : waiting_) keys.push_back(key);
     for (const auto& key : keys) resolve(key);
+  }
+}
+
+void ClusterNode::tick() {
+  const auto now = Clock::now();
+  for (auto it = sent_to_.begin(); it != sent_to_.end();) {
+    if (now - it->second > kTickFor) {
+      it = sent_to_.erase(it);
+      continue;
+    }
+    publish_to(it->first, wire::Tick{});
+    ++it;
   }
 }
 
@@ -910,6 +929,7 @@ bool ClusterNode::publish(const std::string& channel, const wire::NodeMessage& m
 
 std::optional<long long> ClusterNode::publish_to(const std::string& node,
                                                  const wire::NodeMessage& m) {
+  if (!std::holds_alternative<wire::Tick>(m)) sent_to_[node] = Clock::now();
   const auto sent = publisher_->publish(options_.prefix + "node:" + node, wire::encode(m));
   if (ok(sent, "publish")) return *sent;
   // Lost on the way (or maybe not): once Redis is back the node is told to start again
@@ -1201,7 +1221,8 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
   // gone, and so are the answers they were waiting for. Every node publishes its directory every
   // 2 s at least, so this is seen within that even when it sends nothing else here. A gap on
   // this node's channel means messages between the two were lost: the sessions that rely on
-  // them start again (their clients come back and resume).
+  // them start again (their clients come back and resume). Ticks (wire::Tick) follow a node's
+  // messages here for a while, so that even the loss of the last one is seen within a second.
   const bool directory = m.channel == directory_channel_;
   // Restarted once per new life, whichever channel tells first.
   bool restarted = false;
@@ -1250,6 +1271,7 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
     }
     return;
   }
+  if (std::holds_alternative<wire::Tick>(*decoded)) return;  // its sequence number was all
   ++received_;
   std::visit(
       [&](auto& msg) {
@@ -1307,8 +1329,8 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
               if (nodes.erase(from)) close.push_back(session);
           }
           if (!close.empty()) hooks_.deliver(from, {}, std::move(close));
-        } else if constexpr (std::is_same_v<M, wire::Directory>) {
-          // Only on the directory channel.
+        } else if constexpr (std::is_same_v<M, wire::Directory> || std::is_same_v<M, wire::Tick>) {
+          // A directory comes only on the directory channel; a tick was handled above.
         }
       },
       *decoded);

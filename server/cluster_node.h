@@ -120,6 +120,7 @@ class ClusterNode {
   // Periodic duties (on the cluster thread).
   void duties();
   void heartbeat();
+  void tick();
   void check_members();
   void renew();
   void refresh_names();
@@ -209,8 +210,9 @@ class ClusterNode {
   std::set<std::string> gone_;  // nodes seen alive, then gone (until they come back)
   std::map<std::string, std::chrono::steady_clock::time_point> unheard_;  // node -> when
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
-      next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{};
+      next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{}, next_tick_{};
   std::set<std::string> lost_to_;  // nodes a message to which may have been lost
+  std::map<std::string, std::chrono::steady_clock::time_point> sent_to_;  // node -> last message
   bool scan_pending_ = false;
   bool redis_ok_ = false;
   bool redis_logged_down_ = false;

@@ -92,6 +92,7 @@ json encode_json(const Bounced& m) {
 }
 json encode_json(const Replaced& m) { return {{"t", "replaced"}, {"s", m.session}}; }
 json encode_json(const Reset&) { return {{"t", "reset"}}; }
+json encode_json(const Tick&) { return {{"t", "tick"}}; }
 json encode_json(const Turns& m) {
   // As the protocol writes it: the clients' own, fuzzed decoder reads it back.
   return {{"t", "turns"},
@@ -177,6 +178,7 @@ NodeMessage decode_json(const json& j) {
   if (t == "detach") return Detach{session(j)};
   if (t == "replaced") return Replaced{session(j)};
   if (t == "reset") return Reset{};
+  if (t == "tick") return Tick{};
   if (t == "bounce") return Bounced{session(j), text(j, "k"), text(j, "l")};
   if (t == "turns") {
     const auto turns = protocol::decode_server(text(j, "y"));

@@ -61,6 +61,13 @@ struct Replaced {
 struct Reset {
   friend bool operator==(const Reset&, const Reset&) = default;
 };
+// Nothing but its sequence number. Sent every second to each node this one has sent to in the
+// last ten: pub/sub delivers at most once, and a lost message is seen only by the gap before
+// the next one. Without ticks, the last message before a quiet spell (a move's lines to the
+// opponent's node, who then waits for it) could be lost unseen; with them, within a second.
+struct Tick {
+  friend bool operator==(const Tick&, const Tick&) = default;
+};
 // The games the receiver's session is to move in that the sender runs, and how many
 // correspondence games its player has there (Lobby::remote_turns).
 struct Turns {
@@ -80,7 +87,7 @@ struct Directory {
   friend bool operator==(const Directory&, const Directory&) = default;
 };
 
-using NodeMessage = std::variant<Request, AttachGame, Detach, Lines, Bounced, Replaced, Reset,
+using NodeMessage = std::variant<Request, AttachGame, Detach, Lines, Bounced, Replaced, Reset, Tick,
                                  Turns, Moderated, Directory>;
 
 std::string encode(const NodeMessage& message);

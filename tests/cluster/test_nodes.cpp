@@ -870,6 +870,55 @@ TEST_SUITE("redis") {
     }
 
     TEST_CASE(
+        "cluster: a message lost on the bus before a quiet spell is noticed, and the game goes "
+        "on") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Table t = start_game(alice, bob);
+      t.play_turns(2, *alice, *bob);
+      // Node a runs the game: what it tells bob goes over the bus to b. Every subscriber is cut
+      // off, and kept off (no new connection is let in) while alice moves: the lines of that
+      // move for bob are published to nobody, and nothing else goes from a to b after them.
+      cluster::Redis admin(*cluster::parse_redis_url(c.redis.url()));
+      const auto limit = admin.command({"CONFIG", "GET", "maxclients"});
+      REQUIRE(limit.has_value());
+      REQUIRE(limit->elements.size() == 2);
+      REQUIRE(admin.command({"CONFIG", "SET", "maxclients", "1"}).has_value());
+      REQUIRE(admin.command({"CLIENT", "KILL", "TYPE", "pubsub"}).has_value());
+      MoveList list;
+      generate_moves(t.pos, list);
+      const std::string lost = to_string(list[0]);
+      alice->send(MoveMsg{t.game, lost});
+      CHECK(wait_for<Moved>(*alice).move == lost);
+      t.pos.do_move(list[0]);
+      t.moves.push_back(lost);
+      std::this_thread::sleep_for(Millis{1500});
+      REQUIRE(admin.command({"CONFIG", "SET", "maxclients", limit->elements[1].str}).has_value());
+      // Node b hears from a again (a tick, within a second), sees what it missed and closes
+      // bob's connection, which relied on it: his client comes back and finds the move.
+      bool heard_move = false;
+      const auto deadline = Clock::now() + Millis{5000};
+      while (Clock::now() < deadline && !bob->raw().closed()) {
+        const auto line = bob->raw().read_line(Millis{200});
+        if (!line) continue;
+        const auto env = decode_server(*line);
+        REQUIRE(env.has_value());
+        if (std::holds_alternative<Ping>(env->message)) bob->send(Pong{});
+        if (std::holds_alternative<Moved>(env->message)) heard_move = true;
+      }
+      REQUIRE_MESSAGE(!heard_move, "the move was not lost: the subscribers came back too soon");
+      REQUIRE_MESSAGE(bob->raw().closed(), "node b did not notice that it missed alice's move");
+      CHECK(c.log("b").find("bus_gap") != std::string::npos);
+      CHECK(eventually([&] { return metric(c.port("b"), "amazons_cluster_bus_gaps_total") >= 1; }));
+      CHECK(bob.resume_game(c.port("b"), t.game).moves == t.moves);
+      t.play_turns(2, *bob, *alice);
+      CHECK(stored_moves(c.db, t.game) == t.moves);
+    }
+
+    TEST_CASE(
         "cluster: with Redis out of reach a node says so, runs no game it cannot prove it "
         "holds, and comes back with every move") {
       Cluster c;

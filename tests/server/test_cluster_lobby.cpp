@@ -838,6 +838,7 @@ TEST_CASE("cluster wire: every message survives the bus, and malformed bodies ar
       wire::Bounced{4, "c3", ""},
       wire::Replaced{9},
       wire::Reset{},
+      wire::Tick{},
       wire::Turns{4, YourTurn{{turn}}, 2},
       wire::Moderated{SanctionRow{SanctionKind::BanAddress, "10.0.0.1", "spam", "mod",
                                   Timestamp{Millis{1'800'000'000'000}}, std::nullopt}},
