@@ -1,5 +1,9 @@
 #include "server/net_streams.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <array>
 #include <vector>
 
@@ -13,6 +17,11 @@ namespace {
 // Lines gathered into one write while earlier ones are in flight.
 constexpr std::size_t kMaxLinesPerWrite = 64;
 constexpr std::size_t kReadChunk = 16 * 1024;
+// How much the kernel may hold unsent for one connection (TCP_NOTSENT_LOWAT). Lines are written
+// to the socket as soon as they are queued, and Linux grows a socket's send buffer to megabytes
+// by itself: without a bound there, the output of a client that does not read would pile up
+// in the kernel instead of in the session's queue, which max_write_queue_kib bounds.
+constexpr int kMaxUnsentBytes = 64 * 1024;
 
 // ---- JSON lines over a byte stream (plain or TLS) ---------------------------------------------
 
@@ -25,6 +34,14 @@ class LineSession final : public Session {
                 kIsTls<Stream> ? Transport::Tls : Transport::Tcp, private_channel),
         stream_(std::move(stream)) {
     beast::get_lowest_layer(stream_).expires_never();
+    auto& socket = beast::get_lowest_layer(stream_).socket();
+    ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &kMaxUnsentBytes,
+                 sizeof kMaxUnsentBytes);
+    if constexpr (!kIsTls<Stream>) {
+      // write() tries the socket at once and must not block when it is full.
+      error_code ignored;
+      socket.non_blocking(true, ignored);
+    }
     framer_.append(already_read);
   }
 
@@ -32,12 +49,13 @@ class LineSession final : public Session {
   void read() override {
     // What came with the sniffed bytes is framed before anything new is read.
     if (!take_lines()) return;
-    stream_.async_read_some(asio::buffer(buffer_), [self = shared()](error_code ec, std::size_t n) {
-      if (ec || self->closed()) return self->finish(false);
-      self->framer_.append(std::string_view(self->buffer_.data(), n));
-      self->heard();
-      self->read();
-    });
+    transport().async_read_some(asio::buffer(buffer_),
+                                [self = shared()](error_code ec, std::size_t n) {
+                                  if (ec || self->closed()) return self->finish(false);
+                                  self->framer_.append(std::string_view(self->buffer_.data(), n));
+                                  self->heard();
+                                  self->read();
+                                });
   }
 
   // Hands every complete line to the server; false once the connection is closing.
@@ -64,12 +82,43 @@ class LineSession final : public Session {
   void write(std::size_t count) override {
     buffers_.clear();
     static constexpr char kNewline = '\n';
+    std::size_t bytes = 0;
     for (std::size_t i = 0; i < count; ++i) {
       buffers_.push_back(asio::buffer(*queue_[i]));
       buffers_.push_back(asio::buffer(&kNewline, 1));
+      bytes += queue_[i]->size() + 1;
     }
-    asio::async_write(stream_, buffers_,
+    if constexpr (!kIsTls<Stream>) {
+      // The lines nearly always fit in the socket's buffer: written here, at once, they cost one
+      // sendmsg and no completion handler (async_write would write them at once too, and then
+      // post its completion through the scheduler and the strand). What does not fit is written
+      // by async_write when the peer has read.
+      error_code ec;
+      const std::size_t n = stream_.socket().write_some(buffers_, ec);
+      if (ec && ec != asio::error::would_block && ec != asio::error::try_again)
+        return on_written(ec);
+      if (!ec && n == bytes) return on_written({});
+      skip_written(ec ? 0 : n);
+    }
+    asio::async_write(transport(), buffers_,
                       [self = shared()](error_code ec, std::size_t) { self->on_written(ec); });
+  }
+
+  // Drops the first n bytes of buffers_ (written already).
+  void skip_written(std::size_t n) {
+    auto it = buffers_.begin();
+    while (it != buffers_.end() && n >= it->size()) n -= (it++)->size();
+    buffers_.erase(buffers_.begin(), it);
+    if (n > 0) buffers_.front() += n;
+  }
+
+  // What lines travel over: the socket itself for plain TCP (Beast's tcp_stream adds timeouts,
+  // and this session keeps its own idle timer), the TLS stream otherwise.
+  auto& transport() {
+    if constexpr (kIsTls<Stream>)
+      return stream_;
+    else
+      return stream_.socket();
   }
 
   void shutdown() override {
@@ -84,10 +133,11 @@ class LineSession final : public Session {
 
   // Reads what the peer still sends until it closes, so our last line is not lost to a reset.
   void drain() {
-    stream_.async_read_some(asio::buffer(buffer_), [self = shared()](error_code ec, std::size_t) {
-      if (ec) return self->close_transport();
-      self->drain();
-    });
+    transport().async_read_some(asio::buffer(buffer_),
+                                [self = shared()](error_code ec, std::size_t) {
+                                  if (ec) return self->close_transport();
+                                  self->drain();
+                                });
   }
 
   void close_transport() override {

@@ -355,6 +355,53 @@ TEST_CASE("server: a client that does not read is disconnected instead of growin
   other.hello("other");
 }
 
+TEST_CASE("server: a client that sends a burst of requests and reads the answers is served") {
+  // 1,000 answers of about 400 bytes are six times the queue, but the client reads them as
+  // they come: they go to the socket as they are made, and nothing waits in the queue.
+  TempDir dir;
+  ServerProcess server(
+      dir.path(),
+      {{"limits",
+        {{"max_write_queue_kib", 64}, {"requests_per_second", 1e6}, {"requests_burst", 1e6}}}});
+  Client bursty(server.port());
+  bursty.hello("bursty");
+  bursty.send(Create{});
+  const auto game = bursty.expect<Created>().game;
+  constexpr int kRequests = 1000;
+  std::string burst;
+  for (int i = 1; i <= kRequests; ++i)
+    burst += protocol::encode(ClientMessage{Watch{game, std::nullopt}}, i) + "\n";
+  REQUIRE(bursty.raw().send_raw(burst));
+  for (int i = 1; i <= kRequests; ++i) {
+    const auto env = bursty.next();
+    REQUIRE(env.id == protocol::RequestId{i});
+  }
+}
+
+TEST_CASE("server: a client that reads late gets every line whole and in order") {
+  // The answers outgrow the socket buffers while the client is not reading, so the server's
+  // writes stop part-way through lines and go on when the client reads again.
+  TempDir dir;
+  ServerProcess server(
+      dir.path(),
+      {{"limits",
+        {{"max_write_queue_kib", 8192}, {"requests_per_second", 1e6}, {"requests_burst", 1e6}}}});
+  Client late(server.port());
+  late.hello("late");
+  late.send(Create{});
+  const auto game = late.expect<Created>().game;
+  constexpr int kRequests = 20000;
+  std::string burst;
+  for (int i = 1; i <= kRequests; ++i)
+    burst += protocol::encode(ClientMessage{Watch{game, std::nullopt}}, i) + "\n";
+  REQUIRE(late.raw().send_raw(burst));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (int i = 1; i <= kRequests; ++i) {
+    const auto env = late.next();
+    REQUIRE(env.id == protocol::RequestId{i});
+  }
+}
+
 TEST_CASE("server: the release server allocates with jemalloc, the sanitizer build with its own") {
   // AMAZONS_JEMALLOC (on by default) links jemalloc, except under the sanitizers: the running
   // process has it mapped, or not, accordingly, and serves either way.
