@@ -1,5 +1,8 @@
 #include "common/protocol_codec.h"
 
+#include <algorithm>
+#include <array>
+#include <charconv>
 #include <limits>
 #include <utility>
 
@@ -203,76 +206,126 @@ void read_into(const json& j, T& out, const std::string& path, std::string& erro
 
 // ---- writing ----------------------------------------------------------------------------------
 
+// The text is written straight from the field descriptions, as nlohmann's dump() of the object
+// would write it (no spaces, invalid UTF-8 replaced): what is plain is appended as it is, and
+// anything else (strings that need escaping or hold non-ASCII bytes, doubles, JSON values, time
+// controls) is written by dump() itself, value by value. Building an ordered_json object first
+// and dumping it took most of the time of encoding a message.
+template <class J>
+void append_dump(std::string& out, const J& value) {
+  out += value.dump(-1, ' ', false, J::error_handler_t::replace);
+}
+
+void append_string(std::string& out, std::string_view s) {
+  const bool plain = std::all_of(
+      s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; });
+  if (!plain) return append_dump(out, json(std::string(s)));
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+template <class I>
+void append_integer(std::string& out, I v) {
+  std::array<char, 24> buffer{};
+  const auto end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v).ptr;
+  out.append(buffer.data(), end);
+}
+
 struct Writer;
 template <class T>
 concept HasWriteFields = requires(const T& t, Writer& w) {
   T::fields(t, w);
 };
 
-ordered_json write_value(const std::string& v) { return v; }
-ordered_json write_value(int v) { return v; }
-ordered_json write_value(std::int64_t v) { return v; }
-ordered_json write_value(bool v) { return v; }
-ordered_json write_value(double v) { return v; }
-ordered_json write_value(const json& v) { return ordered_json(v); }
-ordered_json write_value(const TimeControl& v) { return ordered_json(to_json(v)); }
+void write_value(std::string& out, const std::string& v) { append_string(out, v); }
+void write_value(std::string& out, int v) { append_integer(out, v); }
+void write_value(std::string& out, std::int64_t v) { append_integer(out, v); }
+void write_value(std::string& out, bool v) { out += v ? "true" : "false"; }
+void write_value(std::string& out, double v) { append_dump(out, json(v)); }
+void write_value(std::string& out, const json& v) { append_dump(out, ordered_json(v)); }
+void write_value(std::string& out, const TimeControl& v) {
+  append_dump(out, ordered_json(to_json(v)));
+}
 template <class E>
-requires std::is_enum_v<E> ordered_json write_value(E e) { return std::string(enum_name(e)); }
+requires std::is_enum_v<E>
+void write_value(std::string& out, E e) { append_string(out, enum_name(e)); }
 template <class T>
-ordered_json write_value(const std::vector<T>& v);
+void write_value(std::string& out, const std::vector<T>& v);
 template <class T>
-ordered_json write_value(const std::optional<T>& v);
+void write_value(std::string& out, const std::optional<T>& v);
 template <HasWriteFields T>
-ordered_json write_value(const T& v);
+void write_value(std::string& out, const T& v);
 
+// Writes the members of one object, each after a comma unless it is the first.
 struct Writer {
-  ordered_json& object;
+  std::string& out;
+  bool first = true;
+
+  void key(const char* name) {
+    if (!first) out += ',';
+    first = false;
+    append_string(out, name);
+    out += ':';
+  }
   template <class T>
-  void operator()(const char* key, const T& value) {
+  void operator()(const char* name, const T& value) {
     if constexpr (requires {
                     typename T::value_type;
                     value.has_value();
                   }) {
       if (!value) return;  // absent optional fields are left out
     }
-    object[key] = write_value(value);
+    key(name);
+    write_value(out, value);
   }
   template <class T, class D>
-  void operator()(const char* key, const T& value, const D&) {
-    object[key] = write_value(value);
+  void operator()(const char* name, const T& value, const D&) {
+    key(name);
+    write_value(out, value);
   }
 };
 
 template <class T>
-ordered_json write_value(const std::vector<T>& v) {
-  ordered_json out = ordered_json::array();
-  for (const auto& item : v) out.push_back(write_value(item));
-  return out;
+void write_value(std::string& out, const std::vector<T>& v) {
+  out += '[';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) out += ',';
+    write_value(out, v[i]);
+  }
+  out += ']';
 }
 template <class T>
-ordered_json write_value(const std::optional<T>& v) {
-  return v ? write_value(*v) : ordered_json(nullptr);
+void write_value(std::string& out, const std::optional<T>& v) {
+  if (v)
+    write_value(out, *v);
+  else
+    out += "null";
 }
 template <HasWriteFields T>
-ordered_json write_value(const T& v) {
-  ordered_json out = ordered_json::object();
+void write_value(std::string& out, const T& v) {
+  out += '{';
   Writer writer{out};
   T::fields(v, writer);
-  return out;
+  out += '}';
 }
 
-std::string dump(const ordered_json& j) {
-  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-}
-
+// "type" and "id" come first; no message has fields of those names.
 template <class Message>
 std::string encode_message(const Message& message, const RequestId& id) {
-  ordered_json out = ordered_json::object();
-  out["type"] = std::string(Message::kType);
-  if (id) out["id"] = ordered_json(*id);
+  std::string out;
+  out.reserve(128);
+  out += '{';
   Writer writer{out};
+  writer.key("type");
+  append_string(out, Message::kType);
+  if (id) {
+    writer.key("id");
+    append_dump(out, ordered_json(*id));
+  }
   Message::fields(message, writer);
-  return dump(out);
+  out += '}';
+  return out;
 }
 
 // ---- decoding ---------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
 
 #include "common/protocol.h"
+#include "common/protocol_enums.h"
 
 using namespace amazons;
 using namespace amazons::protocol;
@@ -21,6 +23,92 @@ DecodeError client_err(std::string_view line) {
   INFO(line);
   REQUIRE_FALSE(r.has_value());
   return r.error();
+}
+
+// The reference for encoding: an ordered_json object built from the field descriptions and
+// dumped, which is how the codec wrote every message before it wrote the text directly.
+struct JsonWriter;
+template <class T>
+concept HasJsonFields = requires(const T& t, JsonWriter& w) {
+  T::fields(t, w);
+};
+nlohmann::ordered_json json_value(const std::string& v) { return v; }
+nlohmann::ordered_json json_value(int v) { return v; }
+nlohmann::ordered_json json_value(std::int64_t v) { return v; }
+nlohmann::ordered_json json_value(bool v) { return v; }
+nlohmann::ordered_json json_value(double v) { return v; }
+nlohmann::ordered_json json_value(const nlohmann::json& v) { return nlohmann::ordered_json(v); }
+nlohmann::ordered_json json_value(const TimeControl& v) {
+  return nlohmann::ordered_json(to_json(v));
+}
+template <class E>
+requires std::is_enum_v<E> nlohmann::ordered_json json_value(E e) {
+  return std::string(enum_name(e));
+}
+template <class T>
+nlohmann::ordered_json json_value(const std::vector<T>& v);
+template <class T>
+nlohmann::ordered_json json_value(const std::optional<T>& v);
+template <HasJsonFields T>
+nlohmann::ordered_json json_value(const T& v);
+struct JsonWriter {
+  nlohmann::ordered_json& object;
+  template <class T>
+  void operator()(const char* key, const T& value) {
+    if constexpr (requires {
+                    typename T::value_type;
+                    value.has_value();
+                  }) {
+      if (!value) return;
+    }
+    object[key] = json_value(value);
+  }
+  template <class T, class D>
+  void operator()(const char* key, const T& value, const D&) {
+    object[key] = json_value(value);
+  }
+};
+template <class T>
+nlohmann::ordered_json json_value(const std::vector<T>& v) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& item : v) out.push_back(json_value(item));
+  return out;
+}
+template <class T>
+nlohmann::ordered_json json_value(const std::optional<T>& v) {
+  return v ? json_value(*v) : nlohmann::ordered_json(nullptr);
+}
+template <HasJsonFields T>
+nlohmann::ordered_json json_value(const T& v) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  JsonWriter writer{out};
+  T::fields(v, writer);
+  return out;
+}
+template <class Variant>
+std::string encode_through_json(const Variant& message, const RequestId& id) {
+  return std::visit(
+      [&](const auto& m) {
+        using M = std::decay_t<decltype(m)>;
+        nlohmann::ordered_json out = nlohmann::ordered_json::object();
+        out["type"] = std::string(M::kType);
+        if (id) out["id"] = nlohmann::ordered_json(*id);
+        JsonWriter writer{out};
+        M::fields(m, writer);
+        return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+      },
+      message);
+}
+
+// Every alternative of a message variant, default-constructed.
+template <class Variant>
+std::vector<Variant> every_alternative() {
+  std::vector<Variant> out;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (out.emplace_back(std::in_place_index<I>), ...);
+  }
+  (std::make_index_sequence<std::variant_size_v<Variant>>());
+  return out;
 }
 
 }  // namespace
@@ -191,6 +279,70 @@ TEST_CASE("protocol: server messages encode with type first and decode back") {
   REQUIRE(turns_back.has_value());
   CHECK(std::get<YourTurn>(turns_back->message) == turns);
   CHECK_FALSE(decode_client(R"({"type":"create","lifetime":"a week"})").has_value());
+}
+
+TEST_CASE("protocol: messages are written byte for byte as dumping a JSON object wrote them") {
+  // Strings that are written as they are, and strings that need nlohmann's escaping (quotes,
+  // backslashes, control characters, UTF-8, invalid UTF-8 replaced).
+  const std::vector<std::string> texts = {"",
+                                          "d1-d7/g7",
+                                          "alice_42",
+                                          "a \"quoted\" word",
+                                          "back\\slash",
+                                          "tab\there",
+                                          "line\nbreak",
+                                          std::string("nul\0byte", 8),
+                                          "\x01\x1f\x7f",
+                                          "gl hf \xc3\xa9",
+                                          "\xe2\x82\xac",
+                                          "bad \xff\xfe utf-8",
+                                          "cut \xc3"};
+  const std::vector<RequestId> ids = {
+      std::nullopt,        nlohmann::json(7),
+      nlohmann::json(-3),  nlohmann::json(std::uint64_t{18'000'000'000'000'000'000u}),
+      nlohmann::json("x"), nlohmann::json("q\"uote")};
+  std::vector<ClientMessage> client = every_alternative<ClientMessage>();
+  std::vector<ServerMessage> server = every_alternative<ServerMessage>();
+  for (const auto& t : texts) {
+    client.emplace_back(MoveMsg{t, t});
+    client.emplace_back(ChatSend{t, t});
+    client.emplace_back(Hello{1, t, t, std::nullopt, t, true});
+    client.emplace_back(Create{t, TimeControl::fischer(Millis{60000}, Millis{500}),
+                               ColorChoice::Black, true, true});
+    server.emplace_back(Moved{t, 3, t, ClockView{299000, 300000, Color::Black}});
+    server.emplace_back(make_error(ErrorCode::BadField, t, t));
+    State st;
+    st.game = t;
+    st.variant = to_json(standard_variant());
+    st.white = PlayerRef{t, 1500, false};
+    st.moves = {t, "d1-d7/g7"};
+    st.to_move = Color::Black;
+    st.offline = {Color::White};
+    server.emplace_back(st);
+  }
+  YourTurn turns;
+  turns.games.push_back({"17", "bob", "standard", TimeControl::fixed_per_move(Millis{86'400'000}),
+                         3, 86'391'000, "2026-12-02T14:00:00.000Z"});
+  turns.games.push_back({"18", "carol", "standard", {}, 0, std::nullopt, std::nullopt});
+  server.emplace_back(turns);
+  TournamentInfo info;
+  TournamentStanding standing;
+  standing.name = "al";
+  standing.points = 2.5;
+  standing.tiebreak = 0.1;
+  info.standings.push_back(standing);
+  server.emplace_back(info);
+  for (const auto& id : ids) {
+    for (const auto& m : client) CHECK(encode(m, id) == encode_through_json(m, id));
+    for (const auto& m : server) CHECK(encode(m, id) == encode_through_json(m, id));
+  }
+  std::mt19937 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::string t(static_cast<std::size_t>(rng() % 12), ' ');
+    for (char& c : t) c = static_cast<char>(rng() % 256);
+    const ServerMessage m{make_error(ErrorCode::BadField, t, t)};
+    CHECK(encode(m) == encode_through_json(m, std::nullopt));
+  }
 }
 
 TEST_CASE("protocol: discovery datagrams round-trip and refuse junk") {
