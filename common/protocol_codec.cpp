@@ -425,6 +425,253 @@ Expected<Envelope, DecodeError> decode_envelope(std::string_view line) {
   return Envelope{*id, std::move(*message)};
 }
 
+// ---- decoding flat objects without a DOM --------------------------------------------------------
+
+// Most lines are flat objects of plain strings and small integers (a move is
+// {"type":"move","game":"17","move":"d1-d7/g7"}). Those are read here without building
+// nlohmann's DOM, which took most of the time of decoding one. Only what is read exactly as
+// nlohmann reads it is accepted: strings of printable ASCII without escapes, integers written
+// plainly with at most 18 digits, true, false, null, JSON whitespace, every key once. Anything
+// else, and every line that would be refused, goes the DOM's way, so that errors and values
+// are the same whichever way a line went.
+struct FlatValue {
+  enum class Kind { String, Integer, True, False, Null };
+  Kind kind = Kind::Null;
+  std::string_view text;  // a string's characters, without the quotes
+  std::int64_t number = 0;
+};
+struct FlatMember {
+  std::string_view key;
+  FlatValue value;
+};
+constexpr std::size_t kMaxFlatMembers = 12;
+
+class FlatObject {
+ public:
+  // Empty when the line is not a flat object of the kinds above.
+  static std::optional<FlatObject> parse(std::string_view line) {
+    FlatObject o;
+    Scanner s{line};
+    if (!s.take('{')) return std::nullopt;
+    if (s.peek() == '}') return std::nullopt;  // no type: the DOM's way says so
+    for (;;) {
+      if (o.count_ == kMaxFlatMembers) return std::nullopt;
+      FlatMember& m = o.members_[o.count_];
+      if (!s.string(m.key) || !s.take(':') || !s.value(m.value)) return std::nullopt;
+      if (o.find(m.key) != nullptr) return std::nullopt;  // a repeated key: the last one wins there
+      ++o.count_;
+      if (s.take(',')) continue;
+      if (!s.take('}')) return std::nullopt;
+      break;
+    }
+    s.skip_space();
+    if (!s.at_end()) return std::nullopt;
+    return o;
+  }
+
+  const FlatValue* find(std::string_view key) const {
+    for (std::size_t i = 0; i < count_; ++i)
+      if (members_[i].key == key) return &members_[i].value;
+    return nullptr;
+  }
+
+ private:
+  struct Scanner {
+    std::string_view text;
+    std::size_t at = 0;
+
+    bool at_end() const { return at == text.size(); }
+    void skip_space() {
+      while (at < text.size() &&
+             (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'))
+        ++at;
+    }
+    char peek() {
+      skip_space();
+      return at < text.size() ? text[at] : '\0';
+    }
+    bool take(char c) {
+      if (peek() != c) return false;
+      ++at;
+      return true;
+    }
+    bool string(std::string_view& out) {
+      if (!take('"')) return false;
+      const std::size_t from = at;
+      while (at < text.size() && text[at] != '"') {
+        const char c = text[at];
+        if (c < 0x20 || c >= 0x7F || c == '\\') return false;
+        ++at;
+      }
+      if (at == text.size()) return false;
+      out = text.substr(from, at - from);
+      ++at;
+      return true;
+    }
+    bool literal(std::string_view word) {
+      if (text.substr(at, word.size()) != word) return false;
+      at += word.size();
+      return true;
+    }
+    bool value(FlatValue& v) {
+      const char c = peek();
+      if (c == '"') {
+        v.kind = FlatValue::Kind::String;
+        return string(v.text);
+      }
+      if (c == 't') {
+        v.kind = FlatValue::Kind::True;
+        return literal("true");
+      }
+      if (c == 'f') {
+        v.kind = FlatValue::Kind::False;
+        return literal("false");
+      }
+      if (c == 'n') {
+        v.kind = FlatValue::Kind::Null;
+        return literal("null");
+      }
+      return integer(v);
+    }
+    bool integer(FlatValue& v) {
+      const std::size_t from = at;
+      const bool negative = at < text.size() && text[at] == '-';
+      if (negative) ++at;
+      const std::size_t digits_from = at;
+      while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+      const std::size_t digits = at - digits_from;
+      if (digits == 0 || digits > 18) return false;
+      if (text[digits_from] == '0' && (digits > 1 || negative)) return false;  // 01, -0
+      if (at < text.size() && (text[at] == '.' || text[at] == 'e' || text[at] == 'E')) return false;
+      std::from_chars(text.data() + from, text.data() + at, v.number);
+      v.kind = FlatValue::Kind::Integer;
+      return true;
+    }
+  };
+
+  std::array<FlatMember, kMaxFlatMembers> members_{};
+  std::size_t count_ = 0;
+};
+
+// Reads a message's fields from a flat object as Reader reads them from the DOM; `ok` turns
+// false at anything Reader would refuse or that a flat object cannot hold, and the line then
+// goes the DOM's way.
+struct FlatReader {
+  const FlatObject& object;
+  bool ok = true;
+
+  bool read(const FlatValue& v, std::string& out) {
+    if (v.kind != FlatValue::Kind::String) return false;
+    out.assign(v.text);
+    return true;
+  }
+  bool read(const FlatValue& v, std::int64_t& out) {
+    if (v.kind != FlatValue::Kind::Integer) return false;
+    out = v.number;
+    return true;
+  }
+  bool read(const FlatValue& v, int& out) {
+    if (v.kind != FlatValue::Kind::Integer || v.number < std::numeric_limits<int>::min() ||
+        v.number > std::numeric_limits<int>::max())
+      return false;
+    out = static_cast<int>(v.number);
+    return true;
+  }
+  bool read(const FlatValue& v, bool& out) {
+    if (v.kind != FlatValue::Kind::True && v.kind != FlatValue::Kind::False) return false;
+    out = v.kind == FlatValue::Kind::True;
+    return true;
+  }
+  template <class E>
+  requires std::is_enum_v<E>
+  bool read(const FlatValue& v, E& out) {
+    if (v.kind != FlatValue::Kind::String) return false;
+    const auto e = enum_from<E>(v.text);
+    if (!e) return false;
+    out = *e;
+    return true;
+  }
+  template <class T>
+  bool read(const FlatValue& v, std::optional<T>& out) {
+    if (v.kind == FlatValue::Kind::Null) {
+      out.reset();
+      return true;
+    }
+    T value{};
+    if (!read(v, value)) return false;
+    out = std::move(value);
+    return true;
+  }
+  // Doubles, JSON values, time controls, arrays and objects: the DOM's way.
+  template <class T>
+  bool read(const FlatValue&, T&) {
+    return false;
+  }
+
+  template <class T>
+  void operator()(const char* key, T& value) {
+    if (!ok) return;
+    const FlatValue* v = object.find(key);
+    ok = v != nullptr && read(*v, value);
+  }
+  template <class T>
+  void operator()(const char* key, std::optional<T>& value) {
+    if (!ok) return;
+    const FlatValue* v = object.find(key);
+    if (v == nullptr || v->kind == FlatValue::Kind::Null) {
+      value.reset();
+      return;
+    }
+    T read_value{};
+    ok = read(*v, read_value);
+    if (ok) value = std::move(read_value);
+  }
+  template <class T, class D>
+  void operator()(const char* key, T& value, const D& fallback) {
+    if (!ok) return;
+    const FlatValue* v = object.find(key);
+    if (v == nullptr) {
+      value = fallback;
+      return;
+    }
+    ok = read(*v, value);
+  }
+};
+
+// The envelope of a flat line, or nothing when it must go the DOM's way.
+template <class Variant, class Envelope>
+std::optional<Envelope> decode_flat(std::string_view line) {
+  if (line.size() > kMaxLineBytes) return std::nullopt;
+  const auto object = FlatObject::parse(line);
+  if (!object) return std::nullopt;
+  RequestId id;
+  if (const FlatValue* v = object->find("id")) {
+    if (v->kind == FlatValue::Kind::Integer) {
+      // As nlohmann's parser types it: unsigned when not negative.
+      id = v->number < 0 ? json(v->number) : json(static_cast<std::uint64_t>(v->number));
+    } else if (v->kind == FlatValue::Kind::String && v->text.size() <= 128) {
+      id = json(std::string(v->text));
+    } else if (v->kind != FlatValue::Kind::Null) {
+      return std::nullopt;
+    }
+  }
+  const FlatValue* type = object->find("type");
+  if (type == nullptr || type->kind != FlatValue::Kind::String) return std::nullopt;
+  std::optional<Envelope> out;
+  const auto try_one = [&]<class M>(M*) {
+    if (out || M::kType != type->text) return;
+    M m{};
+    FlatReader reader{*object};
+    M::fields(m, reader);
+    if (reader.ok) out = Envelope{std::move(id), std::move(m)};
+  };
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (try_one(static_cast<std::variant_alternative_t<I, Variant>*>(nullptr)), ...);
+  }
+  (std::make_index_sequence<std::variant_size_v<Variant>>());
+  return out;
+}
+
 template <class M>
 Expected<M, DecodeError> decode_single(std::string_view text) {
   auto parsed = parse_object(text);
@@ -453,11 +700,22 @@ std::string_view to_string(GameStatus s) { return enum_name(s); }
 std::string_view to_string(RecordFormat f) { return enum_name(f); }
 
 Expected<ClientEnvelope, DecodeError> decode_client(std::string_view line) {
+  if (auto flat = decode_flat<ClientMessage, ClientEnvelope>(line)) return std::move(*flat);
   return decode_envelope<ClientMessage, ClientEnvelope>(line);
 }
 Expected<ServerEnvelope, DecodeError> decode_server(std::string_view line) {
+  if (auto flat = decode_flat<ServerMessage, ServerEnvelope>(line)) return std::move(*flat);
   return decode_envelope<ServerMessage, ServerEnvelope>(line);
 }
+
+namespace detail {
+Expected<ClientEnvelope, DecodeError> decode_client_through_dom(std::string_view line) {
+  return decode_envelope<ClientMessage, ClientEnvelope>(line);
+}
+Expected<ServerEnvelope, DecodeError> decode_server_through_dom(std::string_view line) {
+  return decode_envelope<ServerMessage, ServerEnvelope>(line);
+}
+}  // namespace detail
 
 std::string encode(const ClientMessage& message, const RequestId& id) {
   return std::visit([&](const auto& m) { return encode_message(m, id); }, message);

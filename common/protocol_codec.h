@@ -38,6 +38,13 @@ struct DecodeError {
 Expected<ClientEnvelope, DecodeError> decode_client(std::string_view line);
 Expected<ServerEnvelope, DecodeError> decode_server(std::string_view line);
 
+namespace detail {
+// The same, always through nlohmann's DOM: what decode_client and decode_server answer for every
+// line, which the tests check line by line (flat lines are read without the DOM).
+Expected<ClientEnvelope, DecodeError> decode_client_through_dom(std::string_view line);
+Expected<ServerEnvelope, DecodeError> decode_server_through_dom(std::string_view line);
+}  // namespace detail
+
 // One line of JSON without the trailing '\n'.
 std::string encode(const ClientMessage& message, const RequestId& id = std::nullopt);
 std::string encode(const ServerMessage& message, const RequestId& id = std::nullopt);

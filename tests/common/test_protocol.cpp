@@ -345,6 +345,114 @@ TEST_CASE("protocol: messages are written byte for byte as dumping a JSON object
   }
 }
 
+namespace {
+
+template <class Envelope>
+void check_same_decoding(const Expected<Envelope, DecodeError>& fast,
+                         const Expected<Envelope, DecodeError>& dom, const std::string& line) {
+  INFO(line);
+  REQUIRE(fast.has_value() == dom.has_value());
+  const RequestId& a = fast ? fast->id : fast.error().id;
+  const RequestId& b = dom ? dom->id : dom.error().id;
+  REQUIRE(a.has_value() == b.has_value());
+  if (a) {
+    CHECK(*a == *b);
+    CHECK(a->type() == b->type());  // 5 is an unsigned number for nlohmann's parser
+  }
+  if (fast) {
+    CHECK(fast->message == dom->message);
+  } else {
+    CHECK(fast.error().code == dom.error().code);
+    CHECK(fast.error().message == dom.error().message);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("protocol: flat lines decode exactly as through nlohmann's DOM") {
+  std::vector<std::string> lines = {
+      R"({"type":"move","game":"17","move":"d1-d7/g7"})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":3})",
+      R"({"type":"move","id":-3,"game":"17","move":"d1-d7/g7"})",
+      R"({"type":"move","id":"r1","game":"17","move":"d1-d7/g7"})",
+      R"(  { "type" : "move" ,"game":"17",	"move":"d1-d7/g7" }  )",
+      "{\"type\":\"move\",\r\n\"game\":\"17\",\"move\":\"d1-d7/g7\"}\n",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","game":"18"})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","extra":[1,{"a":2}]})",
+      R"({"type":"move","game":17,"move":"d1-d7/g7"})",
+      R"({"type":"move","game":"17"})",
+      R"({"type":"move","game":"1\u0037","move":"d1-d7/g7"})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":01})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":-0})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":1.0})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":1e3})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":123456789012345678})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":1234567890123456789})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":123456789012345678901234})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":true})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7","id":null})",
+      R"({"type":"move","game":"17","move":"d1-d7/g7"} x)",
+      R"({"type":"move","game":"17","move":"d1-d7/g7",})",
+      R"({"type":"mo\"ve","game":"17"})",
+      R"({"type":null})",
+      R"({"type":"nope"})",
+      R"({})",
+      R"([])",
+      R"({"type":"hello","protocol":1,"name":"al","bot":true})",
+      R"({"type":"hello","protocol":1,"name":"al","bot":null})",
+      R"({"type":"hello","protocol":2147483648,"name":"al"})",
+      R"({"type":"hello","protocol":-2147483648,"name":"al"})",
+      R"({"type":"hello","protocol":1,"name":"\u00e9"})",
+      "{\"type\":\"hello\",\"protocol\":1,\"name\":\"\xc3\xa9\"}",
+      "{\"type\":\"hello\",\"protocol\":1,\"name\":\"\xff\"}",
+      "\xef\xbb\xbf{\"type\":\"ping\"}",
+      R"({"type":"create","color":"blak"})",
+      R"({"type":"create","rated":1})",
+      R"({"type":"history","player":"bob","limit":5})",
+      R"({"type":"record","game":"9","format":"text"})",
+      R"({"type":"moved","game":"3","ply":1,"move":"d1-d7/g7"})",
+      R"({"type":"moved","game":"3","ply":1,"move":"d1-d7/g7","clock":{"white":1,"black":2}})",
+      R"({"type":"error","code":"bad_field","message":"m","game":null})",
+      R"({"type":"tournament","tournament":5})",
+  };
+  for (const auto& m : every_alternative<ClientMessage>()) lines.push_back(encode(m, 4));
+  for (const auto& m : every_alternative<ServerMessage>()) lines.push_back(encode(m, "x"));
+  lines.push_back(encode(ClientMessage{ChatSend{"5", "gl hf"}}));
+  lines.push_back(encode(ClientMessage{Join{"12", "inv"}}));
+  lines.push_back(encode(ClientMessage{HistoryRequest{"bob", 5}}));
+  // Every line cut short, and bytes changed at random into what JSON is made of.
+  const std::string alphabet = "{}[]\":,\\ \t0123456789-+.eEtrufalsn\x01\x7f\xc3";
+  std::mt19937 rng(11);
+  const std::size_t samples = lines.size();
+  for (std::size_t i = 0; i < samples; ++i) {
+    for (std::size_t cut = 0; cut < lines[i].size(); cut += 3)
+      lines.push_back(lines[i].substr(0, cut));
+    for (int k = 0; k < 200; ++k) {
+      std::string t = lines[i];
+      const int edits = 1 + static_cast<int>(rng() % 3);
+      for (int e = 0; e < edits && !t.empty(); ++e) {
+        const std::size_t at = rng() % t.size();
+        const char c = alphabet[rng() % alphabet.size()];
+        switch (rng() % 3) {
+          case 0:
+            t[at] = c;
+            break;
+          case 1:
+            t.insert(at, 1, c);
+            break;
+          default:
+            t.erase(at, 1);
+        }
+      }
+      lines.push_back(t);
+    }
+  }
+  for (const auto& line : lines) {
+    check_same_decoding(decode_client(line), detail::decode_client_through_dom(line), line);
+    check_same_decoding(decode_server(line), detail::decode_server_through_dom(line), line);
+  }
+}
+
 TEST_CASE("protocol: discovery datagrams round-trip and refuse junk") {
   DiscoveryReply r{"lan party", 7420, 1, 3, 1, true, true, "n1"};
   auto back = decode_discovery_reply(encode(r));
