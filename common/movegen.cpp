@@ -2,6 +2,8 @@
 
 #include <array>
 #include <bit>
+#include <cassert>
+#include <optional>
 
 namespace amazons {
 
@@ -23,6 +25,29 @@ void generate_moves(const Position& pos, MoveList& out) {
       for_each_slide(pos, to, from, [&](Square arrow) { out.push_back(Move(from, to, arrow)); });
     });
   }
+}
+
+Move nth_move(const Position& pos, std::uint64_t index) {
+  // Whole destinations are skipped by their arrow counts; only the one holding `index` is
+  // walked arrow by arrow, in generate_moves' order.
+  for (Square from : pos.queens(pos.side_to_move())) {
+    std::optional<Move> found;
+    for_each_slide(pos, from, Square::none(), [&](Square to) {
+      if (found) return;
+      const auto arrows = static_cast<std::uint64_t>(slide_count(pos, to, from));
+      if (index >= arrows) {
+        index -= arrows;
+        return;
+      }
+      for_each_slide(pos, to, from, [&](Square arrow) {
+        if (!found && index == 0) found = Move(from, to, arrow);
+        if (index > 0) --index;
+      });
+    });
+    if (found) return *found;
+  }
+  assert(false && "nth_move: index out of range");
+  return {};
 }
 
 namespace {

@@ -75,6 +75,10 @@ class ReachTable {
 // Appends every legal move of the side to move.
 void generate_moves(const Position& pos, MoveList& out);
 
+// The move generate_moves would list at `index`, without listing the others (precondition:
+// index < count_moves(pos)): a uniformly random legal move for the price of a count and a walk.
+Move nth_move(const Position& pos, std::uint64_t index);
+
 // The number of legal moves of the side to move, without listing them.
 std::uint64_t count_moves(const Position& pos);
 // The same with a table already built for pos (precondition: it describes pos exactly).

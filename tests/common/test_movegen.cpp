@@ -59,6 +59,18 @@ TEST_CASE("generated moves are exactly the legal moves, on every board size") {
   }
 }
 
+TEST_CASE("nth_move is the move generate_moves lists at that index") {
+  for (const Position& p : sample_positions()) {
+    CAPTURE(to_text(p));
+    auto moves = std::make_unique<MoveList>();
+    generate_moves(p, *moves);
+    for (std::size_t k = 0; k < moves->size(); ++k) {
+      CAPTURE(k);
+      REQUIRE(nth_move(p, k) == (*moves)[k]);
+    }
+  }
+}
+
 TEST_CASE("queen destinations and arrow targets agree with the rules") {
   for (const Position& p : sample_positions()) {
     CAPTURE(to_text(p));
