@@ -13,8 +13,9 @@
 //
 // --echo-ceiling SECONDS first measures the other ceiling, throughput: an Asio echo of lines in a
 // process of its own (two threads, as the server's default), driven by as many connections as the
-// games will use, each sending a move-sized line and waiting for it to come back, for SECONDS. The
-// report then gives moves per second as a share of echoed lines per second.
+// games will use, each sending a move-sized line and waiting for it to come back, for SECONDS. It
+// measures it again after the games, and the report gives moves per second as a share of the mean
+// of the two echoed lines per second, with how far apart they were.
 // --sources N spreads the connections over the loopback addresses 127.0.0.1 to 127.0.0.N, each
 // with its own ephemeral ports (about 28,000 on Linux), for more connections than one source
 // address has ports.
@@ -37,6 +38,7 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <memory>
@@ -189,6 +191,9 @@ void echo_accept(tcp::acceptor& acceptor) {
   std::_Exit(0);
 }
 
+// How long the server is left to close the games' connections before the echo is measured again.
+constexpr auto kSettleAfterGames = std::chrono::seconds(2);
+
 struct EchoCeiling {
   std::size_t connections = 0;
   std::size_t connected = 0;
@@ -275,6 +280,11 @@ std::optional<EchoCeiling> echo_ceiling(const Options& o, std::size_t connection
     clients.push_back(std::make_shared<EchoClient>(io, counting, count));
     clients.back()->start(ep, source_address(o, k), result.connected);
   }
+  // Counted once every connection is up (2,000 connects can take longer than the warm-up) and
+  // has echoed for half a second.
+  const auto connect_deadline = Clock::now() + std::chrono::seconds(10);
+  while (result.connected < connections && Clock::now() < connect_deadline)
+    io.run_for(std::chrono::milliseconds(20));
   io.run_for(std::chrono::milliseconds(500));
   counting = true;
   const auto from = Clock::now();
@@ -502,8 +512,9 @@ class Loadgen {
     if (errors_++ < 5) std::fprintf(stderr, "loadgen: unexpected: %s\n", line.c_str());
   }
 
+  // `before` and `after`: the echo ceiling measured before and after the games, when asked.
   void report(const std::vector<double>& echo, std::vector<double> fsyncs,
-              const std::optional<EchoCeiling>& ceiling) {
+              const std::optional<EchoCeiling>& before, const std::optional<EchoCeiling>& after) {
     std::vector<double> rtt = rtt_;
     std::vector<double> e = echo;
     const double secs = measured_seconds_ > 0 ? measured_seconds_ : opt_.seconds;
@@ -533,12 +544,17 @@ class Loadgen {
           h.size(), span, span > 0 ? static_cast<double>(h.size()) / span : 0.0, percentile(h, 50),
           percentile(h, 99));
     }
-    if (ceiling && ceiling->lines_per_second > 0)
+    if (before && after && before->lines_per_second > 0 && after->lines_per_second > 0) {
+      // The games are compared with the mean of the two: the machine's other load can change
+      // between the measurements, and how far apart they are says how much.
+      const double mean = (before->lines_per_second + after->lines_per_second) / 2;
       std::printf(
-          "echo ceiling: %.0f lines per second over %zu connections; moves per second are "
-          "%.1f%% of it\n",
-          ceiling->lines_per_second, ceiling->connected,
-          100.0 * static_cast<double>(rtt.size()) / secs / ceiling->lines_per_second);
+          "echo ceiling: %.0f lines per second over %zu connections (%.0f before the games, "
+          "%.0f after, %.0f%% apart); moves per second are %.1f%% of it\n",
+          mean, before->connected, before->lines_per_second, after->lines_per_second,
+          100.0 * std::abs(before->lines_per_second - after->lines_per_second) / mean,
+          100.0 * static_cast<double>(rtt.size()) / secs / mean);
+    }
     if (percentile(e, 50) > 0)
       std::printf("ratio move/echo: p50 %.1fx  p99 %.1fx\n",
                   percentile(rtt, 50) / percentile(e, 50), percentile(rtt, 99) / percentile(e, 99));
@@ -874,16 +890,24 @@ int main(int argc, char** argv) {
     }
   }
   // Forks its echo server before this process has any other thread or io_context.
-  const auto ceiling =
-      o.echo_ceiling_seconds > 0
-          ? echo_ceiling(o, 2 * static_cast<std::size_t>(o.games), o.echo_ceiling_seconds)
-          : std::nullopt;
+  const auto ceiling = [&o]() -> std::optional<EchoCeiling> {
+    if (o.echo_ceiling_seconds <= 0) return std::nullopt;
+    return echo_ceiling(o, 2 * static_cast<std::size_t>(o.games), o.echo_ceiling_seconds);
+  };
+  const auto before = ceiling();
   const auto echo = echo_round_trips(o.echo_round_trips);
   const auto fsyncs =
       o.fsync_dir.empty() ? std::vector<double>{} : fsync_latencies(o.fsync_dir, 200);
   asio::io_context io;
   Loadgen lg(io, o);
   lg.run(std::move(targets));
-  lg.report(echo, fsyncs, ceiling);
+  // And again once the server has seen its connections close: the games' io_context is stopped
+  // and this process has no other thread, so the echo server may be forked again.
+  std::optional<EchoCeiling> after;
+  if (before) {
+    std::this_thread::sleep_for(kSettleAfterGames);
+    after = ceiling();
+  }
+  lg.report(echo, fsyncs, before, after);
   return 0;
 }

@@ -97,17 +97,21 @@ TEST_CASE("loadgen: several addresses share the games and bad addresses are refu
 }
 
 TEST_CASE(
-    "loadgen: --echo-ceiling measures an echo's throughput and gives moves as a share of it") {
+    "loadgen: --echo-ceiling measures an echo's throughput before and after the games and gives "
+    "moves as a share of it") {
   TempDir dir;
   ServerProcess server(dir.path(), roomy_limits());
   const Run r = loadgen("--port " + std::to_string(server.port()) +
                         " --games 2 --echo-ceiling 0.5 --prefix ceil");
   INFO(r.out);
   CHECK(r.status == 0);
-  // Four connections, as the games use, each echoing lines for half a second.
+  // Four connections, as the games use, each echoing lines for half a second, before and after
+  // the games.
   CHECK(number_after(r.out, "echo ceiling: ") > 100);
-  CHECK(r.out.find("lines per second over 4 connections; moves per second are ") !=
-        std::string::npos);
+  CHECK(r.out.find("lines per second over 4 connections (") != std::string::npos);
+  CHECK(number_after(r.out, " connections (") > 100);
+  CHECK(number_after(r.out, " before the games, ") > 100);
+  CHECK(r.out.find("% apart); moves per second are ") != std::string::npos);
   CHECK(number_after(r.out, "accepted moves: ") > 0);
   // Without the option there is no ceiling in the report.
   const Run plain = loadgen("--port " + std::to_string(server.port()) + " --games 1 --prefix noc");
