@@ -345,6 +345,7 @@ void ClusterNode::heartbeat() {
   if (!ok(e, "epoch")) return;
   if (e->change == cluster::EpochChange::Lost) {
     log_.warn("redis_lost_contents", {{"epoch", e->epoch}});
+    members_trusted_from_ = Clock::now() + options_.node_ttl;
     recover();
   }
   update_state();
@@ -365,6 +366,13 @@ void ClusterNode::check_members() {
     for (const auto& a : addresses)
       if (known_addresses_.size() < kMaxKnownAddresses) known_addresses_.insert(a);
     addresses_ = std::move(addresses);
+  }
+  if (Clock::now() < members_trusted_from_ || !now_live.contains(options_.node)) {
+    // Redis came back empty a moment ago (or has just lost this node's own heartbeat, which it
+    // has not noticed yet): a node missing now may not have put its heartbeat back yet. It is
+    // judged at a later check, if it is still missing then.
+    live_.insert(now_live.begin(), now_live.end());
+    return;
   }
   for (const std::string& node : live_)
     if (!now_live.contains(node) && node != options_.node) {

@@ -212,6 +212,9 @@ class ClusterNode {
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
       next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{}, next_tick_{};
   std::set<std::string> lost_to_;  // nodes a message to which may have been lost
+  // After Redis lost its contents, the other nodes put their heartbeats back within a
+  // heartbeat of noticing: until then their absence says nothing.
+  std::chrono::steady_clock::time_point members_trusted_from_{};
   std::map<std::string, std::chrono::steady_clock::time_point> sent_to_;  // node -> last message
   bool scan_pending_ = false;
   bool redis_ok_ = false;
