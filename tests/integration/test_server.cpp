@@ -350,6 +350,10 @@ TEST_CASE("server: a client that does not read is disconnected instead of growin
   for (int i = 0; i < 1000; ++i) burst += watch;
   for (int i = 0; i < 20; ++i)
     if (!greedy.raw().send_raw(burst)) break;
+  // Not reading for a while: the server writes answers as it makes them, and a client that
+  // read from here on (closed_by_server reads) could keep up with a slow server (under ASan)
+  // and never fill its queue.
+  std::this_thread::sleep_for(Millis{2000});
   CHECK(greedy.closed_by_server(Millis{10000}));
   Client other(server.port());
   other.hello("other");
