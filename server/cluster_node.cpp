@@ -1337,8 +1337,8 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
               if (nodes.erase(from)) close.push_back(session);
           }
           if (!close.empty()) hooks_.deliver(from, {}, std::move(close));
-        } else if constexpr (std::is_same_v<M, wire::Directory> || std::is_same_v<M, wire::Tick>) {
-          // A directory comes only on the directory channel; a tick was handled above.
+        } else if constexpr (std::is_same_v<M, wire::Directory>) {
+          // Only on the directory channel.
         }
       },
       *decoded);

@@ -359,56 +359,46 @@ TEST_CASE("server: a client that does not read is disconnected instead of growin
   other.hello("other");
 }
 
-TEST_CASE("server: a client that sends a burst of requests and reads the answers is served") {
-  // 200 answers of about 420 bytes are more than the 64 KiB queue holds. They go to the socket
-  // as they are made, and the kernel holds them until the client reads, so nothing waits in the
-  // queue. (They used to wait there behind the reads of the burst, and the client was closed as
-  // a slow reader.) The client reads only after a pause: the case does not depend on how soon it
-  // is scheduled. A first version read at once with 1,000 answers, and failed in a clean-clone
-  // run of .ci/run here, two suites at a time on two cores.
+namespace {
+
+// Sends `requests` watch requests at once (answers of about 420 bytes each), reads nothing for
+// 500 ms, then reads every answer, whole and in order, on a server whose write queue holds
+// `queue_kib`.
+void burst_then_read(int queue_kib, int requests) {
   TempDir dir;
-  ServerProcess server(
-      dir.path(),
-      {{"limits",
-        {{"max_write_queue_kib", 64}, {"requests_per_second", 1e6}, {"requests_burst", 1e6}}}});
-  Client bursty(server.port());
-  bursty.hello("bursty");
-  bursty.send(Create{});
-  const auto game = bursty.expect<Created>().game;
-  constexpr int kRequests = 200;
+  ServerProcess server(dir.path(), {{"limits",
+                                     {{"max_write_queue_kib", queue_kib},
+                                      {"requests_per_second", 1e6},
+                                      {"requests_burst", 1e6}}}});
+  Client client(server.port());
+  client.hello("bursty");
+  client.send(Create{});
+  const auto game = client.expect<Created>().game;
   std::string burst;
-  for (int i = 1; i <= kRequests; ++i)
+  for (int i = 1; i <= requests; ++i)
     burst += protocol::encode(ClientMessage{Watch{game, std::nullopt}}, i) + "\n";
-  REQUIRE(bursty.raw().send_raw(burst));
+  REQUIRE(client.raw().send_raw(burst));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  for (int i = 1; i <= kRequests; ++i) {
-    const auto env = bursty.next();
+  for (int i = 1; i <= requests; ++i) {
+    const auto env = client.next();
     REQUIRE(env.id == protocol::RequestId{i});
   }
+}
+
+}  // namespace
+
+TEST_CASE("server: a client that sends a burst of requests and reads the answers is served") {
+  // 200 answers are more than the 64 KiB queue holds. They go to the socket as they are made,
+  // and the kernel holds them until the client reads, so nothing waits in the queue. (They used
+  // to wait there behind the reads of the burst, and the client was closed as a slow reader.)
+  // The pause before reading keeps the case from depending on how soon the client is scheduled.
+  burst_then_read(64, 200);
 }
 
 TEST_CASE("server: a client that reads late gets every line whole and in order") {
   // The answers outgrow the socket buffers while the client is not reading, so the server's
   // writes stop part-way through lines and go on when the client reads again.
-  TempDir dir;
-  ServerProcess server(
-      dir.path(),
-      {{"limits",
-        {{"max_write_queue_kib", 8192}, {"requests_per_second", 1e6}, {"requests_burst", 1e6}}}});
-  Client late(server.port());
-  late.hello("late");
-  late.send(Create{});
-  const auto game = late.expect<Created>().game;
-  constexpr int kRequests = 20000;
-  std::string burst;
-  for (int i = 1; i <= kRequests; ++i)
-    burst += protocol::encode(ClientMessage{Watch{game, std::nullopt}}, i) + "\n";
-  REQUIRE(late.raw().send_raw(burst));
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  for (int i = 1; i <= kRequests; ++i) {
-    const auto env = late.next();
-    REQUIRE(env.id == protocol::RequestId{i});
-  }
+  burst_then_read(8192, 20000);
 }
 
 TEST_CASE("server: the release server allocates with jemalloc, the sanitizer build with its own") {
