@@ -15,14 +15,14 @@
 #include "ai/evaluate.h"
 #include "common/movegen.h"
 #include "common/notation.h"
+#include "tests/ai/engine_path.h"
 
 using namespace amazons;
 using namespace amazons::ai;
 
 namespace {
 
-const std::filesystem::path kEngine =
-    std::filesystem::path(AMAZONS_BINARY_DIR) / "ai" / "amazons-engine";
+using amazons::test::kEngine;
 
 constexpr std::size_t kBadPly = 6;  // 0-based: the seventh move of the game is thrown away
 

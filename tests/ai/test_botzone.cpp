@@ -26,12 +26,12 @@ botzone::Options fast(bool keep_running = true) {
   return o;
 }
 
-struct Run {
+struct BotzoneRun {
   int code;
   std::string out, err;
 };
 
-Run run(const std::string& input, const botzone::Options& options = fast()) {
+BotzoneRun run(const std::string& input, const botzone::Options& options = fast()) {
   std::istringstream in(input);
   std::ostringstream out, err;
   const int code = botzone::run(in, out, err, options);
@@ -136,7 +136,7 @@ TEST_CASE("a history replays into the position the bot must move in") {
 }
 
 TEST_CASE("the bot answers a first turn with a legal move and keeps running") {
-  const Run r = run("1\n-1 -1 -1 -1 -1 -1\n");
+  const BotzoneRun r = run("1\n-1 -1 -1 -1 -1 -1\n");
   CHECK(r.code == 0);
   const auto lines = lines_of(r.out);
   REQUIRE(lines.size() == 2);
@@ -183,7 +183,7 @@ TEST_CASE("in long-running mode each turn brings one request line") {
 }
 
 TEST_CASE("a full later turn is accepted as well (bots restarted every turn)") {
-  const Run r = run("2\n-1 -1 -1 -1 -1 -1\n2 0 2 5 1 4\n0 5 1 5 1 6\n", fast(false));
+  const BotzoneRun r = run("2\n-1 -1 -1 -1 -1 -1\n2 0 2 5 1 4\n0 5 1 5 1 6\n", fast(false));
   // Black played c8-c3/b4 as its response; now White's a3-b3/b2 arrives and Black must move.
   CHECK(r.code == 0);
   const auto lines = lines_of(r.out);
@@ -211,7 +211,7 @@ TEST_CASE("bad Botzone input gets a clear error and no crash") {
       {"1\n-1 -1 -1 -1 -1 -1\ngarbage\n", "request: expected six integers"},
   };
   for (const Case& c : cases) {
-    const Run r = run(c.input);
+    const BotzoneRun r = run(c.input);
     CAPTURE(c.input);
     CHECK(r.code == 1);
     CHECK(r.err.find(c.error) != std::string::npos);

@@ -7,14 +7,14 @@
 #include "ai/external_engine.h"
 #include "common/local_game.h"
 #include "test_util.h"
+#include "tests/ai/engine_path.h"
 
 using namespace amazons;
 using namespace amazons::ai;
 
 namespace {
 
-const std::filesystem::path kEngine =
-    std::filesystem::path(AMAZONS_BINARY_DIR) / "ai" / "amazons-engine";
+using amazons::test::kEngine;
 const std::filesystem::path kBroken =
     std::filesystem::path(AMAZONS_SOURCE_DIR) / "tests" / "ai" / "data" / "broken_engine.sh";
 

@@ -30,16 +30,16 @@ ExternalEngineOptions uci(const std::string& mode) {
   return o;
 }
 
-struct Outcome {
+struct UciOutcome {
   GameRecord record;
   std::optional<EngineFailure> failure;
   std::vector<EngineFailure> reported;
 };
 
 // The UCI engine plays White on the standard board against a random mover.
-Outcome play(ExternalEngineOptions o, TimeControl tc = TimeControl::unlimited()) {
+UciOutcome play_uci(ExternalEngineOptions o, TimeControl tc = TimeControl::unlimited()) {
   ExternalEnginePlayer engine(std::move(o));
-  Outcome out;
+  UciOutcome out;
   std::mutex m;
   engine.set_failure_callback([&](const EngineFailure& f) {
     std::lock_guard lock(m);
@@ -70,7 +70,7 @@ TEST_CASE("uci: an engine with variants plays a whole legal game after UCI_Varia
   // legal game shows the setoption was sent; and every move went through the FEN it was given.
   for (const TimeControl tc :
        {TimeControl::unlimited(), TimeControl::fischer(Millis{20000}, Millis{100})}) {
-    const Outcome o = play(uci("good"), tc);
+    const UciOutcome o = play_uci(uci("good"), tc);
     CAPTURE(o.failure ? o.failure->message : "");
     CHECK_FALSE(o.failure);
     CHECK(o.reported.empty());
@@ -82,7 +82,7 @@ TEST_CASE("uci: an engine with variants plays a whole legal game after UCI_Varia
 }
 
 TEST_CASE("uci: a plain UCI engine without a variant option plays too") {
-  const Outcome o = play(uci("plain"));
+  const UciOutcome o = play_uci(uci("plain"));
   CHECK_FALSE(o.failure);
   REQUIRE(o.record.result);
   CHECK(o.record.result->reason == EndReason::NoMoves);
@@ -113,7 +113,7 @@ TEST_CASE("uci: broken engines are reported clearly, within bounded time, and lo
   for (const Case& c : cases) {
     CAPTURE(c.mode);
     const auto started = std::chrono::steady_clock::now();
-    const Outcome out = play(uci(c.mode));
+    const UciOutcome out = play_uci(uci(c.mode));
     CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
     REQUIRE(out.failure);
     CAPTURE(out.failure->message);
@@ -131,7 +131,7 @@ TEST_CASE("uci: a crashing engine is restarted with the handshake again") {
   // and crashes again; the restarts are counted and the engine then resigns.
   ExternalEngineOptions o = uci("crash");
   o.max_restarts = 2;
-  const Outcome out = play(o);
+  const UciOutcome out = play_uci(o);
   REQUIRE(out.reported.size() == 3);
   CHECK(out.reported[0].restarting);
   CHECK(out.reported[1].restarting);

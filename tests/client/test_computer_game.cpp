@@ -15,7 +15,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr auto kWait = 20s;  // the beginner answers in about 50 ms; room for a busy machine
+constexpr auto kEngineWait = 20s;  // the beginner answers in about 50 ms; room for a busy machine
 
 ai::AiConfig test_config() {
   auto loaded = load_computer_config(std::filesystem::path(AMAZONS_CONFIG_DIR) / "ai.json");
@@ -36,7 +36,7 @@ GameRecord computer_game(Color computer, std::string level = "beginner") {
 }
 
 using test::random_move;
-std::unique_ptr<GameSession> start(SessionSetup setup) {
+std::unique_ptr<GameSession> start_computer_game(SessionSetup setup) {
   return test::start_session(std::move(setup));
 }
 
@@ -46,7 +46,7 @@ std::vector<Move> play(GameSession& s, Color person, std::mt19937_64& rng, Posit
                        std::size_t stop_after, std::optional<GameEndEvent>* end) {
   std::vector<Move> seen;
   while (seen.size() < stop_after) {
-    auto event = s.events().wait_pop(kWait);
+    auto event = s.events().wait_pop(kEngineWait);
     REQUIRE(event);
     if (auto* e = std::get_if<GameEndEvent>(&*event)) {
       *end = *e;
@@ -115,7 +115,7 @@ TEST_CASE("a game against the beginner runs to its end, resumed, it meets the sa
     REQUIRE_FALSE(add_computer_players(setup, config, 1));
     REQUIRE(setup.programs[0]);
     CHECK_FALSE(setup.programs[1]);
-    auto s = start(std::move(setup));
+    auto s = start_computer_game(std::move(setup));
     CHECK(s->humans() == std::array<bool, 2>{false, true});
     std::optional<GameEndEvent> end;
     moves = play(*s, Color::Black, rng, pos, 6, &end);
@@ -133,7 +133,7 @@ TEST_CASE("a game against the beginner runs to its end, resumed, it meets the sa
   setup.store = store;
   REQUIRE_FALSE(add_computer_players(setup, config, 2));
   REQUIRE(setup.programs[0]);
-  auto s = start(std::move(setup));
+  auto s = start_computer_game(std::move(setup));
   CHECK(s->humans() == std::array<bool, 2>{false, true});
   // The resumed moves come back first; replay them on a fresh position.
   pos = Position(botzone8_variant());

@@ -3,18 +3,16 @@
 #include "format_test_util.h"
 #include "formats/littlegolem.h"
 #include "formats/record_formats.h"
+#include "tests/text_checks.h"
 
 using namespace amazons;
 using namespace amazons::formats;
+using amazons::test::contains;
 using amazons::test::mv;
 
 namespace {
 
-bool contains(const std::string& s, std::string_view part) {
-  return s.find(part) != std::string::npos;
-}
-
-std::string error_of(std::string_view text) {
+std::string littlegolem_error(std::string_view text) {
   auto r = parse_littlegolem(text);
   REQUIRE_FALSE(r);
   return r.error();
@@ -94,15 +92,16 @@ TEST_CASE("littlegolem: a finished board is a win on moves, else the winner alon
 }
 
 TEST_CASE("littlegolem: every bad record is refused with the move and the reason") {
-  CHECK(contains(error_of("(;SO[littlegolem]SZ[8])"), "10x10 only"));
-  CHECK(contains(error_of("(;GM[1])"), "GM[1]"));
-  CHECK(contains(error_of("(;AB[aa])"), "no setup"));
-  CHECK(contains(error_of("(;;W[d1-d7-g7];W[a7-b7-c7])"), "move 2 (W[a7-b7-c7]): B is to move"));
-  CHECK(contains(error_of("(;;W[d1-d7-g7];B[d10-d7-d8])"),
+  CHECK(contains(littlegolem_error("(;SO[littlegolem]SZ[8])"), "10x10 only"));
+  CHECK(contains(littlegolem_error("(;GM[1])"), "GM[1]"));
+  CHECK(contains(littlegolem_error("(;AB[aa])"), "no setup"));
+  CHECK(contains(littlegolem_error("(;;W[d1-d7-g7];W[a7-b7-c7])"),
+                 "move 2 (W[a7-b7-c7]): B is to move"));
+  CHECK(contains(littlegolem_error("(;;W[d1-d7-g7];B[d10-d7-d8])"),
                  "move 2 (B[d10-d7-d8], d10-d7/d8): the destination square is occupied"));
-  CHECK(contains(error_of("(;;W[d1-d7])"), "move 1 (W[d1-d7]): expected a move"));
-  CHECK(contains(error_of("(;;W[djddzz])"), "zz is not a point"));
-  CHECK(contains(error_of("(;;W[resign];B[a7-b7-c7])"), "ended with a resignation"));
-  CHECK(contains(error_of("(;RE[W];W[resign])"), "the winner is the side that resigned"));
-  CHECK(contains(error_of("(;RE[X];W[d1-d7-g7])"), "RE[X]"));
+  CHECK(contains(littlegolem_error("(;;W[d1-d7])"), "move 1 (W[d1-d7]): expected a move"));
+  CHECK(contains(littlegolem_error("(;;W[djddzz])"), "zz is not a point"));
+  CHECK(contains(littlegolem_error("(;;W[resign];B[a7-b7-c7])"), "ended with a resignation"));
+  CHECK(contains(littlegolem_error("(;RE[W];W[resign])"), "the winner is the side that resigned"));
+  CHECK(contains(littlegolem_error("(;RE[X];W[d1-d7-g7])"), "RE[X]"));
 }

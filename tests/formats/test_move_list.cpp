@@ -3,18 +3,16 @@
 #include "common/position_text.h"
 #include "format_test_util.h"
 #include "formats/move_list.h"
+#include "tests/text_checks.h"
 
 using namespace amazons;
 using namespace amazons::formats;
+using amazons::test::contains;
 using amazons::test::mv;
 
 namespace {
 
-bool contains(const std::string& s, std::string_view part) {
-  return s.find(part) != std::string::npos;
-}
-
-std::string error_of(std::string_view text) {
+std::string move_list_error(std::string_view text) {
   auto r = parse_move_list(text);
   REQUIRE_FALSE(r);
   return r.error();
@@ -90,23 +88,27 @@ TEST_CASE("moves: round trips over random games on every board") {
 }
 
 TEST_CASE("moves: every bad list is refused with the move and the reason") {
-  CHECK(contains(error_of("d1d7,d7g7 nonsense"),
+  CHECK(contains(move_list_error("d1d7,d7g7 nonsense"),
                  "move 2 (nonsense): expected a move such as d1d7,d7g7"));
-  CHECK(contains(error_of("d1d7,d7g7 d10d7,d7d8"),
+  CHECK(contains(move_list_error("d1d7,d7g7 d10d7,d7d8"),
                  "move 2 (d10d7,d7d8, d10-d7/d8): the destination square is occupied"));
-  CHECK(contains(error_of("d1d7,d7g7 d1d2,d2d3"), "there is no queen of the side to move"));
-  CHECK(contains(error_of("d1d7,e7g7"), "shot from e7"));
-  CHECK(contains(error_of("position sideways"), "expected startpos or fen"));
-  CHECK(contains(error_of("position fen"), "expected the board and the side to move"));
-  CHECK(contains(error_of("fen 10/10/10 w"), "3 ranks"));
-  CHECK(contains(error_of("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 x"), "expected w or b"));
-  CHECK(contains(error_of("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q2 w"), "rank 1: 9 squares"));
-  CHECK(contains(error_of("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q4 w"), "rank 1: more than 10"));
+  CHECK(contains(move_list_error("d1d7,d7g7 d1d2,d2d3"), "there is no queen of the side to move"));
+  CHECK(contains(move_list_error("d1d7,e7g7"), "shot from e7"));
+  CHECK(contains(move_list_error("position sideways"), "expected startpos or fen"));
+  CHECK(contains(move_list_error("position fen"), "expected the board and the side to move"));
+  CHECK(contains(move_list_error("fen 10/10/10 w"), "3 ranks"));
   CHECK(
-      contains(error_of("fen 3q2k3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w"), "rank 10: unexpected 'k'"));
-  CHECK(contains(error_of("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q6 w"), "fen:"));  // 3 against 4
-  CHECK(contains(error_of("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q0Q3 w"), "0 empty"));
+      contains(move_list_error("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 x"), "expected w or b"));
+  CHECK(contains(move_list_error("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q2 w"),
+                 "rank 1: 9 squares"));
+  CHECK(contains(move_list_error("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q4 w"),
+                 "rank 1: more than 10"));
+  CHECK(contains(move_list_error("fen 3q2k3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w"),
+                 "rank 10: unexpected 'k'"));
+  CHECK(contains(move_list_error("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q6 w"),
+                 "fen:"));  // 3 against 4
+  CHECK(contains(move_list_error("fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q0Q3 w"), "0 empty"));
   const std::string long_word(500, 'x');
-  const auto e = error_of(long_word);
+  const auto e = move_list_error(long_word);
   CHECK(e.size() < 200);
 }

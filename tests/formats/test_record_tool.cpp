@@ -14,9 +14,11 @@
 #include "format_test_util.h"
 #include "formats/move_list.h"
 #include "formats/record_formats.h"
+#include "tests/text_checks.h"
 
 using namespace amazons;
 using namespace amazons::formats;
+using amazons::test::contains;
 namespace fs = std::filesystem;
 
 namespace {
@@ -51,10 +53,6 @@ Run run(const test::TempDir& dir, const std::string& args) {
   fs::remove(out);
   fs::remove(err);
   return r;
-}
-
-bool contains(const std::string& s, std::string_view part) {
-  return s.find(part) != std::string::npos;
 }
 
 // The files in a directory, so a test can see that nothing (not even a temporary) was left.

@@ -3,9 +3,11 @@
 #include "common/notation.h"
 #include "format_test_util.h"
 #include "formats/sgf.h"
+#include "tests/text_checks.h"
 
 using namespace amazons;
 using namespace amazons::formats;
+using amazons::test::contains;
 using amazons::test::mv;
 
 namespace {
@@ -14,10 +16,6 @@ std::string error_of(std::string_view sgf) {
   auto r = parse_sgf(sgf);
   REQUIRE_FALSE(r);
   return r.error();
-}
-
-bool contains(const std::string& s, std::string_view part) {
-  return s.find(part) != std::string::npos;
 }
 
 }  // namespace

@@ -16,6 +16,12 @@
 
 namespace amazons::test {
 
+// The programs the window suites run, and where they keep their screenshots.
+inline const std::filesystem::path kClientExe = AMAZONS_CLIENT_EXE;
+inline const std::filesystem::path kBotExe = AMAZONS_BINARY_DIR "/bot/amazons-bot";
+inline const std::filesystem::path kShotDir =
+    std::filesystem::path(AMAZONS_BINARY_DIR) / "screenshots";
+
 // Runs a program to its end with extra environment variables; returns its exit status (or -1).
 int run_program(const std::vector<std::string>& argv,
                 const std::map<std::string, std::string>& env = {}, std::string* output = nullptr);

@@ -24,9 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kClient = AMAZONS_CLIENT_EXE;
-const fs::path kShots = fs::path(AMAZONS_BINARY_DIR) / "screenshots";
-
 constexpr std::size_t kPlies = 30;
 
 // A real game on the 10x10 board: the engine at depth 1, with a random move now and then so
@@ -84,7 +81,7 @@ TEST_SUITE("gui") {
     std::ofstream(file) << to_json(game).dump();
     VirtualDisplay display(1200, 800, home.path() / "xvfb.log");
     {
-      ClientDriver c(display, home.path(), kClient);
+      ClientDriver c(display, home.path(), kClientExe);
       c.start({"--replay", file.string(), "--analysis-movetime", "60"}, "replay");
       json s = c.state();
       CHECK(s["analysis"]["state"] == "idle");
@@ -99,7 +96,7 @@ TEST_SUITE("gui") {
       CHECK(s["analysis"]["status"].get<std::string>().rfind("Analysing ply ", 0) == 0);
       CHECK(s["analysis"]["status"].get<std::string>().find(" of 30") != std::string::npos);
       CHECK(s["widgets"].contains("analysis_cancel"));
-      c.screenshot(kShots, "analysis-progress");
+      c.screenshot(kShotDir, "analysis-progress");
       s = c.wait_for(
           "the graph", [](const json& st) { return st["analysis"]["points"] == kPlies + 1; },
           std::chrono::seconds(20));
@@ -137,7 +134,7 @@ TEST_SUITE("gui") {
       CHECK(s["analysis"]["comment"].get<std::string>().find("engine " + best[shown]) !=
             std::string::npos);
       CHECK(parse_move(best[shown]).has_value());
-      c.screenshot(kShots, "analysis");
+      c.screenshot(kShotDir, "analysis");
 
       // Export writes the game with its analysis.
       c.click("export");
@@ -156,7 +153,7 @@ TEST_SUITE("gui") {
     {
       // An annotated record shows its analysis at once; an analysis (slow here: 5 s a
       // position) is cancelled by Esc and by its button, and the replay stays usable.
-      ClientDriver c(display, home.path(), kClient);
+      ClientDriver c(display, home.path(), kClientExe);
       c.start({"--replay", (home.path() / "annotated.txt").string(), "--analysis-movetime", "5000"},
               "replay");
       json s = c.state();

@@ -23,8 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kClientExe = AMAZONS_CLIENT_EXE;
-const fs::path kShotDir = fs::path(AMAZONS_BINARY_DIR) / "screenshots";
 const fs::path kPlayAs = AMAZONS_SOURCE_DIR "/tests/browser/play_as.py";
 
 }  // namespace

@@ -24,9 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kClient = AMAZONS_CLIENT_EXE;
-const fs::path kShots = fs::path(AMAZONS_BINARY_DIR) / "screenshots";
-
 std::vector<std::string> move_texts(const json& s) {
   return s["moves"].get<std::vector<std::string>>();
 }
@@ -103,7 +100,7 @@ TEST_CASE("without a display the client says so and exits non-zero") {
   TempDir home;
   std::string out;
   const int status =
-      run_program({"sh", "-c", "\"$0\" 2>&1", kClient.string()},
+      run_program({"sh", "-c", "\"$0\" 2>&1", kClientExe.string()},
                   {{"DISPLAY", ""}, {"HOME", home.path().string()}, {"XDG_CONFIG_HOME", ""}}, &out);
   CHECK(status == 3);
   CHECK(out.find("no graphical display") != std::string::npos);
@@ -122,14 +119,14 @@ TEST_SUITE("gui") {
            ";W[d1-d7-g7];B[a7-b7-c7];W[g1g3g1];B[resign])";
     std::ofstream(imports / "bad.sgf") << "(;GM[18];B[djddgd];W[dadggd])";
     VirtualDisplay display(1200, 800, home.path() / "xvfb.log");
-    ClientDriver c(display, home.path(), kClient);
+    ClientDriver c(display, home.path(), kClientExe);
 
     // --replay opens the file straight in the replay screen, at its end.
     c.start({"--replay", (home.path() / "spec.sgf").string()}, "replay");
     json s = c.state();
     CHECK(s["size"] == 3);
     CHECK(s["last_move"] == "g1-e3/e10");
-    c.screenshot(kShots, "replay-sgf");
+    c.screenshot(kShotDir, "replay-sgf");
     c.click("export_sgf");
     s = c.wait_for("the SGF export", [](const json& st) { return st["exported"] != ""; });
     const std::string file = s["exported"];
@@ -166,7 +163,7 @@ TEST_SUITE("gui") {
       "two people play a game to its end in the client under Xvfb and then replay and resume it") {
     TempDir home;
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
-    ClientDriver c(display, home.path(), kClient);
+    ClientDriver c(display, home.path(), kClientExe);
     // A corrupt settings file: the client starts with the defaults, says so, keeps the file.
     fs::create_directories(home.path() / "config" / "amazons");
     std::ofstream(home.path() / "config" / "amazons" / "settings.json") << "{\"name\": ";
@@ -174,7 +171,7 @@ TEST_SUITE("gui") {
     json s = c.state();
     CHECK(s["notice"].get<std::string>().find("is not valid JSON") != std::string::npos);
     CHECK(fs::exists(home.path() / "config" / "amazons" / "settings.json.bad"));
-    c.screenshot(kShots, "menu");
+    c.screenshot(kShotDir, "menu");
 
     // ---- set up a game: names, the 8x8 variant, a clock ----
     c.click("hotseat");
@@ -183,7 +180,7 @@ TEST_SUITE("gui") {
     set_name(c, "black_name", "Bob");
     select_option(c, "rules", "botzone8  (8x8)");
     select_option(c, "time_control", "3 min + 2 s");
-    c.screenshot(kShots, "new-game");
+    c.screenshot(kShotDir, "new-game");
     c.click("start");
     s = wait_game(c);
     CHECK(s["white"] == "Alice");
@@ -212,7 +209,7 @@ TEST_SUITE("gui") {
         CHECK(st["destination"] == to);
         CHECK(st["targets"].size() ==
               static_cast<std::size_t>(arrow_targets(pos, m.from(), m.to()).count()));
-        c.screenshot(kShots, "game-arrow-targets");
+        c.screenshot(kShotDir, "game-arrow-targets");
         c.click_square(arrow);
       } else if (ply == 1) {
         // Another own queen replaces the selection; right click and Esc step back.
@@ -225,7 +222,7 @@ TEST_SUITE("gui") {
                              [&](const json& x) { return x["selected"] == from; });
         CHECK(st["targets"].size() ==
               static_cast<std::size_t>(queen_destinations(pos, m.from()).count()));
-        c.screenshot(kShots, "game-destinations");
+        c.screenshot(kShotDir, "game-destinations");
         c.click_square(to);
         wait_stage(c, "choose_arrow");
         c.click_square(to, 3);  // right click: back to choosing the destination
@@ -268,7 +265,7 @@ TEST_SUITE("gui") {
     CHECK(s["result"]["reason"] == "no_moves");
     CHECK(s["result"]["winner"] == color_name(~pos.side_to_move()));
     CHECK(s["position"] == to_text(pos));
-    c.screenshot(kShots, "result");
+    c.screenshot(kShotDir, "result");
 
     // The saved record is the game that was played.
     const fs::path saved = s["saved"].get<std::string>();
@@ -303,7 +300,7 @@ TEST_SUITE("gui") {
     c.key("Right");
     s = c.wait_for("ply 3 again", [](const json& st) { return st["ply"] == 3; });
     CHECK(s["last_move"] == to_string(played[2]));
-    c.screenshot(kShots, "replay");
+    c.screenshot(kShotDir, "replay");
     c.click("export");
     s = c.wait_for("the export", [](const json& st) { return st["exported"] != ""; });
     std::ifstream exported(s["exported"].get<std::string>());
@@ -316,7 +313,7 @@ TEST_SUITE("gui") {
     c.click("back");
     s = c.wait_screen("replay_list");
     CHECK(s["files"].size() == 1);
-    c.screenshot(kShots, "replay-list");
+    c.screenshot(kShotDir, "replay-list");
     c.click("back");
     c.wait_screen("menu");
 
@@ -327,7 +324,7 @@ TEST_SUITE("gui") {
     c.click("coordinates");
     c.wait_for("coordinates off",
                [](const json& st) { return !st["widgets"]["coordinates"]["value"].get<bool>(); });
-    c.screenshot(kShots, "settings");
+    c.screenshot(kShotDir, "settings");
     c.click("coordinates");
     c.click("save");
     c.wait_screen("menu");
@@ -410,7 +407,7 @@ TEST_SUITE("gui") {
   TEST_CASE("a game against the beginner computer is played to its end with the territory view") {
     TempDir home;
     VirtualDisplay display(1600, 1000, home.path() / "xvfb.log");
-    ClientDriver c(display, home.path(), kClient);
+    ClientDriver c(display, home.path(), kClientExe);
     c.start();
     c.click("computer");
     json s = c.wait_screen("computer_setup");
@@ -420,7 +417,7 @@ TEST_SUITE("gui") {
     CHECK(s["description"].get<std::string>().find("mistakes") != std::string::npos);
     select_option(c, "color", "White");
     select_option(c, "rules", "botzone8  (8x8)");
-    c.screenshot(kShots, "computer-setup");
+    c.screenshot(kShotDir, "computer-setup");
     c.click("start");
     s = wait_game(c);
     CHECK(s["white"] == "Player");
@@ -464,7 +461,7 @@ TEST_SUITE("gui") {
         s = c.state();
         CHECK(s["eval"]["label"].get<std::string>() != "");
         CHECK(s["territory"]["white"].get<int>() + s["territory"]["black"].get<int>() > 0);
-        c.screenshot(kShots, "computer-game");
+        c.screenshot(kShotDir, "computer-game");
       }
     }
     s = c.wait_for("the result", [](const json& st) { return !st["result"].is_null(); });
@@ -472,7 +469,7 @@ TEST_SUITE("gui") {
     const Position final_pos = *parse_position(s["position"].get<std::string>());
     CHECK(final_pos.is_game_over());
     CHECK(s["result"]["winner"] == color_name(~final_pos.side_to_move()));
-    c.screenshot(kShots, "computer-result");
+    c.screenshot(kShotDir, "computer-result");
 
     // The record says which level played, and replays to the position shown.
     const GameRecord record = load_record(s["saved"].get<std::string>());

@@ -25,10 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kClientExe = AMAZONS_CLIENT_EXE;
-const fs::path kBotExe = AMAZONS_BINARY_DIR "/bot/amazons-bot";
-const fs::path kShotDir = fs::path(AMAZONS_BINARY_DIR) / "screenshots";
-
 bool has(const json& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }

@@ -20,10 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kClientExe = AMAZONS_CLIENT_EXE;
-const fs::path kBotExe = AMAZONS_BINARY_DIR "/bot/amazons-bot";
 const fs::path kEngineExe = AMAZONS_BINARY_DIR "/tests/amazons-uci-test-engine";
-const fs::path kShotDir = fs::path(AMAZONS_BINARY_DIR) / "screenshots";
 
 // The gated engine's choice: the legal move with the smallest raw().
 Move least_move(const Position& pos) {

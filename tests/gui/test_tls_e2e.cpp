@@ -18,9 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kClientExe = AMAZONS_CLIENT_EXE;
-const fs::path kShotDir = fs::path(AMAZONS_BINARY_DIR) / "screenshots";
-
 struct Certificate {
   Certificate(const fs::path& dir, const std::string& stem) {
     cert = dir / (stem + ".crt");

@@ -21,6 +21,7 @@
 #include "net/line_client.h"
 #include "tests/integration/transport_client.h"
 #include "tests/server/lobby_harness.h"
+#include "tests/text_checks.h"
 
 namespace amazons::test {
 
@@ -248,5 +249,20 @@ class Client {
   std::optional<TransportClient> wire_;
   bool answer_pings_ = true;
 };
+
+// Runs amazons-server with these arguments; returns the exit status and stdout + stderr.
+inline std::pair<int, std::string> run_server(const std::string& args) {
+  return PgServer::shell(std::string(kServerBinary) + " " + args + " 2>&1");
+}
+
+// `mover` plays `move`, ply `ply` of `game`; both players see it acknowledged as that ply.
+inline void play(Client& mover, Client& other, const std::string& game, const std::string& move,
+                 int ply) {
+  mover.send(protocol::MoveMsg{game, move});
+  CHECK(mover.expect<protocol::Moved>().ply == ply);
+  const auto seen = other.expect<protocol::Moved>();
+  CHECK(seen.ply == ply);
+  CHECK(seen.move == move);
+}
 
 }  // namespace amazons::test

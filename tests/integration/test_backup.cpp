@@ -15,22 +15,16 @@
 using namespace amazons;
 using namespace amazons::protocol;
 using amazons::test::Client;
+using amazons::test::contains;
 using amazons::test::Launch;
 using amazons::test::PgServer;
+using amazons::test::run_server;
 using amazons::test::ServerProcess;
 using amazons::test::shared_pg_server;
 using amazons::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::pair<int, std::string> run_server(const std::string& args) {
-  return PgServer::shell(std::string(amazons::test::kServerBinary) + " " + args + " 2>&1");
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // Two players playing short games as fast as the server answers, counting acknowledged moves,
 // until stopped.

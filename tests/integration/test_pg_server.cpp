@@ -10,8 +10,11 @@
 using namespace amazons;
 using namespace amazons::protocol;
 using amazons::test::Client;
+using amazons::test::contains;
 using amazons::test::Launch;
 using amazons::test::PgServer;
+using amazons::test::play;
+using amazons::test::run_server;
 using amazons::test::ServerProcess;
 using amazons::test::shared_pg_server;
 using amazons::test::TempDir;
@@ -22,21 +25,6 @@ Launch on_db(const std::string& url) {
   Launch l;
   l.db = url;
   return l;
-}
-
-void play(Client& mover, Client& other, const std::string& game, const std::string& move, int ply) {
-  mover.send(MoveMsg{game, move});
-  CHECK(mover.expect<Moved>().ply == ply);
-  CHECK(other.expect<Moved>().move == move);
-}
-
-// Runs amazons-server with these arguments; returns the exit status and stdout + stderr.
-std::pair<int, std::string> run_server(const std::string& args) {
-  return PgServer::shell(std::string(amazons::test::kServerBinary) + " " + args + " 2>&1");
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 }  // namespace

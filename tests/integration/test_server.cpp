@@ -13,6 +13,7 @@
 using namespace amazons;
 using namespace amazons::protocol;
 using amazons::test::Client;
+using amazons::test::play;
 using amazons::test::ServerProcess;
 using amazons::test::TempDir;
 
@@ -33,14 +34,6 @@ std::string start(Client& alice, Client& bob, const std::string& time = "null",
   CHECK(bob.expect<Start>().color == Color::Black);
   CHECK(alice.expect<Start>().color == Color::White);
   return game;
-}
-
-void play(Client& mover, Client& other, const std::string& game, const std::string& move, int ply) {
-  mover.send(MoveMsg{game, move});
-  CHECK(mover.expect<Moved>().ply == ply);
-  const auto seen = other.expect<Moved>();
-  CHECK(seen.ply == ply);
-  CHECK(seen.move == move);
 }
 
 }  // namespace

@@ -124,4 +124,13 @@ inline net::ConnectionOptions connection_options(unsigned short port, const std:
   return o;
 }
 
+// The reply as message M; fails the test if the request failed or was answered otherwise.
+template <class M>
+M reply_as(const net::ServerLink::Reply& r) {
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().describe()));
+  const M* m = std::get_if<M>(&*r);
+  REQUIRE_MESSAGE(m != nullptr, "expected " << M::kType << ", got " << protocol::encode(*r));
+  return *m;
+}
+
 }  // namespace amazons::test

@@ -17,18 +17,11 @@ using amazons::test::Client;
 using amazons::test::connection_options;
 using amazons::test::EventRecorder;
 using amazons::test::Launch;
+using amazons::test::reply_as;
 using amazons::test::ServerProcess;
 using amazons::test::TempDir;
 
 namespace {
-
-template <class M>
-M reply_as(const net::ServerLink::Reply& r) {
-  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().describe()));
-  const M* m = std::get_if<M>(&*r);
-  REQUIRE_MESSAGE(m != nullptr, "expected " << M::kType << ", got " << encode(*r));
-  return *m;
-}
 
 ClientError error_of(const net::ServerLink::Reply& r) {
   REQUIRE_MESSAGE(!r.has_value(), "expected an error, got " << encode(*r));

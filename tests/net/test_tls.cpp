@@ -27,6 +27,7 @@ using amazons::test::call;
 using amazons::test::connection_options;
 using amazons::test::EventRecorder;
 using amazons::test::Launch;
+using amazons::test::reply_as;
 using amazons::test::ServerProcess;
 using amazons::test::TempDir;
 
@@ -61,14 +62,6 @@ int count_status(EventRecorder& events, ConnectionStatus s) {
   for (const auto& e : events.events())
     if (const auto* st = std::get_if<net::StatusEvent>(&e); st && st->status == s) ++n;
   return n;
-}
-
-template <class M>
-M reply_as(const net::ServerLink::Reply& r) {
-  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().describe()));
-  const M* m = std::get_if<M>(&*r);
-  REQUIRE_MESSAGE(m != nullptr, "expected " << M::kType << ", got " << encode(*r));
-  return *m;
 }
 
 // amazons-server run as a host runs it (not --quiet), for what it prints on stdout: its port and

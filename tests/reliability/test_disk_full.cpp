@@ -29,7 +29,7 @@ using amazons::test::TempDir;
 namespace fs = std::filesystem;
 
 constexpr int kPairs = 8;
-constexpr auto kDeadline = std::chrono::seconds(60);
+constexpr auto kRunDeadline = std::chrono::seconds(60);
 
 struct Seat {
   std::optional<net::LineClient> conn;
@@ -160,7 +160,7 @@ TEST_CASE("disk full: the server tells every client, exits 1, and loses nothing 
     threads.emplace_back(
         [&, i] { play(server.port(), i, runs[static_cast<std::size_t>(i)], stop); });
   // The load runs until the disk is full and the server exits by itself.
-  const auto status = server.wait_exit(std::chrono::duration_cast<Millis>(kDeadline));
+  const auto status = server.wait_exit(std::chrono::duration_cast<Millis>(kRunDeadline));
   stop = true;
   for (auto& t : threads) t.join();
   REQUIRE_MESSAGE(status.has_value(), "the disk never filled, or the server did not exit");

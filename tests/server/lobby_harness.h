@@ -22,29 +22,10 @@
 #include "server/lobby.h"
 #include "server/pg_storage.h"
 #include "server/sqlite_storage.h"
+#include "tests/client/temp_dir.h"
 #include "tests/pg_server.h"
 
 namespace amazons::test {
-
-// A fresh directory under the build tree, removed at the end.
-class TempDir {
- public:
-  TempDir() {
-    static int counter = 0;
-    path_ = std::filesystem::temp_directory_path() /
-            ("amazons-test-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 class LobbyHarness {
  public:

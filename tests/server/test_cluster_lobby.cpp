@@ -399,6 +399,8 @@ E event(const Effects& fx) {
   return std::get<E>(fx.cluster.moderation.front());
 }
 
+namespace {
+
 // A moderator (session 1) on node a; bob (5) and carol (6) on node b.
 struct ModeratorHereTwoThere {
   static LoadedState roles() {
@@ -414,6 +416,7 @@ struct ModeratorHereTwoThere {
     b.login(6, "carol");
   }
 };
+}  // namespace
 
 TEST_CASE("cluster lobby: a moderator's decision on one node is applied by every node") {
   ModeratorHereTwoThere nodes;

@@ -19,7 +19,7 @@ void grant(LobbyHarness& h, const std::string& name, Role role) {
   h.lobby().set_moderation(h.storage().moderation());
 }
 
-std::string start_game(LobbyHarness& h, SessionId white, SessionId black) {
+std::string start_game_white_first(LobbyHarness& h, SessionId white, SessionId black) {
   Create c;
   c.color = ColorChoice::White;
   h.send(white, c);
@@ -95,7 +95,7 @@ TEST_CASE(
   auto mod = h.login("mod");
   auto alice = h.login("alice");
   auto bob = h.login("bob");
-  const auto game = start_game(h, alice, bob);
+  const auto game = start_game_white_first(h, alice, bob);
 
   h.send(mod, Mute{"bob", 60, "spam"}, 7);
   const auto ok = h.drain(mod);
@@ -281,7 +281,7 @@ TEST_CASE("lobby: moderation: a moderator adjudicates or aborts a game, the resu
   const auto mod = h.login("mod");
   const auto alice = h.login("alice");
   const auto bob = h.login("bob");
-  const auto game = start_game(h, alice, bob);
+  const auto game = start_game_white_first(h, alice, bob);
   h.send(mod, Adjudicate{game, Color::Black, "white used an engine"});
   h.take<Ok>(mod);
   for (SessionId s : {alice, bob}) {
@@ -297,7 +297,7 @@ TEST_CASE("lobby: moderation: a moderator adjudicates or aborts a game, the resu
   h.send(mod, Adjudicate{game, Color::White, ""});
   CHECK(h.error(mod) == ErrorCode::GameNotActive);
 
-  const auto second = start_game(h, alice, bob);
+  const auto second = start_game_white_first(h, alice, bob);
   h.send(mod, Adjudicate{second, std::nullopt, "server trouble"});
   h.take<Ok>(mod);
   const auto end = h.take<End>(alice);
@@ -321,7 +321,7 @@ TEST_CASE("lobby: moderation: a removed chat line is withdrawn from everyone in 
   const auto alice = h.login("alice");
   const auto bob = h.login("bob");
   const auto carol = h.login("carol");
-  const auto game = start_game(h, alice, bob);
+  const auto game = start_game_white_first(h, alice, bob);
   h.send(carol, Watch{game, std::nullopt});
   h.drain(carol);
   h.send(alice, ChatSend{game, "something nasty"});
@@ -353,7 +353,7 @@ TEST_CASE(
   auto mod = h.login("mod");
   const auto alice = h.login("alice");
   const auto bob = h.login("bob");
-  const auto game = start_game(h, alice, bob);
+  const auto game = start_game_white_first(h, alice, bob);
   h.send(alice, ChatSend{game, "you are bad"});
   const auto line = *h.take<Chat>(bob).line;
   h.send(bob, Report{std::nullopt, line, "insult"});
