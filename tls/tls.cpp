@@ -1,5 +1,10 @@
 #include "tls/tls.h"
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
+
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ssl.hpp>
+
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>

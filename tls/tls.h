@@ -6,9 +6,7 @@
 // joined by ':' (what `openssl x509 -noout -fingerprint -sha256` prints after the '=').
 #pragma once
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under GCC 12
-
-#include <boost/asio/ssl.hpp>
+#include <openssl/types.h>  // X509, declared only
 
 #include <filesystem>
 #include <memory>
@@ -18,6 +16,12 @@
 #include <vector>
 
 #include "common/expected.h"
+
+// Declared, not included: <boost/asio/ssl.hpp> brings all of Asio and OpenSSL's headers, and most
+// units that include this one only read fingerprints. Those that make streams include it.
+namespace boost::asio::ssl {
+class context;
+}
 
 namespace amazons::tls {
 
