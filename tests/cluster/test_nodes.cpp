@@ -1016,6 +1016,10 @@ TEST_SUITE("redis") {
         REQUIRE(status == 0);
         return std::stoll(out);
       };
+      // The node takes a game's lease on its Redis thread after the game has started (the
+      // players' start does not wait for it): wait for the key before reading its lifetime.
+      REQUIRE_MESSAGE(eventually([&] { return pttl("t9:lease:" + t.game) > 0; }),
+                      "the game's lease never reached Redis");
       const auto lease = pttl("t9:lease:" + t.game);
       CHECK(lease > 0);
       CHECK(lease <= 3000);
