@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${AMAZONS_RUN_NO_BUILD:-0}" != 1 ]]; then
   ./scripts/setup.sh
-  ./scripts/build.sh release
+  ./scripts/build.sh release amazons-programs
 fi
 build=${AMAZONS_BUILD_DIR:-build/release}
 
