@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The build's speed options each change the build they name (docs/DEVELOPING.md): configures the
+# source tree into throwaway directories with each option on and off, and reads the generated
+# Ninja files. Configures only; compiles nothing.
+# Usage: check_options.sh SOURCE_DIR
+set -euo pipefail
+src=$1
+work=$(mktemp -d "${TMPDIR:-/tmp}/amazons-build-options.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAILED: $*" >&2; failures=$((failures + 1)); }
+
+# configure NAME [CMAKE ARGS...]: a Ninja configuration of the source tree in $work/NAME.
+configure() {
+  local name=$1
+  shift
+  cmake -S "$src" -B "$work/$name" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAMAZONS_BUILD_BENCH=OFF \
+    "$@" >"$work/$name.log" 2>&1 || { cat "$work/$name.log" >&2; exit 1; }
+}
+ninja_files() { echo "$work/$1/build.ninja" "$work/$1/CMakeFiles/rules.ninja"; }
+
+configure on
+configure off -DAMAZONS_UNITY=OFF -DAMAZONS_CCACHE=OFF -DAMAZONS_LINKER=default \
+  -DAMAZONS_BUILD_WEB=OFF
+
+# AMAZONS_UNITY: the test suites are compiled as unity units, and not without it.
+grep -q 'tests/CMakeFiles/server.dir/Unity/unity_0_cxx.cxx.o' "$work/on/build.ninja" ||
+  fail "AMAZONS_UNITY=ON: the server suite is not a unity build"
+grep -q 'Unity/unity_' "$work/off/build.ninja" && fail "AMAZONS_UNITY=OFF: a unity unit remains"
+
+# AMAZONS_CCACHE: compiles go through ccache when it is installed, with the checkout as base_dir.
+if command -v ccache >/dev/null; then
+  grep -q "CCACHE_BASEDIR=$src .*ccache" $(ninja_files on) ||
+    fail "AMAZONS_CCACHE=ON: the compiler is not launched through ccache"
+fi
+grep -q 'ccache' $(ninja_files off) && fail "AMAZONS_CCACHE=OFF: ccache is still used"
+
+# AMAZONS_LINKER: auto picks mold (else lld) when installed; default passes no -fuse-ld.
+if command -v mold >/dev/null; then
+  grep -q -- '-fuse-ld=mold' "$work/on/build.ninja" || fail "AMAZONS_LINKER=auto: not linking with mold"
+fi
+grep -q -- '-fuse-ld=' "$work/off/build.ninja" && fail "AMAZONS_LINKER=default: a -fuse-ld remains"
+
+# AMAZONS_BUILD_WEB: the web client and its suites are there, and not without it.
+grep -q 'web/dist/app.js' "$work/on/build.ninja" || fail "AMAZONS_BUILD_WEB=ON: no web client"
+grep -q 'web/dist/app.js' "$work/off/build.ninja" && fail "AMAZONS_BUILD_WEB=OFF: the web client remains"
+
+# amazons-programs (what run.sh builds): the programs, and no test suite.
+programs=$(ninja -C "$work/on" -t query amazons-programs)
+for p in server/amazons-server bot/amazons-bot ai/amazons-engine client/amazons-watch tui/amazons-tui; do
+  grep -q "$p" <<<"$programs" || fail "amazons-programs does not build $p"
+done
+grep -q 'tests/' <<<"$programs" && fail "amazons-programs builds a test suite"
+
+# Asio and Beast are compiled separately, in every unit.
+grep -q 'BOOST_ASIO_SEPARATE_COMPILATION' "$work/on/build.ninja" ||
+  fail "Asio is not compiled separately"
+
+if ((failures)); then
+  echo "check_options: $failures failed" >&2
+  exit 1
+fi
+echo "check_options: every option changes the build it names"
