@@ -23,8 +23,8 @@ if(AMAZONS_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   endif()
 endif()
 
-# The linker: mold, else lld, else the compiler's default. Linking the test suites is a large
-# part of an incremental build (docs/DEVELOPING.md).
+# The linker: mold, else lld, else the compiler's default: both link in parallel, GNU ld does not,
+# and an incremental build of a test suite is mostly its link.
 set(AMAZONS_LINKER "auto" CACHE STRING "Linker: auto (mold, else lld), mold, lld or default")
 set(_amazons_linker "")
 if(AMAZONS_LINKER STREQUAL "auto")
