@@ -19,31 +19,62 @@ echo "== fuzz: build" >&2
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --parallel "$(nproc)"
 
-failed=()
-for name in "${names[@]}"; do
-  exe=build/fuzz/fuzz/fuzz_$name
-  [[ -x $exe ]] || { echo "fuzz: no harness named $name (known: ${all[*]})" >&2; exit 2; }
-  work=build/fuzz/corpus/$name
-  artifacts=build/fuzz/artifacts/$name
+# run_one NAME: fuzzes one harness; its report goes to build/fuzz/NAME.log, a crash's input to
+# build/fuzz/artifacts/NAME/. Returns non-zero on a failure.
+run_one() {
+  local name=$1
+  local exe=build/fuzz/fuzz/fuzz_$name
+  local work=build/fuzz/corpus/$name
+  local artifacts=build/fuzz/artifacts/$name
   mkdir -p "$work" "$artifacts"
-  seeds=(fuzz/corpus/"$name")
+  local seeds=(fuzz/corpus/"$name")
   [[ -d fuzz/regressions/$name ]] && seeds+=(fuzz/regressions/"$name")
-  dict=()
+  local dict=()
   [[ -f fuzz/dict/$name.dict ]] && dict=(-dict=fuzz/dict/"$name".dict)
-  echo "== fuzz: $name for ${seconds} s" >&2
   # -timeout: one input taking this long is a hang; -rss_limit_mb: memory blow-ups are bugs too.
-  if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$exe" "$work" "${seeds[@]}" "${dict[@]}" -max_total_time="$seconds" -timeout=20 \
     -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" \
-    >"build/fuzz/$name.log" 2>&1; then
-    grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "build/fuzz/$name.log" | tail -2 >&2 || true
-  else
-    echo "fuzz: $name FAILED; the log is build/fuzz/$name.log, the input in $artifacts/:" >&2
-    ls "$artifacts" >&2
-    tail -40 "build/fuzz/$name.log" >&2
-    failed+=("$name")
-  fi
+    >"build/fuzz/$name.log" 2>&1
+}
+
+for name in "${names[@]}"; do
+  [[ -x build/fuzz/fuzz/fuzz_$name ]] ||
+    { echo "fuzz: no harness named $name (known: ${all[*]})" >&2; exit 2; }
 done
+
+# One harness per core at a time: each is a single process, so on two cores this halves the
+# phase's wall time and gives every harness the same CPU time as running them one by one.
+slots=$(nproc)
+declare -A pid_of=()
+failed=()
+# reap: waits for one running harness and reports it.
+reap() {
+  local done_pid name
+  wait -n -p done_pid && status=0 || status=$?
+  for name in "${!pid_of[@]}"; do
+    [[ ${pid_of[$name]} == "$done_pid" ]] || continue
+    unset "pid_of[$name]"
+    if ((status == 0)); then
+      echo "== fuzz: $name: $(grep -E '^stat::number_of_executed_units' "build/fuzz/$name.log" |
+        tail -1)" >&2
+    else
+      echo "fuzz: $name FAILED; the log is build/fuzz/$name.log, the input in" \
+        "build/fuzz/artifacts/$name/:" >&2
+      ls "build/fuzz/artifacts/$name" >&2
+      tail -40 "build/fuzz/$name.log" >&2
+      failed+=("$name")
+    fi
+  done
+}
+for name in "${names[@]}"; do
+  ((${#pid_of[@]} < slots)) || reap
+  echo "== fuzz: $name for ${seconds} s" >&2
+  run_one "$name" &
+  pid_of[$name]=$!
+done
+while ((${#pid_of[@]})); do reap; done
+
 if ((${#failed[@]})); then
   echo "fuzz: failures in ${failed[*]}" >&2
   exit 1
