@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include "tests/test_paths.h"
 
 #include "tests/test_service.h"
 
@@ -64,7 +65,7 @@ class PgServer {
 
  private:
   static std::pair<int, std::string> run(const std::string& args) {
-    return shell(AMAZONS_SOURCE_DIR "/scripts/pg_test_server.sh " + args + " 2>&1");
+    return shell(amazons::test::source_dir() + "/scripts/pg_test_server.sh " + args + " 2>&1");
   }
 
   std::filesystem::path dir_;

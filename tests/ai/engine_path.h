@@ -2,10 +2,11 @@
 #pragma once
 
 #include <filesystem>
+#include "tests/test_paths.h"
 
 namespace amazons::test {
 
 inline const std::filesystem::path kEngine =
-    std::filesystem::path(AMAZONS_BINARY_DIR) / "ai" / "amazons-engine";
+    std::filesystem::path(amazons::test::binary_dir()) / "ai" / "amazons-engine";
 
 }  // namespace amazons::test

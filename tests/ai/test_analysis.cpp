@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <filesystem>
 #include <fstream>
@@ -78,7 +79,7 @@ struct Run {
 // Runs `amazons-engine ARGS` through the shell and collects what it prints, within 60 s.
 Run run_engine(const std::string& args) {
   const std::string command =
-      kEngine.string() + " --config-dir " + AMAZONS_CONFIG_DIR + " " + args + " 2>&1";
+      kEngine.string() + " --config-dir " + amazons::test::config_dir() + " " + args + " 2>&1";
   auto child = ChildProcess::start(command);
   REQUIRE(child);
   Run run;

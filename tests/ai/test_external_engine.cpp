@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <filesystem>
 #include <mutex>
@@ -15,10 +16,12 @@ using namespace amazons::ai;
 namespace {
 
 using amazons::test::kEngine;
-const std::filesystem::path kBroken =
-    std::filesystem::path(AMAZONS_SOURCE_DIR) / "tests" / "ai" / "data" / "broken_engine.sh";
+const std::filesystem::path kBroken = std::filesystem::path(amazons::test::source_dir()) / "tests" /
+                                      "ai" / "data" / "broken_engine.sh";
 
-std::string our_engine() { return kEngine.string() + " --config-dir " + AMAZONS_CONFIG_DIR; }
+std::string our_engine() {
+  return kEngine.string() + " --config-dir " + amazons::test::config_dir();
+}
 
 ExternalEngineOptions options(const std::string& command, ExternalProtocol protocol) {
   ExternalEngineOptions o;
@@ -169,8 +172,8 @@ TEST_CASE("a Botzone bot refuses other variants") {
 }
 
 TEST_CASE("a program that crashes once is restarted and the game goes on") {
-  const auto flaky =
-      std::filesystem::path(AMAZONS_SOURCE_DIR) / "tests" / "ai" / "data" / "flaky_engine.sh";
+  const auto flaky = std::filesystem::path(amazons::test::source_dir()) / "tests" / "ai" / "data" /
+                     "flaky_engine.sh";
   struct Case {
     ExternalProtocol protocol;
     const char* pattern;  // which input lines the script counts

@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <filesystem>
 #include <fstream>
@@ -11,7 +12,7 @@ using namespace amazons;
 using namespace amazons::ai;
 
 TEST_CASE("config/ai.json holds the built-in levels") {
-  auto loaded = load_ai_config(std::filesystem::path(AMAZONS_CONFIG_DIR) / "ai.json");
+  auto loaded = load_ai_config(std::filesystem::path(amazons::test::config_dir()) / "ai.json");
   REQUIRE_MESSAGE(loaded, (loaded ? "" : loaded.error()));
   CHECK(*loaded == builtin_ai_config());
   for (std::size_t i = 0; i < std::size(kStandardLevels); ++i)

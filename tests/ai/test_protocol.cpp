@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -62,7 +63,8 @@ bool matches(const std::string& expected, const std::string& actual) {
 }
 
 std::vector<std::string> transcript_from_docs() {
-  std::ifstream in(std::filesystem::path(AMAZONS_SOURCE_DIR) / "docs" / "ENGINE_PROTOCOL.md");
+  std::ifstream in(std::filesystem::path(amazons::test::source_dir()) / "docs" /
+                   "ENGINE_PROTOCOL.md");
   std::vector<std::string> lines;
   bool inside = false;
   for (std::string l; std::getline(in, l);) {
@@ -81,7 +83,7 @@ EngineProtocol make_protocol(Lines& out) {
   AiConfig config = builtin_ai_config();
   config.threads = 1;
   config.hash_mb = 8;
-  return EngineProtocol(config, std::filesystem::path(AMAZONS_CONFIG_DIR) / "rules",
+  return EngineProtocol(config, std::filesystem::path(amazons::test::config_dir()) / "rules",
                         [&out](std::string_view l) { out.push(l); });
 }
 

@@ -1,6 +1,7 @@
 // UCI engines (Fairy-Stockfish's dialect for the Amazons) as external players, against a small
 // UCI engine the tests build (uci_test_engine.cpp), run as a real child process.
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <filesystem>
 #include <mutex>
@@ -16,7 +17,7 @@ using namespace amazons::ai;
 namespace {
 
 const std::filesystem::path kUciEngine =
-    std::filesystem::path(AMAZONS_BINARY_DIR) / "tests" / "amazons-uci-test-engine";
+    std::filesystem::path(amazons::test::binary_dir()) / "tests" / "amazons-uci-test-engine";
 
 ExternalEngineOptions uci(const std::string& mode) {
   ExternalEngineOptions o;
@@ -153,9 +154,9 @@ TEST_CASE("uci: the match runner takes uci:COMMAND players") {
 }
 
 TEST_CASE("uci: amazons-match plays a UCI engine as a process and reports a broken one") {
-  const auto match = std::filesystem::path(AMAZONS_BINARY_DIR) / "ai" / "amazons-match";
+  const auto match = std::filesystem::path(amazons::test::binary_dir()) / "ai" / "amazons-match";
   const auto run = [&](const std::string& mode) {
-    const std::string command = match.string() + " --config-dir " + AMAZONS_CONFIG_DIR +
+    const std::string command = match.string() + " --config-dir " + amazons::test::config_dir() +
                                 " 'uci:" + kUciEngine.string() + " " + mode +
                                 "' random -n 2 --rules botzone8 --movetime 50 2>&1";
     auto child = ChildProcess::start(command);

@@ -2,6 +2,7 @@
 // for a second each, checked from what it prints.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
+#include "tests/test_paths.h"
 
 #include <cstdio>
 #include <regex>
@@ -15,7 +16,7 @@ using amazons::test::TempDir;
 
 namespace {
 
-const std::string kLoadgen = AMAZONS_BINARY_DIR "/bench/amazons-loadgen";
+const std::string kLoadgen = amazons::test::binary_dir() + "/bench/amazons-loadgen";
 
 struct Run {
   int status = -1;

@@ -2,6 +2,7 @@
 // bench/texel fits the evaluation's weights to them (docs/ENGINE.md, "Tuning").
 #include <doctest/doctest.h>
 #include <sys/wait.h>
+#include "tests/test_paths.h"
 
 #include <cctype>
 #include <cmath>
@@ -19,8 +20,8 @@ using amazons::test::TempDir;
 
 namespace {
 
-const std::string kTune = AMAZONS_BINARY_DIR "/bench/tune";
-const std::string kTexel = AMAZONS_BINARY_DIR "/bench/texel";
+const std::string kTune = amazons::test::binary_dir() + "/bench/tune";
+const std::string kTexel = amazons::test::binary_dir() + "/bench/texel";
 
 struct Run {
   int status = -1;

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "tests/test_paths.h"
 
 #include <chrono>
 #include <filesystem>
@@ -19,14 +20,14 @@
 
 namespace amazons::test {
 
-inline const std::string kBotBinary = AMAZONS_BINARY_DIR "/bot/amazons-bot";
-inline const std::string kEngineBinary = AMAZONS_BINARY_DIR "/ai/amazons-engine";
+inline const std::string kBotBinary = amazons::test::binary_dir() + "/bot/amazons-bot";
+inline const std::string kEngineBinary = amazons::test::binary_dir() + "/ai/amazons-engine";
 inline const std::filesystem::path kTestData =
-    std::filesystem::path(AMAZONS_SOURCE_DIR) / "tests" / "ai" / "data";
+    std::filesystem::path(amazons::test::source_dir()) / "tests" / "ai" / "data";
 
 // Our engine as an external program.
 inline std::string engine_command(const std::string& extra = "") {
-  return kEngineBinary + " --config-dir " + AMAZONS_CONFIG_DIR + extra;
+  return kEngineBinary + " --config-dir " + amazons::test::config_dir() + extra;
 }
 
 class BotProcess {

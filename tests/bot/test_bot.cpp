@@ -1,6 +1,7 @@
 // amazons-bot processes against the real amazons-server on loopback, with a real SQLite file and
 // real engine processes.
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <thread>
 
@@ -163,7 +164,8 @@ TEST_CASE("bots: a UCI engine program plays through amazons-bot --protocol uci")
   TempDir dir;
   ServerProcess server(dir.path());
   const std::string uci =
-      (std::filesystem::path(AMAZONS_BINARY_DIR) / "tests" / "amazons-uci-test-engine").string();
+      (std::filesystem::path(amazons::test::binary_dir()) / "tests" / "amazons-uci-test-engine")
+          .string();
   BotProcess fsf(
       dir.path(), server.port(),
       with({"--name", "fsf", "--engine", uci + " good", "--protocol", "uci", "--games", "1"},

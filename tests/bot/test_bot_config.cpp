@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <fstream>
 
@@ -15,7 +16,7 @@ using amazons::test::TempDir;
 
 namespace {
 
-const std::filesystem::path kConfigDir = AMAZONS_CONFIG_DIR;
+const std::filesystem::path kConfigDir = amazons::test::config_dir();
 
 // Parses flags with `file` (JSON text) as the settings file.
 Expected<CommandLine, std::string> parse(const TempDir& dir, const std::string& file,

@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <random>
 
@@ -18,7 +19,8 @@ namespace {
 constexpr auto kEngineWait = 20s;  // the beginner answers in about 50 ms; room for a busy machine
 
 ai::AiConfig test_config() {
-  auto loaded = load_computer_config(std::filesystem::path(AMAZONS_CONFIG_DIR) / "ai.json");
+  auto loaded =
+      load_computer_config(std::filesystem::path(amazons::test::config_dir()) / "ai.json");
   REQUIRE_FALSE(loaded.problem);
   loaded.config.threads = 1;
   loaded.config.hash_mb = 4;
@@ -81,7 +83,8 @@ TEST_CASE("a computer player's record names its level, people and other programs
 }
 
 TEST_CASE("the client's engine settings: the file's levels, one core left for the window") {
-  const auto loaded = load_computer_config(std::filesystem::path(AMAZONS_CONFIG_DIR) / "ai.json");
+  const auto loaded =
+      load_computer_config(std::filesystem::path(amazons::test::config_dir()) / "ai.json");
   CHECK_FALSE(loaded.problem);
   CHECK(loaded.config.find("beginner") != nullptr);
   CHECK(loaded.config.threads >= 1);

@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <fstream>
 #include <random>
@@ -268,7 +269,7 @@ TEST_CASE("an annotated record parses back to the same moves and annotations, in
 TEST_CASE("the analysed game in docs/examples reads, replays and is written back as it stands") {
   // docs/ENGINE.md shows this file as what `amazons-engine analyse` and `amazons-record convert`
   // write: it must stay readable, legal and in the writer's exact form.
-  std::ifstream in(AMAZONS_SOURCE_DIR "/docs/examples/analysed-game.txt");
+  std::ifstream in(amazons::test::source_dir() + "/docs/examples/analysed-game.txt");
   REQUIRE(in);
   std::stringstream file;
   file << in.rdbuf();

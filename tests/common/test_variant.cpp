@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <filesystem>
 #include <fstream>
@@ -12,7 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kRulesDir = fs::path(AMAZONS_CONFIG_DIR) / "rules";
+const fs::path kRulesDir = fs::path(amazons::test::config_dir()) / "rules";
 
 // The standard variant as JSON, with one field changed by `edit`.
 std::string edited(void (*edit)(nlohmann::json&)) {

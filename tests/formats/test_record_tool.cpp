@@ -1,5 +1,6 @@
 // amazons-record run as a process on real files.
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <sys/wait.h>
 
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kTool = fs::path(AMAZONS_BINARY_DIR) / "formats" / "amazons-record";
+const fs::path kTool = fs::path(amazons::test::binary_dir()) / "formats" / "amazons-record";
 
 struct Run {
   int status = -1;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <sys/types.h>
+#include "tests/test_paths.h"
 
 #include <chrono>
 #include <filesystem>
@@ -17,10 +18,11 @@
 namespace amazons::test {
 
 // The programs the window suites run, and where they keep their screenshots.
-inline const std::filesystem::path kClientExe = AMAZONS_CLIENT_EXE;
-inline const std::filesystem::path kBotExe = AMAZONS_BINARY_DIR "/bot/amazons-bot";
+inline const std::filesystem::path kClientExe =
+    amazons::test::binary_dir() + "/client/amazons-client";
+inline const std::filesystem::path kBotExe = amazons::test::binary_dir() + "/bot/amazons-bot";
 inline const std::filesystem::path kShotDir =
-    std::filesystem::path(AMAZONS_BINARY_DIR) / "screenshots";
+    std::filesystem::path(amazons::test::binary_dir()) / "screenshots";
 
 // Runs a program to its end with extra environment variables; returns its exit status (or -1).
 int run_program(const std::vector<std::string>& argv,

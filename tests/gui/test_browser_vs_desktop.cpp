@@ -5,6 +5,7 @@
 // moves and result as the server's record. Screenshots of both sides go to
 // build/<preset>/screenshots/ (browser-vs-desktop-*.png).
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <fstream>
 #include <random>
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kPlayAs = AMAZONS_SOURCE_DIR "/tests/browser/play_as.py";
+const fs::path kPlayAs = amazons::test::source_dir() + "/tests/browser/play_as.py";
 
 }  // namespace
 
@@ -55,7 +56,7 @@ TEST_SUITE("gui") {
     const fs::path bob_out = home.path() / "bob.json";
     Child bob({"/usr/bin/python3", kPlayAs.string(), "http://" + address, "Bob", bob_out.string(),
                "--shots", kShotDir.string(), "--shot-after", "9", "--seed", "5"},
-              {{"AMAZONS_BINARY_DIR", AMAZONS_BINARY_DIR}}, -1, home.path() / "bob.log");
+              {{"AMAZONS_BINARY_DIR", amazons::test::binary_dir()}}, -1, home.path() / "bob.log");
     s = c.wait_for(
         "the game with Bob", [](const json& st) { return st.value("screen", "") == "online_game"; },
         std::chrono::seconds(60));

@@ -5,6 +5,7 @@
 // it again from the server's archive. The game is checked against the server's record.
 // Screenshots go to build/<preset>/screenshots/ (online-*.png).
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <signal.h>
 
@@ -467,7 +468,8 @@ TEST_SUITE("gui") {
     ClientDriver c(display, home.path(), kClientExe);
     // Loopback only, and no LAN discovery, as tests must.
     c.start({"--host", "--server-exe", test::kServerBinary, "--server-args",
-             "--bind 127.0.0.1 --discovery-port -1 --config " AMAZONS_CONFIG_DIR "/server.json"},
+             "--bind 127.0.0.1 --discovery-port -1 --config " + amazons::test::config_dir() +
+                 "/server.json"},
             "lobby");
     json s = c.wait_for("the hosted lobby, online", [](const json& st) {
       return st.value("screen", "") == "lobby" && st["online"].get<bool>();

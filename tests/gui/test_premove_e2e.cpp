@@ -3,6 +3,7 @@
 // opens the gate), and the real client under Xvfb driven by real X input events. The bot's
 // replies are known in advance, so which premove stays legal is decided, not hoped for.
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <fstream>
 
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kEngineExe = AMAZONS_BINARY_DIR "/tests/amazons-uci-test-engine";
+const fs::path kEngineExe = amazons::test::binary_dir() + "/tests/amazons-uci-test-engine";
 
 // The gated engine's choice: the legal move with the smallest raw().
 Move least_move(const Position& pos) {

@@ -4,6 +4,7 @@
 // refused with a warning. The hosted server's browser and invite links. Screenshots go to
 // build/<preset>/screenshots/ (tls-*.png).
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <fstream>
 
@@ -96,7 +97,8 @@ TEST_SUITE("gui") {
     VirtualDisplay display(1280, 800, home.path() / "xvfb.log");
     ClientDriver c(display, home.path(), kClientExe);
     c.start({"--host", "--server-exe", test::kServerBinary, "--server-args",
-             "--bind 127.0.0.1 --discovery-port -1 --config " AMAZONS_CONFIG_DIR "/server.json"},
+             "--bind 127.0.0.1 --discovery-port -1 --config " + amazons::test::config_dir() +
+                 "/server.json"},
             "lobby");
     json s = c.wait_for("the hosted lobby, online, with its certificate", [](const json& st) {
       return st.value("screen", "") == "lobby" && st["online"].get<bool>() &&

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "tests/test_paths.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -25,7 +26,7 @@
 
 namespace amazons::test {
 
-inline const char* kServerBinary = AMAZONS_BINARY_DIR "/server/amazons-server";
+inline const std::string kServerBinary = amazons::test::binary_dir() + "/server/amazons-server";
 
 // How to run the server process, for tests that watch it closely.
 struct Launch {

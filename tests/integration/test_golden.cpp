@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <fstream>
 #include <map>
@@ -36,7 +37,7 @@ bool matches(const json& expected, const json& actual) {
 void replay_golden(Wire wire) {
   TempDir dir;
   ServerProcess server(dir.path(), {{"name", "golden"}});
-  std::ifstream in(AMAZONS_SOURCE_DIR "/tests/golden/session.txt");
+  std::ifstream in(amazons::test::source_dir() + "/tests/golden/session.txt");
   REQUIRE(in);
   std::map<std::string, std::unique_ptr<Client>> clients;
   std::string line;

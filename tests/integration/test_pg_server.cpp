@@ -1,6 +1,7 @@
 // amazons-server on PostgreSQL (--db postgresql://...), and amazons-server migrate, as real
 // processes against a real PostgreSQL the test starts (tests/pg_server.h). Label "postgres".
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <filesystem>
 
@@ -86,7 +87,8 @@ TEST_SUITE("postgres") {
       "serves it") {
     TempDir dir;
     const auto file = dir.path() / "old.db";
-    std::filesystem::copy_file(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v1.db", file);
+    std::filesystem::copy_file(amazons::test::source_dir() + "/tests/server/data/schema_v1.db",
+                               file);
     const auto url = shared_pg_server().create_database();
     const std::string args = "migrate --from " + file.string() + " --to " + url;
     {
@@ -134,8 +136,8 @@ TEST_SUITE("postgres") {
     PgServer pg;  // its own, to stop it mid-game
     const auto url = pg.create_database();
     auto launch = on_db(url);
-    launch.environment.emplace_back("LSAN_OPTIONS",
-                                    "suppressions=" AMAZONS_SOURCE_DIR "/tests/lsan_libpq.supp");
+    launch.environment.emplace_back(
+        "LSAN_OPTIONS", "suppressions=" + amazons::test::source_dir() + "/tests/lsan_libpq.supp");
     ServerProcess server(dir.path(), nlohmann::json::object(), {}, launch);
     Client alice(server.port()), bob(server.port());
     alice.hello("alice");

@@ -2,6 +2,7 @@
 // printed move by move. The printed moves must replay legally to the printed result, and nothing
 // the script started may outlive it.
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <sys/wait.h>
 #include <cstdio>
@@ -36,10 +37,10 @@ std::vector<std::string> processes_mentioning(const std::string& needle) {
 
 TEST_CASE("run.sh without a display: two bots play one game on a local server, printed legally") {
   // Exactly what a user without a display gets: the standard rules (about 10 s).
-  const std::string command = std::string("cd '") + AMAZONS_SOURCE_DIR +
+  const std::string command = std::string("cd '") + amazons::test::source_dir() +
                               "' && env -u DISPLAY -u WAYLAND_DISPLAY AMAZONS_RUN_NO_BUILD=1 "
                               "AMAZONS_BUILD_DIR='" +
-                              AMAZONS_BINARY_DIR + "' ./scripts/run.sh 2>&1";
+                              amazons::test::binary_dir() + "' ./scripts/run.sh 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string output;

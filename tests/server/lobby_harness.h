@@ -6,6 +6,7 @@
 #pragma once
 
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <unistd.h>
 
@@ -39,7 +40,7 @@ class LobbyHarness {
 
   static server::LobbyConfig default_config() {
     server::LobbyConfig c;
-    c.rules_dir = AMAZONS_CONFIG_DIR "/rules";
+    c.rules_dir = amazons::test::config_dir() + "/rules";
     c.claim_grace = Millis{1000};
     return c;
   }

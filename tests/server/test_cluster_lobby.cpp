@@ -2,6 +2,7 @@
 // talks to players of other nodes through remote sessions, and what it makes of the answers.
 // The nodes working together, on a real Redis and PostgreSQL, are in tests/cluster/test_nodes.cpp.
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <algorithm>
 #include <set>
@@ -22,7 +23,7 @@ namespace {
 
 LobbyConfig node_config(const std::string& node) {
   LobbyConfig c;
-  c.rules_dir = AMAZONS_CONFIG_DIR "/rules";
+  c.rules_dir = amazons::test::config_dir() + "/rules";
   c.node = node;
   return c;
 }

@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <fstream>
 #include <random>
@@ -66,7 +67,8 @@ struct TinyRules {
     variant.white_queens = {Square::at(0, 0)};
     variant.black_queens = {Square::at(5, 5)};
     std::ofstream(dir.path() / "tiny.json") << to_json(variant).dump();
-    std::filesystem::copy(AMAZONS_CONFIG_DIR "/rules/standard.json", dir.path() / "standard.json");
+    std::filesystem::copy(amazons::test::config_dir() + "/rules/standard.json",
+                          dir.path() / "standard.json");
   }
   server::LobbyConfig config() const {
     auto c = LobbyHarness::default_config();

@@ -2,6 +2,7 @@
 // and once on a real PostgreSQL started by the test (label "postgres"). Then the schema
 // upgrade of a database from the first release, migrate, and PostgreSQL's connection errors.
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <sqlite3.h>
 
@@ -598,7 +599,7 @@ namespace {
 // A copy of the fixture written by the release before schema versions (tests/server/data).
 std::filesystem::path copy_v1_fixture(const TempDir& dir) {
   const auto path = dir.path() / "v1.db";
-  std::filesystem::copy_file(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v1.db", path);
+  std::filesystem::copy_file(amazons::test::source_dir() + "/tests/server/data/schema_v1.db", path);
   return path;
 }
 
@@ -761,7 +762,7 @@ STORAGE_CASE(upgrade_3_to_current,
 TEST_CASE("storage sqlite: a database of schema 2 is upgraded to 3 in place and takes offers") {
   TempDir dir;
   const auto path = dir.path() / "v2.db";
-  std::filesystem::copy_file(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v2.db", path);
+  std::filesystem::copy_file(amazons::test::source_dir() + "/tests/server/data/schema_v2.db", path);
   {
     SqliteStorage s(path);
     CHECK(s.schema().found == 2);
@@ -783,7 +784,7 @@ namespace {
 void load_sqlite_fixture(const std::filesystem::path& path, const std::string& fixture) {
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  std::ifstream in(std::string(AMAZONS_SOURCE_DIR "/tests/server/data/") + fixture);
+  std::ifstream in(std::string(amazons::test::source_dir() + "/tests/server/data/") + fixture);
   const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   REQUIRE(!sql.empty());
   char* err = nullptr;
@@ -866,7 +867,7 @@ TEST_CASE("storage sqlite: a database of today's release (schema 5) is upgraded 
 TEST_CASE("storage sqlite: a failed upgrade leaves the database at its old version") {
   TempDir dir;
   const auto path = dir.path() / "v2.db";
-  std::filesystem::copy_file(AMAZONS_SOURCE_DIR "/tests/server/data/schema_v2.db", path);
+  std::filesystem::copy_file(amazons::test::source_dir() + "/tests/server/data/schema_v2.db", path);
   // A table in the way makes the upgrade's CREATE TABLE fail halfway through the transaction.
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
@@ -899,8 +900,8 @@ namespace {
 // Runs a fixture of tests/server/data (SQL as an older release wrote it) into database `url`.
 void load_pg_fixture(const std::string& url, const std::string& fixture) {
   const auto [status, out] =
-      PgServer::shell("psql -X -q -v ON_ERROR_STOP=1 '" + url +
-                      "' -f '" AMAZONS_SOURCE_DIR "/tests/server/data/" + fixture + "' 2>&1");
+      PgServer::shell("psql -X -q -v ON_ERROR_STOP=1 '" + url + "' -f '" +
+                      amazons::test::source_dir() + "/tests/server/data/" + fixture + "' 2>&1");
   REQUIRE_MESSAGE(status == 0, out);
 }
 

@@ -1,6 +1,7 @@
 // The terminal client's screen model without a terminal: typed moves, the board's fit, the
 // canvas, and whole screens driven through tui::App with keys.
 #include <doctest/doctest.h>
+#include "tests/test_paths.h"
 
 #include <thread>
 
@@ -25,8 +26,8 @@ struct Driven {
           AppOptions o;
           o.config_dir = home / "config";
           o.data_dir = home / "data";
-          o.rules_dir = std::filesystem::path(AMAZONS_CONFIG_DIR) / "rules";
-          o.ai_config = std::filesystem::path(AMAZONS_CONFIG_DIR) / "ai.json";
+          o.rules_dir = std::filesystem::path(amazons::test::config_dir()) / "rules";
+          o.ai_config = std::filesystem::path(amazons::test::config_dir()) / "ai.json";
           o.ascii = ascii;
           return o;
         }()) {}

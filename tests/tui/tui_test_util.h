@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 #include <vector>
+#include "tests/test_paths.h"
 
 #include "common/movegen.h"
 #include "common/notation.h"
@@ -14,7 +15,7 @@
 
 namespace amazons::test {
 
-inline const std::string kTuiExe = AMAZONS_BINARY_DIR "/tui/amazons-tui";
+inline const std::string kTuiExe = amazons::test::binary_dir() + "/tui/amazons-tui";
 
 // amazons-tui with its settings and saved games in `home`.
 inline std::vector<std::string> tui_args(const std::filesystem::path& home,
