@@ -24,9 +24,9 @@ configure off -DAMAZONS_UNITY=OFF -DAMAZONS_CCACHE=OFF -DAMAZONS_LINKER=default 
   -DAMAZONS_BUILD_WEB=OFF
 
 # AMAZONS_UNITY: the test suites are compiled as unity units, and not without it.
-grep -q 'tests/CMakeFiles/server.dir/Unity/unity_0_cxx.cxx.o' "$work/on/build.ninja" ||
+grep -q 'tests/server_unity/unity_0.cpp' "$work/on/build.ninja" ||
   fail "AMAZONS_UNITY=ON: the server suite is not a unity build"
-grep -q 'Unity/unity_' "$work/off/build.ninja" && fail "AMAZONS_UNITY=OFF: a unity unit remains"
+grep -q '_unity/unity_' "$work/off/build.ninja" && fail "AMAZONS_UNITY=OFF: a unity unit remains"
 
 # AMAZONS_CCACHE: compiles go through ccache when it is installed, with the checkout as base_dir.
 if command -v ccache >/dev/null; then
