@@ -9,6 +9,7 @@
 #include "ai/board_text.h"
 #include "ai/evaluate.h"
 #include "common/notation.h"
+#include "common/number_text.h"
 #include "common/perft.h"
 #include "common/position_text.h"
 
@@ -39,10 +40,8 @@ std::optional<long long> parse_int(const std::string& s, long long low, long lon
 }
 
 std::optional<double> parse_double(const std::string& s, double low, double high) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < low || v > high)
-    return std::nullopt;
+  const auto v = double_from_text(s);
+  if (!v || !std::isfinite(*v) || *v < low || *v > high) return std::nullopt;
   return v;
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/notation.h"
+#include "common/number_text.h"
 #include "common/position_text.h"
 
 namespace amazons {
@@ -471,11 +472,10 @@ Expected<MoveAnnotation, std::string> parse_annotation_text(std::string_view tex
   std::vector<std::string> w;
   for (std::string x; in >> x;) w.push_back(x);
   auto number = [](const std::string& t) -> std::optional<double> {
-    const char* begin = t.data() + (t.size() > 1 && t[0] == '+' ? 1 : 0);
-    double v = 0;
-    const auto [end, ec] = std::from_chars(begin, t.data() + t.size(), v);
-    if (ec != std::errc() || end != t.data() + t.size()) return std::nullopt;
-    return annotation_squares(v);
+    const auto v =
+        double_from_text(std::string_view(t).substr(t.size() > 1 && t[0] == '+' ? 1 : 0));
+    if (!v) return std::nullopt;
+    return annotation_squares(*v);
   };
   MoveAnnotation a;
   if (w.size() < 4 || w[0] != "before" || w[2] != "after")

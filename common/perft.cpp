@@ -67,7 +67,7 @@ std::uint64_t perft_parallel(const Position& root, int depth, unsigned threads,
   std::atomic<std::uint64_t> total{0};
   std::mutex progress_mutex;
   std::size_t done = 0;
-  std::vector<std::jthread> workers;
+  std::vector<std::thread> workers;  // std::thread: Emscripten's libc++ has no jthread
   for (unsigned t = 0; t < threads; ++t) {
     workers.emplace_back([&] {
       Position p = root;
@@ -84,7 +84,7 @@ std::uint64_t perft_parallel(const Position& root, int depth, unsigned threads,
       total += local;
     });
   }
-  workers.clear();  // joins
+  for (auto& worker : workers) worker.join();
   return total;
 }
 

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/number_text.h"
+
 namespace amazons {
 
 namespace {
@@ -46,10 +48,9 @@ Expected<Millis, std::string> parse_seconds(std::string_view text, bool allow_ze
     unit = static_cast<double>(number.back() == 'd' ? kDayMs : kHourMs) / 1000.0;
     number.remove_suffix(1);
   }
-  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
-  v *= unit;
-  if (number.empty() || ec != std::errc() || end != number.data() + number.size() ||
-      !std::isfinite(v) || v < 0 || (!allow_zero && v == 0) || v > kMaxSeconds)
+  const auto read = double_from_text(number);
+  if (read) v = *read * unit;
+  if (!read || !std::isfinite(v) || v < 0 || (!allow_zero && v == 0) || v > kMaxSeconds)
     return Unexpected(
         std::string(text).insert(0, 1, '"').append("\" is not a valid number of seconds"));
   return Millis{static_cast<long long>(std::llround(v * 1000))};
