@@ -19,7 +19,7 @@
 #include "ai/botzone.h"
 #include "ai/levels.h"
 #include "ai/protocol.h"
-#include "ai/selfplay.h"
+#include "ai/tools/selfplay.h"
 #include "common/game_record.h"
 #include "common/notation.h"
 #include "common/perft.h"

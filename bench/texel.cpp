@@ -1,4 +1,4 @@
-// Fits the evaluation's weights to the results of recorded games (ai/texel.h):
+// Fits the evaluation's weights to the results of recorded games (ai/tools/texel.h):
 //   texel GAMES.jsonl... --size 10 [--skip 4] [--l2 1e-4]
 // reads game records, one JSON a line (amazons-match and tune write them with --records), keeps
 // the games on boards of that size, and prints the logistic scale of today's weights for such
@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "ai/texel.h"
+#include "ai/tools/texel.h"
 
 using namespace amazons;
 using namespace amazons::ai;

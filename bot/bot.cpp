@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "ai/ai_player.h"
-#include "ai/external_engine.h"
+#include "ai/tools/external_engine.h"
 #include "bot/known_servers.h"
 #include "common/notation.h"
 

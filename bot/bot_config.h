@@ -10,7 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "ai/external_engine.h"
+#include "ai/tools/external_engine.h"
 #include "common/expected.h"
 #include "common/protocol.h"
 #include "common/time_control.h"

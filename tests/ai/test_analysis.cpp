@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ai/analysis.h"
-#include "ai/child_process.h"
+#include "ai/tools/child_process.h"
 #include "ai/evaluate.h"
 #include "common/movegen.h"
 #include "common/notation.h"

@@ -5,7 +5,7 @@
 #include <mutex>
 
 #include "ai/ai_player.h"
-#include "ai/external_engine.h"
+#include "ai/tools/external_engine.h"
 #include "common/local_game.h"
 #include "test_util.h"
 #include "tests/ai/engine_path.h"

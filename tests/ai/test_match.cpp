@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "ai/match.h"
+#include "ai/tools/match.h"
 #include "test_util.h"
 #include "timing.h"
 

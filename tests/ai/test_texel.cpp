@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "ai/texel.h"
+#include "ai/tools/texel.h"
 #include "test_util.h"
 
 using namespace amazons;

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <mutex>
 
-#include "ai/external_engine.h"
-#include "ai/match.h"
+#include "ai/tools/external_engine.h"
+#include "ai/tools/match.h"
 #include "common/local_game.h"
 #include "test_util.h"
 

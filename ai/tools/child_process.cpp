@@ -1,4 +1,4 @@
-#include "ai/child_process.h"
+#include "ai/tools/child_process.h"
 
 #include <fcntl.h>
 #include <poll.h>

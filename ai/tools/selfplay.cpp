@@ -1,4 +1,4 @@
-#include "ai/selfplay.h"
+#include "ai/tools/selfplay.h"
 
 #include <cstdio>
 #include <ostream>

@@ -1,4 +1,4 @@
-#include "ai/match.h"
+#include "ai/tools/match.h"
 
 #include <charconv>
 #include <cmath>

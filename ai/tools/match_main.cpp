@@ -14,7 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ai/match.h"
+#include "ai/tools/match.h"
 #include "common/notation.h"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ai/ai_player.h"
-#include "ai/external_engine.h"
+#include "ai/tools/external_engine.h"
 #include "ai/levels.h"
 #include "common/expected.h"
 #include "common/game_record.h"

@@ -1,4 +1,4 @@
-#include "ai/texel.h"
+#include "ai/tools/texel.h"
 
 #include <algorithm>
 #include <cmath>

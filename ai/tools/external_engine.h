@@ -19,7 +19,7 @@
 #include <string_view>
 #include <thread>
 
-#include "ai/child_process.h"
+#include "ai/tools/child_process.h"
 #include "common/player.h"
 
 namespace amazons::ai {

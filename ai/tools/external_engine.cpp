@@ -1,4 +1,4 @@
-#include "ai/external_engine.h"
+#include "ai/tools/external_engine.h"
 
 #include "ai/botzone.h"
 #include "common/notation.h"
