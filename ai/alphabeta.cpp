@@ -96,7 +96,7 @@ class AlphaBetaSearch::Worker {
     p.pv = r.pv;
     p.nodes = owner_.total_nodes();
     p.elapsed = owner_.elapsed();
-    p.nps = p.nodes * 1000 / static_cast<std::uint64_t>(std::max<long>(p.elapsed.count(), 1));
+    p.nps = nodes_per_second(p.nodes, p.elapsed);
     callbacks.on_progress(p);
   }
 
@@ -386,7 +386,7 @@ SearchResult AlphaBetaSearch::think(const Position& start, const SearchLimits& l
   SearchResult result = main.result_of(root, 1);
   if (callbacks.on_progress) {
     SearchProgress p{1, result.score, result.pv, total_nodes(), elapsed(), 0};
-    p.nps = p.nodes * 1000 / static_cast<std::uint64_t>(std::max<long>(p.elapsed.count(), 1));
+    p.nps = nodes_per_second(p.nodes, p.elapsed);
     callbacks.on_progress(p);
   }
   if (root.size() > 1 && max_depth > 1 && !stopping()) {

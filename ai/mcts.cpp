@@ -339,7 +339,7 @@ SearchResult MctsSearch::think(const Position& root, const SearchLimits& limits,
     }
     p.nodes = total_evals();
     p.elapsed = elapsed();
-    p.nps = p.nodes * 1000 / static_cast<std::uint64_t>(std::max<long>(p.elapsed.count(), 1));
+    p.nps = nodes_per_second(p.nodes, p.elapsed);
     callbacks.on_progress(p);
   };
 

@@ -38,8 +38,7 @@ void SearchBase::start(const Position& pos, const SearchLimits& limits, SearchCa
     result.stopped = stopped_by_caller_.load();
     result.kind = kind();
     result.elapsed = elapsed();
-    const auto ms = static_cast<std::uint64_t>(std::max<long>(result.elapsed.count(), 1));
-    result.nps = result.nodes * 1000 / ms;
+    result.nps = nodes_per_second(result.nodes, result.elapsed);
     if (callbacks.on_done) callbacks.on_done(result);
     std::lock_guard lock(mutex_);
     last_ = std::move(result);

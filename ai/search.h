@@ -9,6 +9,7 @@
 // would join).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -117,6 +118,11 @@ struct SearchResult {
   // the same position, such as a ponder search's); 0 for a new tree and for alpha-beta.
   std::uint64_t kept_visits = 0;
 };
+
+// Nodes a second over `elapsed`, counted as at least a millisecond.
+inline std::uint64_t nodes_per_second(std::uint64_t nodes, Millis elapsed) {
+  return nodes * 1000 / static_cast<std::uint64_t>(std::max(elapsed, Millis{1}).count());
+}
 
 struct SearchCallbacks {
   std::function<void(const SearchProgress&)> on_progress;  // after each completed depth
