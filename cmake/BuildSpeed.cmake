@@ -27,7 +27,9 @@ endif()
 # and an incremental build of a test suite is mostly its link.
 set(AMAZONS_LINKER "auto" CACHE STRING "Linker: auto (mold, else lld), mold, lld or default")
 set(_amazons_linker "")
-if(AMAZONS_LINKER STREQUAL "auto")
+if(EMSCRIPTEN)
+  # Emscripten links with its own wasm-ld.
+elseif(AMAZONS_LINKER STREQUAL "auto")
   find_program(AMAZONS_MOLD mold)
   find_program(AMAZONS_LLD ld.lld)
   if(AMAZONS_MOLD)
