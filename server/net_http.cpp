@@ -170,6 +170,10 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
     if (const ClusterNode* cluster = server_.cluster()) peers = cluster->addresses();
     res.set("Content-Security-Policy", content_security_policy(peers));
     res.set("Referrer-Policy", "no-referrer");
+    // Cross-origin isolation, without which a browser gives the page no SharedArrayBuffer and
+    // the engine's WebAssembly build no threads. The page loads nothing from other origins.
+    res.set("Cross-Origin-Opener-Policy", "same-origin");
+    res.set("Cross-Origin-Embedder-Policy", "require-corp");
     res.keep_alive(keep_alive);
     res.prepare_payload();
     if (head) res.body().clear();  // Content-Length stays that of the body a GET would get

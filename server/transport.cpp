@@ -97,7 +97,7 @@ std::string content_security_policy(const std::vector<std::string>& peers) {
     if (!plain) continue;
     for (const char* scheme : {"ws://", "wss://"}) connect += ' ' + std::string(scheme) + peer;
   }
-  return "default-src 'self'; connect-src " + connect +
+  return "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src " + connect +
          "; img-src 'self' data:; frame-ancestors 'none'";
 }
 
@@ -125,6 +125,7 @@ std::string_view content_type(const std::filesystem::path& file) {
   if (ext == ".js") return "text/javascript; charset=utf-8";
   if (ext == ".css") return "text/css; charset=utf-8";
   if (ext == ".json") return "application/json";
+  if (ext == ".wasm") return "application/wasm";  // WebAssembly.instantiateStreaming needs it
   if (ext == ".svg") return "image/svg+xml";
   if (ext == ".png") return "image/png";
   if (ext == ".ico") return "image/x-icon";

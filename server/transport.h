@@ -48,7 +48,8 @@ bool origin_allowed(std::optional<std::string_view> origin, std::string_view hos
                     const std::vector<std::string>& allowed,
                     const std::vector<std::string>& peers = {});
 
-// The Content-Security-Policy of every HTTP answer: the page's own origin only, and on a node of
+// The Content-Security-Policy of every HTTP answer: the page's own origin only (its scripts may
+// compile WebAssembly: the engine, ai/wasm/), and on a node of
 // a cluster also WebSockets to the other nodes at `peers` ("host:port"), where the web client
 // goes when its own node dies. An address with any character outside
 // letters, digits and ".-:[]" is left out (they come from other nodes through Redis).

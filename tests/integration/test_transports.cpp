@@ -121,6 +121,7 @@ TEST_CASE("one port: HTTP and HTTPS serve the web client's files and the health 
   std::filesystem::create_directories(web / "assets");
   std::ofstream(web / "index.html") << "<!doctype html><title>amazons</title>";
   std::ofstream(web / "assets" / "app.js") << "console.log(1)";
+  std::ofstream(web / "engine.wasm", std::ios::binary) << std::string("\0asm\1\0\0\0", 8);
   ServerProcess server(dir.path(), {{"web", {{"root", web.string()}}}});
 
   auto index = http_get(server.port(), "/");
@@ -128,6 +129,14 @@ TEST_CASE("one port: HTTP and HTTPS serve the web client's files and the health 
   CHECK(index.body.find("<title>amazons</title>") != std::string::npos);
   CHECK(index.headers.find("text/html") != std::string::npos);
   CHECK(index.headers.find("Content-Security-Policy") != std::string::npos);
+  CHECK(index.headers.find("'wasm-unsafe-eval'") != std::string::npos);
+  // Cross-origin isolated, so the engine's WebAssembly threads get a SharedArrayBuffer.
+  CHECK(index.headers.find("Cross-Origin-Opener-Policy: same-origin") != std::string::npos);
+  CHECK(index.headers.find("Cross-Origin-Embedder-Policy: require-corp") != std::string::npos);
+  auto wasm = http_get(server.port(), "/engine.wasm");
+  CHECK(wasm.status == 200);
+  CHECK(wasm.headers.find("Content-Type: application/wasm") != std::string::npos);
+  CHECK(wasm.body == std::string("\0asm\1\0\0\0", 8));
   auto js = http_get(server.port(), "/assets/app.js?v=2");
   CHECK(js.status == 200);
   CHECK(js.headers.find("text/javascript") != std::string::npos);

@@ -47,10 +47,12 @@ TEST_CASE("transport: a WebSocket Origin must be our own address or listed") {
 
 TEST_CASE("transport: the page may connect to its own origin and to the cluster's nodes only") {
   CHECK(content_security_policy({}) ==
-        "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src "
+        "'self' data:; frame-ancestors 'none'");
   const std::string two = content_security_policy({"b.example.org:7420", "[::1]:7421"});
   CHECK(two ==
-        "default-src 'self'; connect-src 'self' ws://b.example.org:7420 wss://b.example.org:7420 "
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self' "
+        "ws://b.example.org:7420 wss://b.example.org:7420 "
         "ws://[::1]:7421 wss://[::1]:7421; img-src 'self' data:; frame-ancestors 'none'");
   // What another node put in Redis cannot add a directive or a source of its own.
   const std::string bad = content_security_policy({"x; script-src *", "a b", "", "evil/path"});
@@ -89,6 +91,7 @@ TEST_CASE("transport: request targets name files under the web root only") {
   CHECK_FALSE(web_file(root, "").has_value());
   CHECK(content_type(root / "index.html").starts_with("text/html"));
   CHECK(content_type(root / "a.js").starts_with("text/javascript"));
+  CHECK(content_type(root / "amazons-engine-core.wasm") == "application/wasm");
   CHECK(content_type(root / "a.bin") == "application/octet-stream");
 }
 
