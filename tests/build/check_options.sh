@@ -45,6 +45,16 @@ grep -q -- '-fuse-ld=' "$work/off/build.ninja" && fail "AMAZONS_LINKER=default: 
 grep -q 'web/dist/app.js' "$work/on/build.ninja" || fail "AMAZONS_BUILD_WEB=ON: no web client"
 grep -q 'web/dist/app.js' "$work/off/build.ninja" && fail "AMAZONS_BUILD_WEB=OFF: the web client remains"
 
+# AMAZONS_BUILD_WASM: with Emscripten installed, the web client's files include the engine as
+# WebAssembly, built as a project of its own; not without the option.
+if command -v emcc >/dev/null; then
+  configure nowasm -DAMAZONS_BUILD_WASM=OFF -DAMAZONS_BUILD_TESTS=OFF
+  grep -q 'amazons-engine-wasm' "$work/on/build.ninja" ||
+    fail "AMAZONS_BUILD_WASM=ON: the WebAssembly engine is not built"
+  grep -q 'amazons-engine-wasm' "$work/nowasm/build.ninja" &&
+    fail "AMAZONS_BUILD_WASM=OFF: the WebAssembly engine is still built"
+fi
+
 # amazons-programs (what run.sh builds): the programs, and no test suite.
 programs=$(ninja -C "$work/on" -t query amazons-programs)
 for p in server/amazons-server bot/amazons-bot ai/amazons-engine client/amazons-watch tui/amazons-tui; do
