@@ -54,8 +54,14 @@ void candidates(const Bitboard& empty, const Bitboard& queens, std::vector<Candi
       }
     }
   }
-  std::sort(out.begin(), out.end(),
-            [](const Candidate& a, const Candidate& b) { return a.order < b.order; });
+  // Equal orders by the squares, so that every standard library sorts alike (std::sort leaves
+  // ties in an order of its own choosing, and the WebAssembly build's is libc++).
+  std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.order != b.order) return a.order < b.order;
+    if (a.from != b.from) return a.from.index() < b.from.index();
+    if (a.to != b.to) return a.to.index() < b.to.index();
+    return a.arrow.index() < b.arrow.index();
+  });
 }
 
 // The length of one line of play that always takes the first candidate: a lower bound.

@@ -52,8 +52,14 @@ void rank_steps(Position& pos, Evaluator& eval, int limit, std::vector<QueenStep
     st.score = eval.evaluate(pos);
     pos.undo_queen_step(st.from, st.to);
   }
+  // Equal scores are ordered by the squares: partial_sort leaves ties in an order of the
+  // standard library's choosing, and the WebAssembly build's (libc++) must search as this one.
   std::partial_sort(steps.begin(), steps.begin() + limit, steps.end(),
-                    [](const QueenStep& a, const QueenStep& b) { return a.score > b.score; });
+                    [](const QueenStep& a, const QueenStep& b) {
+                      if (a.score != b.score) return a.score > b.score;
+                      if (a.from != b.from) return a.from.index() < b.from.index();
+                      return a.to.index() < b.to.index();
+                    });
   steps.resize(static_cast<std::size_t>(limit));
 }
 

@@ -87,10 +87,10 @@ def comparable(line):
 SESSIONS = [
     ['threads 1', 'rules standard', 'perft 1', 'perft 2', 'perft 3',
      'position start moves d1-d7/g7 g10-g8/e6', 'perft 3', 'eval',
-     'newgame', 'go depth 3', 'position start moves d1-d7/g7', 'newgame', 'go depth 3',
+     'newgame', 'go depth 3', 'position start moves d1-d7/g7', 'newgame', 'go depth 6',
      'position text 10/10/10/10/10/10/10/10/xxx7/W1B7 w', 'perft 2', 'go depth 4'],
     ['threads 1', 'rules botzone8', 'perft 1', 'perft 2', 'perft 3',
-     'position start moves c8-c3/b4 a3-b3/b2', 'perft 3', 'eval', 'newgame', 'go depth 4',
+     'position start moves c8-c3/b4 a3-b3/b2', 'perft 3', 'eval', 'newgame', 'go depth 8',
      'newgame', 'go nodes 20000',
      'position text 8/8/8/8/8/3W4/xx6/B7 w', 'go depth 2'],
     # Bad input, answered the same by both.
