@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "common/protocol_typescript.h"
+#include "common/variant.h"
 
 namespace {
 
@@ -59,4 +60,13 @@ TEST_CASE("protocol typescript: client defaults are optional, enums are string u
   CHECK(ts.find("  | ChallengeMessage") != std::string::npos);
   CHECK(block(ts, "ChallengeMessage").find("  from: Player;") != std::string::npos);
   CHECK(ts.find("export const PROTOCOL_VERSION = 1;") != std::string::npos);
+}
+
+TEST_CASE("protocol typescript: the built-in variants are the rules core's") {
+  const std::string ts = amazons::protocol::typescript_declarations();
+  for (const amazons::RuleVariant& v : {amazons::standard_variant(), amazons::botzone8_variant()}) {
+    CAPTURE(v.name);
+    CHECK(ts.find("  " + amazons::to_json(v).dump() + ",\n") != std::string::npos);
+  }
+  CHECK(ts.find("\"white\":[\"a4\",\"d1\",\"g1\",\"j4\"]") != std::string::npos);
 }
