@@ -17,6 +17,7 @@ import {
   type TimeControl,
 } from "@protocol";
 import { BoardView } from "./board_view";
+import { ComputerScreen } from "./computer_screen";
 import { Link, LinkState, defaultUrl } from "./connection";
 import { copyText, download, formatClock, h, replaceChildren } from "./dom";
 import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
@@ -57,7 +58,8 @@ type Route =
   | { kind: "join"; game: string; invite: string }
   | { kind: "archive"; player?: string }
   | { kind: "replay"; game: string }
-  | { kind: "tournament"; id: number };
+  | { kind: "tournament"; id: number }
+  | { kind: "computer" };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
@@ -65,6 +67,7 @@ function parseRoute(hash: string): Route {
   if (parts[0] === "join" && parts[1] && parts[2]) return { kind: "join", game: parts[1], invite: parts[2] };
   if (parts[0] === "archive") return { kind: "archive", player: parts[1] || undefined };
   if (parts[0] === "replay" && parts[1]) return { kind: "replay", game: parts[1] };
+  if (parts[0] === "computer") return { kind: "computer" };
   if (parts[0] === "tournament" && /^\d{1,15}$/.test(parts[1] ?? "")) return { kind: "tournament", id: Number(parts[1]) };
   return { kind: "lobby" };
 }
@@ -509,6 +512,7 @@ class App {
   }
 
   private render(): void {
+    if (this.route.kind === "computer") return this.renderComputer();
     if (!this.me) return this.renderSignIn();
     switch (this.route.kind) {
       case "lobby":
@@ -523,6 +527,14 @@ class App {
       case "tournament":
         return this.renderTournament();
     }
+  }
+
+  // A game against the engine in this page; needs no server and no name.
+  private computer: ComputerScreen | null = null;
+  private renderComputer(): void {
+    this.computer ??= new ComputerScreen(() => this.me !== null);
+    if (this.screen !== "computer") this.setScreen("computer", this.computer.el);
+    this.computer.show();
   }
 
   private renderTournament(): void {
@@ -603,6 +615,7 @@ class App {
       h("label", {}, "Password", password),
       error,
       h("button", { class: "primary", type: "submit", id: "signin-button" }, "Sign in"),
+      h("p", { class: "muted" }, "Or ", h("a", { href: "#/computer", id: "play-computer" }, "play the computer now"), ", without signing in."),
     );
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -706,6 +719,8 @@ class App {
           p.waiting,
           h("h2", {}, "Private game"),
           h("div", { class: "row" }, f.invite, joinPrivate),
+          h("h2", {}, "Practice"),
+          h("a", { class: "button", href: "#/computer", id: "play-computer" }, "Play the computer"),
         ),
       ),
     );

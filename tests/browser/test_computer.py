@@ -1,0 +1,120 @@
+"""Play the computer in the browser, with nothing installed and no name: from the sign-in page a
+visitor opens the game against the engine running in the page (WebAssembly in a Web Worker),
+plays White against the beginner level, and the engine answers each move with a legal one (the
+page's rules code checks it). Then a new game as Black on 8x8 (botzone8, where Black moves
+first): the engine does not move for the visitor, who moves first. A resignation ends the game
+as a loss. Screenshots at desktop and phone sizes go to the directory given as the first
+argument (docs/screenshots when refreshing)."""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from browser_lib import Server, browser, click, click_move, fail, js, temp_dir, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
+
+# What the screen's status says about whose turn it is (data-state of #computer-status).
+STATE = "return document.getElementById('computer-status').dataset.state"
+MOVES = "return [...document.querySelectorAll('#computer-moves .mv')].map(e => e.textContent)"
+PROBLEM = "const p = document.getElementById('computer-problem'); return p ? p.textContent : null"
+# A legal move for the side to move, from the squares the page offers: [queen, to, arrow].
+LEGAL = """
+  const sq = (n) => document.querySelector('.board [data-sq="' + n + '"]');
+  const names = [...document.querySelectorAll('#computer .board .sq')].map(e => e.dataset.sq);
+  return names.filter(n => sq(n).classList.contains('accepts'));"""
+
+
+def wait_your_move(d, what):
+    wait_for(d, what, lambda d: js(d, PROBLEM) or js(d, STATE) in ("your-move", "over"), timeout=60)
+    problem = js(d, PROBLEM)
+    if problem:
+        fail("%s: the page says %r" % (what, problem))
+
+
+def play_one(d):
+    """Enters a move as a person does: the first queen the page offers, its first destination
+    and arrow."""
+    queens = js(d, LEGAL)
+    if not queens:
+        fail("no queen is offered on the visitor's turn")
+    q = queens[0]
+    d.find_element(By.CSS_SELECTOR, '#computer .board [data-sq="%s"]' % q).click()
+    to = js(d, "return [...document.querySelectorAll('#computer .board .sq.target')].map(e => e.dataset.sq)")[0]
+    d.find_element(By.CSS_SELECTOR, '#computer .board [data-sq="%s"]' % to).click()
+    arrow = js(d, "return [...document.querySelectorAll('#computer .board .sq.target-arrow')].map(e => e.dataset.sq)")[0]
+    d.find_element(By.CSS_SELECTOR, '#computer .board [data-sq="%s"]' % arrow).click()
+    return "%s-%s/%s" % (q, to, arrow)
+
+
+def main():
+    started = time.time()
+    with temp_dir() as tmp:
+        server = Server(tmp)
+        d = browser(tmp, "visitor")
+        try:
+            d.get(server.url + "/")
+            click(d, "the sign-in page's Play the computer link", By.ID, "play-computer")
+            wait_for(d, "the computer screen", lambda d: d.find_elements(By.ID, "computer-status"))
+            Select(d.find_element(By.ID, "computer-level")).select_by_value("beginner")
+            Select(d.find_element(By.ID, "computer-rules")).select_by_value("standard")
+            Select(d.find_element(By.ID, "computer-color")).select_by_value("white")
+            click(d, "New game", By.ID, "computer-new")
+            wait_your_move(d, "the first move")
+            if js(d, MOVES) != []:
+                fail("a new game as White starts with moves: %r" % js(d, MOVES))
+            for turn in range(1, 4):
+                mine = play_one(d)
+                wait_for(d, "the engine's answer to move %d" % turn, lambda d: len(js(d, MOVES)) == 2 * turn or js(d, PROBLEM), timeout=60)
+                wait_your_move(d, "move %d" % (turn + 1))
+                moves = js(d, MOVES)
+                if moves[2 * turn - 2] != mine:
+                    fail("the move list has %r where the visitor played %s" % (moves, mine))
+            if SHOTS:
+                d.save_screenshot(os.path.join(SHOTS, "web-computer.png"))
+
+            # Black on 8x8: Black moves first, so the visitor does, and the board is turned.
+            Select(d.find_element(By.ID, "computer-rules")).select_by_value("botzone8")
+            Select(d.find_element(By.ID, "computer-color")).select_by_value("black")
+            click(d, "New game", By.ID, "computer-new")
+            wait_your_move(d, "Black's first move on 8x8")
+            if js(d, MOVES) != []:
+                fail("the engine moved for the visitor: %r" % js(d, MOVES))
+            bottom_left = js(d, "return document.querySelector('#computer .board .sq').dataset.sq")
+            if bottom_left != "h1":  # the first square drawn is the top left: h1 when turned
+                fail("the board is not turned for Black (top left %s)" % bottom_left)
+            play_one(d)
+            wait_for(d, "the engine's answer on 8x8", lambda d: len(js(d, MOVES)) == 2, timeout=60)
+            wait_your_move(d, "the second move on 8x8")
+
+            # The settings are kept for the next visit.
+            d.refresh()
+            wait_for(d, "the computer screen after a reload", lambda d: d.find_elements(By.ID, "computer-status"))
+            if Select(d.find_element(By.ID, "computer-rules")).first_selected_option.get_attribute("value") != "botzone8":
+                fail("the rules chosen were not kept")
+
+            # Resigning is a loss.
+            wait_your_move(d, "the reloaded game")
+            play_one(d)
+            click(d, "Resign", By.ID, "computer-resign")
+            wait_for(d, "the result", lambda d: js(d, STATE) == "over")
+            title = d.find_element(By.ID, "computer-result-title").text
+            if title != "You lost":
+                fail("after resigning the result says %r" % title)
+
+            if SHOTS:
+                d.set_window_size(390, 844)
+                click(d, "New game", By.ID, "computer-new")
+                wait_your_move(d, "a new game on a phone")
+                d.execute_script("window.scrollTo(0, 0)")
+                d.save_screenshot(os.path.join(SHOTS, "web-computer-phone.png"))
+        finally:
+            d.quit()
+            server.stop()
+    print("ok in %.1f s" % (time.time() - started))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+// A game against the engine in the page: the position, the moves and the result, with no server.
+// The page's rules code keeps it; the engine's moves are checked like anyone's.
+import { BUILTIN_VARIANTS, type Color, type Variant } from "@protocol";
+import { Board, Move, formatMove, other, parseMove } from "./rules";
+
+export const LEVELS: { name: string; label: string }[] = [
+  { name: "beginner", label: "Beginner: for your first games" },
+  { name: "easy", label: "Easy: looks one move ahead" },
+  { name: "medium", label: "Medium: a fair fight for a club player" },
+  { name: "hard", label: "Hard: one second of full search" },
+  { name: "max", label: "Max: five seconds a move" },
+];
+
+export interface ComputerSettings {
+  rules: string;
+  level: string;
+  color: Color | "random";
+}
+
+export const DEFAULT_SETTINGS: ComputerSettings = { rules: "standard", level: "beginner", color: "white" };
+
+export function builtinVariant(name: string): Variant {
+  return BUILTIN_VARIANTS.find((v) => v.name === name) ?? BUILTIN_VARIANTS[0];
+}
+
+// Settings as kept in localStorage: anything unknown falls back to the default.
+export function parseSettings(text: string | null): ComputerSettings {
+  try {
+    const s = JSON.parse(text ?? "null") as Partial<ComputerSettings> | null;
+    return {
+      rules: BUILTIN_VARIANTS.some((v) => v.name === s?.rules) ? s!.rules! : DEFAULT_SETTINGS.rules,
+      level: LEVELS.some((l) => l.name === s?.level) ? s!.level! : DEFAULT_SETTINGS.level,
+      color: s?.color === "white" || s?.color === "black" || s?.color === "random" ? s.color : DEFAULT_SETTINGS.color,
+    };
+  } catch {
+    return { ...DEFAULT_SETTINGS };
+  }
+}
+
+export class ComputerGame {
+  readonly variant: Variant;
+  readonly level: string;
+  readonly you: Color;
+  board: Board;
+  readonly moves: string[] = [];
+  readonly played: Move[] = [];
+  winner: Color | null = null; // set when the side to move has no move
+  resigned = false;
+
+  constructor(settings: ComputerSettings, coin: () => boolean = () => Math.random() < 0.5) {
+    this.variant = builtinVariant(settings.rules);
+    this.level = settings.level;
+    this.you = settings.color === "random" ? (coin() ? "white" : "black") : settings.color;
+    this.board = Board.fromVariant(this.variant);
+    this.checkEnd();
+  }
+
+  get over(): boolean {
+    return this.winner !== null;
+  }
+
+  get yourTurn(): boolean {
+    return !this.over && this.board.toMove === this.you;
+  }
+
+  get lastMove(): Move | null {
+    return this.played.length > 0 ? this.played[this.played.length - 1] : null;
+  }
+
+  // Plays a move of the side to move; false (nothing changed) when it is not legal.
+  play(m: Move): boolean {
+    if (this.over || !this.board.play(m)) return false;
+    this.played.push(m);
+    this.moves.push(formatMove(m, this.board.size));
+    this.checkEnd();
+    return true;
+  }
+
+  // The engine's answer: its move in the notation, or null when it says it has none.
+  playEngine(text: string | null): string | null {
+    if (this.over || this.yourTurn) return "it is not the engine's turn";
+    if (text === null) return this.board.hasMove(this.board.toMove) ? "the engine passed while it had moves" : null;
+    const m = parseMove(text, this.board.size);
+    if (!m || !this.play(m)) return `the engine's move "${text}" is not legal here`;
+    return null;
+  }
+
+  resign(): void {
+    if (this.over) return;
+    this.resigned = true;
+    this.winner = other(this.you);
+  }
+
+  private checkEnd(): void {
+    if (!this.board.hasMove(this.board.toMove)) this.winner = other(this.board.toMove);
+  }
+}

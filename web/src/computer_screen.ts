@@ -1,0 +1,162 @@
+// The "Play the computer" screen: a game against the engine running in this page (engine.ts),
+// open to anyone, signed in or not. The screen keeps its own board view and move input; the
+// App only shows it and hides it.
+import { BoardView } from "./board_view";
+import { ComputerGame, ComputerSettings, LEVELS, parseSettings } from "./computer_game";
+import { h, replaceChildren } from "./dom";
+import { BrowserEngine, engineUnavailable } from "./engine";
+import { sideName } from "./game";
+import { MoveInput } from "./input";
+import type { Move } from "./rules";
+import { BUILTIN_VARIANTS, type Color } from "@protocol";
+
+const SETTINGS_KEY = "amazons.computer";
+
+export class ComputerScreen {
+  readonly el = h("div", { class: "game computer", id: "computer" });
+  private engine: BrowserEngine | null = null;
+  private settings: ComputerSettings = parseSettings(localStorage.getItem(SETTINGS_KEY));
+  private game: ComputerGame | null = null;
+  private generation = 0; // a new game makes an earlier game's pending engine answer stale
+  private thinking = false;
+  private problem = "";
+  private readonly input = new MoveInput();
+  private readonly boardView = new BoardView(this.input, (m) => this.yourMove(m), () => this.render());
+  private readonly parts = {
+    top: h("div", { class: "seat top" }),
+    bottom: h("div", { class: "seat bottom" }),
+    status: h("div", { class: "status", id: "computer-status", "aria-live": "polite" }),
+    result: h("div", { class: "result", id: "computer-result" }),
+    actions: h("div", { class: "actions" }),
+    moves: h("ol", { class: "moves", id: "computer-moves" }),
+    rules: h("select", { id: "computer-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, v.name))),
+    level: h("select", { id: "computer-level" }, ...LEVELS.map((l) => h("option", { value: l.name }, l.label))),
+    color: h("select", { id: "computer-color" }, h("option", { value: "white" }, "White"), h("option", { value: "black" }, "Black"), h("option", { value: "random" }, "Random")),
+  };
+
+  // `signedIn`: whether the way back leads to the lobby or to signing in.
+  constructor(private readonly signedIn: () => boolean) {
+    const p = this.parts;
+    p.rules.value = this.settings.rules;
+    p.level.value = this.settings.level;
+    p.color.value = this.settings.color;
+    const start = h("button", { class: "primary", id: "computer-new", type: "submit" }, "New game");
+    const form = h("form", { class: "computer-setup" },
+      h("label", {}, "Level", p.level), h("label", {}, "Rules", p.rules), h("label", {}, "You play", p.color), start);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.newGame();
+    });
+    replaceChildren(this.el,
+      h("div", { class: "board-col" }, p.top, this.boardView.el, p.bottom),
+      h("aside", { class: "panel card" },
+        h("h2", {}, "Play the computer"),
+        h("p", { class: "muted" }, "The engine runs in your browser: nothing is sent to the server, and the game is not rated."),
+        form, p.status, p.result, p.actions,
+        h("h3", {}, "Moves"), p.moves));
+  }
+
+  // Called when the screen is shown: starts the engine the first time, and a game if none.
+  show(): void {
+    const unavailable = engineUnavailable();
+    if (unavailable) {
+      this.problem = unavailable;
+    } else if (!this.engine) {
+      this.engine = new BrowserEngine(() => this.render());
+    }
+    if (!this.game) this.newGame();
+    else this.render();
+  }
+
+  private newGame(): void {
+    const p = this.parts;
+    this.settings = parseSettings(JSON.stringify({ rules: p.rules.value, level: p.level.value, color: p.color.value }));
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(this.settings));
+    this.engine?.stop();
+    this.generation += 1;
+    this.thinking = false;
+    this.game = new ComputerGame(this.settings);
+    if (!engineUnavailable()) this.problem = "";
+    this.next();
+  }
+
+  private yourMove(m: Move): void {
+    const g = this.game;
+    if (!g || !g.yourTurn || !g.play(m)) return this.render();
+    this.next();
+  }
+
+  // After every move: the engine's turn asks the engine, yours opens the input.
+  private next(): void {
+    const g = this.game!;
+    if (!g.over && !g.yourTurn && this.engine) {
+      this.thinking = true;
+      const asked = this.generation;
+      this.engine.bestMove({ rules: g.variant.name, moves: g.moves, level: g.level }).then(
+        (move) => {
+          if (asked !== this.generation) return;
+          this.thinking = false;
+          const wrong = g.playEngine(move);
+          if (wrong) this.problem = `Something went wrong: ${wrong}.`;
+          this.next();
+        },
+        (reason: Error) => {
+          if (asked !== this.generation) return;
+          this.thinking = false;
+          this.problem = `The engine failed: ${reason.message}. Reload the page to try again.`;
+          this.render();
+        },
+      );
+    }
+    this.input.reset(g.board, g.yourTurn);
+    this.render();
+  }
+
+  private render(): void {
+    const g = this.game;
+    const p = this.parts;
+    if (!g) return;
+    const engineSide: Color = g.you === "white" ? "black" : "white";
+    this.seat(p.top, engineSide, `Computer (${g.level})`);
+    this.seat(p.bottom, g.you, "You");
+    this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: null });
+
+    let status: string;
+    if (this.problem) status = "";
+    else if (g.over) status = "The game is over.";
+    else if (this.engine?.state === "loading") status = "Loading the engine...";
+    else if (this.thinking) status = "The computer is thinking...";
+    else if (g.yourTurn) status = this.input.stage === "arrow" ? "Your move: now shoot the arrow." : this.input.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
+    else status = "";
+    replaceChildren(p.status, status, this.problem ? h("div", { class: "error", id: "computer-problem" }, this.problem) : null);
+    p.status.dataset.state = g.over ? "over" : this.thinking ? "thinking" : g.yourTurn ? "your-move" : "waiting";
+
+    if (g.over) {
+      const won = g.winner === g.you;
+      const loser = g.winner === "white" ? "black" : "white";
+      const why = g.resigned ? "You resigned." : `${loser === g.you ? "You have" : "The computer has"} no move left (${sideName(loser)}).`;
+      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? "You won" : "You lost"), h("div", {}, why));
+      p.result.hidden = false;
+    } else {
+      p.result.hidden = true;
+    }
+
+    const actions: HTMLElement[] = [];
+    if (this.thinking) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, "Move now"));
+    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); g.resign(); this.input.disable(); this.render(); } }, "Resign"));
+    actions.push(h("a", { class: "button", href: "#/" }, this.signedIn() ? "Back to the lobby" : "Sign in to play people"));
+    replaceChildren(p.actions, ...actions);
+
+    const items: HTMLElement[] = [];
+    for (let i = 0; i < g.moves.length; i += 2)
+      items.push(h("li", {}, h("span", { class: "mv" }, g.moves[i]), g.moves[i + 1] ? h("span", { class: "mv" }, g.moves[i + 1]) : null));
+    replaceChildren(p.moves, ...items);
+    p.moves.scrollTop = p.moves.scrollHeight;
+  }
+
+  private seat(el: HTMLElement, c: Color, who: string): void {
+    const g = this.game!;
+    replaceChildren(el, h("span", { class: `token ${c}` }, "\u265B"), h("span", { class: "name" }, who));
+    el.classList.toggle("to-move", !g.over && g.board.toMove === c);
+  }
+}
