@@ -2,6 +2,7 @@
 game replayed step by step and its text record exported. Screenshots of the lobby, the game and
 the result go to the directory given as the first argument (docs/screenshots when refreshing)."""
 import os
+import re
 import sys
 import time
 
@@ -109,6 +110,23 @@ def main():
                 fail("after one step the queen is not on " + first)
             d.find_element(By.ID, "last").click()
             wait_for(d, "the last step", lambda d: text(d, "#replay-ply").startswith("Move %d of" % len(g["moves"])))
+
+            # The engine's view of the positions replayed, from the engine in the page.
+            d.find_element(By.ID, "analysis-switch").click()
+            wait_for(d, "the analysis of the last position", lambda d: text(d, "#analysis-line"))
+            depth = lambda d: int(d.find_element(By.ID, "analysis-line").get_attribute("data-depth") or 0)
+            position = lambda d: d.find_element(By.ID, "analysis-line").get_attribute("data-position")
+            d.find_element(By.ID, "first").click()
+            wait_for(d, "the engine's view of the start", lambda d: position(d) == "2B2B2/8/B6B/8/8/W6W/8/2W2W2 b" and depth(d) >= 3, timeout=60)
+            if not re.match(r"^(Even|(White|Black) \+\d+\.\d|(White|Black) wins)", text(d, "#analysis-score")):
+                fail("the analysis score reads %r" % text(d, "#analysis-score"))
+            d.find_element(By.ID, "next").click()
+            wait_for(d, "the engine's view after the first move", lambda d: position(d) != "2B2B2/8/B6B/8/8/W6W/8/2W2W2 b" and position(d).endswith(" w") and depth(d) >= 2, timeout=60)
+            best = d.find_element(By.ID, "analysis-line").get_attribute("data-best")
+            if not re.match(r"^[a-h][1-8]-[a-h][1-8]/[a-h][1-8]$", best or ""):
+                fail("the analysis's best move reads %r" % best)
+            shot(d, "web-analysis.png")
+            d.find_element(By.ID, "analysis-switch").click()
             d.find_element(By.ID, "export").click()
             path = os.path.join(tmp, "amazons-game-%s.txt" % g["id"])
             wait_for(d, "the exported record", lambda d: os.path.exists(path))

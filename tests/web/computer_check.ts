@@ -1,8 +1,13 @@
-// node computer_check.js: the game against the engine in the page (web/src/computer_game.ts):
+// node computer_check.js: the engine in the page. The game against it (web/src/computer_game.ts):
 // settings read back with fallbacks, the engine's answers checked like anyone's moves, the end
-// found when the side to move has none. Exits non-zero with the first differences.
+// found when the side to move has none. Its analysis (engine.ts, analysis_view.ts): info lines
+// read, scores in words, positions written as the engine reads them. Exits non-zero with the
+// first differences.
+import { BUILTIN_VARIANTS } from "@protocol";
+import { scoreText } from "../../web/src/analysis_view";
 import { ComputerGame, DEFAULT_SETTINGS, parseSettings } from "../../web/src/computer_game";
-import { formatMove } from "../../web/src/rules";
+import { parseInfo } from "../../web/src/engine";
+import { Board, formatMove, parseMove, positionText } from "../../web/src/rules";
 
 declare const process: { exit(code: number): never };
 declare const console: { error(...a: unknown[]): void; log(...a: unknown[]): void };
@@ -56,6 +61,30 @@ const r = new ComputerGame({ ...DEFAULT_SETTINGS, color: "white" });
 r.resign();
 same("resigned: the winner", r.winner, "black");
 same("resigned: over", r.over, true);
+
+// Positions as docs/POSITION_FORMAT.md writes them.
+const standard = Board.fromVariant(BUILTIN_VARIANTS.find((v) => v.name === "standard")!);
+same("standard start", positionText(standard), "3B2B3/10/10/B8B/10/10/W8W/10/10/3W2W3 w");
+same("botzone8 start", positionText(Board.fromVariant(BUILTIN_VARIANTS.find((v) => v.name === "botzone8")!)), "2B2B2/8/B6B/8/8/W6W/8/2W2W2 b");
+standard.play(parseMove("d1-d7/g7", 10)!);
+same("after d1-d7/g7", positionText(standard), "3B2B3/10/10/B2W2x2B/10/10/W8W/10/10/6W3 b");
+
+// Info lines, as amazons-engine writes them.
+same("a value", parseInfo("info depth 7 score -130 nodes 5 nps 5 time 1 pv d1-d7/g7 a7-b7/c7"),
+  { depth: 7, score: { kind: "value", value: -130 }, pv: ["d1-d7/g7", "a7-b7/c7"] });
+same("a win", parseInfo("info depth 1 score win 1 nodes 1 nps 1 time 0 pv c3-c2/c3"), { depth: 1, score: { kind: "win", plies: 1 }, pv: ["c3-c2/c3"] });
+same("a loss", parseInfo("info depth 4 score loss 4 nodes 1 nps 1 time 0 pv a1-b1/a1"), { depth: 4, score: { kind: "loss", plies: 4 }, pv: ["a1-b1/a1"] });
+same("not info", parseInfo("bestmove d1-d7/g7"), null);
+same("no score", parseInfo("info string hello"), null);
+
+// Scores in words, for the side ahead.
+const info = (score: { kind: "value"; value: number } | { kind: "win" | "loss"; plies: number }) => ({ depth: 1, score, pv: [] });
+same("ahead", scoreText(info({ kind: "value", value: 130 }), "white"), "White +1.3");
+same("behind", scoreText(info({ kind: "value", value: -130 }), "white"), "Black +1.3");
+same("black ahead", scoreText(info({ kind: "value", value: 250 }), "black"), "Black +2.5");
+same("even", scoreText(info({ kind: "value", value: 4 }), "white"), "Even");
+same("win", scoreText(info({ kind: "win", plies: 3 }), "black"), "Black wins in 2");
+same("loss", scoreText(info({ kind: "loss", plies: 2 }), "black"), "White wins in 1");
 
 if (problems.length) {
   for (const p of problems) console.error(p);

@@ -4,7 +4,7 @@
 import { BoardView } from "./board_view";
 import { ComputerGame, ComputerSettings, LEVELS, parseSettings } from "./computer_game";
 import { h, replaceChildren } from "./dom";
-import { BrowserEngine, engineUnavailable } from "./engine";
+import { type BrowserEngine, engineUnavailable } from "./engine";
 import { sideName } from "./game";
 import { MoveInput } from "./input";
 import type { Move } from "./rules";
@@ -34,8 +34,9 @@ export class ComputerScreen {
     color: h("select", { id: "computer-color" }, h("option", { value: "white" }, "White"), h("option", { value: "black" }, "Black"), h("option", { value: "random" }, "Random")),
   };
 
-  // `signedIn`: whether the way back leads to the lobby or to signing in.
-  constructor(private readonly signedIn: () => boolean) {
+  // `signedIn`: whether the way back leads to the lobby or to signing in; `pageEngine`: the
+  // page's engine, started on first use.
+  constructor(private readonly signedIn: () => boolean, private readonly pageEngine: () => BrowserEngine) {
     const p = this.parts;
     p.rules.value = this.settings.rules;
     p.level.value = this.settings.level;
@@ -61,8 +62,8 @@ export class ComputerScreen {
     const unavailable = engineUnavailable();
     if (unavailable) {
       this.problem = unavailable;
-    } else if (!this.engine) {
-      this.engine = new BrowserEngine(() => this.render());
+    } else {
+      this.engine = this.pageEngine();
     }
     if (!this.game) this.newGame();
     else this.render();

@@ -1,7 +1,8 @@
 // The engine in the page: the WebAssembly build of amazons-engine (ai/wasm/) in its Web Worker,
 // spoken to in the engine protocol (docs/ENGINE_PROTOCOL.md). One question at a time: bestMove()
-// sets up the game and the level and resolves with the engine's move; a later question waits for
-// the earlier one. Nothing here checks a move: the caller plays it on its own board.
+// sets up the game and the level and resolves with the engine's move; analyse() searches a
+// position until stopped, reporting each depth; a later question waits for the earlier one.
+// Nothing here checks a move: the caller plays it on its own board.
 
 export type EngineState = "loading" | "ready" | "failed";
 
@@ -20,15 +21,37 @@ export interface EngineQuestion {
   level: string; // beginner, easy, medium, hard or max
 }
 
-// A question's four lines are answered by four lines in order (ok or error three times, then
-// bestmove or error), with info lines between: the answer is complete at the fourth.
-const ANSWERS_PER_QUESTION = 4;
+// What one completed depth of a search says (an `info` line).
+export interface EngineInfo {
+  depth: number;
+  // Hundredths of a square of territory for the side to move, or a win / loss proven `plies`
+  // ahead (for the side to move).
+  score: { kind: "value"; value: number } | { kind: "win" | "loss"; plies: number };
+  pv: string[];
+}
 
+export function parseInfo(line: string): EngineInfo | null {
+  const m = /^info depth (\d+) score (?:(-?\d+)|(win|loss) (\d+)) .*?\bpv ?(.*)$/.exec(line);
+  if (!m) return null;
+  const score = m[2] !== undefined ? { kind: "value" as const, value: Number(m[2]) } : { kind: m[3] as "win" | "loss", plies: Number(m[4]) };
+  return { depth: Number(m[1]), score, pv: m[5].split(" ").filter(Boolean) };
+}
+
+// A question's lines are answered by as many lines in order (ok or error for each setting, then
+// bestmove or error for go), with info lines between: the answer is complete at the last.
 interface Waiter {
   resolve: (move: string | null) => void;
   reject: (reason: Error) => void;
+  expected: number;
   answers: number;
   error?: string;
+  onInfo?: (info: EngineInfo) => void;
+}
+
+// A running analysis: stop() ends it; `done` settles when the engine has answered.
+export interface Analysis {
+  stop(): void;
+  done: Promise<unknown>;
 }
 
 export class BrowserEngine {
@@ -53,7 +76,32 @@ export class BrowserEngine {
 
   // The engine's move for the side to move after `moves`, or null when that side has none.
   bestMove(q: EngineQuestion): Promise<string | null> {
-    const asked = this.queue.then(() => this.ask(q));
+    const moves = q.moves.length > 0 ? `position start moves ${q.moves.join(" ")}` : "position start";
+    return this.enqueue(() => this.ask([`rules ${q.rules}`, moves, `level ${q.level}`, "go"]));
+  }
+
+  // Searches `position` (docs/POSITION_FORMAT.md) with no limit until stopped, calling `onInfo`
+  // after each completed depth.
+  analyse(position: string, onInfo: (info: EngineInfo) => void): Analysis {
+    let stopped = false;
+    let started = false;
+    const done = this.enqueue(() => {
+      if (stopped) return Promise.resolve(null);
+      started = true;
+      return this.ask([`position text ${position}`, "go infinite"], onInfo);
+    });
+    return {
+      stop: () => {
+        if (stopped) return;
+        stopped = true;
+        if (started) this.worker?.postMessage("stop");
+      },
+      done,
+    };
+  }
+
+  private enqueue(question: () => Promise<string | null>): Promise<string | null> {
+    const asked = this.queue.then(question);
     this.queue = asked.catch(() => undefined);
     return asked;
   }
@@ -70,15 +118,12 @@ export class BrowserEngine {
     this.fail("the engine was closed");
   }
 
-  private ask(q: EngineQuestion): Promise<string | null> {
+  // Sends `lines` (settings, then one go) and resolves with the go's best move.
+  private ask(lines: string[], onInfo?: (info: EngineInfo) => void): Promise<string | null> {
     if (this.state === "failed" || !this.worker) return Promise.reject(new Error(this.failure));
     return new Promise((resolve, reject) => {
-      this.waiter = { resolve, reject, answers: 0 };
-      const w = this.worker!;
-      w.postMessage(`rules ${q.rules}`);
-      w.postMessage(q.moves.length > 0 ? `position start moves ${q.moves.join(" ")}` : "position start");
-      w.postMessage(`level ${q.level}`);
-      w.postMessage("go");
+      this.waiter = { resolve, reject, expected: lines.length, answers: 0, onInfo };
+      for (const line of lines) this.worker!.postMessage(line);
     });
   }
 
@@ -94,9 +139,20 @@ export class BrowserEngine {
       return;
     }
     const w = this.waiter;
-    if (!w || !/^(ok|error |bestmove )/.test(line)) return;
-    if (line.startsWith("error ")) w.error ??= line.slice("error ".length);
-    if (++w.answers < ANSWERS_PER_QUESTION) return;
+    if (!w) return;
+    if (line.startsWith("info ") && w.onInfo) {
+      const info = parseInfo(line);
+      if (info) w.onInfo(info);
+      return;
+    }
+    if (!/^(ok|error |bestmove )/.test(line)) return;
+    if (line.startsWith("error ")) {
+      w.error ??= line.slice("error ".length);
+      // A refused setting must not leave a search running on the position before it (the go
+      // after it was sent already); stop is silent when nothing runs.
+      this.worker?.postMessage("stop");
+    }
+    if (++w.answers < w.expected) return;
     this.waiter = null;
     if (w.error !== undefined) return w.reject(new Error(w.error));
     const move = line.slice("bestmove ".length).trim();

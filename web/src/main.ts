@@ -17,7 +17,9 @@ import {
   type TimeControl,
 } from "@protocol";
 import { BoardView } from "./board_view";
+import { AnalysisView } from "./analysis_view";
 import { ComputerScreen } from "./computer_screen";
+import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
 import { copyText, download, formatClock, h, replaceChildren } from "./dom";
 import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
@@ -529,10 +531,21 @@ class App {
     }
   }
 
+  // The engine in this page (WebAssembly in a Web Worker), started the first time a screen needs
+  // it: the game against the computer and the analysis of a replay share it.
+  private engine: BrowserEngine | null = null;
+  private pageEngine(): BrowserEngine {
+    this.engine ??= new BrowserEngine(() => {
+      if (this.screen === "computer") this.computer?.show();
+    });
+    return this.engine;
+  }
+  private analysis = new AnalysisView(() => this.pageEngine());
+
   // A game against the engine in this page; needs no server and no name.
   private computer: ComputerScreen | null = null;
   private renderComputer(): void {
-    this.computer ??= new ComputerScreen(() => this.me !== null);
+    this.computer ??= new ComputerScreen(() => this.me !== null, () => this.pageEngine());
     if (this.screen !== "computer") this.setScreen("computer", this.computer.el);
     this.computer.show();
   }
@@ -547,6 +560,7 @@ class App {
   }
 
   private setScreen(name: string, ...children: HTMLElement[]): void {
+    if (name !== "replay") this.analysis.stop();
     this.screen = name;
     this.main.dataset.screen = name;
     replaceChildren(this.main, ...children);
@@ -1083,9 +1097,11 @@ class App {
     const { board, played } = replay(r.record.rules, r.moves.slice(0, r.ply));
     const view = new BoardView(new MoveInput(), () => undefined);
     view.show({ board, lastMove: played[played.length - 1] ?? null, flipped: false, territory: this.territory ? territoryMap(board) : null });
+    this.analysis.follow(board);
     const rec = r.record;
     const result = rec.result ? `${resultTitle({ winner: rec.result.winner ?? undefined })}: ${resultReason({ winner: rec.result.winner ?? undefined, reason: rec.result.reason })}` : "Unfinished.";
-    const step = (id: string, label: string, d: number | "start" | "end") => h("button", { id, onclick: () => this.stepReplay(d) }, label);
+    // Glyphs every font has (U+23EE and U+23ED are empty boxes without a symbol font).
+    const step = (id: string, label: string, name: string, d: number | "start" | "end") => h("button", { id, "aria-label": name, title: name, onclick: () => this.stepReplay(d) }, label);
     const rows: HTMLElement[] = [];
     for (let i = 0; i < r.moves.length; i += 2) {
       const cell = (k: number) => (k < r.moves.length ? h("span", { class: `mv${k + 1 === r.ply ? " current" : ""}`, onclick: () => { r.ply = k + 1; this.renderReplay(); } }, r.moves[k]) : null);
@@ -1098,8 +1114,9 @@ class App {
         h("h2", {}, `Replay of game ${r.game}`),
         h("div", { class: "status", id: "replay-ply" }, `Move ${r.ply} of ${r.moves.length}`),
         h("div", { class: "result" }, result),
-        h("div", { class: "actions" }, step("first", "\u23EE", "start"), step("prev", "\u25C0", -1), step("next", "\u25B6", 1), step("last", "\u23ED", "end")),
+        h("div", { class: "actions" }, step("first", "|\u25C0", "First position", "start"), step("prev", "\u25C0", "Back one move", -1), step("next", "\u25B6", "Forward one move", 1), step("last", "\u25B6|", "Last position", "end")),
         h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.exportRecord(r.game) }, "Export record"), h("a", { class: "button quiet", href: "#/archive" }, "Back")),
+        this.analysis.el,
         h("h3", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
   }
 }

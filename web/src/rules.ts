@@ -170,3 +170,27 @@ export function replay(v: Variant, moves: readonly string[]): { board: Board; pl
   }
   return { board, played };
 }
+
+// The position in the one-line text form (docs/POSITION_FORMAT.md), canonical as the C++
+// amazons::to_text writes it: ranks from the top, runs of empty squares as numbers, then the
+// side to move. The engine takes any position in this form.
+export function positionText(board: Board): string {
+  const ranks: string[] = [];
+  for (let rank = board.size - 1; rank >= 0; --rank) {
+    let text = "";
+    let empty = 0;
+    for (let file = 0; file < board.size; ++file) {
+      const cell = board.at(board.square(file, rank));
+      if (cell === Cell.Empty) {
+        ++empty;
+        continue;
+      }
+      if (empty > 0) text += String(empty);
+      empty = 0;
+      text += cell === Cell.White ? "W" : cell === Cell.Black ? "B" : "x";
+    }
+    if (empty > 0) text += String(empty);
+    ranks.push(text);
+  }
+  return `${ranks.join("/")} ${board.toMove === "white" ? "w" : "b"}`;
+}
