@@ -2,8 +2,9 @@
 visitor opens the game against the engine running in the page (WebAssembly in a Web Worker),
 plays White against the beginner level, and the engine answers each move with a legal one (the
 page's rules code checks it). Then a new game as Black on 8x8 (botzone8, where Black moves
-first): the engine does not move for the visitor, who moves first. A resignation ends the game
-as a loss. Screenshots at desktop and phone sizes go to the directory given as the first
+first): the engine does not move for the visitor, who moves first; a reload resumes the game;
+a hint marks one of the visitor's queens; a takeback undoes a move and its answer. A
+resignation ends the game as a loss. Screenshots at desktop and phone sizes go to the directory given as the first
 argument (docs/screenshots when refreshing)."""
 import os
 import sys
@@ -88,16 +89,33 @@ def main():
             play_one(d)
             wait_for(d, "the engine's answer on 8x8", lambda d: len(js(d, MOVES)) == 2, timeout=60)
             wait_your_move(d, "the second move on 8x8")
+            before_reload = js(d, MOVES)
 
-            # The settings are kept for the next visit.
+            # A reload resumes the game, and the settings are kept for the next one.
             d.refresh()
             wait_for(d, "the computer screen after a reload", lambda d: d.find_elements(By.ID, "computer-status"))
+            wait_your_move(d, "the resumed game")
+            if js(d, MOVES) != before_reload:
+                fail("the reload did not resume the game: %r, before %r" % (js(d, MOVES), before_reload))
             if Select(d.find_element(By.ID, "computer-rules")).first_selected_option.get_attribute("value") != "botzone8":
                 fail("the rules chosen were not kept")
 
+            # A hint marks one of the visitor's queens (Black's here).
+            click(d, "Hint", By.ID, "computer-hint")
+            wait_for(d, "the hint", lambda d: d.find_elements(By.CSS_SELECTOR, "#computer .board .sq.hint"), timeout=60)
+            hinted = d.find_element(By.CSS_SELECTOR, "#computer .board .sq.hint").get_attribute("data-piece")
+            if hinted != "black":
+                fail("the hint marks a square holding %r, not one of Black's queens" % hinted)
+
+            # Take back: the visitor's move and the engine's answer, the visitor to move again.
+            click(d, "Take back", By.ID, "computer-takeback")
+            wait_for(d, "the takeback", lambda d: js(d, MOVES) == [])
+            wait_your_move(d, "the position taken back")
+
             # Resigning is a loss.
-            wait_your_move(d, "the reloaded game")
             play_one(d)
+            wait_for(d, "the engine's answer after the takeback", lambda d: len(js(d, MOVES)) == 2, timeout=60)
+            wait_your_move(d, "the move after the takeback")
             click(d, "Resign", By.ID, "computer-resign")
             wait_for(d, "the result", lambda d: js(d, STATE) == "over")
             title = d.find_element(By.ID, "computer-result-title").text

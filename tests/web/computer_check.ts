@@ -56,6 +56,37 @@ same("the loser cannot move", whole.board.hasMove(whole.board.toMove), false);
 same("the winner", whole.winner, whole.board.toMove === "white" ? "black" : "white");
 same("no move after the end", whole.play({ from: 0, to: 1, arrow: 2 }), false);
 
+// Takeback: your move and the engine's answer; nothing when you have not moved.
+const t = new ComputerGame({ rules: "standard", level: "easy", color: "white" });
+same("no takeback at the start", t.canTakeBack, false);
+t.play(parseMove("d1-d7/g7", 10)!);
+same("the engine's answer", t.playEngine("a7-b7/c7"), null);
+same("takeback", t.takeBack(), true);
+same("taken back", [t.moves, t.board.toMove, t.played.length], [[], "white", 0]);
+t.play(parseMove("d1-d7/g7", 10)!);
+same("takeback while the engine thinks", t.takeBack(), true);
+same("taken back again", t.moves, []);
+// As White on botzone8 the engine (Black) moves first: its first move stays.
+const tb = new ComputerGame({ rules: "botzone8", level: "easy", color: "white" });
+same("the engine's first move", tb.playEngine("c8-c3/b4"), null);
+same("nothing of yours to take back", tb.canTakeBack, false);
+tb.play(parseMove("a3-b3/b2", 8)!);
+tb.playEngine("a6-a4/a5");
+tb.takeBack();
+same("back to the engine's first move", tb.moves, ["c8-c3/b4"]);
+
+// Saved and restored: the same game; a save that does not replay is dropped.
+const saved = JSON.stringify(tb.saved());
+const back = ComputerGame.restore(saved);
+same("restored", back && [back.variant.name, back.level, back.you, back.moves, back.board.toMove], ["botzone8", "easy", "white", ["c8-c3/b4"], "white"]);
+same("nothing saved", ComputerGame.restore(null), null);
+same("not JSON", ComputerGame.restore("{"), null);
+same("an illegal move saved", ComputerGame.restore(JSON.stringify({ ...tb.saved(), moves: ["a1-a2/a3"] })), null);
+same("an unknown level", ComputerGame.restore(JSON.stringify({ ...tb.saved(), level: "god" })), null);
+const resignedSave = new ComputerGame({ rules: "standard", level: "easy", color: "black" });
+resignedSave.resign();
+same("a resignation is kept", ComputerGame.restore(JSON.stringify(resignedSave.saved()))?.winner, "white");
+
 // Resigning loses.
 const r = new ComputerGame({ ...DEFAULT_SETTINGS, color: "white" });
 r.resign();

@@ -13,6 +13,7 @@ export interface Scene {
   flipped: boolean;
   territory: TerritoryMap | null;
   premove?: Move | null; // a premove waiting for the opponent's move
+  hint?: Square | null; // a queen the engine suggests moving
 }
 
 const DRAG_THRESHOLD_PX = 4;
@@ -103,6 +104,7 @@ export class BoardView {
       const pre = scene.premove;
       if (pre && (s === pre.from || s === pre.to)) cls.push("premove");
       if (pre && s === pre.arrow) cls.push("premove-arrow");
+      if (scene.hint === s) cls.push("hint");
       if (scene.territory && cell === Cell.Empty) {
         const o = owner(scene.territory, s);
         if (o) cls.push(`terr-${o}`);

@@ -1,7 +1,7 @@
 // A game against the engine in the page: the position, the moves and the result, with no server.
 // The page's rules code keeps it; the engine's moves are checked like anyone's.
 import { BUILTIN_VARIANTS, type Color, type Variant } from "@protocol";
-import { Board, Move, formatMove, other, parseMove } from "./rules";
+import { Board, Move, formatMove, other, parseMove, replay } from "./rules";
 
 export const LEVELS: { name: string; label: string }[] = [
   { name: "beginner", label: "Beginner: for your first games" },
@@ -37,13 +37,22 @@ export function parseSettings(text: string | null): ComputerSettings {
   }
 }
 
+// A game as the page keeps it in localStorage, to resume after a reload.
+export interface SavedComputerGame {
+  rules: string;
+  level: string;
+  you: Color;
+  moves: string[];
+  resigned: boolean;
+}
+
 export class ComputerGame {
   readonly variant: Variant;
   readonly level: string;
   readonly you: Color;
   board: Board;
-  readonly moves: string[] = [];
-  readonly played: Move[] = [];
+  moves: string[] = [];
+  played: Move[] = [];
   winner: Color | null = null; // set when the side to move has no move
   resigned = false;
 
@@ -53,6 +62,38 @@ export class ComputerGame {
     this.you = settings.color === "random" ? (coin() ? "white" : "black") : settings.color;
     this.board = Board.fromVariant(this.variant);
     this.checkEnd();
+  }
+
+  // The saved game again, or null when it does not replay (an old or edited save).
+  static restore(text: string | null): ComputerGame | null {
+    try {
+      const s = JSON.parse(text ?? "null") as SavedComputerGame | null;
+      if (!s || !Array.isArray(s.moves) || (s.you !== "white" && s.you !== "black")) return null;
+      if (!BUILTIN_VARIANTS.some((v) => v.name === s.rules) || !LEVELS.some((l) => l.name === s.level)) return null;
+      const g = new ComputerGame({ rules: s.rules, level: s.level, color: s.you });
+      if (!g.replayTo(s.moves.map(String))) return null;
+      if (s.resigned === true) g.resign();
+      return g;
+    } catch {
+      return null;
+    }
+  }
+
+  saved(): SavedComputerGame {
+    return { rules: this.variant.name, level: this.level, you: this.you, moves: [...this.moves], resigned: this.resigned };
+  }
+
+  // Whether a takeback is possible: a move of yours to take back, the game not resigned.
+  get canTakeBack(): boolean {
+    return !this.resigned && this.played.some((_, i) => this.moverOf(i) === this.you);
+  }
+
+  // Takes back your last move and the engine's answer to it, if any: your turn again.
+  takeBack(): boolean {
+    if (!this.canTakeBack) return false;
+    let keep = this.moves.length - 1;
+    while (this.moverOf(keep) !== this.you) --keep;
+    return this.replayTo(this.moves.slice(0, keep));
   }
 
   get over(): boolean {
@@ -89,6 +130,24 @@ export class ComputerGame {
     if (this.over) return;
     this.resigned = true;
     this.winner = other(this.you);
+  }
+
+  // Who made ply `i` (from 0).
+  private moverOf(i: number): Color {
+    const first = this.variant.first;
+    return i % 2 === 0 ? first : other(first);
+  }
+
+  private replayTo(moves: string[]): boolean {
+    const r = replay(this.variant, moves);
+    if (r.error) return false;
+    this.board = r.board;
+    this.played = r.played;
+    this.moves = moves;
+    this.winner = null;
+    this.resigned = false;
+    this.checkEnd();
+    return true;
   }
 
   private checkEnd(): void {

@@ -7,10 +7,12 @@ import { h, replaceChildren } from "./dom";
 import { type BrowserEngine, engineUnavailable } from "./engine";
 import { sideName } from "./game";
 import { MoveInput } from "./input";
-import type { Move } from "./rules";
+import { type Move, type Square, parseMove } from "./rules";
 import { BUILTIN_VARIANTS, type Color } from "@protocol";
 
 const SETTINGS_KEY = "amazons.computer";
+const GAME_KEY = "amazons.computer.game"; // the game under way, resumed after a reload
+const HINT_LEVEL = "hard"; // a hint is the move this level would play
 
 export class ComputerScreen {
   readonly el = h("div", { class: "game computer", id: "computer" });
@@ -20,6 +22,8 @@ export class ComputerScreen {
   private generation = 0; // a new game makes an earlier game's pending engine answer stale
   private thinking = false;
   private problem = "";
+  private hint: Square | null = null; // the queen the hint says to move
+  private hinting = false;
   private readonly input = new MoveInput();
   private readonly boardView = new BoardView(this.input, (m) => this.yourMove(m), () => this.render());
   private readonly parts = {
@@ -65,8 +69,9 @@ export class ComputerScreen {
     } else {
       this.engine = this.pageEngine();
     }
+    this.game ??= ComputerGame.restore(localStorage.getItem(GAME_KEY));
     if (!this.game) this.newGame();
-    else this.render();
+    else this.next();
   }
 
   private newGame(): void {
@@ -87,10 +92,12 @@ export class ComputerScreen {
     this.next();
   }
 
-  // After every move: the engine's turn asks the engine, yours opens the input.
+  // After every move: the game is kept, the engine's turn asks the engine, yours opens the input.
   private next(): void {
     const g = this.game!;
-    if (!g.over && !g.yourTurn && this.engine) {
+    localStorage.setItem(GAME_KEY, JSON.stringify(g.saved()));
+    this.hint = null;
+    if (!g.over && !g.yourTurn && this.engine && !this.thinking) {
       this.thinking = true;
       const asked = this.generation;
       this.engine.bestMove({ rules: g.variant.name, moves: g.moves, level: g.level }).then(
@@ -113,6 +120,40 @@ export class ComputerScreen {
     this.render();
   }
 
+  // Your last move and the engine's answer taken back (a search for its answer is abandoned).
+  private takeBack(): void {
+    const g = this.game;
+    if (!g || !g.canTakeBack) return;
+    if (this.thinking) {
+      this.generation += 1;
+      this.thinking = false;
+      this.engine?.stop();
+    }
+    g.takeBack();
+    this.next();
+  }
+
+  // The queen the engine at HINT_LEVEL would move, marked on the board.
+  private askHint(): void {
+    const g = this.game;
+    if (!g || !g.yourTurn || !this.engine || this.hinting) return;
+    this.hinting = true;
+    const asked = this.generation;
+    const plies = g.moves.length;
+    this.render();
+    this.engine.bestMove({ rules: g.variant.name, moves: g.moves, level: HINT_LEVEL }).then(
+      (move) => {
+        this.hinting = false;
+        if (asked === this.generation && g.moves.length === plies && move) this.hint = parseMove(move, g.board.size)?.from ?? null;
+        this.render();
+      },
+      () => {
+        this.hinting = false;
+        this.render();
+      },
+    );
+  }
+
   private render(): void {
     const g = this.game;
     const p = this.parts;
@@ -120,7 +161,7 @@ export class ComputerScreen {
     const engineSide: Color = g.you === "white" ? "black" : "white";
     this.seat(p.top, engineSide, `Computer (${g.level})`);
     this.seat(p.bottom, g.you, "You");
-    this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: null });
+    this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: null, hint: this.hint });
 
     let status: string;
     if (this.problem) status = "";
@@ -144,7 +185,9 @@ export class ComputerScreen {
 
     const actions: HTMLElement[] = [];
     if (this.thinking) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, "Move now"));
-    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); g.resign(); this.input.disable(); this.render(); } }, "Resign"));
+    if (g.yourTurn && this.engine) actions.push(h("button", { id: "computer-hint", disabled: this.hinting, onclick: () => this.askHint() }, this.hinting ? "Thinking..." : "Hint"));
+    if (g.canTakeBack) actions.push(h("button", { id: "computer-takeback", onclick: () => this.takeBack() }, "Take back"));
+    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); g.resign(); this.input.disable(); localStorage.setItem(GAME_KEY, JSON.stringify(g.saved())); this.render(); } }, "Resign"));
     actions.push(h("a", { class: "button", href: "#/" }, this.signedIn() ? "Back to the lobby" : "Sign in to play people"));
     replaceChildren(p.actions, ...actions);
 
