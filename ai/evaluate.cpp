@@ -23,8 +23,12 @@ class DistanceFill {
 
   DistanceFill(const Position& pos) : size_(pos.size()) {
     empty_ = L::from(pos.empty_squares(), size_);
-    const Bits east = empty_ & L::not_first_file();
-    const Bits west = empty_ & L::not_last_file();
+    // The masks as constants: computed here they are loops of variable shifts, which some
+    // compilers (clang for WebAssembly) leave to run at every evaluation.
+    static constexpr Bits kNotFirstFile = L::not_first_file();
+    static constexpr Bits kNotLastFile = L::not_last_file();
+    const Bits east = empty_ & kNotFirstFile;
+    const Bits west = empty_ & kNotLastFile;
     for (int d = 0; d < 8; ++d) {
       const int df = kDenseDirections[d].file_step;
       pro_[d] = df > 0 ? east : df < 0 ? west : empty_;
