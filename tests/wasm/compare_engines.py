@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """The WebAssembly engine against the native one (label "wasm").
 
-  compare_engines.py NATIVE_ENGINE WASM_ENGINE_JS PROTOCOL_MD
+  compare_engines.py NATIVE_ENGINE WASM_ENGINE_JS PROTOCOL_MD [FUZZ_CORPUS_DIR]
 
 Runs `amazons-engine` and `node amazons-engine.js` side by side on the same lines and checks that
 they answer the same: perft counts on both boards, fixed-depth searches with one thread (every
 `info` line's depth, score, nodes and principal variation, and the best move; only nps and time
 may differ), the static evaluation, and every error. Then replays the transcript of
 docs/ENGINE_PROTOCOL.md against the WebAssembly engine alone, as tests/ai/test_protocol.cpp does
-against the native one. Each answer is awaited with a deadline, so a hung engine fails the test
-instead of stalling it.
+against the native one. With a corpus, feeds the WebAssembly engine every input of the native
+protocol's fuzz corpus (fuzz/corpus/engine_protocol) under the harness's rules. Each answer is
+awaited with a deadline, so a hung engine fails the test instead of stalling it.
 """
+import os
 import queue
 import re
 import subprocess
@@ -180,14 +182,82 @@ def replay_transcript(wasm_command, markdown_path):
     print(f'the WebAssembly engine replays the {checked} answers of the protocol transcript')
 
 
+MAX_FUZZ_LINES = 64  # as fuzz/engine_protocol_fuzz.cpp
+
+
+def too_costly(words):
+    """What fuzz/engine_protocol_fuzz.cpp skips: the controller's own requests for much work."""
+    if not words:
+        return False
+    if words[0] == 'perft':
+        return len(words) != 2 or words[1] not in ('0', '1')
+    if words[0] == 'hash':
+        return len(words) != 2 or len(words[1]) > 1
+    if words[0] == 'threads':
+        return True
+    if words[0] == 'rules':
+        return len(words) > 1 and ('/' in words[1] or '.json' in words[1])
+    return False
+
+
+def replay_fuzz_corpus(wasm_command, corpus):
+    """The native harness's properties, kept by the WebAssembly engine over the whole corpus in one
+    session: no line kills it; every command that should answer does; every search started ends
+    with exactly one bestmove (each is stopped at once). Bytes that are not UTF-8 arrive replaced,
+    since the worker's lines are JavaScript strings."""
+    wasm = Engine('wasm', wasm_command)
+    wasm.answer('hash 1')
+    inputs = sorted(os.listdir(corpus))
+    lines_sent = searches = 0
+    for n, name in enumerate(inputs):
+        with open(os.path.join(corpus, name), 'rb') as f:
+            data = f.read().decode('utf-8', errors='replace').replace('\0', ' ')
+        handled = 0
+        for line in data.split('\n'):
+            if handled >= MAX_FUZZ_LINES:
+                break
+            words = line.replace('\t', ' ').replace('\r', ' ').split()
+            if too_costly(words):
+                continue
+            handled += 1
+            if words and words[0] == 'quit':
+                break
+            # A unique sentinel after the line: what comes before its error is the line's answer.
+            sentinel = f'sentinel-{n}-{handled}'
+            wasm.send(line)
+            wasm.send(sentinel)
+            answer = []
+            while True:
+                got = wasm.read()
+                if sentinel in got:
+                    break
+                answer.append(got)
+            lines_sent += 1
+            go = bool(words) and words[0] == 'go'
+            if go and not any(a.startswith('error') for a in answer):
+                searches += 1
+                if not any(a.startswith('bestmove') for a in answer):
+                    wasm.send('stop')
+                    while not wasm.read().startswith('bestmove'):
+                        pass
+            silent = not words or words[0].startswith('#') or words[0] == 'stop'
+            if not silent and not go and not answer:
+                fail(f'fuzz corpus {name}: no answer to {line!r}')
+    wasm.quit()
+    print(f'the WebAssembly engine took the {len(inputs)} inputs of the fuzz corpus: {lines_sent} lines, '
+          f'{searches} searches')
+
+
 def main():
-    if len(sys.argv) != 4:
-        fail('usage: compare_engines.py NATIVE_ENGINE WASM_ENGINE_JS PROTOCOL_MD')
+    if len(sys.argv) not in (4, 5):
+        fail('usage: compare_engines.py NATIVE_ENGINE WASM_ENGINE_JS PROTOCOL_MD [FUZZ_CORPUS_DIR]')
     native_command = [sys.argv[1]]
     wasm_command = ['node', sys.argv[2]]
     compare_sessions(native_command, wasm_command)
     check_threads(wasm_command)
     replay_transcript(wasm_command, sys.argv[3])
+    if len(sys.argv) == 5:
+        replay_fuzz_corpus(wasm_command, sys.argv[4])
 
 
 if __name__ == '__main__':
