@@ -16,12 +16,9 @@
 
 namespace amazons::ai {
 
-// A move that loses at least this many squares of territory, by the engine's judgement before
-// and after it, is a mistake; at least kBlunderSquares, a blunder. A square is about what one
-// arrow more or less decides in the end game, so two are worth a look and five usually lose a
-// balanced game.
-inline constexpr double kMistakeSquares = 2.0;
-inline constexpr double kBlunderSquares = 5.0;
+// The marks' thresholds in squares of territory lost (common/game_record.h says why these).
+inline constexpr double kMistakeSquares = MoveAnnotation::kMistakeSquares;
+inline constexpr double kBlunderSquares = MoveAnnotation::kBlunderSquares;
 
 // Lets another thread end a running analyse_game early. cancel() stops the search in progress
 // (the search promises within a millisecond or so) and no further search starts, so

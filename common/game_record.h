@@ -55,6 +55,12 @@ std::optional<MoveMark> move_mark_from_code(std::string_view code);
 // of view; a decided game (proven or counted) is +-kDecidedSquares.
 struct MoveAnnotation {
   static constexpr double kDecidedSquares = 100;
+  // A move that loses at least this many squares of territory, by the engine's judgement before
+  // and after it, is a mistake; at least kBlunderSquares, a blunder. A square is about what one
+  // arrow more or less decides in the end game, so two are worth a look and five usually lose a
+  // balanced game. (Here, not in ai/, so that the web client's review is generated the same.)
+  static constexpr double kMistakeSquares = 2.0;
+  static constexpr double kBlunderSquares = 5.0;
   double before = 0;         // the position before the move, with the engine's best move
   double after = 0;          // the position after the move played
   std::optional<Move> best;  // the engine's move, when it is not the one played

@@ -9,6 +9,9 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "common/game_record.h"
 #include "common/protocol_client.h"
 #include "common/protocol_enums.h"
 #include "common/protocol_server.h"
@@ -17,6 +20,9 @@
 namespace amazons::protocol {
 
 namespace {
+
+// A constant for TypeScript: as JSON writes the number ("2", "2.5").
+std::string number(double value) { return nlohmann::json(value).dump(); }
 
 // Who decodes a message decides what a default means: the server fills a client's missing
 // field in, while the server's encoder writes every defaulted field.
@@ -334,7 +340,11 @@ std::string typescript_declarations() {
   out += "export const BUILTIN_VARIANTS: readonly Variant[] = [\n";
   for (const RuleVariant& v : {standard_variant(), botzone8_variant()})
     out += "  " + to_json(v).dump() + ",\n";
-  out += "];\n\n";
+  out += "];\n";
+  // What the web client's review of a game marks, as amazons-engine analyse does.
+  out += "export const ANALYSIS_SQUARES = { mistake: " + number(MoveAnnotation::kMistakeSquares) +
+         ", blunder: " + number(MoveAnnotation::kBlunderSquares) +
+         ", decided: " + number(MoveAnnotation::kDecidedSquares) + " } as const;\n\n";
   out += kPrelude;
   out += "\n";
   out += e.named;

@@ -127,6 +127,33 @@ def main():
                 fail("the analysis's best move reads %r" % best)
             shot(d, "web-analysis.png")
             d.find_element(By.ID, "analysis-switch").click()
+
+            # The engine's review of the game: progress and Cancel, then a whole review with a
+            # graph, each side's mistakes and blunders, and the marks in the move list.
+            Select(d.find_element(By.ID, "review-movetime")).select_by_value("200")
+            click(d, "Review", By.ID, "review-start")
+            wait_for(d, "the review's progress", lambda d: re.match(r"Reviewing: move [1-9]\d* of %d" % len(g["moves"]), text(d, "#review-progress")), timeout=60)
+            click(d, "Cancel", By.ID, "review-cancel")
+            wait_for(d, "the cancelled review", lambda d: d.find_elements(By.ID, "review-start"))
+            click(d, "Review", By.ID, "review-start")
+            wait_for(d, "the whole review", lambda d: d.find_elements(By.ID, "review-graph") or js(d, "const p = document.getElementById('review-problem'); return p && p.textContent"), timeout=120)
+            if d.find_elements(By.ID, "review-problem"):
+                fail("the review failed: " + text(d, "#review-problem"))
+            marks = 0
+            for side in ("white", "black"):
+                found = re.match(r"^(White|Black): (\d+) mistakes?, (\d+) blunders?$", text(d, "#review-" + side))
+                if not found:
+                    fail("the review's summary for %s: %r" % (side, text(d, "#review-" + side)))
+                marks += int(found.group(2)) + int(found.group(3))
+            listed = len(d.find_elements(By.CSS_SELECTOR, ".moves .mv.mistake, .moves .mv.blunder"))
+            if listed != marks:
+                fail("the move list marks %d moves, the summary counts %d" % (listed, marks))
+            graph = d.find_element(By.ID, "review-graph")
+            ActionChains(d).move_to_element_with_offset(graph, 0, 0).click().perform()  # the middle
+            middle = len(g["moves"]) / 2
+            shown = lambda d: int(re.match(r"Move (\d+) of", text(d, "#replay-ply")).group(1))
+            wait_for(d, "the move the graph's middle stands for", lambda d: abs(shown(d) - middle) <= 1)
+            shot(d, "web-review.png")
             d.find_element(By.ID, "export").click()
             path = os.path.join(tmp, "amazons-game-%s.txt" % g["id"])
             wait_for(d, "the exported record", lambda d: os.path.exists(path))

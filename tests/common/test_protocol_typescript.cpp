@@ -2,8 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include "common/game_record.h"
 #include "common/protocol_typescript.h"
 #include "common/variant.h"
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -69,4 +72,14 @@ TEST_CASE("protocol typescript: the built-in variants are the rules core's") {
     CHECK(ts.find("  " + amazons::to_json(v).dump() + ",\n") != std::string::npos);
   }
   CHECK(ts.find("\"white\":[\"a4\",\"d1\",\"g1\",\"j4\"]") != std::string::npos);
+}
+
+TEST_CASE("protocol typescript: the review's marks are the engine analysis's") {
+  const std::string ts = amazons::protocol::typescript_declarations();
+  using amazons::MoveAnnotation;
+  CHECK(ts.find("export const ANALYSIS_SQUARES = { mistake: " +
+                nlohmann::json(MoveAnnotation::kMistakeSquares).dump() +
+                ", blunder: " + nlohmann::json(MoveAnnotation::kBlunderSquares).dump() +
+                ", decided: " + nlohmann::json(MoveAnnotation::kDecidedSquares).dump() +
+                " } as const;") != std::string::npos);
 }

@@ -1,12 +1,14 @@
 // node computer_check.js: the engine in the page. The game against it (web/src/computer_game.ts):
 // settings read back with fallbacks, the engine's answers checked like anyone's moves, the end
 // found when the side to move has none. Its analysis (engine.ts, analysis_view.ts): info lines
-// read, scores in words, positions written as the engine reads them. Exits non-zero with the
+// read, scores in words, positions written as the engine reads them; the review's judgement
+// (review.ts). Exits non-zero with the
 // first differences.
 import { BUILTIN_VARIANTS } from "@protocol";
 import { scoreText } from "../../web/src/analysis_view";
 import { ComputerGame, DEFAULT_SETTINGS, parseSettings } from "../../web/src/computer_game";
 import { parseInfo } from "../../web/src/engine";
+import { markFor, squaresOf } from "../../web/src/review";
 import { Board, formatMove, parseMove, positionText } from "../../web/src/rules";
 
 declare const process: { exit(code: number): never };
@@ -116,6 +118,20 @@ same("black ahead", scoreText(info({ kind: "value", value: 250 }), "black"), "Bl
 same("even", scoreText(info({ kind: "value", value: 4 }), "white"), "Even");
 same("win", scoreText(info({ kind: "win", plies: 3 }), "black"), "Black wins in 2");
 same("loss", scoreText(info({ kind: "loss", plies: 2 }), "black"), "White wins in 1");
+
+// The review's judgement, as ai/analysis.cpp's (squares to hundredths, decided +-100, marks at 2
+// and 5 squares lost).
+const value = (v: number) => ({ depth: 5, score: { kind: "value" as const, value: v }, pv: [] });
+same("squares", squaresOf(value(-237)), -2.37);
+same("counted endgame", squaresOf(value(10450)), 100);
+same("counted loss", squaresOf(value(-10020)), -100);
+same("proven win", squaresOf({ depth: 3, score: { kind: "win", plies: 3 }, pv: [] }), 100);
+same("proven loss", squaresOf({ depth: 3, score: { kind: "loss", plies: 2 }, pv: [] }), -100);
+same("no search", squaresOf(null), 0);
+same("no mark", markFor(1.99), null);
+same("mistake", markFor(2), "mistake");
+same("still a mistake", markFor(4.99), "mistake");
+same("blunder", markFor(5), "blunder");
 
 if (problems.length) {
   for (const p of problems) console.error(p);

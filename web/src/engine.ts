@@ -80,6 +80,17 @@ export class BrowserEngine {
     return this.enqueue(() => this.ask([`rules ${q.rules}`, moves, `level ${q.level}`, "go"]));
   }
 
+  // One search of `position` (docs/POSITION_FORMAT.md) at `level` with the `go` arguments
+  // `limits` (e.g. "movetime 500 depth 7"): the best move (null: none) and the last completed
+  // depth's report (null when none completed).
+  async search(position: string, level: string, limits: string): Promise<{ best: string | null; last: EngineInfo | null }> {
+    let last: EngineInfo | null = null;
+    const best = await this.enqueue(() =>
+      this.ask([`position text ${position}`, `level ${level}`, `go ${limits}`], (info) => (last = info)),
+    );
+    return { best, last };
+  }
+
   // Searches `position` (docs/POSITION_FORMAT.md) with no limit until stopped, calling `onInfo`
   // after each completed depth.
   analyse(position: string, onInfo: (info: EngineInfo) => void): Analysis {

@@ -18,6 +18,7 @@ import {
 } from "@protocol";
 import { BoardView } from "./board_view";
 import { AnalysisView } from "./analysis_view";
+import { ReviewView } from "./review_view";
 import { ComputerScreen } from "./computer_screen";
 import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
@@ -541,6 +542,9 @@ class App {
     return this.engine;
   }
   private analysis = new AnalysisView(() => this.pageEngine());
+  private review = new ReviewView(() => this.pageEngine(), () => this.renderReplay(), (ply) => {
+    if (this.replayRecord) this.stepReplay(ply - this.replayRecord.ply);
+  });
 
   // A game against the engine in this page; needs no server and no name.
   private computer: ComputerScreen | null = null;
@@ -560,7 +564,10 @@ class App {
   }
 
   private setScreen(name: string, ...children: HTMLElement[]): void {
-    if (name !== "replay") this.analysis.stop();
+    if (name !== "replay") {
+      this.analysis.stop();
+      this.review.cancel();
+    }
     this.screen = name;
     this.main.dataset.screen = name;
     replaceChildren(this.main, ...children);
@@ -1098,13 +1105,19 @@ class App {
     const view = new BoardView(new MoveInput(), () => undefined);
     view.show({ board, lastMove: played[played.length - 1] ?? null, flipped: false, territory: this.territory ? territoryMap(board) : null });
     this.analysis.follow(board);
+    this.review.render({ game: r.game, variant: r.record.rules, moves: r.moves, ply: r.ply });
     const rec = r.record;
     const result = rec.result ? `${resultTitle({ winner: rec.result.winner ?? undefined })}: ${resultReason({ winner: rec.result.winner ?? undefined, reason: rec.result.reason })}` : "Unfinished.";
     // Glyphs every font has (U+23EE and U+23ED are empty boxes without a symbol font).
     const step = (id: string, label: string, name: string, d: number | "start" | "end") => h("button", { id, "aria-label": name, title: name, onclick: () => this.stepReplay(d) }, label);
     const rows: HTMLElement[] = [];
     for (let i = 0; i < r.moves.length; i += 2) {
-      const cell = (k: number) => (k < r.moves.length ? h("span", { class: `mv${k + 1 === r.ply ? " current" : ""}`, onclick: () => { r.ply = k + 1; this.renderReplay(); } }, r.moves[k]) : null);
+      const cell = (k: number) => {
+        if (k >= r.moves.length) return null;
+        const mark = this.review.markOf(r.game, k + 1);
+        return h("span", { class: `mv${k + 1 === r.ply ? " current" : ""}${mark ? ` ${mark}` : ""}`, "data-ply": k + 1, onclick: () => { r.ply = k + 1; this.renderReplay(); } },
+          r.moves[k], mark === "blunder" ? "??" : mark === "mistake" ? "?" : "");
+      };
       rows.push(h("li", {}, cell(i), cell(i + 1)));
     }
     this.setScreen("replay", h("div", { class: "game" },
@@ -1116,7 +1129,7 @@ class App {
         h("div", { class: "result" }, result),
         h("div", { class: "actions" }, step("first", "|\u25C0", "First position", "start"), step("prev", "\u25C0", "Back one move", -1), step("next", "\u25B6", "Forward one move", 1), step("last", "\u25B6|", "Last position", "end")),
         h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.exportRecord(r.game) }, "Export record"), h("a", { class: "button quiet", href: "#/archive" }, "Back")),
-        this.analysis.el,
+        this.analysis.el, this.review.el,
         h("h3", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
   }
 }
