@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "ai/ai_player.h"
-#include "ai/tools/external_engine.h"
 #include "ai/levels.h"
+#include "ai/tools/external_engine.h"
 #include "common/expected.h"
 #include "common/game_record.h"
 #include "common/player.h"

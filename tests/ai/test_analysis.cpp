@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ai/analysis.h"
-#include "ai/tools/child_process.h"
 #include "ai/evaluate.h"
+#include "ai/tools/child_process.h"
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "tests/ai/engine_path.h"
