@@ -57,7 +57,7 @@ export interface Analysis {
 export class BrowserEngine {
   state: EngineState = "loading";
   failure = "";
-  private worker: Worker | null;
+  private readonly worker: Worker;
   private waiter: Waiter | null = null;
   private ready!: () => void;
   // Each question starts when the engine is ready and the one before has its answer.
@@ -105,7 +105,7 @@ export class BrowserEngine {
       stop: () => {
         if (stopped) return;
         stopped = true;
-        if (started) this.worker?.postMessage("stop");
+        if (started) this.worker.postMessage("stop");
       },
       done,
     };
@@ -119,22 +119,15 @@ export class BrowserEngine {
 
   // Ends a search at once (it still answers, with the best move so far).
   stop(): void {
-    if (this.waiter) this.worker?.postMessage("stop");
-  }
-
-  dispose(): void {
-    this.worker?.postMessage("quit");
-    this.worker?.terminate();
-    this.worker = null;
-    this.fail("the engine was closed");
+    if (this.waiter) this.worker.postMessage("stop");
   }
 
   // Sends `lines` (settings, then one go) and resolves with the go's best move.
   private ask(lines: string[], onInfo?: (info: EngineInfo) => void): Promise<string | null> {
-    if (this.state === "failed" || !this.worker) return Promise.reject(new Error(this.failure));
+    if (this.state === "failed") return Promise.reject(new Error(this.failure));
     return new Promise((resolve, reject) => {
       this.waiter = { resolve, reject, expected: lines.length, answers: 0, onInfo };
-      for (const line of lines) this.worker!.postMessage(line);
+      for (const line of lines) this.worker.postMessage(line);
     });
   }
 
@@ -161,7 +154,7 @@ export class BrowserEngine {
       w.error ??= line.slice("error ".length);
       // A refused setting must not leave a search running on the position before it (the go
       // after it was sent already); stop is silent when nothing runs.
-      this.worker?.postMessage("stop");
+      this.worker.postMessage("stop");
     }
     if (++w.answers < w.expected) return;
     this.waiter = null;
