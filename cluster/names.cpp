@@ -17,13 +17,15 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return {1, ARGV[1]}
 )lua");
 
-// KEYS: name. ARGV: our value, ttl ms. 1 when extended.
+// KEYS: name. ARGV: our value, ttl ms. 1 when extended or put back, 0 when another holds it.
+// A missing key is put back: nobody took the name, it only went (Redis restarted empty, or the
+// TTL ran out while this node was slow), and its player is still logged in here. Reporting it
+// lost would tell that player "you logged in on another connection" when nobody did.
 const RedisScript kRefresh(R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
+local current = redis.call('GET', KEYS[1])
+if current and current ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
 )lua");
 
 // KEYS: name. ARGV: our value. 1 when deleted.

@@ -40,8 +40,8 @@ class NameRegistry {
   // Lets go of a name this session holds. false: it was not ours.
   Expected<bool, RedisError> release(std::string_view name, std::string_view session);
   Expected<std::optional<NameHolder>, RedisError> holder(std::string_view name);
-  // Extends the TTL of every (name, session) this node holds, in one round trip; returns the
-  // names that were no longer ours.
+  // Extends the TTL of every (name, session) this node holds, in one round trip, putting back a
+  // name that nobody holds any more; returns the names that another session holds now.
   Expected<std::vector<std::string>, RedisError> refresh(
       const std::vector<std::pair<std::string, std::string>>& held);
 

@@ -79,6 +79,24 @@ TEST_SUITE("redis") {
     CHECK(must(b.holder("bob"))->node == "node-b");
     // refresh after Redis forgot the scripts still works.
     must(rb.command({"SCRIPT", "FLUSH"}));
-    CHECK(must(b.refresh({{"bob", "s7"}, {"carol", "s2"}})) == std::vector<std::string>{"carol"});
+    CHECK(must(a.refresh({{"bob", "s1"}})) == std::vector<std::string>{"bob"});
+    CHECK(must(b.refresh({{"bob", "s7"}})).empty());
+  }
+
+  TEST_CASE("names: a name that vanished from Redis is put back by its holder's refresh") {
+    RedisServer server;
+    Redis ra(test::address_of(server)), rb(test::address_of(server));
+    NameRegistry a(ra, "node-a", Millis{5000}, "t:"), b(rb, "node-b", Millis{5000}, "t:");
+    CHECK(must(a.claim("alice", "s1")).won);
+    // Redis restarted empty (here: everything deleted): nobody took alice's name, so the next
+    // refresh keeps her logged in and holds the name again, with its TTL.
+    must(ra.command({"FLUSHALL"}));
+    CHECK_FALSE(must(b.holder("alice")));
+    CHECK(must(a.refresh({{"alice", "s1"}})).empty());
+    CHECK(must(b.holder("alice")) == NameHolder{"node-a", "s1"});
+    const auto ttl = must(rb.command({"PTTL", "t:name:alice"}));
+    CHECK(ttl.integer > 0);
+    CHECK(ttl.integer <= 5000);
+    CHECK_FALSE(must(b.claim("alice", "s9")).won);
   }
 }
