@@ -314,7 +314,9 @@ SearchSettings EngineProtocol::current_settings() const {
 
 void EngineProtocol::prepare_search() {
   const SearchSettings settings = current_settings();
-  if (!search_) {
+  // A search object is of one kind for its life (set_settings keeps an alpha-beta search
+  // alpha-beta whatever the kind it is given), so another kind takes a new one, and a new table.
+  if (!search_ || search_->settings().kind != settings.kind) {
     search_ = make_search(settings);
   } else {
     search_->set_settings(settings);

@@ -67,9 +67,10 @@ class EngineProtocol {
   void cmd_help();
 
   SearchSettings current_settings() const;
-  // Creates the search or gives it the current settings. Done when the settings change (and on
-  // isready), never inside go: allocating and zeroing the hash table can take longer than the
-  // move's whole budget, and go's clock must be spent on searching.
+  // Creates the search (anew when the search kind changed) or gives it the current settings.
+  // Done when the settings change (and on isready), never inside go: allocating and zeroing the
+  // hash table can take longer than the move's whole budget, and go's clock must be spent on
+  // searching.
   void prepare_search();
   // Plays `texts` on a copy of `pos`; on success replaces pos, else answers the error.
   bool apply_moves(Position& pos, const std::vector<std::string>& texts, std::size_t first);
