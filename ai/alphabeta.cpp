@@ -40,6 +40,7 @@ class AlphaBetaSearch::Worker {
       return owner_.stopping();
     });
     sel_ = settings.selectivity;
+    multipv_ = static_cast<std::size_t>(std::clamp(settings.multipv, 1, kMaxMultiPv));
   }
   void clear() {
     for (auto& k : killers_) k = {Move::none(), Move::none()};
@@ -59,15 +60,31 @@ class AlphaBetaSearch::Worker {
 
   // Iterative deepening from `first_depth` (> 1; depth 1 is the root ranking). The main worker
   // reports each completed depth and keeps the result; helpers only fill the shared table.
+  //
+  // Multi-PV as Stockfish does it: each depth searches the root once per line, line k over the
+  // moves from root[k] on, so that the moves of the lines before it are left out, and moves its
+  // best to root[k]; every search reuses the table the earlier ones filled. With one line this
+  // is the plain search, node for node.
   SearchResult iterate(Position pos, std::vector<RootMove> root, int first_depth, int max_depth,
                        const SearchCallbacks* callbacks) {
     SearchResult result = result_of(root, 1);
+    const std::size_t lines = std::min(multipv_, root.size());
     for (int depth = first_depth; depth <= max_depth; ++depth) {
       if (main_) owner_.first_move_done_ = false;
-      const bool complete = search_root(pos, root, depth);
+      bool complete = true;
+      for (std::size_t k = 0; k < lines && complete; ++k) {
+        complete = search_root(pos, root, depth, k);
+        // A later line can come out better than an earlier one (the table and the killers have
+        // learnt more by then): the lines are kept best first, a stable sort leaving ties in the
+        // order they were found.
+        if (complete && k > 0)
+          std::stable_sort(root.begin(), root.begin() + static_cast<long>(k) + 1,
+                           [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+      }
       if (main_ && (complete || root.front().move != result.best)) {
         result = result_of(root, complete ? depth : result.depth);
-        if (complete && callbacks != nullptr && callbacks->on_progress) report(result, *callbacks);
+        if (complete && callbacks != nullptr && callbacks->on_progress)
+          report(root, lines, depth, *callbacks);
       }
       if (!complete || owner_.stopping()) break;
       if (main_) {
@@ -88,34 +105,42 @@ class AlphaBetaSearch::Worker {
     return r;
   }
 
- private:
-  void report(const SearchResult& r, const SearchCallbacks& callbacks) {
+  // The first `lines` root moves as the lines of a completed `depth`, best first (the root as
+  // iterate() or think() leaves it).
+  void report(const std::vector<RootMove>& root, std::size_t lines, int depth,
+              const SearchCallbacks& callbacks) {
     SearchProgress p;
-    p.depth = r.depth;
-    p.score = r.score;
-    p.pv = r.pv;
+    p.depth = depth;
     p.nodes = owner_.total_nodes();
     p.elapsed = owner_.elapsed();
     p.nps = nodes_per_second(p.nodes, p.elapsed);
-    callbacks.on_progress(p);
+    for (std::size_t k = 0; k < lines; ++k) {
+      p.multipv = static_cast<int>(k) + 1;
+      p.score = root[k].score;
+      p.pv = root[k].pv;
+      callbacks.on_progress(p);
+    }
   }
+  std::size_t lines() const { return multipv_; }
 
-  // Searches the root moves at `depth`; true when the iteration completed. The best move found
-  // is moved to the front even when the iteration was cut short.
-  bool search_root(Position& pos, std::vector<RootMove>& root, int depth) {
+ private:
+  // Searches the root moves from root[first] on at `depth` (those before it are the lines
+  // already found at this depth); true when the search completed. The best move found is moved
+  // to root[first] even when the search was cut short. The selective root width never leaves
+  // out a line that multi-PV asks for.
+  bool search_root(Position& pos, std::vector<RootMove>& root, int depth, std::size_t first) {
     Score alpha = -kInfinity;
     const Score beta = kInfinity;
-    const std::size_t n =
-        depth <= 2
-            ? root.size()
-            : std::min(root.size(), static_cast<std::size_t>(scaled(sel_.root_width, sel_.scale)));
-    std::size_t best = 0;
+    const std::size_t width =
+        std::max(multipv_, static_cast<std::size_t>(scaled(sel_.root_width, sel_.scale)));
+    const std::size_t n = depth <= 2 ? root.size() : std::min(root.size(), width);
+    std::size_t best = first;
     bool complete = true;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = first; i < n; ++i) {
       const Move m = root[i].move;
       pos.do_move(m);
       Score s;
-      if (i == 0) {
+      if (i == first) {
         s = -search(pos, -beta, -alpha, depth - 1, 1, true);
       } else {
         s = -search(pos, -alpha - 1, -alpha, depth - 1, 1, false);
@@ -126,7 +151,7 @@ class AlphaBetaSearch::Worker {
         complete = false;
         break;
       }
-      if (i == 0 || s > alpha) {
+      if (i == first || s > alpha) {
         alpha = s;
         best = i;
         root[i].score = s;
@@ -135,8 +160,8 @@ class AlphaBetaSearch::Worker {
       }
       if (i == 0 && main_) owner_.first_move_done_ = true;
     }
-    if (best > 0)
-      std::rotate(root.begin(), root.begin() + static_cast<long>(best),
+    if (best > first)
+      std::rotate(root.begin() + static_cast<long>(first), root.begin() + static_cast<long>(best),
                   root.begin() + static_cast<long>(best) + 1);
     return complete;
   }
@@ -319,6 +344,7 @@ class AlphaBetaSearch::Worker {
   const bool main_;
   Evaluator eval_;
   Selectivity sel_;
+  std::size_t multipv_ = 1;  // lines a depth searches and reports, 1 to kMaxMultiPv
   std::atomic<std::uint64_t> nodes_{0};
   std::array<std::vector<ScoredMove>, kMaxPly> lists_;
   std::array<std::vector<QueenStep>, kMaxPly> steps_;
@@ -383,12 +409,9 @@ SearchResult AlphaBetaSearch::think(const Position& start, const SearchLimits& l
   std::vector<RootMove> root = main.rank_root(pos);
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
 
+  // Depth 1 is the ranking: the lines are the best moves by the evaluation after them.
   SearchResult result = main.result_of(root, 1);
-  if (callbacks.on_progress) {
-    SearchProgress p{1, result.score, result.pv, total_nodes(), elapsed(), 0};
-    p.nps = nodes_per_second(p.nodes, p.elapsed);
-    callbacks.on_progress(p);
-  }
+  if (callbacks.on_progress) main.report(root, std::min(main.lines(), root.size()), 1, callbacks);
   if (root.size() > 1 && max_depth > 1 && !stopping()) {
     std::vector<std::thread> helpers;
     for (std::size_t i = 1; i < workers_.size(); ++i) {

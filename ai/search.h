@@ -93,10 +93,22 @@ struct SearchSettings {
   EvalParams eval;
   Selectivity selectivity;
   MctsParams mcts;
+  // Alpha-beta only (MCTS ignores it and reports one line): after each completed depth, the
+  // best this many root moves are reported, each with its own line and a score that is not a
+  // bound (fewer when there are fewer legal moves). Every line past the first costs about a
+  // search of the root without the moves already reported, so 1 for play. 1 to kMaxMultiPv.
+  int multipv = 1;
 };
 
+// The most lines a search gives: an analysis board shows a few, and each costs a root search.
+inline constexpr int kMaxMultiPv = 10;
+
+// One line of a completed depth. With SearchSettings::multipv > 1, on_progress is called once for
+// each line of the depth, best first (scores non-increasing), and the result's best move is the
+// first line's (as with one line, a depth cut short may still replace it with a better move).
 struct SearchProgress {
-  int depth = 0;  // completed depth (full moves)
+  int depth = 0;    // completed depth (full moves)
+  int multipv = 1;  // which line of the depth: 1 for the best
   Score score = 0;
   std::vector<Move> pv;
   std::uint64_t nodes = 0;  // positions evaluated or expanded, all threads
@@ -125,7 +137,7 @@ inline std::uint64_t nodes_per_second(std::uint64_t nodes, Millis elapsed) {
 }
 
 struct SearchCallbacks {
-  std::function<void(const SearchProgress&)> on_progress;  // after each completed depth
+  std::function<void(const SearchProgress&)> on_progress;  // each line of each completed depth
   std::function<void(const SearchResult&)> on_done;        // once, when the search ends
 };
 

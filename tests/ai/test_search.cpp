@@ -185,6 +185,44 @@ TEST_CASE("progress comes with every completed depth and the result once") {
   CHECK_FALSE(r.stopped);
 }
 
+TEST_CASE("multi-PV gives each depth its lines best first, with one thread and with two") {
+  const Position pos(botzone8_variant());
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    SearchSettings s;
+    s.threads = threads;
+    s.multipv = 3;
+    auto search = make_search(s);
+    std::vector<SearchProgress> lines;
+    std::mutex m;
+    SearchCallbacks cb;
+    cb.on_progress = [&](const SearchProgress& p) {
+      std::lock_guard lock(m);
+      lines.push_back(p);
+    };
+    search->start(pos, depth_limit(3), cb);
+    const SearchResult r = search->wait();
+    REQUIRE(lines.size() == 9);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const SearchProgress& p = lines[i];
+      CAPTURE(i);
+      CHECK(p.depth == static_cast<int>(i / 3) + 1);
+      CHECK(p.multipv == static_cast<int>(i % 3) + 1);
+      REQUIRE_FALSE(p.pv.empty());
+      CHECK_FALSE(pos.check(p.pv.front()));
+      if (p.multipv > 1) {
+        CHECK(p.score <= lines[i - 1].score);
+        CHECK(p.nodes == lines[i - 1].nodes);  // one depth's lines share its count
+        for (std::size_t j = i - static_cast<std::size_t>(p.multipv) + 1; j < i; ++j)
+          CHECK(p.pv.front() != lines[j].pv.front());
+      }
+    }
+    CHECK(r.depth == 3);
+    CHECK(r.best == lines[6].pv.front());
+    CHECK(r.score == lines[6].score);
+  }
+}
+
 TEST_CASE("the hard deadline holds on every board size, with one and two threads, for every kind") {
   for (SearchKind kind : {SearchKind::AlphaBeta, SearchKind::Mcts, SearchKind::Auto}) {
     for (const RuleVariant& v : {botzone8_variant(), standard_variant(), test::small_variant(12)}) {
