@@ -132,7 +132,7 @@ bool EngineProtocol::handle(std::string_view line) {
     cmd_level(words);
   } else if (cmd == "limits") {
     cmd_limits(words);
-  } else if (cmd == "threads" || cmd == "hash") {
+  } else if (cmd == "threads" || cmd == "hash" || cmd == "multipv") {
     cmd_setting(words);
   } else if (cmd == "go") {
     cmd_go(words);
@@ -167,6 +167,7 @@ void EngineProtocol::cmd_help() {
       "  level NAME                           beginner, easy, medium, hard, max, ...",
       "  limits [movetime MS] [depth N] [nodes N] [width W] [noise N] [search alphabeta|mcts]",
       "  threads N | hash MB                  search threads, table size",
+      "  multipv N                            lines per depth, best first (alpha-beta)",
       "  go [ponder] [movetime MS] [wtime MS btime MS winc MS binc MS] [depth N] [nodes N]",
       "     [infinite]                        ponder: think until ponderhit or stop",
       "  ponderhit                            the expected move came: search under go's limits",
@@ -296,6 +297,12 @@ void EngineProtocol::cmd_setting(const std::vector<std::string>& args) {
     auto v = parse_int(args[1], 1, 256);
     if (!v) return error("threads: expected 1 to 256, got '" + args[1] + "'");
     threads_ = static_cast<int>(*v);
+  } else if (args[0] == "multipv") {
+    auto v = parse_int(args[1], 1, kMaxMultiPv);
+    if (!v)
+      return error("multipv: expected 1 to " + std::to_string(kMaxMultiPv) + ", got '" + args[1] +
+                   "'");
+    multipv_ = static_cast<int>(*v);
   } else {
     auto v = parse_int(args[1], 1, 1 << 16);
     if (!v) return error("hash: expected megabytes from 1 to 65536, got '" + args[1] + "'");
@@ -309,6 +316,10 @@ SearchSettings EngineProtocol::current_settings() const {
   SearchSettings s = settings_for(level_, config_);
   s.threads = threads_;
   s.hash_mb = hash_mb_;
+  s.multipv = multipv_;
+  // Only alpha-beta gives several lines, each with a score in squares of territory; whatever
+  // the level plays with, analysis with more than one line searches by alpha-beta.
+  if (multipv_ > 1) s.kind = SearchKind::AlphaBeta;
   return s;
 }
 
@@ -379,9 +390,12 @@ std::optional<SearchLimits> EngineProtocol::parse_go(const std::vector<std::stri
 
 SearchCallbacks EngineProtocol::callbacks(bool answer) {
   SearchCallbacks callbacks;
-  callbacks.on_progress = [this](const SearchProgress& p) {
-    say("info depth " + std::to_string(p.depth) + " score " + score_text(p.score) + " nodes " +
-        std::to_string(p.nodes) + " nps " + std::to_string(p.nps) + " time " +
+  // The multipv field only when several lines are asked for: with one, the line is as it always
+  // was, for the parsers that expect the score right after the depth.
+  callbacks.on_progress = [this, several = multipv_ > 1](const SearchProgress& p) {
+    const std::string line = several ? " multipv " + std::to_string(p.multipv) : std::string();
+    say("info depth " + std::to_string(p.depth) + line + " score " + score_text(p.score) +
+        " nodes " + std::to_string(p.nodes) + " nps " + std::to_string(p.nps) + " time " +
         std::to_string(p.elapsed.count()) + " pv " + pv_string(p.pv));
   };
   // A ponder search never answers by itself: ponderhit or stop decide (see cmd_stop).

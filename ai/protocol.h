@@ -85,6 +85,7 @@ class EngineProtocol {
   Level level_;
   int threads_ = 1;
   std::size_t hash_mb_ = 64;
+  int multipv_ = 1;  // lines per depth; above 1 the search is alpha-beta (current_settings)
   std::unique_ptr<Search> search_;
   bool unbounded_ = false;  // the last search runs until stopped
   // Between go ponder and ponderhit or stop; only the thread calling handle() touches these.

@@ -140,6 +140,11 @@ TEST_CASE("every malformed command gets an error line and the engine goes on") {
       "perft x",
       "threads 0",
       "hash huge",
+      "multipv",
+      "multipv 0",
+      "multipv x",
+      "multipv 99",
+      "multipv 3 4",
       "limits",
       "limits depth",
       "limits width 100",
@@ -304,4 +309,180 @@ TEST_CASE("quit during pondering ends the ponder search without a bestmove") {
   CHECK(next_answer(out, std::chrono::milliseconds(100)) == std::nullopt);
   CHECK_FALSE(protocol.handle("quit"));
   CHECK(next_answer(out, std::chrono::milliseconds(200)) == std::nullopt);
+}
+
+namespace {
+
+// One info line's fields: depth, multipv (0 when the line has none), score (`win N` and `loss N`
+// as numbers beyond any other, in the same order), the pv's first move.
+struct Info {
+  int depth = 0;
+  int multipv = 0;
+  int score = 0;
+  std::string first_move;
+};
+
+Info parse_info(const std::string& line) {
+  const auto w = words(line);
+  Info info;
+  REQUIRE(w.size() >= 4);
+  REQUIRE(w[0] == "info");
+  REQUIRE(w[1] == "depth");
+  info.depth = std::stoi(w[2]);
+  std::size_t i = 3;
+  if (w[i] == "multipv") {
+    info.multipv = std::stoi(w[i + 1]);
+    i += 2;
+  }
+  REQUIRE(w[i] == "score");  // right after the depth or the multipv field, as parsers expect
+  constexpr int kDecided = 1'000'000;
+  if (w[i + 1] == "win" || w[i + 1] == "loss") {
+    const int plies = std::stoi(w[i + 2]);
+    info.score = w[i + 1] == "win" ? kDecided - plies : plies - kDecided;
+  } else {
+    info.score = std::stoi(w[i + 1]);
+  }
+  const auto pv = std::find(w.begin(), w.end(), "pv");
+  REQUIRE(pv + 1 < w.end());
+  info.first_move = *(pv + 1);
+  return info;
+}
+
+// Sends `go`, then collects the info lines up to the bestmove line, whose move goes to `best`.
+std::vector<Info> go(EngineProtocol& protocol, Lines& out, const std::string& command,
+                     std::string& best) {
+  CHECK(protocol.handle(command));
+  std::vector<Info> infos;
+  for (;;) {
+    const auto l = out.next();
+    REQUIRE(l);
+    if (l->rfind("bestmove ", 0) == 0) {
+      best = l->substr(9);
+      return infos;
+    }
+    infos.push_back(parse_info(*l));
+  }
+}
+
+void send(EngineProtocol& protocol, Lines& out, const std::string& command) {
+  CAPTURE(command);
+  CHECK(protocol.handle(command));
+  CHECK(out.next() == "ok");
+}
+
+// The lines of each depth come together, numbered 1 to `lines`, with distinct legal first moves
+// and non-increasing scores; the last depth's first line is the best move `best`, when given (a
+// search that was stopped or ran out of time may answer with a better move its last, unfinished
+// depth found, with one line as with several).
+void check_lines(const std::vector<Info>& infos, std::size_t lines, int depths,
+                 const std::optional<std::string>& best, const Position& pos) {
+  REQUIRE(infos.size() == lines * static_cast<std::size_t>(depths));
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    const Info& info = infos[i];
+    CAPTURE(i);
+    CHECK(info.depth == static_cast<int>(i / lines) + 1);
+    CHECK(info.multipv == static_cast<int>(i % lines) + 1);
+    const auto m = parse_move(info.first_move);
+    REQUIRE(m);
+    CHECK_FALSE(pos.check(*m));
+    for (std::size_t j = i - i % lines; j < i; ++j) {
+      CHECK(info.first_move != infos[j].first_move);
+      CHECK(info.score <= infos[j].score);
+    }
+  }
+  if (best) CHECK(infos[infos.size() - lines].first_move == *best);
+}
+
+}  // namespace
+
+TEST_CASE("multipv 3 reports three lines a depth, best first, and multipv 1 the lines of old") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  const Position start(standard_variant());
+  std::string best;
+  send(protocol, out, "multipv 3");
+  // Depth 5: there the third line, searched alone, comes out better than the second, and must be
+  // reported above it.
+  const auto infos = go(protocol, out, "go depth 5", best);
+  check_lines(infos, 3, 5, best, start);
+
+  // The first line is the search multipv 1 makes. From the same table (newgame) the first
+  // iteration past the ranking (depth 2) is that search, node for node, before the other lines
+  // are searched; deeper ones run on a table the other lines filled too, so only depth 2 is
+  // compared.
+  send(protocol, out, "newgame");
+  std::string best3;
+  const auto three = go(protocol, out, "go depth 2", best3);
+  check_lines(three, 3, 2, best3, start);
+  send(protocol, out, "multipv 1");
+  send(protocol, out, "newgame");
+  std::string best1;
+  const auto one = go(protocol, out, "go depth 2", best1);
+  REQUIRE(one.size() == 2);
+  for (const Info& info : one) CHECK(info.multipv == 0);  // no multipv field at all
+  CHECK(one[1].depth == 2);
+  CHECK(one[1].score == three[3].score);
+  CHECK(one[1].first_move == three[3].first_move);
+  CHECK(best1 == best3);
+}
+
+TEST_CASE("multipv gives as many lines as there are legal moves when they are fewer") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  // White's queen on a1 can only step to b1, and shoot from there back to a1 or to c2.
+  const std::string text = "7B/8/8/8/8/3x4/xx6/W1x5 w";
+  send(protocol, out, "position text " + text);
+  send(protocol, out, "multipv 3");
+  std::string best;
+  const auto infos = go(protocol, out, "go depth 3", best);
+  REQUIRE(infos.size() % 2 == 0);
+  check_lines(infos, 2, static_cast<int>(infos.size() / 2), best, *parse_position(text));
+}
+
+TEST_CASE("multipv analyses by alpha-beta whatever the level searches with") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  // hard is auto: MCTS on this 8x8 board, which reports no lines of its own.
+  send(protocol, out, "rules botzone8");
+  send(protocol, out, "level hard");
+  CHECK(protocol.handle("isready"));
+  CHECK(out.next() == "readyok");
+  send(protocol, out, "multipv 2");
+  std::string best;
+  const auto infos = go(protocol, out, "go depth 3", best);
+  check_lines(infos, 2, 3, best, Position(botzone8_variant()));
+}
+
+TEST_CASE("multipv lines come by whole depths under a movetime and with go infinite and stop") {
+  Lines out;
+  EngineProtocol protocol = make_protocol(out);
+  send(protocol, out, "rules botzone8");
+  send(protocol, out, "multipv 3");
+  const Position start(botzone8_variant());
+  for (const std::string command : {"go movetime 200", "go infinite"}) {
+    CAPTURE(command);
+    CHECK(protocol.handle(command));
+    std::vector<Info> infos;
+    std::string best;
+    for (;;) {
+      const auto l = out.next();
+      REQUIRE(l);
+      if (l->rfind("bestmove ", 0) == 0) {
+        best = l->substr(9);
+        break;
+      }
+      infos.push_back(parse_info(*l));
+      // An infinite search is stopped once depth 2 is complete.
+      if (command == "go infinite" && infos.back().depth == 2 && infos.back().multipv == 3)
+        CHECK(protocol.handle("stop"));
+    }
+    // Depth 1 at least (the ranking comes at once); how many more a loaded machine reaches in
+    // 200 ms varies, but they come three at a time.
+    REQUIRE(infos.size() >= (command == "go infinite" ? 6U : 3U));
+    REQUIRE(infos.size() % 3 == 0);
+    check_lines(infos, 3, static_cast<int>(infos.size() / 3), std::nullopt, start);
+    const auto m = parse_move(best);
+    REQUIRE(m);
+    CHECK_FALSE(start.check(*m));
+  }
 }
