@@ -104,14 +104,15 @@ same("after d1-d7/g7", positionText(standard), "3B2B3/10/10/B2W2x2B/10/10/W8W/10
 
 // Info lines, as amazons-engine writes them.
 same("a value", parseInfo("info depth 7 score -130 nodes 5 nps 5 time 1 pv d1-d7/g7 a7-b7/c7"),
-  { depth: 7, score: { kind: "value", value: -130 }, pv: ["d1-d7/g7", "a7-b7/c7"] });
-same("a win", parseInfo("info depth 1 score win 1 nodes 1 nps 1 time 0 pv c3-c2/c3"), { depth: 1, score: { kind: "win", plies: 1 }, pv: ["c3-c2/c3"] });
-same("a loss", parseInfo("info depth 4 score loss 4 nodes 1 nps 1 time 0 pv a1-b1/a1"), { depth: 4, score: { kind: "loss", plies: 4 }, pv: ["a1-b1/a1"] });
+  { depth: 7, multipv: 1, score: { kind: "value", value: -130 }, pv: ["d1-d7/g7", "a7-b7/c7"] });
+same("a win", parseInfo("info depth 1 score win 1 nodes 1 nps 1 time 0 pv c3-c2/c3"), { depth: 1, multipv: 1, score: { kind: "win", plies: 1 }, pv: ["c3-c2/c3"] });
+same("a loss", parseInfo("info depth 4 score loss 4 nodes 1 nps 1 time 0 pv a1-b1/a1"), { depth: 4, multipv: 1, score: { kind: "loss", plies: 4 }, pv: ["a1-b1/a1"] });
+same("the third line", parseInfo("info depth 5 multipv 3 score 12 nodes 9 nps 9 time 1 pv a7-b7/c7"), { depth: 5, multipv: 3, score: { kind: "value", value: 12 }, pv: ["a7-b7/c7"] });
 same("not info", parseInfo("bestmove d1-d7/g7"), null);
 same("no score", parseInfo("info string hello"), null);
 
 // Scores in words, for the side ahead.
-const info = (score: { kind: "value"; value: number } | { kind: "win" | "loss"; plies: number }) => ({ depth: 1, score, pv: [] });
+const info = (score: { kind: "value"; value: number } | { kind: "win" | "loss"; plies: number }) => ({ depth: 1, multipv: 1, score, pv: [] });
 same("ahead", scoreText(info({ kind: "value", value: 130 }), "white"), "White +1.3");
 same("behind", scoreText(info({ kind: "value", value: -130 }), "white"), "Black +1.3");
 same("black ahead", scoreText(info({ kind: "value", value: 250 }), "black"), "Black +2.5");
@@ -121,12 +122,12 @@ same("loss", scoreText(info({ kind: "loss", plies: 2 }), "black"), "White wins i
 
 // The review's judgement, as ai/analysis.cpp's (squares to hundredths, decided +-100, marks at 2
 // and 5 squares lost).
-const value = (v: number) => ({ depth: 5, score: { kind: "value" as const, value: v }, pv: [] });
+const value = (v: number) => ({ depth: 5, multipv: 1, score: { kind: "value" as const, value: v }, pv: [] });
 same("squares", squaresOf(value(-237)), -2.37);
 same("counted endgame", squaresOf(value(10450)), 100);
 same("counted loss", squaresOf(value(-10020)), -100);
-same("proven win", squaresOf({ depth: 3, score: { kind: "win", plies: 3 }, pv: [] }), 100);
-same("proven loss", squaresOf({ depth: 3, score: { kind: "loss", plies: 2 }, pv: [] }), -100);
+same("proven win", squaresOf({ depth: 3, multipv: 1, score: { kind: "win", plies: 3 }, pv: [] }), 100);
+same("proven loss", squaresOf({ depth: 3, multipv: 1, score: { kind: "loss", plies: 2 }, pv: [] }), -100);
 same("no search", squaresOf(null), 0);
 same("no mark", markFor(1.99), null);
 same("mistake", markFor(2), "mistake");

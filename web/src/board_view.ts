@@ -1,6 +1,10 @@
 // The board on the page: a grid of squares with the desktop client's colours, queens on round
 // tokens, burned squares, the last move, the staged highlights and the territory markers. Mouse,
 // pen and touch all arrive as pointer events: press and release on squares, a drag in between.
+// The keyboard reaches it too: Tab enters the board (one stop), the arrow keys move between
+// squares, Enter or Space presses the square (as a click does) and Escape steps back. Each
+// square is read out by name and content ("d1, white queen", "g7, arrow") and what pressing it
+// would do ("move here", "shoot here").
 import type { Color } from "@protocol";
 import { h } from "./dom";
 import { MoveInput } from "./input";
@@ -28,8 +32,11 @@ export class BoardView {
   private pressX = 0;
   private pressY = 0;
   private dragging = false;
+  private cursor = -1; // the square the keyboard is on (the board's one Tab stop)
   // Right click and Esc ask this first; true means it took the press (a premove cancelled).
   beforeBack: () => boolean = () => false;
+  // A press on a square is offered here first (the analysis board's editor); true takes it.
+  onSquare: ((s: Square) => boolean) | null = null;
 
   // `onMove` gets each move entered, `onStage` hears of every other change of the input's stage;
   // `input` is shared with the owner, who resets it.
@@ -38,7 +45,8 @@ export class BoardView {
     private readonly onMove: (m: Move) => void,
     private readonly onStage: () => void = () => undefined,
   ) {
-    this.el = h("div", { class: "board", role: "grid" });
+    this.el = h("div", { class: "board", role: "group", "aria-label": "Board" });
+    this.el.addEventListener("keydown", (e) => this.key(e));
     this.el.addEventListener("pointerdown", (e) => this.down(e));
     this.el.addEventListener("pointermove", (e) => this.moveTo(e));
     this.el.addEventListener("pointerup", (e) => this.up(e));
@@ -74,12 +82,57 @@ export class BoardView {
         const file = flipped ? size - 1 - col : col;
         const rank = flipped ? row : size - 1 - row;
         const s = rank * size + file;
-        const el = h("div", { class: `sq ${(file + rank) % 2 === 0 ? "dark" : "light"}`, "data-sq": squareName(s, size) });
-        if (col === 0) el.appendChild(h("span", { class: "coord rank" }, String(rank + 1)));
-        if (row === size - 1) el.appendChild(h("span", { class: "coord file" }, "abcdefghijkl"[file]));
+        const el = h("div", { class: `sq ${(file + rank) % 2 === 0 ? "dark" : "light"}`, "data-sq": squareName(s, size), role: "button", tabindex: -1 });
+        el.addEventListener("focus", () => (this.cursor = s));
+        if (col === 0) el.appendChild(h("span", { class: "coord rank", "aria-hidden": "true" }, String(rank + 1)));
+        if (row === size - 1) el.appendChild(h("span", { class: "coord file", "aria-hidden": "true" }, "abcdefghijkl"[file]));
         this.squares[s] = el;
         this.el.appendChild(el);
       }
+    if (this.cursor < 0 || this.cursor >= size * size) this.cursor = 0;
+  }
+
+  // The keyboard on the board: arrows move the focus as the board is drawn (Up is up on the
+  // screen, also when turned), Enter and Space press, Escape steps back.
+  private key(e: KeyboardEvent): void {
+    if (this.size === 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+    const steps: Record<string, [number, number]> = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    const step = steps[e.key];
+    if (step) {
+      e.preventDefault();
+      e.stopPropagation();
+      const sign = this.flipped ? -1 : 1;
+      const file = Math.min(this.size - 1, Math.max(0, (this.cursor % this.size) + sign * step[0]));
+      const rank = Math.min(this.size - 1, Math.max(0, Math.floor(this.cursor / this.size) + sign * step[1]));
+      this.focusSquare(rank * this.size + file);
+      return;
+    }
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation();
+      const s = this.cursor;
+      if (this.onSquare?.(s)) return;
+      const effect = this.input.press(s);
+      if (effect === "move") return this.finish();
+      const released = this.input.release(s);
+      if (effect !== "none" || released !== "none") {
+        this.render();
+        this.onStage();
+      }
+      return;
+    }
+    if (e.key === "Escape") {
+      e.stopPropagation();
+      this.back();
+    }
+  }
+
+  private focusSquare(s: Square): void {
+    this.squares[this.cursor]?.setAttribute("tabindex", "-1");
+    this.cursor = s;
+    const el = this.squares[s];
+    el.setAttribute("tabindex", "0");
+    el.focus();
   }
 
   render(): void {
@@ -110,6 +163,10 @@ export class BoardView {
         if (o) cls.push(`terr-${o}`);
       }
       const queen = cell === Cell.White ? "white" : cell === Cell.Black ? "black" : null;
+      el.tabIndex = s === this.cursor ? 0 : -1;
+      const content = queen ? `${queen} queen` : cell === Cell.Arrow ? "arrow" : "empty";
+      const offer = inp.targets.has(s) ? (moving ? ", shoot here" : ", move here") : s === inp.queen && inp.stage !== "disabled" ? ", selected" : "";
+      el.setAttribute("aria-label", `${squareName(s, b.size)}, ${content}${offer}`);
       el.dataset.piece = queen ?? (cell === Cell.Arrow ? "arrow" : "");
       const base = el.classList.contains("dark") ? "dark" : "light";
       el.className = ["sq", base, ...cls].join(" ");
@@ -127,7 +184,7 @@ export class BoardView {
       return;
     }
     if (!q) {
-      q = h("div", { class: "queen" }, "\u265B");
+      q = h("div", { class: "queen", "aria-hidden": "true" }, "\u265B");
       el.appendChild(q);
     }
     q.className = `queen ${c}${lifted ? " lifted" : ""}${pending ? " pending" : ""}`;
@@ -147,6 +204,7 @@ export class BoardView {
     if (e.button !== 0) return;
     e.preventDefault();
     const s = this.squareAt(e.clientX, e.clientY);
+    if (s >= 0 && this.onSquare?.(s)) return;
     const effect = this.input.press(s);
     if (effect === "move") return this.finish();
     if (this.input.dragFrom !== null) {

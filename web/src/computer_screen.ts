@@ -2,6 +2,7 @@
 // open to anyone, signed in or not. The screen keeps its own board view and move input; the
 // App only shows it and hides it.
 import { BoardView } from "./board_view";
+import { analysisLink } from "./analysis_tree";
 import { ComputerGame, ComputerSettings, LEVELS, parseSettings } from "./computer_game";
 import { h, replaceChildren } from "./dom";
 import { type BrowserEngine, engineUnavailable } from "./engine";
@@ -188,6 +189,7 @@ export class ComputerScreen {
     if (g.yourTurn && this.engine) actions.push(h("button", { id: "computer-hint", disabled: this.hinting, onclick: () => this.askHint() }, this.hinting ? "Thinking..." : "Hint"));
     if (g.canTakeBack) actions.push(h("button", { id: "computer-takeback", onclick: () => this.takeBack() }, "Take back"));
     if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); g.resign(); this.input.disable(); localStorage.setItem(GAME_KEY, JSON.stringify(g.saved())); this.render(); } }, "Resign"));
+    if (g.moves.length > 0) actions.push(h("a", { class: "button", id: "computer-analyse", href: analysisLink(g.variant, g.moves, g.moves.length) }, "Analysis board"));
     actions.push(h("a", { class: "button", href: "#/" }, this.signedIn() ? "Back to the lobby" : "Sign in to play people"));
     replaceChildren(p.actions, ...actions);
 

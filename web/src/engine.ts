@@ -24,6 +24,7 @@ export interface EngineQuestion {
 // What one completed depth of a search says (an `info` line).
 export interface EngineInfo {
   depth: number;
+  multipv: number; // 1 for the best line, 2 for the second best...
   // Hundredths of a square of territory for the side to move, or a win / loss proven `plies`
   // ahead (for the side to move).
   score: { kind: "value"; value: number } | { kind: "win" | "loss"; plies: number };
@@ -31,10 +32,10 @@ export interface EngineInfo {
 }
 
 export function parseInfo(line: string): EngineInfo | null {
-  const m = /^info depth (\d+) score (?:(-?\d+)|(win|loss) (\d+)) .*?\bpv ?(.*)$/.exec(line);
+  const m = /^info depth (\d+)(?: multipv (\d+))? score (?:(-?\d+)|(win|loss) (\d+)) .*?\bpv ?(.*)$/.exec(line);
   if (!m) return null;
-  const score = m[2] !== undefined ? { kind: "value" as const, value: Number(m[2]) } : { kind: m[3] as "win" | "loss", plies: Number(m[4]) };
-  return { depth: Number(m[1]), score, pv: m[5].split(" ").filter(Boolean) };
+  const score = m[3] !== undefined ? { kind: "value" as const, value: Number(m[3]) } : { kind: m[4] as "win" | "loss", plies: Number(m[5]) };
+  return { depth: Number(m[1]), multipv: m[2] !== undefined ? Number(m[2]) : 1, score, pv: m[6].split(" ").filter(Boolean) };
 }
 
 // A question's lines are answered by as many lines in order (ok or error for each setting, then
@@ -77,7 +78,7 @@ export class BrowserEngine {
   // The engine's move for the side to move after `moves`, or null when that side has none.
   bestMove(q: EngineQuestion): Promise<string | null> {
     const moves = q.moves.length > 0 ? `position start moves ${q.moves.join(" ")}` : "position start";
-    return this.enqueue(() => this.ask([`rules ${q.rules}`, moves, `level ${q.level}`, "go"]));
+    return this.enqueue(() => this.ask([`rules ${q.rules}`, moves, `level ${q.level}`, "multipv 1", "go"]));
   }
 
   // One search of `position` (docs/POSITION_FORMAT.md) at `level` with the `go` arguments
@@ -86,20 +87,20 @@ export class BrowserEngine {
   async search(position: string, level: string, limits: string): Promise<{ best: string | null; last: EngineInfo | null }> {
     let last: EngineInfo | null = null;
     const best = await this.enqueue(() =>
-      this.ask([`position text ${position}`, `level ${level}`, `go ${limits}`], (info) => (last = info)),
+      this.ask([`position text ${position}`, `level ${level}`, "multipv 1", `go ${limits}`], (info) => (last = info)),
     );
     return { best, last };
   }
 
   // Searches `position` (docs/POSITION_FORMAT.md) with no limit until stopped, calling `onInfo`
-  // after each completed depth.
-  analyse(position: string, onInfo: (info: EngineInfo) => void): Analysis {
+  // after each completed depth with each of its `lines` best lines (multi-PV, best first).
+  analyse(position: string, onInfo: (info: EngineInfo) => void, lines = 1): Analysis {
     let stopped = false;
     let started = false;
     const done = this.enqueue(() => {
       if (stopped) return Promise.resolve(null);
       started = true;
-      return this.ask([`position text ${position}`, "go infinite"], onInfo);
+      return this.ask([`position text ${position}`, `multipv ${lines}`, "go infinite"], onInfo);
     });
     return {
       stop: () => {

@@ -20,6 +20,8 @@ import { BoardView } from "./board_view";
 import { AnalysisView } from "./analysis_view";
 import { ReviewView } from "./review_view";
 import { ComputerScreen } from "./computer_screen";
+import { AnalysisScreen } from "./analysis_screen";
+import { analysisLink } from "./analysis_tree";
 import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
 import { copyText, download, formatClock, h, replaceChildren } from "./dom";
@@ -62,7 +64,8 @@ type Route =
   | { kind: "archive"; player?: string }
   | { kind: "replay"; game: string }
   | { kind: "tournament"; id: number }
-  | { kind: "computer" };
+  | { kind: "computer" }
+  | { kind: "analysis"; input?: string; ply?: number };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
@@ -71,6 +74,9 @@ function parseRoute(hash: string): Route {
   if (parts[0] === "archive") return { kind: "archive", player: parts[1] || undefined };
   if (parts[0] === "replay" && parts[1]) return { kind: "replay", game: parts[1] };
   if (parts[0] === "computer") return { kind: "computer" };
+  // #/analysis, or #/analysis/POSITION[/PLY]: a position text (with `moves ...`) or a move list,
+  // URI-encoded, opened at PLY of its moves.
+  if (parts[0] === "analysis") return { kind: "analysis", input: parts[1] || undefined, ply: /^\d{1,4}$/.test(parts[2] ?? "") ? Number(parts[2]) : undefined };
   if (parts[0] === "tournament" && /^\d{1,15}$/.test(parts[1] ?? "")) return { kind: "tournament", id: Number(parts[1]) };
   return { kind: "lobby" };
 }
@@ -516,6 +522,7 @@ class App {
 
   private render(): void {
     if (this.route.kind === "computer") return this.renderComputer();
+    if (this.route.kind === "analysis") return this.renderAnalysisBoard();
     if (!this.me) return this.renderSignIn();
     switch (this.route.kind) {
       case "lobby":
@@ -554,6 +561,24 @@ class App {
     this.computer.show();
   }
 
+  // The analysis board: any position, with the engine in this page; needs no server and no name.
+  // A link with a position opens it, and the address becomes #/analysis, so that a reload keeps
+  // what the person explored since (the screen keeps its tree in the browser).
+  private analysisBoard: AnalysisScreen | null = null;
+  private renderAnalysisBoard(): void {
+    if (this.route.kind !== "analysis") return;
+    this.analysisBoard ??= new AnalysisScreen(() => this.pageEngine());
+    const first = this.screen !== "analysis";
+    if (first) this.setScreen("analysis", this.analysisBoard.el);
+    if (this.route.input) {
+      this.analysisBoard.open(this.route.input, this.route.ply);
+      this.route = { kind: "analysis" };
+      history.replaceState(null, "", "#/analysis");
+    } else if (first) {
+      this.analysisBoard.open(null);
+    }
+  }
+
   private renderTournament(): void {
     if (this.route.kind !== "tournament") return;
     this.lastTournamentRender = performance.now();
@@ -564,6 +589,7 @@ class App {
   }
 
   private setScreen(name: string, ...children: HTMLElement[]): void {
+    if (name !== "analysis") this.analysisBoard?.hide();
     if (name !== "replay") {
       this.analysis.stop();
       this.review.cancel();
@@ -589,6 +615,7 @@ class App {
           {},
           h("a", { href: "#/" }, "Lobby"),
           h("a", { href: "#/archive", id: "nav-archive" }, "My games"),
+          h("a", { href: "#/analysis", id: "nav-analysis" }, "Analysis"),
           h("span", { class: "me", id: "me" }, `${this.me} (${this.myRating})`),
           h("button", { class: "quiet", id: "signout", onclick: () => this.signOut() }, "Sign out"),
         )
@@ -636,7 +663,8 @@ class App {
       h("label", {}, "Password", password),
       error,
       h("button", { class: "primary", type: "submit", id: "signin-button" }, "Sign in"),
-      h("p", { class: "muted" }, "Or ", h("a", { href: "#/computer", id: "play-computer" }, "play the computer now"), ", without signing in."),
+      h("p", { class: "muted" }, "Or ", h("a", { href: "#/computer", id: "play-computer" }, "play the computer now"), " or ",
+        h("a", { href: "#/analysis", id: "open-analysis" }, "open the analysis board"), ", without signing in."),
     );
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -742,6 +770,7 @@ class App {
           h("div", { class: "row" }, f.invite, joinPrivate),
           h("h2", {}, "Practice"),
           h("a", { class: "button", href: "#/computer", id: "play-computer" }, "Play the computer"),
+          h("a", { class: "button", href: "#/analysis", id: "open-analysis" }, "Analysis board"),
         ),
       ),
     );
@@ -1128,7 +1157,9 @@ class App {
         h("div", { class: "status", id: "replay-ply" }, `Move ${r.ply} of ${r.moves.length}`),
         h("div", { class: "result" }, result),
         h("div", { class: "actions" }, step("first", "|\u25C0", "First position", "start"), step("prev", "\u25C0", "Back one move", -1), step("next", "\u25B6", "Forward one move", 1), step("last", "\u25B6|", "Last position", "end")),
-        h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.exportRecord(r.game) }, "Export record"), h("a", { class: "button quiet", href: "#/archive" }, "Back")),
+        h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.exportRecord(r.game) }, "Export record"),
+          h("a", { class: "button", id: "replay-analyse", href: analysisLink(r.record.rules, r.moves, r.ply) }, "Analysis board"),
+          h("a", { class: "button quiet", href: "#/archive" }, "Back")),
         this.analysis.el, this.review.el,
         h("h3", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
   }

@@ -194,3 +194,79 @@ export function positionText(board: Board): string {
   }
   return `${ranks.join("/")} ${board.toMove === "white" ? "w" : "b"}`;
 }
+
+// Reads a position text (docs/POSITION_FORMAT.md) as amazons::parse_position
+// (common/position_text.cpp) does, with its messages: the board, or why not with the 1-based
+// character where reading stopped. tests/web/analysis_check.ts compares the two.
+export function parsePositionText(text: string): { board: Board } | { error: string } {
+  const fail = (at: number, why: string) => ({ error: `at character ${at}: ${why}` });
+  const space = text.indexOf(" ");
+  if (space < 0) return fail(text.length + 1, "expected a space and the side to move (w or b)");
+  const field = text.slice(0, space);
+  const size = field.split("/").length;
+  if (size < 6 || size > MAX_SIZE) return fail(1, `the board has ${size} ranks; a board has 6 to ${MAX_SIZE}`);
+  const cells = new Uint8Array(size * size);
+  const counts = { white: 0, black: 0 };
+  let rank = size - 1, file = 0;
+  for (let i = 0; i < field.length; ++i) {
+    const c = field[i];
+    const column = i + 1;
+    if (c === "/") {
+      if (file !== size) return fail(column, `rank ${rank + 1} has ${file} squares, expected ${size}`);
+      --rank;
+      file = 0;
+      continue;
+    }
+    if (c >= "0" && c <= "9") {
+      if (c === "0") return fail(column, "a run of empty squares cannot start with 0");
+      let run = 0;
+      while (i < field.length && field[i] >= "0" && field[i] <= "9" && run <= MAX_SIZE) run = run * 10 + Number(field[i++]);
+      --i;
+      file += run;
+      if (file > size) return fail(column, `rank ${rank + 1} is longer than ${size} squares`);
+      continue;
+    }
+    if (file >= size) return fail(column, `rank ${rank + 1} is longer than ${size} squares`);
+    const cell = c === "W" ? Cell.White : c === "B" ? Cell.Black : c === "x" || c === "X" ? Cell.Arrow : null;
+    if (cell === null) return fail(column, `expected W, B, x, a number or '/', found '${c}'`);
+    cells[rank * size + file] = cell;
+    if (cell === Cell.White) ++counts.white;
+    if (cell === Cell.Black) ++counts.black;
+    if (counts.white > 4 || counts.black > 4) return fail(column, "more than 4 queens of one side");
+    ++file;
+  }
+  if (file !== size) return fail(field.length + 1, `rank 1 has ${file} squares, expected ${size}`);
+  const side = text.slice(space + 1);
+  if (!["w", "W", "b", "B"].includes(side)) return fail(space + 2, "expected the side to move, w or b, and nothing after it");
+  const board = new Board(size, side.toLowerCase() === "w" ? "white" : "black");
+  board.cells.set(cells);
+  const problem = positionProblem(board);
+  return problem ? { error: problem } : { board };
+}
+
+// Why a set-up board is not a position (amazons::Position::make's checks, with its messages), or
+// null: each side 1 to 4 queens, as many as the other.
+export function positionProblem(board: Board): string | null {
+  const white = board.queens("white").length, black = board.queens("black").length;
+  if (white !== black) return `unequal queen counts: ${white} white and ${black} black`;
+  if (white < 1 || white > 4) return `each side needs 1 to 4 queens, got ${white}`;
+  return null;
+}
+
+// Every legal move of the side to move, as text ("d1-d7/g7"), in board order.
+export function legalMoveTexts(board: Board): string[] {
+  const out: string[] = [];
+  for (const q of board.queens(board.toMove))
+    for (const to of board.destinations(q))
+      for (const arrow of board.arrowTargets(q, to)) out.push(formatMove({ from: q, to, arrow }, board.size));
+  return out;
+}
+
+// What a move typed so far can still become: the legal moves it begins, as the terminal client
+// completes them. An exact legal move is its own only completion.
+export function completeMove(board: Board, typed: string): string[] {
+  const text = typed.trim().toLowerCase();
+  const all = legalMoveTexts(board);
+  if (all.includes(text)) return [text];
+  return all.filter((m) => m.startsWith(text));
+}

@@ -1,0 +1,195 @@
+"""The analysis board in the browser, with nothing installed and no name: a visitor opens it from
+the sign-in page on the standard start; the engine in the page gives its three best moves
+(multi-PV), an evaluation bar and its best line as arrows. A pasted position text is analysed
+and each move the page offers is legal for the native amazons-engine too. Moves played on the
+board grow a tree of variations, walked with the arrow keys; a reload keeps it. The editor sets
+up a 6x6 position by clicks and refuses one without queens; a bad paste gets a clear reason.
+Screenshots at desktop and phone sizes go to the directory given as the first argument
+(docs/screenshots when refreshing)."""
+import os
+import subprocess
+import sys
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(__file__))
+from browser_lib import BUILD, Server, browser, click, fail, js, temp_dir, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
+
+LINES = "return [...document.querySelectorAll('#engine-lines .engine-line')].map(e => e.dataset.move)"
+DEPTH = "return Number(document.getElementById('engine-lines').dataset.depth)"
+SEARCHED = "return document.getElementById('engine-lines').dataset.position"
+TREE = "return [...document.querySelectorAll('#analysis-tree .mv')].map(e => e.dataset.move)"
+CURRENT = "const c = document.querySelector('#analysis-tree .mv.current'); return c ? c.dataset.move : null"
+POSITION = "return document.getElementById('analysis-position').value"
+PROBLEM = "const p = document.getElementById('analysis-problem'); return p ? p.textContent : null"
+# A position from a game: the standard start after d1-d7/g7 a7-b6/c5 g1-g2/g3, Black to move.
+STUDY = "3B2B3/10/10/3W2x2B/1B8/2x7/W8W/6x3/6W3/10 b"
+
+
+def native_says_legal(position, moves):
+    """amazons-engine (the native build) answers `ok` to `moves M` for each move alone."""
+    engine = os.path.join(BUILD, "ai", "amazons-engine")
+    lines = []
+    for m in moves:
+        lines += ["position text " + position, "moves " + m]
+    out = subprocess.run([engine], input="\n".join(lines + ["quit"]) + "\n", capture_output=True,
+                         text=True, timeout=30).stdout.split("\n")
+    answers = [line for line in out if line]
+    for i, m in enumerate(moves):
+        if answers[2 * i + 1] != "ok":
+            fail("the native engine refuses %s in %s: %s" % (m, position, answers[2 * i + 1]))
+
+
+def wait_lines(d, what, position, count=3, depth=2):
+    wait_for(d, what, lambda d: js(d, PROBLEM) or (js(d, SEARCHED) == position and js(d, DEPTH) >= depth
+                                                   and len(js(d, LINES)) == count), timeout=60)
+    if js(d, PROBLEM):
+        fail("%s: the page says %r" % (what, js(d, PROBLEM)))
+    lines = js(d, LINES)
+    if len(set(lines)) != len(lines):
+        fail("%s: the engine's lines repeat a move: %r" % (what, lines))
+    return lines
+
+
+def main():
+    started = time.time()
+    with temp_dir() as tmp:
+        server = Server(tmp)
+        d = browser(tmp, "visitor")
+        try:
+            d.get(server.url + "/")
+            click(d, "the sign-in page's analysis board link", By.ID, "open-analysis")
+            wait_for(d, "the analysis board", lambda d: d.find_elements(By.ID, "analysis-board"))
+            start = "3B2B3/10/10/B8B/10/10/W8W/10/10/3W2W3 w"
+            if js(d, POSITION) != start:
+                fail("a first visit does not open the standard start: %r" % js(d, POSITION))
+            lines = wait_lines(d, "three best moves at the start", start)
+            native_says_legal(start, lines)
+            # The bar and the arrows follow the best line.
+            share = float(d.find_element(By.ID, "eval-bar").get_attribute("data-share"))
+            if not 0.0 < share < 1.0:
+                fail("the evaluation bar at the start gives White %r of it" % share)
+            # Read together: the next depth may redraw both between two reads.
+            arrow, best = js(d, "const a = document.querySelector('.pv-arrows .pv-queen.pv-0'); "
+                                "const l = document.querySelector('#engine-lines .engine-line'); "
+                                "return [a ? a.dataset.move : null, l ? l.dataset.move : null]")
+            if arrow != best:
+                fail("the arrow on the board shows %r, the best line starts %r" % (arrow, best))
+
+            # A pasted position text: analysed, and every move offered is legal natively.
+            d.find_element(By.ID, "analysis-paste").send_keys(STUDY)
+            click(d, "Load", By.ID, "analysis-load")
+            wait_for(d, "the pasted position", lambda d: js(d, POSITION) == STUDY)
+            lines = wait_lines(d, "three best moves in the pasted position", STUDY)
+            native_says_legal(STUDY, lines)
+            if SHOTS:
+                d.save_screenshot(os.path.join(SHOTS, "web-analysis-board.png"))
+
+            # Moves on the board grow a tree: the best move, back, the second best (a variation),
+            # and the arrow keys walk it.
+            # The lines change with each depth: the button pressed is read back from the tree.
+            play_line = "const b = document.querySelectorAll('#engine-lines .engine-line .line-move')[arguments[0]]; if (!b) return null; b.click(); return b.textContent"
+            first = wait_for(d, "the best line's button", lambda d: js(d, play_line, 0))
+            wait_for(d, "the best move played", lambda d: js(d, TREE) == [first] and js(d, CURRENT) == first)
+            body = d.find_element(By.TAG_NAME, "body")
+            body.send_keys(Keys.ARROW_LEFT)
+            wait_for(d, "back to the pasted position", lambda d: js(d, POSITION) == STUDY and js(d, CURRENT) is None)
+            wait_for(d, "the lines again", lambda d: js(d, SEARCHED) == STUDY and len(js(d, LINES)) == 3)
+            second = wait_for(d, "another line's button", lambda d: (lambda m: m if m and m != first else None)(js(d, play_line, 1)))
+            wait_for(d, "a variation", lambda d: js(d, TREE) == [first, second] and js(d, CURRENT) == second)
+            if not d.find_elements(By.CSS_SELECTOR, "#analysis-tree .variation"):
+                fail("the second move is not shown as a variation")
+            body.send_keys(Keys.HOME)
+            body.send_keys(Keys.ARROW_RIGHT)
+            wait_for(d, "the main line's move", lambda d: js(d, CURRENT) == first)
+            after_first = js(d, POSITION)
+
+            # A reload keeps the tree and where the visitor was in it.
+            d.refresh()
+            wait_for(d, "the analysis board after a reload", lambda d: d.find_elements(By.ID, "analysis-board"))
+            wait_for(d, "the tree after a reload", lambda d: js(d, TREE) == [first, second] and js(d, CURRENT) == first)
+            if js(d, POSITION) != after_first:
+                fail("after a reload the board shows %r, before %r" % (js(d, POSITION), after_first))
+
+            # The editor: a 6x6 board set up by clicks.
+            click(d, "Set up a position", By.ID, "analysis-edit")
+            Select(d.find_element(By.ID, "editor-size")).select_by_value("6")
+            click(d, "White queen", By.ID, "tool-white")
+            d.find_element(By.CSS_SELECTOR, '.board [data-sq="a1"]').click()
+            click(d, "Done without Black", By.ID, "editor-done")
+            wait_for(d, "the editor's refusal", lambda d: "queen counts" in (js(d, PROBLEM) or ""))
+            click(d, "Black queen", By.ID, "tool-black")
+            d.find_element(By.CSS_SELECTOR, '.board [data-sq="f6"]').click()
+            click(d, "Arrow", By.ID, "tool-arrow")
+            d.find_element(By.CSS_SELECTOR, '.board [data-sq="b2"]').click()
+            d.find_element(By.CSS_SELECTOR, '.board [data-sq="c3"]').click()
+            d.find_element(By.CSS_SELECTOR, '.board [data-sq="c3"]').click()  # again: emptied
+            click(d, "Analyse this position", By.ID, "editor-done")
+            made = "5B/6/6/6/1x4/W5 w"
+            wait_for(d, "the position set up", lambda d: js(d, POSITION) == made)
+            lines = wait_lines(d, "three best moves on the 6x6 board", made)
+            native_says_legal(made, lines)
+
+            # The keyboard: the board is one Tab stop, the arrow keys move over it, Enter presses;
+            # each square says what it holds and what pressing it would do.
+            label = "return document.querySelector('.board [data-sq=\"' + arguments[0] + '\"]').getAttribute('aria-label')"
+            if js(d, label, "a1") != "a1, white queen" or js(d, label, "b2") != "b2, arrow":
+                fail("the squares read %r and %r" % (js(d, label, "a1"), js(d, label, "b2")))
+            js(d, "document.querySelector('.board [data-sq=\"a1\"]').focus()")
+            active = lambda: d.switch_to.active_element
+            active().send_keys(Keys.ENTER)
+            wait_for(d, "a1 selected by the keyboard", lambda d: js(d, label, "a2") == "a2, empty, move here")
+            active().send_keys(Keys.ARROW_UP, Keys.ARROW_UP)
+            if active().get_attribute("data-sq") != "a3":
+                fail("two presses of Up from a1 reach %r" % active().get_attribute("data-sq"))
+            active().send_keys(Keys.ENTER)
+            wait_for(d, "a3 chosen", lambda d: js(d, label, "a1") == "a1, empty, shoot here")
+            active().send_keys(Keys.ARROW_RIGHT, Keys.ENTER)
+            wait_for(d, "the move entered by the keyboard", lambda d: js(d, TREE) == ["a1-a3/b3"])
+
+            # A paste that is neither a position nor moves is refused with the reason.
+            before_paste = js(d, POSITION)
+            paste = d.find_element(By.ID, "analysis-paste")
+            paste.clear()
+            paste.send_keys("3B2B3/10/10/B8B/10/10/W8W/10/10/3W2W w")
+            click(d, "Load", By.ID, "analysis-load")
+            wait_for(d, "the paste's refusal", lambda d: "at character" in d.find_element(By.ID, "analysis-paste-error").text)
+            if js(d, POSITION) != before_paste:
+                fail("a refused paste changed the board")
+
+            # A move list from the start: the tree holds it, at its end.
+            paste = d.find_element(By.ID, "analysis-paste")
+            paste.clear()
+            paste.send_keys("1. d1-d7/g7 a7-b6/c5")
+            click(d, "Load", By.ID, "analysis-load")
+            wait_for(d, "the pasted moves", lambda d: js(d, TREE) == ["d1-d7/g7", "a7-b6/c5"])
+
+            # A link to a position with moves (as the replay's and the computer game's "Analysis
+            # board" buttons make) opens at the ply it names, and the address becomes #/analysis
+            # so that a reload keeps what is explored next.
+            link = "%s moves b6-b7/b8 a4-a5/a6" % STUDY
+            d.get(server.url + "/#/analysis/" + urllib.parse.quote(link, safe="") + "/1")
+            wait_for(d, "the linked position", lambda d: js(d, TREE) == ["b6-b7/b8", "a4-a5/a6"] and js(d, CURRENT) == "b6-b7/b8")
+            if js(d, POSITION) != "3B2B3/10/1x8/1B1W2x2B/10/2x7/W8W/6x3/6W3/10 w":
+                fail("the link opened at %r, not after its first move" % js(d, POSITION))
+            if not d.current_url.endswith("#/analysis"):
+                fail("after opening a link the address is %r" % d.current_url)
+
+            if SHOTS:
+                d.set_window_size(390, 844)
+                d.execute_script("window.scrollTo(0, 0)")
+                time.sleep(0.5)
+                d.save_screenshot(os.path.join(SHOTS, "web-analysis-board-phone.png"))
+        finally:
+            d.quit()
+            server.stop()
+    print("ok in %.1f s" % (time.time() - started))
+
+
+if __name__ == "__main__":
+    main()
