@@ -73,7 +73,7 @@ def main():
             wait_for(d, "our turn", lambda d: game_state(d)["myTurn"])
             d.find_element(By.ID, "resign").click()
             d.find_element(By.ID, "resign").click()
-            wait_for(d, "the result", lambda d: text(d, "#result-title") == "Black wins")
+            wait_for(d, "the result", lambda d: text(d, "#result-title") == "You lost")
             logs = "".join(open(nodes[n].log_path, errors="replace").read() for n in "bc")
             if "event=game_taken_over" not in logs and "game_taken_over" not in logs:
                 print("note: the game was not run by node a (no takeover logged)")

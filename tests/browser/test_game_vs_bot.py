@@ -49,6 +49,7 @@ def main():
 
             plies_seen = 0
             shot_taken = False
+            looked = False
             while True:
                 wait_for(d, "our turn or the end", lambda d: (lambda s: s["status"] == "finished" or (s["myTurn"] and not s["moveSent"]))(game_state(d)), timeout=60)
                 g = game_state(d)
@@ -63,6 +64,50 @@ def main():
                     to = last.split("-")[1].split("/")[0]
                     if "last" not in square(d, to).get_attribute("class").split():
                         fail("the last move's square %s is not marked" % to)
+                if len(g["moves"]) >= 6 and not looked:
+                    looked = True
+                    # The tab says it is our move; the bot's moves made sounds.
+                    wait_for(d, "the tab's title", lambda d: d.title == "(1) Your move · Amazons")
+                    if int(js(d, "return Number(document.body.dataset.sounds || 0)")) < 1:
+                        fail("the bot's moves made no sound")
+                    # The move list shows earlier positions when clicked, the arrow keys step,
+                    # and Back to the game returns.
+                    d.find_element(By.CSS_SELECTOR, '#moves .mv[data-ply="1"]').click()
+                    wait_for(d, "the position after move 1", lambda d: "after move 1 of %d" % len(g["moves"]) in text(d, "#looking"))
+                    second_to = g["moves"][1].split("-")[1].split("/")[0]
+                    if square(d, second_to).get_attribute("data-piece") != "":
+                        fail("after move 1 the square %s that move 2 reached is not empty" % second_to)
+                    ActionChains(d).send_keys(Keys.ARROW_RIGHT).perform()
+                    wait_for(d, "the position after move 2", lambda d: "after move 2 of" in text(d, "#looking"))
+                    # botzone8: Black moves first, so the second move is White's.
+                    if square(d, second_to).get_attribute("data-piece") != "white":
+                        fail("after move 2 White's queen is not on %s" % second_to)
+                    click(d, "Back to the game", By.ID, "back-live")
+                    wait_for(d, "the game now", lambda d: not d.find_elements(By.ID, "looking"))
+                    # Flip turns the board around, and back.
+                    top_left = "return document.querySelector('.board .sq').dataset.sq"
+                    if js(d, top_left) != "a8":
+                        fail("White's board does not start at a8 top left: %r" % js(d, top_left))
+                    click(d, "Flip board", By.ID, "flip")
+                    wait_for(d, "the board turned", lambda d: js(d, top_left) == "h1")
+                    click(d, "Flip board", By.ID, "flip")
+                    wait_for(d, "the board turned back", lambda d: js(d, top_left) == "a8")
+                    # This move is typed in the notation: the hint counts what the beginning
+                    # allows, Tab completes, Enter plays.
+                    typed = "%s-%s/%s" % tuple(legal_move(d))
+                    field = d.find_element(By.ID, "move-input")
+                    field.send_keys(typed[:2])
+                    wait_for(d, "the count of moves from " + typed[:2], lambda d: re.match(r"^(\d+ legal moves begin so; Tab completes|Enter plays .*)\.$", text(d, "#move-hint")))
+                    field.send_keys("z")
+                    wait_for(d, "no move begins so", lambda d: text(d, "#move-hint") == 'No legal move begins "%sz".' % typed[:2])
+                    field.send_keys(Keys.BACKSPACE, typed[2:], Keys.ENTER)
+                    before = len(g["moves"])
+                    wait_for(d, "the typed move to be taken", lambda d: len(game_state(d)["moves"]) > before or game_state(d)["status"] == "finished")
+                    if game_state(d)["moves"][before] != typed:
+                        fail("typed %s, the game has %s" % (typed, game_state(d)["moves"][before]))
+                    if not text(d, "#announce").startswith("White played %s." % typed) and not text(d, "#announce").startswith("Black played"):
+                        fail("the screen reader's line reads %r" % text(d, "#announce"))
+                    continue
                 move = legal_move(d)
                 if len(g["moves"]) >= 12 and not shot_taken:
                     # The first stage of the input: the queen's destinations marked.
@@ -84,6 +129,8 @@ def main():
             wait_for(d, "the result", lambda d: text(d, "#result-title"))
             title, reason = text(d, "#result-title"), text(d, "#result-reason")
             g = game_state(d)
+            if title != ("You won" if g["result"]["winner"] == "white" else "You lost"):
+                fail("alice, who played White, reads the result %r (winner %s)" % (title, g["result"]["winner"]))
             if g["result"]["reason"] != "no_moves" or not reason.endswith("has no legal move left."):
                 fail("unexpected end: %r / %r" % (g["result"], reason))
             print("game over after %d plies: %s. %s" % (len(g["moves"]), title, reason))
@@ -99,7 +146,7 @@ def main():
             # The archive: the game is there, replays move by move, exports its text record.
             d.find_element(By.ID, "nav-archive").click()
             wait_for(d, "the archive", lambda d: d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]'))
-            if "1 finished games" not in text(d, "#archive-record"):
+            if "1 finished game," not in text(d, "#archive-record"):
                 fail("archive summary: " + text(d, "#archive-record"))
             d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]')[0].click()
             wait_for(d, "the replay", lambda d: text(d, "#replay-ply").startswith("Move 0 of %d" % len(g["moves"])))
@@ -133,7 +180,9 @@ def main():
             Select(d.find_element(By.ID, "review-movetime")).select_by_value("200")
             click(d, "Review", By.ID, "review-start")
             wait_for(d, "the review's progress", lambda d: re.match(r"Reviewing: move [1-9]\d* of %d" % len(g["moves"]), text(d, "#review-progress")), timeout=60)
-            click(d, "Cancel", By.ID, "review-cancel")
+            # Found and clicked in one step: the screen is drawn anew at each reviewed move, and
+            # on a busy machine a find and a click apart meet a button already replaced.
+            wait_for(d, "Cancel", lambda d: js(d, "const b = document.getElementById('review-cancel'); if (b) b.click(); return !!b"))
             wait_for(d, "the cancelled review", lambda d: d.find_elements(By.ID, "review-start"))
             click(d, "Review", By.ID, "review-start")
             wait_for(d, "the whole review", lambda d: d.find_elements(By.ID, "review-graph") or js(d, "const p = document.getElementById('review-problem'); return p && p.textContent"), timeout=120)
@@ -161,6 +210,15 @@ def main():
                 record = f.read()
             if '[Rules "botzone8"]' not in record:
                 fail("the exported record is not the game's text record:\n" + record[:400])
+
+            # The analysis board, opened from the replay on the position shown.
+            at = shown(d)
+            click(d, "the replay's Analysis board", By.ID, "replay-analyse")
+            tree = "return [...document.querySelectorAll('#analysis-tree .mv')].map(e => e.dataset.move)"
+            wait_for(d, "the game on the analysis board", lambda d: js(d, tree) == g["moves"])
+            current = js(d, "return document.querySelector('#analysis-tree .mv.current').dataset.ply")
+            if int(current) != at:
+                fail("the analysis board opened at move %s, the replay showed %d" % (current, at))
 
             # Quick pairing with a bot that seeks 3 min + 2 s, casual: paired, then aborted.
             seeker = Bot(server, "seeker", "--seek", "180+2", "--no-join", "--no-challenges")

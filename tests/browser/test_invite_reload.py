@@ -118,8 +118,8 @@ def main():
 
             bob.find_element(By.ID, "resign").click()
             bob.find_element(By.ID, "resign").click()  # the second click confirms
-            for d, who in ((alice, "alice"), (bob, "bob")):
-                wait_for(d, "the result on %s's page" % who, lambda d: text(d, "#result-title") == "White wins")
+            for d, who, title in ((alice, "alice", "You won"), (bob, "bob", "You lost")):
+                wait_for(d, "the result on %s's page" % who, lambda d: text(d, "#result-title") == title)
                 if text(d, "#result-reason") != "Black resigned.":
                     fail("%s sees the reason %r" % (who, text(d, "#result-reason")))
         finally:

@@ -50,7 +50,7 @@ def main():
             wait_for(d, "our turn", lambda d: game_state(d)["myTurn"])
             d.find_element(By.ID, "resign").click()
             d.find_element(By.ID, "resign").click()
-            wait_for(d, "the result", lambda d: text(d, "#result-title") == "Black wins")
+            wait_for(d, "the result", lambda d: text(d, "#result-title") == "You lost")
             if text(d, "#result-reason") != "White resigned.":
                 fail("reason: " + text(d, "#result-reason"))
             wait_for(eve, "the result for the spectator", lambda e: text(e, "#result-title") == "Black wins")

@@ -152,8 +152,11 @@ export function sideName(c: Color): string {
   return c === "white" ? "White" : "Black";
 }
 
-export function resultTitle(r: { winner?: Color }): string {
-  return r.winner ? `${sideName(r.winner)} wins` : "Game aborted";
+// The result in the words of `you` (a player of the game: "You won") or of a spectator.
+export function resultTitle(r: { winner?: Color }, you?: Color): string {
+  if (!r.winner) return "Game aborted";
+  if (you) return r.winner === you ? "You won" : "You lost";
+  return `${sideName(r.winner)} wins`;
 }
 
 // Why the game ended, as the desktop client says it (client/game_text.cpp).

@@ -21,6 +21,7 @@ import { AnalysisView } from "./analysis_view";
 import { ReviewView } from "./review_view";
 import { ComputerScreen } from "./computer_screen";
 import { AnalysisScreen } from "./analysis_screen";
+import { Sounds } from "./sound";
 import { analysisLink } from "./analysis_tree";
 import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
@@ -28,7 +29,7 @@ import { copyText, download, formatClock, h, replaceChildren } from "./dom";
 import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
 import { MoveInput } from "./input";
 import { premoveBoard } from "./premove";
-import { Move, formatMove, other, replay } from "./rules";
+import { Move, completeMove, formatMove, other, parseMove, replay } from "./rules";
 import { territoryMap } from "./territory";
 import { Tournaments } from "./tournaments";
 import { YourTurns, isCorrespondence } from "./your_turn";
@@ -148,6 +149,9 @@ class App {
   private main = h("main", { id: "screen" });
   private screen = "";
   private gameParts: Record<string, HTMLElement> = {};
+  private flipGame = false; // the game board turned from its usual side (yours at the bottom)
+  private lookPly: number | null = null; // an earlier position of the game shown; null: the game now
+  private readonly sounds = new Sounds();
 
   constructor(root: HTMLElement) {
     this.root = root;
@@ -165,6 +169,7 @@ class App {
     });
     window.addEventListener("keydown", (e) => {
       if (e.key === "Escape" && this.screen === "game" && !this.cancelPremove()) this.boardView.back();
+      if (this.screen === "game" && !(e.target instanceof HTMLInputElement) && (e.key === "ArrowLeft" || e.key === "ArrowRight")) this.lookBack(e.key === "ArrowLeft" ? -1 : 1);
       if (this.screen === "replay" && !(e.target instanceof HTMLInputElement)) {
         if (e.key === "ArrowLeft") this.stepReplay(-1);
         if (e.key === "ArrowRight") this.stepReplay(1);
@@ -434,7 +439,12 @@ class App {
     }
     g.problem = undefined;
     if (!g.myTurn() && this.yourTurns.drop(m.game)) this.renderLobbyLists();
-    if (m.game === this.current) this.showGame(m.game);
+    if (m.game === this.current) {
+      this.sounds.play(g.myTurn() ? "your-move" : "move");
+      const mover = g.board.toMove === "white" ? "Black" : "White";
+      replaceChildren(this.gameParts.announce, `${mover} played ${m.move}.${g.myTurn() ? " Your move." : ""}`);
+      this.showGame(m.game);
+    }
   }
 
   private onYourTurn(m: ServerMessageOf<"your_turn">): void {
@@ -453,6 +463,10 @@ class App {
     if (this.waiting?.game === m.game) this.waiting = null;
     if (!g) return;
     g.applyEnd(m);
+    if (m.game === this.current) {
+      this.sounds.play("end");
+      if (g.result) replaceChildren(this.gameParts.announce, `${resultTitle(g.result, g.color)}. ${resultReason(g.result)}`);
+    }
     const mine = g.color === "white" ? m.white_rating : g.color === "black" ? m.black_rating : undefined;
     if (mine) {
       this.myRating = mine.rating;
@@ -620,7 +634,9 @@ class App {
           h("button", { class: "quiet", id: "signout", onclick: () => this.signOut() }, "Sign out"),
         )
       : null;
-    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, "\u265B"), "Amazons"), conn, nav);
+    const sound = h("button", { class: "quiet", id: "sound", "aria-pressed": this.sounds.enabled ? "true" : "false", title: "Sounds for moves and results",
+      onclick: () => { this.sounds.toggle(); this.renderHeader(); } }, this.sounds.enabled ? "Sound on" : "Sound off");
+    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, "\u265B"), "Amazons"), conn, sound, nav);
   }
 
   private signOut(): void {
@@ -893,7 +909,19 @@ class App {
     return true;
   }
 
+  // Steps through the game's earlier positions (the board shows them; moves go on meanwhile);
+  // past the last move it is the game now again.
+  private lookBack(step: number | "live"): void {
+    const g = this.current ? this.games.get(this.current) : undefined;
+    if (!g) return;
+    const at = this.lookPly ?? g.moves.length;
+    const next = step === "live" ? g.moves.length : Math.max(0, Math.min(g.moves.length, at + step));
+    this.lookPly = next >= g.moves.length ? null : next;
+    this.showGame(g.id);
+  }
+
   private buildGame(id: string): void {
+    this.lookPly = null;
     const chatInput = h("input", { id: "chat-input", maxlength: MAX_CHAT_BYTES, placeholder: "Say something" });
     const chatForm = h("form", { class: "chat-form" }, chatInput, h("button", { type: "submit" }, "Send"));
     chatForm.addEventListener("submit", (e) => {
@@ -919,17 +947,66 @@ class App {
       actions: h("div", { class: "actions", id: "actions" }),
       moves: h("ol", { class: "moves", id: "moves" }),
       chat: h("div", { class: "chat-log", id: "chat-log" }),
+      // What happens in the game, for screen readers (visually hidden).
+      announce: h("div", { class: "sr-only", id: "announce", "aria-live": "polite" }),
+      typed: h("div", { class: "typed-move" }),
     };
     const p = this.gameParts;
     p.result.hidden = p.invite.hidden = true;
     append(p.id,
       h("div", { class: "board-col" }, p.top, this.boardView.el, p.bottom),
       h("aside", { class: "panel card" },
-        h("h2", {}, `Game ${id}`), p.status, p.result, p.invite, p.actions,
+        h("h2", {}, `Game ${id}`), p.status, p.announce, p.result, p.invite, p.actions, p.typed,
         h("label", { class: "check" }, territory, "Territory"),
         h("h3", {}, "Moves"), p.moves,
         h("h3", {}, "Chat"), p.chat, chatForm));
+    this.buildTypedMove();
     this.setScreen("game", p.id);
+  }
+
+  // Moves typed in the notation (d1-d7/g7), as in the terminal client: the legal moves that
+  // what is typed begins are counted as one types, Tab completes as far as they agree, Enter
+  // plays the one move meant.
+  private buildTypedMove(): void {
+    const field = h("input", { id: "move-input", autocomplete: "off", spellcheck: "false", placeholder: "Type a move: d1-d7/g7", "aria-label": "Type a move", "aria-describedby": "move-hint" });
+    const hint = h("div", { class: "muted", id: "move-hint", "aria-live": "polite" });
+    const form = h("form", { class: "row" }, field, h("button", { type: "submit", id: "move-submit" }, "Play"));
+    const board = () => {
+      const g = this.current ? this.games.get(this.current) : undefined;
+      return g && g.myTurn() && !g.moveSent && this.lookPly === null ? g.board : null;
+    };
+    const explain = () => {
+      const b = board();
+      const typed = field.value.trim();
+      if (!b) return replaceChildren(hint, typed ? "Not your move." : "");
+      if (!typed) return replaceChildren(hint);
+      const options = completeMove(b, typed);
+      replaceChildren(hint, options.length === 0 ? `No legal move begins "${typed}".` : options.length === 1 ? `Enter plays ${options[0]}.` : `${options.length} legal moves begin so; Tab completes.`);
+    };
+    field.addEventListener("input", explain);
+    field.addEventListener("keydown", (e) => {
+      const b = board();
+      if (e.key !== "Tab" || !b || !field.value.trim()) return;
+      const options = completeMove(b, field.value);
+      if (options.length === 0) return;
+      e.preventDefault();
+      let common = options[0];
+      for (const o of options) while (!o.startsWith(common)) common = common.slice(0, -1);
+      field.value = common;
+      explain();
+    });
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const b = board();
+      if (!b) return explain();
+      const options = completeMove(b, field.value);
+      const m = options.length === 1 ? parseMove(options[0], b.size) : null;
+      if (!m) return explain();
+      field.value = "";
+      replaceChildren(hint);
+      this.sendMove(m);
+    });
+    replaceChildren(this.gameParts.typed, form, hint);
   }
 
   private renderSeat(el: HTMLElement, g: GameModel, c: Color): void {
@@ -953,10 +1030,18 @@ class App {
       replaceChildren(p.status, this.linkState === "open" ? "Asking the server for the game..." : "Reconnecting...");
       return;
     }
-    const flipped = g.color === "black";
+    const flipped = (g.color === "black") !== this.flipGame;
     this.renderSeat(p.top, g, flipped ? "white" : "black");
     this.renderSeat(p.bottom, g, flipped ? "black" : "white");
-    this.boardView.show({ board: g.board, lastMove: g.lastMove(), flipped, territory: this.territory ? territoryMap(g.board) : null, premove: g.premove.move });
+    const looking = this.lookPly !== null && this.lookPly < g.moves.length ? this.lookPly : null;
+    if (looking === null) {
+      this.boardView.show({ board: g.board, lastMove: g.lastMove(), flipped, territory: this.territory ? territoryMap(g.board) : null, premove: g.premove.move });
+    } else {
+      const then = replay(g.variant, g.moves.slice(0, looking));
+      this.input.disable();
+      this.boardView.show({ board: then.board, lastMove: then.played[looking - 1] ?? null, flipped, territory: this.territory ? territoryMap(then.board) : null });
+    }
+    this.boardView.el.classList.toggle("looking-back", looking !== null);
 
     let status: string;
     if (this.linkState !== "open") status = "Reconnecting...";
@@ -970,7 +1055,9 @@ class App {
     else if (g.myTurn()) status = this.input.stage === "arrow" ? "Your move: now shoot the arrow." : this.input.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
     else status = `Waiting for ${sideName(g.board.toMove)}.${this.premoving ? " You may premove." : ""}`;
     replaceChildren(p.status, h("span", g.premove.move ? { class: "premove-line" } : {}, status), g.spectators > 0 ? h("span", { class: "muted" }, ` · ${g.spectators} watching`) : null,
-      g.problem ? h("div", { class: "error" }, g.problem) : null);
+      g.problem ? h("div", { class: "error" }, g.problem) : null,
+      looking !== null ? h("div", { class: "looking", id: "looking" }, `Showing the position after move ${looking} of ${g.moves.length}. `,
+        h("button", { id: "back-live", onclick: () => this.lookBack("live") }, "Back to the game")) : null);
     p.status.dataset.state = g.status;
     p.status.dataset.premove = g.premove.move ? formatMove(g.premove.move, g.board.size) : "";
 
@@ -980,7 +1067,7 @@ class App {
         return r ? `${sideName(c)} ${r.rating} (${r.change >= 0 ? "+" : ""}${r.change})` : null;
       };
       const ratings = [rating("white"), rating("black")].filter(Boolean).join(" · ");
-      replaceChildren(p.result, h("strong", { id: "result-title" }, resultTitle(g.result)), h("div", { id: "result-reason" }, resultReason(g.result)), ratings ? h("div", { class: "muted" }, ratings) : null);
+      replaceChildren(p.result, h("strong", { id: "result-title" }, resultTitle(g.result, g.color)), h("div", { id: "result-reason" }, resultReason(g.result)), ratings ? h("div", { class: "muted" }, ratings) : null);
       p.result.hidden = false;
     } else {
       p.result.hidden = true;
@@ -1019,15 +1106,20 @@ class App {
       } }, label));
     }
     if (g.status === "finished") actions.push(h("a", { class: "button", href: `#/replay/${g.id}`, id: "replay-link" }, "Replay"));
+    actions.push(h("button", { id: "flip", title: "Turn the board around", onclick: () => { this.flipGame = !this.flipGame; this.renderGame(); } }, "Flip board"));
     actions.push(h("a", { class: "button quiet", href: "#/", id: "back-lobby" }, "Lobby"));
     replaceChildren(p.actions, ...actions);
 
+    // Each move shows the position after it when clicked (the arrow keys step, too).
+    const shown = looking ?? g.moves.length;
+    const cell = (k: number) => k < g.moves.length
+      ? h("button", { class: `mv${k + 1 === shown ? " current" : ""}`, type: "button", "data-ply": k + 1, "aria-label": `Move ${k + 1}, ${g.moves[k]}: show the position after it`, onclick: () => { this.lookPly = k + 1; this.lookBack(0); } }, g.moves[k])
+      : null;
     const rows: HTMLElement[] = [];
-    for (let i = 0; i < g.moves.length; i += 2)
-      rows.push(h("li", {}, h("span", { class: "mv" }, g.moves[i]), g.moves[i + 1] ? h("span", { class: "mv" }, g.moves[i + 1]) : null));
+    for (let i = 0; i < g.moves.length; i += 2) rows.push(h("li", {}, cell(i), cell(i + 1)));
     replaceChildren(p.moves, ...rows);
     p.moves.dataset.plies = String(g.moves.length);
-    p.moves.scrollTop = p.moves.scrollHeight;
+    if (looking === null) p.moves.scrollTop = p.moves.scrollHeight;
     this.renderChat();
   }
 
@@ -1070,10 +1162,15 @@ class App {
   }
 
   private tick(): void {
+    // The tab says when a game waits for your move, so that another tab shows it too.
+    let waiting = 0;
+    for (const g of this.games.values()) if (g.status === "active" && g.color !== undefined && g.myTurn() && !g.moveSent) ++waiting;
+    const title = waiting > 0 ? `(${waiting}) Your move · Amazons` : "Amazons";
+    if (document.title !== title) document.title = title;
     if (this.screen === "game" && this.current) {
       const g = this.games.get(this.current);
       if (g && g.status === "active") {
-        const flipped = g.color === "black";
+        const flipped = (g.color === "black") !== this.flipGame;
         this.renderSeat(this.gameParts.top, g, flipped ? "white" : "black");
         this.renderSeat(this.gameParts.bottom, g, flipped ? "black" : "white");
         if (g.claimAt !== undefined && Math.abs(g.claimAt - performance.now()) < 100) this.renderGame();
@@ -1097,7 +1194,7 @@ class App {
       const won = hist.games.filter((g) => winnerName(g) === who).length;
       const lost = hist.games.filter((g) => winnerName(g) !== null && winnerName(g) !== who).length;
       body = [
-        h("p", { id: "archive-record" }, `${hist.games.length} finished games, newest first: ${won} won, ${lost} lost.`),
+        h("p", { id: "archive-record" }, `${hist.games.length} finished ${hist.games.length === 1 ? "game" : "games"}, newest first: ${won} won, ${lost} lost.`),
         h("div", { class: "section" }, ...hist.games.map((g) => this.archiveRow(g))),
       ];
     }
