@@ -296,6 +296,8 @@ void EngineProtocol::cmd_setting(const std::vector<std::string>& args) {
   if (args[0] == "threads") {
     auto v = parse_int(args[1], 1, 256);
     if (!v) return error("threads: expected 1 to 256, got '" + args[1] + "'");
+    if (*v > 1 && !search_threads_available())
+      return error("threads: this build of the engine has no threads; only 1 is possible");
     threads_ = static_cast<int>(*v);
   } else if (args[0] == "multipv") {
     auto v = parse_int(args[1], 1, kMaxMultiPv);
@@ -416,6 +418,14 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
   const auto limits = parse_go(args, ponder);
   if (!limits) return;
   if (position_.is_game_over()) return say("bestmove none");
+  const bool unbounded = limits->infinite && limits->depth == 0 && limits->nodes == 0 &&
+                         !limits->movetime && !limits->time_left;
+  if (!search_threads_available() && (ponder || unbounded)) {
+    // Searching in the caller's thread, this build reads no `stop` until the search ends.
+    return error(std::string("go: ") + (ponder ? "ponder" : "infinite") +
+                 " needs search threads, which this build of the engine has not; give movetime, "
+                 "depth or nodes");
+  }
   prepare_search();
   if (ponder) {
     // Think until ponderhit or stop, whatever the limits say; they apply from the ponderhit.
@@ -428,8 +438,7 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& args) {
     search_->start(position_, forever, callbacks(false));
     return;
   }
-  unbounded_ = limits->infinite && limits->depth == 0 && limits->nodes == 0 && !limits->movetime &&
-               !limits->time_left;
+  unbounded_ = unbounded;
   searching_.store(true);
   search_->start(position_, *limits, callbacks(true));
 }
@@ -465,7 +474,8 @@ void EngineProtocol::cmd_perft(const std::vector<std::string>& args) {
   if (!depth)
     return error("perft: depth must be 0 to " + std::to_string(kMaxPerftDepth) + ", got '" +
                  args[1] + "'");
-  const std::uint64_t n = perft_parallel(position_, static_cast<int>(*depth), 0);
+  const std::uint64_t n =
+      perft_parallel(position_, static_cast<int>(*depth), search_threads_available() ? 0 : 1);
   say("perft " + std::to_string(*depth) + " " + std::to_string(n));
 }
 

@@ -33,7 +33,7 @@ void SearchBase::start(const Position& pos, const SearchLimits& limits, SearchCa
     std::lock_guard lock(mutex_);
     busy_ = true;
   }
-  thread_ = std::thread([this, pos, limits, callbacks = std::move(callbacks)] {
+  auto run = [this, pos, limits, callbacks = std::move(callbacks)] {
     SearchResult result = think(pos, limits, callbacks);
     result.stopped = stopped_by_caller_.load();
     result.kind = kind();
@@ -44,7 +44,9 @@ void SearchBase::start(const Position& pos, const SearchLimits& limits, SearchCa
     last_ = std::move(result);
     busy_ = false;
     done_cv_.notify_all();
-  });
+  };
+  if (!search_threads_available()) return run();
+  thread_ = std::thread(std::move(run));
 }
 
 SearchResult SearchBase::wait() {
@@ -143,7 +145,17 @@ class AutoSearch final : public Search {
 
 }  // namespace
 
-std::unique_ptr<Search> make_search(const SearchSettings& settings) {
+bool search_threads_available() {
+#ifdef AMAZONS_NO_THREADS
+  return false;
+#else
+  return true;
+#endif
+}
+
+std::unique_ptr<Search> make_search(const SearchSettings& requested) {
+  SearchSettings settings = requested;
+  if (!search_threads_available()) settings.threads = 1;
   switch (settings.kind) {
     case SearchKind::Mcts:
       return std::make_unique<MctsSearch>(settings);

@@ -145,9 +145,10 @@ class Search {
  public:
   virtual ~Search() = default;
 
-  // Starts thinking about `pos` and returns at once. If a search is still running it is stopped
-  // and waited for first. on_done is called exactly once, on a search thread, before wait()
-  // returns; the best move is always legal when the side to move has one.
+  // Starts thinking about `pos` and returns at once (without search threads: when it is done).
+  // If a search is still running it is stopped and waited for first. on_done is called exactly
+  // once, on a search thread, before wait() returns; the best move is always legal when the side
+  // to move has one.
   virtual void start(const Position& pos, const SearchLimits& limits,
                      SearchCallbacks callbacks) = 0;
   // Asks the running search to end as soon as it can (within a millisecond or so); returns at
@@ -163,6 +164,11 @@ class Search {
   // Forgets what earlier searches learnt (a new game). Between searches only.
   virtual void clear() = 0;
 };
+
+// Whether this build can run a search on threads of its own. Without (the WebAssembly build for a
+// page that may not share memory), Search::start searches to the end before it returns, on the
+// caller's thread, with one search thread; an unbounded search is refused by the protocol.
+bool search_threads_available();
 
 std::unique_ptr<Search> make_search(const SearchSettings& settings = {});
 

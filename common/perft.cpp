@@ -67,23 +67,27 @@ std::uint64_t perft_parallel(const Position& root, int depth, unsigned threads,
   std::atomic<std::uint64_t> total{0};
   std::mutex progress_mutex;
   std::size_t done = 0;
-  std::vector<std::thread> workers;  // std::thread: Emscripten's libc++ has no jthread
-  for (unsigned t = 0; t < threads; ++t) {
-    workers.emplace_back([&] {
-      Position p = root;
-      std::uint64_t local = 0;
-      for (std::size_t i = next++; i < moves->size(); i = next++) {
-        p.do_move((*moves)[i]);
-        local += perft(p, depth - 1);
-        p.undo_move((*moves)[i]);
-        if (progress) {
-          std::lock_guard lock(progress_mutex);
-          progress(++done, moves->size());
-        }
+  const auto work = [&] {
+    Position p = root;
+    std::uint64_t local = 0;
+    for (std::size_t i = next++; i < moves->size(); i = next++) {
+      p.do_move((*moves)[i]);
+      local += perft(p, depth - 1);
+      p.undo_move((*moves)[i]);
+      if (progress) {
+        std::lock_guard lock(progress_mutex);
+        progress(++done, moves->size());
       }
-      total += local;
-    });
+    }
+    total += local;
+  };
+  // One thread is this one (and a build without threads asks for one).
+  if (threads == 1) {
+    work();
+    return total;
   }
+  std::vector<std::thread> workers;  // std::thread: Emscripten's libc++ has no jthread
+  for (unsigned t = 0; t < threads; ++t) workers.emplace_back(work);
   for (auto& worker : workers) worker.join();
   return total;
 }

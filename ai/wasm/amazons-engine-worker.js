@@ -10,9 +10,13 @@
 //   engine.postMessage('go movetime 1000');
 //
 // Its search threads are Web Workers sharing the module's memory, which the browser allows only
-// to a cross-origin isolated page (the server sends the headers; see server/net_http.cpp).
+// to a cross-origin isolated page (the server sends the headers; see server/net_http.cpp). A page
+// that is not (plain http:// on a LAN address) starts 'amazons-engine-worker.js?single': the
+// build without threads, which handles each line as it comes, a search to its end, and refuses
+// `go infinite` (the page stops a search by ending the worker).
 'use strict';
-const core = new URL('amazons-engine-core.js', self.location.href).href;
+const single = new URLSearchParams(self.location.search).has('single');
+const core = new URL(single ? 'amazons-engine-core-st.js' : 'amazons-engine-core.js', self.location.href).href;
 importScripts(core);
 
 let engine = null;
@@ -27,7 +31,7 @@ self.onmessage = (event) => {
   else waiting.push(event.data);
 };
 
-if (typeof SharedArrayBuffer === 'undefined') {
+if (!single && typeof SharedArrayBuffer === 'undefined') {
   self.postMessage({ error: 'the page is not cross-origin isolated: no SharedArrayBuffer for the engine\'s threads' });
   self.postMessage({ done: 2 });
 } else {

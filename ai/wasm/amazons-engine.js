@@ -3,15 +3,19 @@
 // protocol (docs/ENGINE_PROTOCOL.md) on stdin and stdout, like the native amazons-engine. Tests
 // compare the two; a user can check the browser's engine with it. The exit status is the
 // engine's: 0 after quit or the end of input, 2 when its configuration does not load.
+// `--single` runs the build without threads, which the browser uses on pages that may not share
+// memory.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
-const createEngine = require('./amazons-engine-core.js');
+const single = process.argv.includes('--single');
+const name = single ? 'amazons-engine-core-st' : 'amazons-engine-core';
+const createEngine = require('./' + name + '.js');
 
 // Node 18 and later have fetch(), which Emscripten's loader tries on a file path and fails
 // ("Failed to parse URL"): the module's bytes are handed over instead.
-const wasmBinary = fs.readFileSync(path.join(__dirname, 'amazons-engine-core.wasm'));
+const wasmBinary = fs.readFileSync(path.join(__dirname, name + '.wasm'));
 
 createEngine({
   wasmBinary,

@@ -9,6 +9,10 @@
 // a time, and when the protocol ends (after `quit`, or at the end of input) the main thread calls
 // Module.onEngineDone(status).
 //
+// Without threads (the build for pages that may not share memory, search_threads_available()
+// false) there is no protocol thread: each line is handled when it is given, a search included,
+// and the protocol refuses what would never end by itself (go infinite, go ponder).
+//
 // The configuration (ai.json and the rules) is embedded in the module at /config.
 #include <condition_variable>
 #include <cstdio>
@@ -25,6 +29,7 @@
 
 #include "ai/levels.h"
 #include "ai/protocol.h"
+#include "ai/search.h"
 
 namespace {
 
@@ -56,6 +61,8 @@ class LineQueue {
 
 LineQueue input;
 bool started = false;
+// Without threads: the protocol, handling each line as it comes; null after quit.
+std::unique_ptr<amazons::ai::EngineProtocol> inline_protocol;
 
 void say(std::string_view line) {
   std::string text(line);
@@ -93,17 +100,40 @@ int run_protocol() {
 
 extern "C" {
 
-// Starts the protocol thread (once; later calls do nothing).
+// Starts the protocol thread (once; later calls do nothing); without threads, the protocol.
 EMSCRIPTEN_KEEPALIVE void amazons_engine_start() {
   if (started) return;
   started = true;
-  std::thread([] { done(run_protocol()); }).detach();
+  if (amazons::ai::search_threads_available()) {
+    std::thread([] { done(run_protocol()); }).detach();
+    return;
+  }
+  const std::string dir = kConfigDir;
+  auto config = amazons::ai::load_ai_config(dir + "/ai.json");
+  if (!config) {
+    std::fprintf(stderr, "amazons-engine: %s\n", config.error().c_str());
+    return done(2);
+  }
+  inline_protocol = std::make_unique<amazons::ai::EngineProtocol>(*config, dir + "/rules", say);
 }
 
-// Queues one line of the protocol. Lines after `quit` are read by no one.
-EMSCRIPTEN_KEEPALIVE void amazons_engine_line(const char* line) { input.push(std::string(line)); }
+// Queues one line of the protocol (without threads: handles it, a search to its end). Lines
+// after `quit` are read by no one.
+EMSCRIPTEN_KEEPALIVE void amazons_engine_line(const char* line) {
+  if (amazons::ai::search_threads_available()) return input.push(std::string(line));
+  if (inline_protocol && !inline_protocol->handle(line)) {
+    inline_protocol.reset();
+    done(0);
+  }
+}
 
 // End of input: a running search ends as at the end of amazons-engine's stdin, then the protocol.
-EMSCRIPTEN_KEEPALIVE void amazons_engine_finish() { input.push(std::nullopt); }
+EMSCRIPTEN_KEEPALIVE void amazons_engine_finish() {
+  if (amazons::ai::search_threads_available()) return input.push(std::nullopt);
+  if (!inline_protocol) return;
+  inline_protocol->finish();
+  inline_protocol.reset();
+  done(0);
+}
 
 }  // extern "C"

@@ -214,13 +214,15 @@ def clear_notices(driver):
     js(driver, "for (const b of document.querySelectorAll('#notices .close')) b.click();")
 
 
-def browser(tmp, name, width=1280, height=900, self_signed=False):
+def browser(tmp, name, width=1280, height=900, self_signed=False, flags=()):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height),
                  "--user-data-dir=" + os.path.join(tmp, "chrome-" + name)):
+        options.add_argument(flag)
+    for flag in flags:
         options.add_argument(flag)
     if self_signed:  # the test server's own certificate: no CA signed it
         options.add_argument("--ignore-certificate-errors")

@@ -81,6 +81,17 @@ def main():
             if arrow != best:
                 fail("the arrow on the board shows %r, the best line starts %r" % (arrow, best))
 
+            # Clicks are handled at once while the engine thinks (measured in the page from each
+            # event's time stamp; the same on a LAN page in browser/engine_lan).
+            js(d, "window.clickDelays = []; document.addEventListener('click', (e) => "
+                  "window.clickDelays.push(performance.now() - e.timeStamp), true);")
+            for _ in range(4):
+                d.find_element(By.ID, "analysis-flip").click()
+                time.sleep(0.1)
+            delays = js(d, "return window.clickDelays")
+            if len(delays) != 4 or max(delays) > 100:
+                fail("clicks while the engine thinks waited %r ms" % delays)
+
             # A pasted position text: analysed, and every move offered is legal natively.
             d.find_element(By.ID, "analysis-paste").send_keys(STUDY)
             click(d, "Load", By.ID, "analysis-load")

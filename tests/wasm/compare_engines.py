@@ -3,8 +3,8 @@
 
   compare_engines.py NATIVE_ENGINE WASM_ENGINE_JS PROTOCOL_MD [FUZZ_CORPUS_DIR]
 
-Runs `amazons-engine` and `node amazons-engine.js` side by side on the same lines and checks that
-they answer the same: perft counts on both boards, fixed-depth searches with one thread (every
+Runs `amazons-engine` and `node amazons-engine.js` (and `--single`, the build without threads)
+side by side on the same lines and checks that they answer the same: perft counts on both boards, fixed-depth searches with one thread (every
 `info` line's depth, score, nodes and principal variation, and the best move; only nps and time
 may differ), the static evaluation, and every error. Then replays the transcript of
 docs/ENGINE_PROTOCOL.md against the WebAssembly engine alone, as tests/ai/test_protocol.cpp does
@@ -134,6 +134,30 @@ def check_threads(wasm_command):
     print('the WebAssembly engine searches with 1, 3 and 4 threads')
 
 
+def check_single(single_command):
+    """The build without threads (for pages that may not share memory) says what it cannot do:
+    more than one thread, and searches that would never end by themselves, since it reads no
+    `stop` while it searches. What it can do it answers; compare_sessions compared it too."""
+    wasm = Engine('wasm without threads', single_command)
+    refusals = {
+        'threads 2': 'error threads: this build of the engine has no threads; only 1 is possible',
+        'go infinite': 'error go: infinite needs search threads, which this build of the engine has '
+                       'not; give movetime, depth or nodes',
+        'go ponder': 'error go: ponder needs search threads, which this build of the engine has '
+                     'not; give movetime, depth or nodes',
+    }
+    for command, want in refusals.items():
+        if wasm.answer(command) != [want]:
+            fail(f'without threads, {command!r} answered {wasm.answer(command)}')
+    answer = wasm.answer('go movetime 300')
+    if not answer[-1].startswith('bestmove ') or answer[-1] == 'bestmove none':
+        fail(f'without threads, go movetime 300 answered {answer}')
+    if wasm.answer('perft 3') != ['perft 3 8350439170']:
+        fail('without threads, perft 3 of the standard start is not 8350439170')
+    wasm.quit()
+    print('the WebAssembly engine without threads refuses what it cannot do and searches')
+
+
 def transcript(markdown_path):
     lines = []
     inside = False
@@ -255,6 +279,9 @@ def main():
     wasm_command = ['node', sys.argv[2]]
     compare_sessions(native_command, wasm_command)
     check_threads(wasm_command)
+    single_command = wasm_command + ['--single']
+    compare_sessions(native_command, single_command)
+    check_single(single_command)
     replay_transcript(wasm_command, sys.argv[3])
     if len(sys.argv) == 5:
         replay_fuzz_corpus(wasm_command, sys.argv[4])

@@ -185,7 +185,7 @@ export class ComputerScreen {
     }
 
     const actions: HTMLElement[] = [];
-    if (this.thinking) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, "Move now"));
+    if (this.thinking && this.engine?.canStop) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, "Move now"));
     if (g.yourTurn && this.engine) actions.push(h("button", { id: "computer-hint", disabled: this.hinting, onclick: () => this.askHint() }, this.hinting ? "Thinking..." : "Hint"));
     if (g.canTakeBack) actions.push(h("button", { id: "computer-takeback", onclick: () => this.takeBack() }, "Take back"));
     if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); g.resign(); this.input.disable(); localStorage.setItem(GAME_KEY, JSON.stringify(g.saved())); this.render(); } }, "Resign"));

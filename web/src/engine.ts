@@ -3,17 +3,28 @@
 // sets up the game and the level and resolves with the engine's move; analyse() searches a
 // position until stopped, reporting each depth; a later question waits for the earlier one.
 // Nothing here checks a move: the caller plays it on its own board.
+//
+// Two builds: with search threads where the page is cross-origin isolated (https://, localhost),
+// and without anywhere else (a LAN server on plain http://). The one without reads no `stop`
+// while it searches: its analysis is a search one depth deeper at a time, and stopping it ends
+// the worker and starts another.
 
 export type EngineState = "loading" | "ready" | "failed";
 
-// Why the engine cannot run in this page, or null when it can. Its threads share memory, which a
-// browser allows only on a cross-origin isolated page (the server sends the headers for it; a
-// plain http:// address other than localhost is not a secure context and never isolated).
+// Why the engine cannot run in this page, or null when it can.
 export function engineUnavailable(): string | null {
   if (typeof Worker === "undefined" || typeof WebAssembly === "undefined") return "This browser cannot run the engine (no Web Workers or WebAssembly).";
-  if (!self.crossOriginIsolated) return "The engine needs a secure page: open this server over https:// or on localhost.";
   return null;
 }
+
+// Whether the page may share memory with workers, which the engine's search threads need: a
+// cross-origin isolated page (the server sends the headers for it; a plain http:// address other
+// than localhost is not a secure context and never isolated).
+export function engineThreads(): boolean {
+  return self.crossOriginIsolated === true;
+}
+
+const SINGLE_MAX_DEPTH = 40; // where the analysis without threads stops deepening
 
 export interface EngineQuestion {
   rules: string; // a built-in variant's name
@@ -58,21 +69,45 @@ export interface Analysis {
 export class BrowserEngine {
   state: EngineState = "loading";
   failure = "";
-  private readonly worker: Worker;
+  // Whether a search can be told to end early (Move now): not in the build without threads.
+  readonly canStop = engineThreads();
+  private worker!: Worker;
   private waiter: Waiter | null = null;
   private ready!: () => void;
   // Each question starts when the engine is ready and the one before has its answer.
-  private queue: Promise<unknown> = new Promise<void>((resolve) => (this.ready = resolve));
+  private queue: Promise<unknown> = Promise.resolve();
 
   // `onState` hears when the engine is ready or has failed.
   constructor(private readonly onState: () => void = () => undefined) {
-    this.worker = new Worker("amazons-engine-worker.js");
-    this.worker.onmessage = (e: MessageEvent<{ line?: string; error?: string; done?: number }>) => this.receive(e.data);
-    this.worker.onerror = (e) => this.fail(`the engine's worker failed: ${e.message}`);
+    this.startWorker();
+  }
+
+  private startWorker(): void {
+    const loaded = new Promise<void>((resolve) => (this.ready = resolve));
+    this.queue = this.queue.then(() => loaded);
+    this.state = "loading";
+    this.worker = new Worker(this.canStop ? "amazons-engine-worker.js" : "amazons-engine-worker.js?single");
+    const worker = this.worker;
+    worker.onmessage = (e: MessageEvent<{ line?: string; error?: string; done?: number }>) => {
+      if (worker === this.worker) this.receive(e.data);
+    };
+    worker.onerror = (e) => {
+      if (worker === this.worker) this.fail(`the engine's worker failed: ${e.message}`);
+    };
     // Search threads beyond the cores a page should take would only slow the page.
     const threads = Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1));
-    this.worker.postMessage(`threads ${threads}`);
-    this.worker.postMessage("isready");
+    if (this.canStop) worker.postMessage(`threads ${threads}`);
+    worker.postMessage("isready");
+  }
+
+  // Without threads, the only way to end a search early: a new worker. The question it was
+  // answering gets no move (null).
+  private restart(): void {
+    this.worker.terminate();
+    const w = this.waiter;
+    this.waiter = null;
+    w?.resolve(null);
+    this.startWorker();
   }
 
   // The engine's move for the side to move after `moves`, or null when that side has none.
@@ -95,6 +130,7 @@ export class BrowserEngine {
   // Searches `position` (docs/POSITION_FORMAT.md) with no limit until stopped, calling `onInfo`
   // after each completed depth with each of its `lines` best lines (multi-PV, best first).
   analyse(position: string, onInfo: (info: EngineInfo) => void, lines = 1): Analysis {
+    if (!this.canStop) return this.analyseByDepth(position, onInfo, lines);
     let stopped = false;
     let started = false;
     const done = this.enqueue(() => {
@@ -112,15 +148,48 @@ export class BrowserEngine {
     };
   }
 
+  // Without threads: `go depth 1`, `go depth 2`... on the same table, each depth's lines passed
+  // on, until stopped, a result is proven or SINGLE_MAX_DEPTH.
+  private analyseByDepth(position: string, onInfo: (info: EngineInfo) => void, lines: number): Analysis {
+    let stopped = false;
+    let searching = false;
+    const done = (async () => {
+      for (let depth = 1; depth <= SINGLE_MAX_DEPTH && !stopped; ++depth) {
+        let proven = false;
+        const best = await this.enqueue(() => {
+          if (stopped) return Promise.resolve(null);
+          searching = true;
+          return this.ask([`position text ${position}`, `multipv ${lines}`, `go depth ${depth}`], (info) => {
+            if (info.depth !== depth || stopped) return;
+            if (info.multipv === 1) proven = info.score.kind !== "value";
+            onInfo(info);
+          });
+        });
+        searching = false;
+        if (best === null || proven) break;
+      }
+      return null;
+    })();
+    return {
+      stop: () => {
+        if (stopped) return;
+        stopped = true;
+        if (searching) this.restart();
+      },
+      done,
+    };
+  }
+
   private enqueue(question: () => Promise<string | null>): Promise<string | null> {
     const asked = this.queue.then(question);
     this.queue = asked.catch(() => undefined);
     return asked;
   }
 
-  // Ends a search at once (it still answers, with the best move so far).
+  // Ends a search at once (it still answers, with the best move so far). Without threads it
+  // cannot: the search ends within its own limits.
   stop(): void {
-    if (this.waiter) this.worker.postMessage("stop");
+    if (this.waiter && this.canStop) this.worker.postMessage("stop");
   }
 
   // Sends `lines` (settings, then one go) and resolves with the go's best move.
@@ -155,7 +224,7 @@ export class BrowserEngine {
       w.error ??= line.slice("error ".length);
       // A refused setting must not leave a search running on the position before it (the go
       // after it was sent already); stop is silent when nothing runs.
-      this.worker.postMessage("stop");
+      if (this.canStop) this.worker.postMessage("stop");
     }
     if (++w.answers < w.expected) return;
     this.waiter = null;
