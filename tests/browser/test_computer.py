@@ -6,12 +6,14 @@ first): the engine does not move for the visitor, who moves first; a reload resu
 a hint marks one of the visitor's queens; a takeback undoes a move and its answer. A
 resignation ends the game as a loss. Screenshots at desktop and phone sizes go to the directory given as the first
 argument (docs/screenshots when refreshing)."""
+import json
 import os
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import Server, browser, click, click_move, fail, js, temp_dir, wait_for
+from browser_lib import BUILD, Server, browser, click, click_move, fail, js, temp_dir, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -121,6 +123,37 @@ def main():
             title = d.find_element(By.ID, "computer-result-title").text
             if title != "You lost":
                 fail("after resigning the result says %r" % title)
+
+            # The finished game is listed, exported as a record amazons-record reads, reviewed,
+            # and exported again with the review's annotations.
+            played = js(d, MOVES)
+            wait_for(d, "the finished game listed", lambda d: d.find_elements(By.CSS_SELECTOR, "#computer-finished li[data-result='lost']"))
+            d.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": tmp})
+
+            def downloaded(suffix):
+                found = [f for f in os.listdir(tmp) if f.startswith("amazons-computer-") and f.endswith(suffix)]
+                return os.path.join(tmp, found[0]) if found else None
+            click(d, "Export as text", By.ID, "computer-export-text")
+            path = wait_for(d, "the exported text record", lambda d: downloaded(".txt"))
+            time.sleep(0.3)  # the download is renamed when complete; its content is then whole
+            record = open(path).read()
+            checked = subprocess.run([os.path.join(BUILD, "formats", "amazons-record"), "check", path],
+                                     capture_output=True, text=True)
+            if checked.returncode != 0 or '[Reason "resign"]' not in record or ("1. %s %s" % tuple(played)) not in record:
+                fail("the exported record (%s) is not this game:\n%s%s" % (checked.stderr, record, checked.stdout))
+            Select(d.find_element(By.ID, "review-movetime")).select_by_value("200")
+            click(d, "Review", By.ID, "review-start")
+            wait_for(d, "the review", lambda d: d.find_elements(By.ID, "review-graph"), timeout=60)
+            click(d, "Export as JSON", By.ID, "computer-export-json")
+            path = wait_for(d, "the exported JSON record", lambda d: downloaded(".json"))
+            time.sleep(0.3)
+            annotated = json.load(open(path))
+            if not all(isinstance(m, dict) and "analysis" in m for m in annotated["moves"]):
+                fail("the JSON record after the review lacks the analysis: %r" % annotated["moves"])
+            # The territory view on this board.
+            click(d, "Territory", By.ID, "computer-territory")
+            wait_for(d, "the territory view", lambda d: d.find_elements(By.CSS_SELECTOR, "#computer .board .sq.terr-white, #computer .board .sq.terr-black"))
+            click(d, "Territory", By.ID, "computer-territory")
 
             if SHOTS:
                 d.set_window_size(390, 844)

@@ -3,11 +3,12 @@ game replayed step by step and its text record exported. Screenshots of the lobb
 the result go to the directory given as the first argument (docs/screenshots when refreshing)."""
 import os
 import re
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import (Bot, Server, browser, click, click_move, fail, game_state, js, legal_move, square, sign_in,
+from browser_lib import (BUILD, Bot, Server, browser, click, click_move, fail, game_state, js, legal_move, square, sign_in,
                          temp_dir, text, wait_for)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -210,6 +211,18 @@ def main():
                 record = f.read()
             if '[Rules "botzone8"]' not in record:
                 fail("the exported record is not the game's text record:\n" + record[:400])
+            # With the review: every move annotated, and amazons-record reads it.
+            d.find_element(By.ID, "export-reviewed-text").click()
+            path = os.path.join(tmp, "amazons-game-%s-reviewed.txt" % g["id"])
+            wait_for(d, "the reviewed record", lambda d: os.path.exists(path))
+            time.sleep(0.3)
+            with open(path) as f:
+                reviewed = f.read()
+            if reviewed.count("{before ") != len(g["moves"]):
+                fail("the reviewed record annotates %d of %d moves" % (reviewed.count("{before "), len(g["moves"])))
+            checked = subprocess.run([os.path.join(BUILD, "formats", "amazons-record"), "check", path], capture_output=True, text=True)
+            if checked.returncode != 0:
+                fail("amazons-record refuses the reviewed record: " + checked.stderr)
 
             # The analysis board, opened from the replay on the position shown.
             at = shown(d)

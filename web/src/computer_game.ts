@@ -1,6 +1,8 @@
 // A game against the engine in the page: the position, the moves and the result, with no server.
 // The page's rules code keeps it; the engine's moves are checked like anyone's.
 import { BUILTIN_VARIANTS, type Color, type Variant } from "@protocol";
+import type { LocalRecord } from "./record";
+import type { PlyReview } from "./review";
 import { Board, Move, formatMove, other, parseMove, replay } from "./rules";
 
 export const LEVELS: { name: string; label: string }[] = [
@@ -44,6 +46,7 @@ export interface SavedComputerGame {
   you: Color;
   moves: string[];
   resigned: boolean;
+  started?: string; // ISO time
 }
 
 export class ComputerGame {
@@ -55,6 +58,7 @@ export class ComputerGame {
   played: Move[] = [];
   winner: Color | null = null; // set when the side to move has no move
   resigned = false;
+  started = new Date();
 
   constructor(settings: ComputerSettings, coin: () => boolean = () => Math.random() < 0.5) {
     this.variant = builtinVariant(settings.rules);
@@ -73,6 +77,8 @@ export class ComputerGame {
       const g = new ComputerGame({ rules: s.rules, level: s.level, color: s.you });
       if (!g.replayTo(s.moves.map(String))) return null;
       if (s.resigned === true) g.resign();
+      const started = new Date(String(s.started));
+      if (!Number.isNaN(started.getTime())) g.started = started;
       return g;
     } catch {
       return null;
@@ -80,7 +86,22 @@ export class ComputerGame {
   }
 
   saved(): SavedComputerGame {
-    return { rules: this.variant.name, level: this.level, you: this.you, moves: [...this.moves], resigned: this.resigned };
+    return { rules: this.variant.name, level: this.level, you: this.you, moves: [...this.moves], resigned: this.resigned, started: this.started.toISOString() };
+  }
+
+  // The game as a record (record.ts), with a review's annotations when there is one.
+  record(analysis?: readonly PlyReview[], ended?: Date): LocalRecord {
+    const you = { name: "You" }, computer = { name: `Computer (${this.level})`, bot: true };
+    return {
+      rules: this.variant,
+      white: this.you === "white" ? you : computer,
+      black: this.you === "black" ? you : computer,
+      moves: this.moves,
+      analysis,
+      result: this.winner ? { winner: this.winner, reason: this.resigned ? "resign" : "no_moves" } : null,
+      started: this.started,
+      ended,
+    };
   }
 
   // Whether a takeback is possible: a move of yours to take back, the game not resigned.

@@ -3,17 +3,28 @@
 // App only shows it and hides it.
 import { BoardView } from "./board_view";
 import { analysisLink } from "./analysis_tree";
-import { ComputerGame, ComputerSettings, LEVELS, parseSettings } from "./computer_game";
-import { h, replaceChildren } from "./dom";
+import { ComputerGame, ComputerSettings, LEVELS, type SavedComputerGame, parseSettings } from "./computer_game";
+import { download, h, replaceChildren } from "./dom";
 import { type BrowserEngine, engineUnavailable } from "./engine";
 import { sideName } from "./game";
 import { MoveInput } from "./input";
+import { recordJson, recordSgf, recordText } from "./record";
+import { ReviewView } from "./review_view";
+import { territoryMap } from "./territory";
 import { type Move, type Square, parseMove } from "./rules";
 import { BUILTIN_VARIANTS, type Color } from "@protocol";
 
 const SETTINGS_KEY = "amazons.computer";
 const GAME_KEY = "amazons.computer.game"; // the game under way, resumed after a reload
 const HINT_LEVEL = "hard"; // a hint is the move this level would play
+const FINISHED_KEY = "amazons.computer.finished"; // the last finished games, newest first
+const FINISHED_KEPT = 20;
+const TERRITORY_KEY = "amazons.computer.territory";
+
+interface FinishedGame {
+  game: SavedComputerGame;
+  ended: string; // ISO time
+}
 
 export class ComputerScreen {
   readonly el = h("div", { class: "game computer", id: "computer" });
@@ -25,6 +36,11 @@ export class ComputerScreen {
   private problem = "";
   private hint: Square | null = null; // the queen the hint says to move
   private hinting = false;
+  private territory = localStorage.getItem(TERRITORY_KEY) === "1";
+  private readonly review = new ReviewView(() => this.pageEngine(), () => this.render(), (ply) => {
+    if (this.game) location.hash = analysisLink(this.game.variant, this.game.moves, ply);
+  });
+  private readonly finished = h("div", { class: "finished", id: "computer-finished" });
   private readonly input = new MoveInput();
   private readonly boardView = new BoardView(this.input, (m) => this.yourMove(m), () => this.render());
   private readonly parts = {
@@ -58,8 +74,74 @@ export class ComputerScreen {
       h("aside", { class: "panel card" },
         h("h2", {}, "Play the computer"),
         h("p", { class: "muted" }, "The engine runs in your browser: nothing is sent to the server, and the game is not rated."),
-        form, p.status, p.result, p.actions,
-        h("h3", {}, "Moves"), p.moves));
+        form, p.status, p.result, p.actions, this.territorySwitch(), this.review.el,
+        h("h3", {}, "Moves"), p.moves, this.finished));
+  }
+
+  private territorySwitch(): HTMLElement {
+    const box = h("input", { type: "checkbox", id: "computer-territory", checked: this.territory });
+    box.addEventListener("change", () => {
+      this.territory = box.checked;
+      localStorage.setItem(TERRITORY_KEY, this.territory ? "1" : "0");
+      this.render();
+    });
+    return h("label", { class: "check" }, box, "Territory");
+  }
+
+  // The screen is left: a review in progress stops.
+  hide(): void {
+    this.review.cancel();
+  }
+
+  // A game that just ended joins the finished ones (once; newest first, the last 20 kept).
+  private keepFinished(g: ComputerGame): void {
+    const list = this.finishedGames();
+    const id = g.started.toISOString();
+    if (list.some((f) => f.game.started === id)) return;
+    list.unshift({ game: g.saved(), ended: new Date().toISOString() });
+    try {
+      localStorage.setItem(FINISHED_KEY, JSON.stringify(list.slice(0, FINISHED_KEPT)));
+    } catch {
+      /* a full storage keeps the older list */
+    }
+  }
+
+  private finishedGames(): FinishedGame[] {
+    try {
+      const list = JSON.parse(localStorage.getItem(FINISHED_KEY) ?? "[]") as FinishedGame[];
+      return Array.isArray(list) ? list.filter((f) => f && f.game && typeof f.ended === "string") : [];
+    } catch {
+      return [];
+    }
+  }
+
+  // Text, JSON and SGF of `g`, with its review's annotations when it has one.
+  private exportButtons(g: ComputerGame, ended: Date | undefined, idPrefix: string): HTMLElement {
+    const name = `amazons-computer-${g.started.toISOString().slice(0, 19).replace(/[:T]/g, "-")}`;
+    const record = () => g.record(this.review.reviewOf(this.reviewId(g)), ended);
+    return h("span", { class: "export" }, "Export: ",
+      h("button", { id: `${idPrefix}-text`, type: "button", onclick: () => download(`${name}.txt`, recordText(record())) }, "Text"),
+      h("button", { id: `${idPrefix}-json`, type: "button", onclick: () => download(`${name}.json`, `${JSON.stringify(recordJson(record()), null, 1)}\n`) }, "JSON"),
+      h("button", { id: `${idPrefix}-sgf`, type: "button", onclick: () => download(`${name}.sgf`, recordSgf(record())) }, "SGF"));
+  }
+
+  private reviewId(g: ComputerGame): string {
+    return `computer-${g.started.toISOString()}`;
+  }
+
+  private renderFinished(): void {
+    const rows = this.finishedGames().map((f, i) => {
+      const g = ComputerGame.restore(JSON.stringify(f.game));
+      if (!g) return null;
+      const ended = new Date(f.ended);
+      const when = Number.isNaN(ended.getTime()) ? "" : ended.toLocaleString();
+      const result = g.winner === g.you ? "won" : "lost";
+      return h("li", { class: "item", "data-result": result },
+        h("span", {}, `${when} · ${g.variant.name} · ${g.level} · you ${result} in ${g.moves.length} moves`),
+        h("a", { class: "button", id: `finished-${i}-analyse`, href: analysisLink(g.variant, g.moves, g.moves.length) }, "Analysis board"),
+        this.exportButtons(g, ended, `finished-${i}`));
+    }).filter((x): x is HTMLLIElement => x !== null);
+    replaceChildren(this.finished, rows.length ? h("h3", {}, "Your finished games") : null, rows.length ? h("ul", { class: "list" }, ...rows) : null);
   }
 
   // Called when the screen is shown: starts the engine the first time, and a game if none.
@@ -80,6 +162,7 @@ export class ComputerScreen {
     this.settings = parseSettings(JSON.stringify({ rules: p.rules.value, level: p.level.value, color: p.color.value }));
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(this.settings));
     this.engine?.stop();
+    this.review.cancel();
     this.generation += 1;
     this.thinking = false;
     this.game = new ComputerGame(this.settings);
@@ -162,7 +245,7 @@ export class ComputerScreen {
     const engineSide: Color = g.you === "white" ? "black" : "white";
     this.seat(p.top, engineSide, `Computer (${g.level})`);
     this.seat(p.bottom, g.you, "You");
-    this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: null, hint: this.hint });
+    this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: this.territory ? territoryMap(g.board) : null, hint: this.hint });
 
     let status: string;
     if (this.problem) status = "";
@@ -178,11 +261,16 @@ export class ComputerScreen {
       const won = g.winner === g.you;
       const loser = g.winner === "white" ? "black" : "white";
       const why = g.resigned ? "You resigned." : `${loser === g.you ? "You have" : "The computer has"} no move left (${sideName(loser)}).`;
-      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? "You won" : "You lost"), h("div", {}, why));
+      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? "You won" : "You lost"), h("div", {}, why), this.exportButtons(g, undefined, "computer-export"));
       p.result.hidden = false;
+      this.keepFinished(g);
+      this.review.render({ game: this.reviewId(g), variant: g.variant, moves: g.moves, ply: g.moves.length });
+      this.review.el.hidden = false;
     } else {
       p.result.hidden = true;
+      this.review.el.hidden = true;
     }
+    this.renderFinished();
 
     const actions: HTMLElement[] = [];
     if (this.thinking && this.engine?.canStop) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, "Move now"));
@@ -194,8 +282,13 @@ export class ComputerScreen {
     replaceChildren(p.actions, ...actions);
 
     const items: HTMLElement[] = [];
-    for (let i = 0; i < g.moves.length; i += 2)
-      items.push(h("li", {}, h("span", { class: "mv" }, g.moves[i]), g.moves[i + 1] ? h("span", { class: "mv" }, g.moves[i + 1]) : null));
+    // After a review, its marks: ? a mistake, ?? a blunder.
+    const cell = (k: number) => {
+      if (k >= g.moves.length) return null;
+      const mark = g.over ? this.review.markOf(this.reviewId(g), k + 1) : null;
+      return h("span", { class: `mv${mark ? ` ${mark}` : ""}`, "data-ply": k + 1 }, g.moves[k], mark === "blunder" ? "??" : mark === "mistake" ? "?" : "");
+    };
+    for (let i = 0; i < g.moves.length; i += 2) items.push(h("li", {}, cell(i), cell(i + 1)));
     replaceChildren(p.moves, ...items);
     p.moves.scrollTop = p.moves.scrollHeight;
   }

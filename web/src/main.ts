@@ -22,6 +22,7 @@ import { ReviewView } from "./review_view";
 import { ComputerScreen } from "./computer_screen";
 import { AnalysisScreen } from "./analysis_screen";
 import { Sounds } from "./sound";
+import { annotatedJson, fromServerRecord, recordSgf, recordText } from "./record";
 import { analysisLink } from "./analysis_tree";
 import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
@@ -604,6 +605,7 @@ class App {
 
   private setScreen(name: string, ...children: HTMLElement[]): void {
     if (name !== "analysis") this.analysisBoard?.hide();
+    if (name !== "computer") this.computer?.hide();
     if (name !== "replay") {
       this.analysis.stop();
       this.review.cancel();
@@ -1257,8 +1259,20 @@ class App {
         h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.exportRecord(r.game) }, "Export record"),
           h("a", { class: "button", id: "replay-analyse", href: analysisLink(r.record.rules, r.moves, r.ply) }, "Analysis board"),
           h("a", { class: "button quiet", href: "#/archive" }, "Back")),
-        this.analysis.el, this.review.el,
+        this.analysis.el, this.review.el, this.annotatedExport(r.game, rec),
         h("h3", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
+  }
+
+  // After a review: the record with its annotations, as JSON (the server's record, each reviewed
+  // move with its analysis), text or SGF (annotations as comments).
+  private annotatedExport(game: string, rec: GameRecordJson): HTMLElement | null {
+    const analysis = this.review.reviewOf(game);
+    if (!analysis) return null;
+    const name = `amazons-game-${game}-reviewed`;
+    return h("div", { class: "actions export" }, "With the review: ",
+      h("button", { id: "export-reviewed-text", onclick: () => download(`${name}.txt`, recordText(fromServerRecord(rec, analysis))) }, "Text"),
+      h("button", { id: "export-reviewed-json", onclick: () => download(`${name}.json`, `${JSON.stringify(annotatedJson(rec, analysis), null, 1)}\n`) }, "JSON"),
+      h("button", { id: "export-reviewed-sgf", onclick: () => download(`${name}.sgf`, recordSgf(fromServerRecord(rec, analysis))) }, "SGF"));
   }
 }
 

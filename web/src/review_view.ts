@@ -35,6 +35,11 @@ export class ReviewView {
   constructor(private readonly engine: () => BrowserEngine, private readonly changed: () => void,
     private readonly goTo: (ply: number) => void) {}
 
+  // The review of `game`, once made (for an annotated record).
+  reviewOf(game: string): readonly PlyReview[] | undefined {
+    return this.reviews.get(game);
+  }
+
   markOf(game: string, ply: number): Mark {
     return this.reviews.get(game)?.[ply - 1]?.mark ?? null;
   }
