@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Refreshes docs/screenshots/web-*.png (lobby, game, result, phone, premove, your-turn,
-# tournament, computer, analysis board) by running the browser tests
+# tournament, computer, analysis board, first screen, lesson) by running the browser tests
 # that take them, against the release build. Needs chromium, chromium-driver, python3-selenium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,3 +12,4 @@ export AMAZONS_BINARY_DIR=${AMAZONS_BINARY_DIR:-$PWD/build/release}
 /usr/bin/python3 tests/browser/test_tournaments.py docs/screenshots
 /usr/bin/python3 tests/browser/test_computer.py docs/screenshots
 /usr/bin/python3 tests/browser/test_analysis.py docs/screenshots
+/usr/bin/python3 tests/browser/test_learn.py docs/screenshots

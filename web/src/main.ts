@@ -2,6 +2,7 @@
 // screens read the state below and the server's messages change it; nothing here decides a
 // game: the server checks every request and this page shows what it says.
 import {
+  BUILTIN_VARIANTS,
   PROTOCOL_VERSION,
   type ArchiveEntry,
   type ClientMessage,
@@ -22,6 +23,7 @@ import { ReviewView } from "./review_view";
 import { ComputerScreen } from "./computer_screen";
 import { AnalysisScreen } from "./analysis_screen";
 import { Sounds } from "./sound";
+import { LessonScreen } from "./lesson";
 import { annotatedJson, fromServerRecord, recordSgf, recordText } from "./record";
 import { analysisLink } from "./analysis_tree";
 import { BrowserEngine } from "./engine";
@@ -30,7 +32,7 @@ import { copyText, download, formatClock, h, replaceChildren } from "./dom";
 import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
 import { MoveInput } from "./input";
 import { premoveBoard } from "./premove";
-import { Move, completeMove, formatMove, other, parseMove, replay } from "./rules";
+import { Board, Move, completeMove, formatMove, other, parseMove, replay } from "./rules";
 import { territoryMap } from "./territory";
 import { Tournaments } from "./tournaments";
 import { YourTurns, isCorrespondence } from "./your_turn";
@@ -67,7 +69,8 @@ type Route =
   | { kind: "replay"; game: string }
   | { kind: "tournament"; id: number }
   | { kind: "computer" }
-  | { kind: "analysis"; input?: string; ply?: number };
+  | { kind: "analysis"; input?: string; ply?: number }
+  | { kind: "learn" };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
@@ -76,6 +79,7 @@ function parseRoute(hash: string): Route {
   if (parts[0] === "archive") return { kind: "archive", player: parts[1] || undefined };
   if (parts[0] === "replay" && parts[1]) return { kind: "replay", game: parts[1] };
   if (parts[0] === "computer") return { kind: "computer" };
+  if (parts[0] === "learn") return { kind: "learn" };
   // #/analysis, or #/analysis/POSITION[/PLY]: a position text (with `moves ...`) or a move list,
   // URI-encoded, opened at PLY of its moves.
   if (parts[0] === "analysis") return { kind: "analysis", input: parts[1] || undefined, ply: /^\d{1,4}$/.test(parts[2] ?? "") ? Number(parts[2]) : undefined };
@@ -111,6 +115,8 @@ class App {
   private linkDetail = "";
   private signingIn: { name: string; password?: string } | null = null;
   private signInError = "";
+  private triedName = ""; // kept in the form after a refusal
+  private guestName = ""; // offered to a first visitor
   me: string | null = null;
   myRating = 1500;
   private route: Route = parseRoute(location.hash);
@@ -538,6 +544,7 @@ class App {
   private render(): void {
     if (this.route.kind === "computer") return this.renderComputer();
     if (this.route.kind === "analysis") return this.renderAnalysisBoard();
+    if (this.route.kind === "learn") return this.renderLesson();
     if (!this.me) return this.renderSignIn();
     switch (this.route.kind) {
       case "lobby":
@@ -574,6 +581,13 @@ class App {
     this.computer ??= new ComputerScreen(() => this.me !== null, () => this.pageEngine());
     if (this.screen !== "computer") this.setScreen("computer", this.computer.el);
     this.computer.show();
+  }
+
+  private lesson: LessonScreen | null = null;
+  private renderLesson(): void {
+    this.lesson ??= new LessonScreen();
+    if (this.screen !== "learn") this.setScreen("learn", this.lesson.el);
+    this.lesson.show();
   }
 
   // The analysis board: any position, with the engine in this page; needs no server and no name.
@@ -669,21 +683,36 @@ class App {
     }
     const name = h("input", { id: "name", name: "name", autocomplete: "username", maxlength: 32, required: true, placeholder: "Your name" });
     const saved = loadSession();
-    if (saved) name.value = saved.name;
+    // The name tried last (kept after a refusal), else the saved one, else a guest name to accept.
+    this.guestName ||= `guest${Math.floor(1000 + Math.random() * 9000)}`;
+    name.value = this.triedName || saved?.name || this.guestName;
     const password = h("input", { id: "password", type: "password", autocomplete: "current-password", placeholder: "Password (optional: keeps your name yours)" });
     const error = h("p", { class: "error", id: "signin-error" }, this.signInError);
     const form = h(
       "form",
-      { class: "card narrow", id: "signin" },
-      h("h1", {}, "Play the Game of the Amazons"),
-      h("p", { class: "muted" }, "Sign in with a name. A password keeps the name yours; without one it is a guest name."),
+      { class: "card", id: "signin" },
+      h("h2", {}, "Play people online"),
+      h("p", { class: "muted" }, "Take the guest name or choose one. A password keeps the name yours; without one it is a guest name."),
       h("label", {}, "Name", name),
       h("label", {}, "Password", password),
       error,
-      h("button", { class: "primary", type: "submit", id: "signin-button" }, "Sign in"),
-      h("p", { class: "muted" }, "Or ", h("a", { href: "#/computer", id: "play-computer" }, "play the computer now"), " or ",
-        h("a", { href: "#/analysis", id: "open-analysis" }, "open the analysis board"), ", without signing in."),
+      h("button", { class: "primary", type: "submit", id: "signin-button" }, "Play online"),
     );
+    // The first screen: the game itself, its rules in two lines, and the ways in.
+    const board = new BoardView(new MoveInput(), () => undefined);
+    board.show({ board: Board.fromVariant(BUILTIN_VARIANTS[0]), lastMove: null, flipped: false, territory: null });
+    const home = h("div", { class: "home", id: "home" },
+      h("section", { class: "home-board" }, board.el),
+      h("section", { class: "home-side" },
+        h("div", { class: "card" },
+          h("h1", {}, "The Game of the Amazons"),
+          h("p", { id: "rules-summary" }, "Each turn, move one of your queens like a chess queen, then shoot an arrow from where it lands, the same way; the arrow's square is burned for good. Whoever cannot move on their turn loses."),
+          h("div", { class: "home-actions" },
+            h("a", { class: "button primary", href: "#/computer", id: "play-computer" }, "Play the computer"),
+            h("a", { class: "button", href: "#/learn", id: "learn" }, "Learn to play"),
+            h("a", { class: "button", href: "#/analysis", id: "open-analysis" }, "Analysis board")),
+          h("p", { class: "muted" }, "No sign-in needed for these: the computer runs in your browser.")),
+        form));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const n = name.value.trim();
@@ -692,13 +721,13 @@ class App {
         return;
       }
       this.signInError = "";
+      this.triedName = n;
       this.signingIn = { name: n, password: password.value || undefined };
       if (loadSession()?.name !== n) localStorage.removeItem(SESSION_KEY);
       this.render();
       if (this.link.isOpen()) this.onOpen();
     });
-    this.setScreen("signin", form);
-    name.focus();
+    this.setScreen("signin", home);
   }
 
   // ---- lobby ----
