@@ -11,6 +11,16 @@ if [[ $(id -u) -eq 0 ]] && ! id amazons-test >/dev/null 2>&1; then
   useradd --system --no-create-home --shell /usr/sbin/nologin amazons-test
 fi
 
+# The browser tests' npm packages (tests/browser/package.json, pinned by its lock file): axe-core,
+# which test_accessibility.py loads into the page.
+install_test_node_modules() {
+  local dir="$here/../tests/browser"
+  if [[ ! -f "$dir/node_modules/axe-core/axe.min.js" ]] && command -v npm >/dev/null; then
+    echo "setup: npm ci in tests/browser (axe-core)" >&2
+    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >&2
+  fi
+}
+
 mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/debian-packages.txt")
 missing=()
 for pkg in "${wanted[@]}"; do
@@ -19,6 +29,7 @@ for pkg in "${wanted[@]}"; do
   fi
 done
 if ((${#missing[@]} == 0)); then
+  install_test_node_modules
   exit 0
 fi
 
@@ -34,3 +45,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_test_node_modules

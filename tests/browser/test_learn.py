@@ -56,7 +56,7 @@ def main():
             if d.find_element(By.CSS_SELECTOR, '#lesson .board [data-sq="a1"]').get_attribute("data-piece") != "white":
                 fail("after a wrong move the queen is not back on a1")
             for i, move in enumerate(SOLUTIONS):
-                wait_for(d, "step %d" % (i + 1), lambda d: text(d, "#lesson h3").startswith("Step %d of 4" % (i + 1)))
+                wait_for(d, "step %d" % (i + 1), lambda d: text(d, "#lesson-step-title").startswith("Step %d of 4" % (i + 1)))
                 play(d, move)
                 wait_for(d, "step %d solved" % (i + 1), lambda d: d.find_element(By.ID, "lesson-feedback").get_attribute("data-solved") == "yes")
                 if SHOTS and i == 2:

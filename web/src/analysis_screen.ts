@@ -94,7 +94,7 @@ export class AnalysisScreen {
       h("div", { class: "board-col" },
         h("div", { class: "board-row" }, this.parts.bar, h("div", { class: "board-wrap" }, this.boardView.el, this.arrows)),
         this.parts.nav),
-      h("aside", { class: "panel card" }, h("h2", {}, "Analysis board"), this.parts.side));
+      h("aside", { class: "panel card" }, h("h1", { class: "panel-title" }, "Analysis board"), this.parts.side));
   }
 
   // Opens the screen on `input` (a position text with moves, or a move list) at `ply` of it, or
@@ -309,13 +309,13 @@ export class AnalysisScreen {
         h("label", { class: "check" }, engineSwitch, "Engine"),
         h("label", { class: "check" }, territorySwitch, "Territory")),
       p.status, p.lines,
-      h("h3", {}, "Moves"), p.moves,
-      h("h3", {}, "Position"),
+      h("h2", {}, "Moves"), p.moves,
+      h("h2", {}, "Position"),
       h("div", { class: "position-row" }, p.position, copy),
       h("div", { class: "actions" },
         h("button", { id: "analysis-edit", type: "button", onclick: () => this.openEditor() }, "Set up a position"),
         h("button", { id: "analysis-flip", type: "button", onclick: () => { this.flipped = !this.flipped; this.render(); } }, "Flip board")),
-      h("h3", {}, "Paste a game or position"), form);
+      h("h2", {}, "Paste a game or position"), form);
     this.renderTree();
   }
 

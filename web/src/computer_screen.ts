@@ -42,6 +42,8 @@ export class ComputerScreen {
   });
   private readonly finished = h("div", { class: "finished", id: "computer-finished" });
   private readonly input = new MoveInput();
+  private inputGame: ComputerGame | null = null; // the game and position the input was set up for
+  private inputPosition = "";
   private readonly boardView = new BoardView(this.input, (m) => this.yourMove(m), () => this.render());
   private readonly parts = {
     top: h("div", { class: "seat top" }),
@@ -72,10 +74,10 @@ export class ComputerScreen {
     replaceChildren(this.el,
       h("div", { class: "board-col" }, p.top, this.boardView.el, p.bottom),
       h("aside", { class: "panel card" },
-        h("h2", {}, "Play the computer"),
+        h("h1", { class: "panel-title" }, "Play the computer"),
         h("p", { class: "muted" }, "The engine runs in your browser: nothing is sent to the server, and the game is not rated."),
         form, p.status, p.result, p.actions, this.territorySwitch(), this.review.el,
-        h("h3", {}, "Moves"), p.moves, this.finished));
+        h("h2", {}, "Moves"), p.moves, this.finished));
   }
 
   private territorySwitch(): HTMLElement {
@@ -141,7 +143,7 @@ export class ComputerScreen {
         h("a", { class: "button", id: `finished-${i}-analyse`, href: analysisLink(g.variant, g.moves, g.moves.length) }, "Analysis board"),
         this.exportButtons(g, ended, `finished-${i}`));
     }).filter((x): x is HTMLLIElement => x !== null);
-    replaceChildren(this.finished, rows.length ? h("h3", {}, "Your finished games") : null, rows.length ? h("ul", { class: "list" }, ...rows) : null);
+    replaceChildren(this.finished, rows.length ? h("h2", {}, "Your finished games") : null, rows.length ? h("ul", { class: "list" }, ...rows) : null);
   }
 
   // Called when the screen is shown: starts the engine the first time, and a game if none.
@@ -200,7 +202,12 @@ export class ComputerScreen {
         },
       );
     }
-    this.input.reset(g.board, g.yourTurn);
+    // Only a new position resets the input: show() runs next() again when the engine has loaded,
+    // which must not drop a queen the player has just picked up.
+    const position = `${g.moves.length} ${g.yourTurn}`;
+    if (this.inputGame !== g || this.inputPosition !== position) this.input.reset(g.board, g.yourTurn);
+    this.inputGame = g;
+    this.inputPosition = position;
     this.render();
   }
 

@@ -146,10 +146,10 @@ export class LessonScreen {
     this.view.show({ board: this.board, lastMove: this.lastMove, flipped: false, territory: null, hint: s.target ? parseSquare(s.target, this.board.size) : null });
     const allDone = this.solved.every(Boolean);
     replaceChildren(this.panel,
-      h("h2", {}, "Learn to play"),
+      h("h1", { class: "panel-title" }, "Learn to play"),
       h("ol", { class: "steps" }, ...LESSON.map((x, i) => h("li", { class: `${i === this.step ? "current" : ""}${this.solved[i] ? " solved" : ""}` },
         h("button", { type: "button", id: `lesson-step-${i + 1}`, onclick: () => this.goTo(i) }, `${x.title}${this.solved[i] ? " \u2713" : ""}`)))),
-      h("h3", {}, `Step ${this.step + 1} of ${LESSON.length}: ${s.title}`),
+      h("h2", { id: "lesson-step-title" }, `Step ${this.step + 1} of ${LESSON.length}: ${s.title}`),
       h("p", { id: "lesson-text" }, s.text),
       h("div", { class: solvedNow ? "result" : "status", id: "lesson-feedback", "aria-live": "polite", "data-solved": solvedNow ? "yes" : "no" }, this.feedback),
       h("div", { class: "actions" },

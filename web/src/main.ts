@@ -987,10 +987,10 @@ class App {
     append(p.id,
       h("div", { class: "board-col" }, p.top, this.boardView.el, p.bottom),
       h("aside", { class: "panel card" },
-        h("h2", {}, `Game ${id}`), p.status, p.announce, p.result, p.invite, p.actions, p.typed,
+        h("h1", { class: "panel-title" }, `Game ${id}`), p.status, p.announce, p.result, p.invite, p.actions, p.typed,
         h("label", { class: "check" }, territory, "Territory"),
-        h("h3", {}, "Moves"), p.moves,
-        h("h3", {}, "Chat"), p.chat, chatForm));
+        h("h2", {}, "Moves"), p.moves,
+        h("h2", {}, "Chat"), p.chat, chatForm));
     this.buildTypedMove();
     this.setScreen("game", p.id);
   }
@@ -1281,7 +1281,7 @@ class App {
       h("div", { class: "board-col" }, h("div", { class: "seat top" }, h("span", { class: "token black" }, "\u265B"), h("span", { class: "name" }, rec.black?.name ?? "Black")), view.el,
         h("div", { class: "seat bottom" }, h("span", { class: "token white" }, "\u265B"), h("span", { class: "name" }, rec.white?.name ?? "White"))),
       h("aside", { class: "panel card" },
-        h("h2", {}, `Replay of game ${r.game}`),
+        h("h1", { class: "panel-title" }, `Replay of game ${r.game}`),
         h("div", { class: "status", id: "replay-ply" }, `Move ${r.ply} of ${r.moves.length}`),
         h("div", { class: "result" }, result),
         h("div", { class: "actions" }, step("first", "|\u25C0", "First position", "start"), step("prev", "\u25C0", "Back one move", -1), step("next", "\u25B6", "Forward one move", 1), step("last", "\u25B6|", "Last position", "end")),
@@ -1289,7 +1289,7 @@ class App {
           h("a", { class: "button", id: "replay-analyse", href: analysisLink(r.record.rules, r.moves, r.ply) }, "Analysis board"),
           h("a", { class: "button quiet", href: "#/archive" }, "Back")),
         this.analysis.el, this.review.el, this.annotatedExport(r.game, rec),
-        h("h3", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
+        h("h2", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
   }
 
   // After a review: the record with its annotations, as JSON (the server's record, each reviewed

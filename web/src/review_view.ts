@@ -28,7 +28,7 @@ export class ReviewView {
   private running: { game: string; run: ReviewRun; done: number; total: number } | null = null;
   private problem = "";
   private subject: Subject | null = null;
-  private readonly movetime = h("select", { id: "review-movetime" }, ...MOVETIMES.map((m) => h("option", { value: String(m.ms) }, m.label)));
+  private readonly movetime = h("select", { id: "review-movetime", "aria-label": "How long the engine looks at each position" }, ...MOVETIMES.map((m) => h("option", { value: String(m.ms) }, m.label)));
 
   // `engine` gives the page's engine; `changed` re-renders the screen (progress, results);
   // `goTo` shows a ply.
@@ -53,7 +53,7 @@ export class ReviewView {
   render(subject: Subject): void {
     this.subject = subject;
     const reviews = this.reviews.get(subject.game);
-    const parts: (Node | string)[] = [h("h3", {}, "Review")];
+    const parts: (Node | string)[] = [h("h2", {}, "Review")];
     if (this.running && this.running.game === subject.game) {
       parts.push(h("div", { class: "row" }, h("span", { id: "review-progress" }, `Reviewing: move ${this.running.done} of ${this.running.total}`),
         h("button", { id: "review-cancel", onclick: () => { this.cancel(); this.changed(); } }, "Cancel")));

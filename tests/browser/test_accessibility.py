@@ -1,0 +1,93 @@
+"""Accessibility of every screen, checked by axe-core (the npm package tests/browser/package.json
+pins; scripts/setup.sh installs it) in Chromium: zero violations of its WCAG 2.1 A and AA rules and
+best practices, colour contrast included, on the first screen, Learn to play, the analysis board,
+a game against the computer, the lobby, a game against amazons-bot in progress, its result, the
+archive and the replay; the first screen and the game again at a phone's size."""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from browser_lib import Bot, Server, browser, click, fail, game_state, js, play_bot_as_white, sign_in, temp_dir, text, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+AXE = os.path.join(os.path.dirname(__file__), "node_modules", "axe-core", "axe.min.js")
+RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
+  .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))), (e) => done([{id: 'axe failed', help: String(e), nodes: []}]));
+"""
+
+
+def check(d, screen, found):
+    d.execute_script(open(AXE).read())
+    violations = d.execute_async_script(RUN)
+    for v in violations:
+        found.append("%s: %s (%s) %s at %s" % (screen, v["id"], v.get("impact"), v["help"], ", ".join(v["nodes"])))
+    print("%s: %d violations" % (screen, len(violations)))
+
+
+def main():
+    if not os.path.exists(AXE):
+        fail("axe-core is not installed: run scripts/setup.sh (npm ci in tests/browser)")
+    started = time.time()
+    found = []
+    with temp_dir() as tmp:
+        server = Server(tmp)
+        bot = Bot(server, "bot")
+        d = browser(tmp, "a11y")
+        d.set_script_timeout(60)
+        try:
+            d.get(server.url + "/")
+            wait_for(d, "the first screen", lambda d: d.find_elements(By.ID, "home"))
+            check(d, "first screen", found)
+            d.get(server.url + "/#/learn")
+            wait_for(d, "the lesson", lambda d: d.find_elements(By.ID, "lesson-text"))
+            check(d, "learn", found)
+            d.get(server.url + "/#/analysis")
+            wait_for(d, "the analysis board's lines", lambda d: d.find_elements(By.CSS_SELECTOR, "#engine-lines .engine-line"), timeout=60)
+            check(d, "analysis board", found)
+            d.get(server.url + "/#/computer")
+            wait_for(d, "the computer screen", lambda d: js(d, "const s = document.getElementById('computer-status'); return s && s.dataset.state === 'your-move'"), timeout=60)
+            check(d, "computer", found)
+
+            sign_in(d, server.url, "alice")
+            wait_for(d, "the bot in the players list", lambda d: "bot" in text(d, "#players"))
+            check(d, "lobby", found)
+            Select(d.find_element(By.ID, "rules")).select_by_value("botzone8")
+            Select(d.find_element(By.ID, "color")).select_by_value("white")
+            d.find_element(By.ID, "create").click()
+            wait_for(d, "the game to start", lambda d: (game_state(d) or {}).get("status") == "active")
+            wait_for(d, "our move", lambda d: game_state(d)["myTurn"], timeout=60)
+            check(d, "game", found)
+            d.set_window_size(390, 844)
+            check(d, "game on a phone", found)
+            d.set_window_size(1280, 900)
+            click(d, "Resign", By.ID, "resign") if d.find_elements(By.ID, "resign") else click(d, "Abort", By.ID, "abort")
+            if d.find_elements(By.ID, "resign"):
+                click(d, "Resign again to confirm", By.ID, "resign")
+            wait_for(d, "the result", lambda d: text(d, "#result-title"))
+            check(d, "result", found)
+            d.find_element(By.ID, "nav-archive").click()
+            wait_for(d, "the archive", lambda d: d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]'))
+            check(d, "archive", found)
+            d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]')[0].click()
+            wait_for(d, "the replay", lambda d: text(d, "#replay-ply").startswith("Move 0 of"))
+            check(d, "replay", found)
+            d.find_element(By.ID, "signout").click()
+            d.set_window_size(390, 844)
+            wait_for(d, "the first screen", lambda d: d.find_elements(By.ID, "home"))
+            check(d, "first screen on a phone", found)
+        finally:
+            d.quit()
+            bot.stop()
+            server.stop()
+    if found:
+        fail("%d accessibility violations:\n  %s" % (len(found), "\n  ".join(found)))
+    print("ok in %.1f s" % (time.time() - started))
+
+
+if __name__ == "__main__":
+    main()
