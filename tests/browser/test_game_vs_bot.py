@@ -246,6 +246,27 @@ def main():
             click(d, "the abort button", By.ID, "abort")
             wait_for(d, "the aborted game", lambda d: text(d, "#result-title") == "Game aborted")
             seeker.stop()
+
+            # Quick pairing by a tile (rated, standard, 3 + 2) with a bot that seeks the same: a
+            # wait that says so and can be cancelled, then a pairing; "Your games" names the
+            # opponent and whose move it is.
+            d.find_element(By.CSS_SELECTOR, "header .brand").click()
+            wait_for(d, "the lobby", lambda d: d.find_elements(By.ID, "tile-3+2"))
+            d.find_element(By.ID, "tile-3+2").click()
+            wait_for(d, "the wait", lambda d: "Looking for an opponent: standard, 3 min + 2 s" in text(d, "#waiting"))
+            click(d, "Cancel the wait", By.ID, "cancel-seek")
+            wait_for(d, "the wait cancelled", lambda d: not d.find_elements(By.ID, "cancel-seek"))
+            seeker = Bot(server, "tiler", "--seek", "180+2", "--rated", "--no-join", "--no-challenges")
+            before = g["id"]
+            d.find_element(By.ID, "tile-3+2").click()
+            wait_for(d, "the game paired by a tile", lambda d: (lambda s: s and s["id"] != before and s["status"] == "active")(game_state(d)), timeout=30)
+            paired = game_state(d)["id"]
+            d.find_element(By.CSS_SELECTOR, "header .brand").click()
+            wait_for(d, "Your games in the lobby", lambda d: re.match(r"^Game %s against tiler · (your move|tiler to move)$" % paired, text(d, "#my-games .item span")))
+            d.find_element(By.ID, "resume-%s" % paired).click()
+            click(d, "the abort button", By.ID, "abort")
+            wait_for(d, "the aborted tile game", lambda d: text(d, "#result-title") == "Game aborted")
+            seeker.stop()
         finally:
             d.quit()
             bot.stop()

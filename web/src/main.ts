@@ -55,6 +55,15 @@ const TIME_CHOICES: { label: string; time: TimeControl }[] = [
   { label: "1 day per move", time: { per_move: 86400 } },
 ];
 const RULES = ["standard", "botzone8"];
+// The lobby's quick pairing tiles, as lichess's: rated games at the usual speeds.
+const TILES: { id: string; label: string; rules: string; time: TimeControl }[] = [
+  { id: "3+2", label: "3 + 2", rules: "standard", time: { initial: 180, increment: 2 } },
+  { id: "5+5", label: "5 + 5", rules: "standard", time: { initial: 300, increment: 5 } },
+  { id: "10+10", label: "10 + 10", rules: "standard", time: { initial: 600, increment: 10 } },
+  { id: "30", label: "30 min", rules: "standard", time: { initial: 1800, increment: 0 } },
+  { id: "8x8-3+2", label: "3 + 2", rules: "botzone8", time: { initial: 180, increment: 2 } },
+  { id: "1d", label: "1 day", rules: "standard", time: { per_move: 86400 } },
+];
 
 interface Session {
   name: string;
@@ -805,6 +814,12 @@ class App {
         h(
           "div",
           { class: "new card" },
+          h("h2", {}, "Quick pairing"),
+          h("p", { class: "muted" }, "Pick a time: you are paired with the next player who wants the same game."),
+          h("div", { class: "tiles", id: "tiles" }, ...TILES.map((t) => h("button", { class: "tile", id: `tile-${t.id}`, "aria-label": `Quick pairing: ${t.rules}, ${timeText(t.time)}`, onclick: () => {
+            if (this.seeking) this.send({ type: "unseek" }, { kind: "other", what: "unseek" });
+            this.send({ type: "seek", rules: t.rules, time: t.time, rated: true });
+          } }, h("strong", {}, t.label), h("span", { class: "muted" }, t.rules)))),
           h("h2", {}, "New game"),
           h("label", {}, "Rules", f.rules),
           h("label", {}, "Time control", f.time),
@@ -824,9 +839,21 @@ class App {
     this.renderLobbyLists();
   }
 
-  private section(el: HTMLElement | undefined, title: string, empty: string, rows: HTMLElement[]): void {
+  // A lobby list; an empty one is folded away unless `empty` says what to do about it.
+  private section(el: HTMLElement | undefined, title: string, empty: string | null, rows: HTMLElement[]): void {
     if (!el) return;
-    replaceChildren(el, h("h2", {}, title), ...(rows.length ? rows : [h("p", { class: "muted" }, empty)]));
+    el.hidden = rows.length === 0 && empty === null;
+    replaceChildren(el, h("h2", {}, title), ...(rows.length ? rows : empty ? [h("p", { class: "muted" }, empty)] : []));
+  }
+
+  // "Game 3 against bob · your move", from what the page knows of the game.
+  private myGameText(id: string): string {
+    const g = this.games.get(id);
+    if (!g || g.color === undefined) return `Game ${id}`;
+    const opponent = g.player(other(g.color))?.name;
+    const against = opponent ? ` against ${opponent}` : "";
+    if (g.status === "open") return `Game ${id} · waiting for an opponent`;
+    return `Game ${id}${against} · ${g.myTurn() ? "your move" : `${opponent ?? "their"} to move`}`;
   }
 
   private renderLobbyLists(): void {
@@ -834,11 +861,11 @@ class App {
     const p = this.lobbyParts;
     const me = this.me;
     const mine = [...this.myGames].map((id) =>
-      h("div", { class: "item" }, h("span", {}, `Your game ${id}`), h("a", { class: "button primary", href: `#/game/${id}`, id: `resume-${id}` }, "Open")),
+      h("div", { class: "item" }, h("span", {}, this.myGameText(id)), h("a", { class: "button primary", href: `#/game/${id}`, id: `resume-${id}` }, "Open")),
     );
-    this.section(p.turns, "Your turn", "No correspondence game waits for your move.", this.yourTurns.rows(performance.now()));
-    this.section(p.mine, "Your games", "None in progress.", mine);
-    this.section(p.tournaments, "Tournaments", "None on this server.", this.tournaments.rows(Date.now()));
+    this.section(p.turns, "Your turn", null, this.yourTurns.rows(performance.now()));
+    this.section(p.mine, "Your games", null, mine);
+    this.section(p.tournaments, "Tournaments", null, this.tournaments.rows(Date.now()));
     const open = this.openGames.filter((g) => g.status === "open");
     this.section(
       p.open,
@@ -862,7 +889,7 @@ class App {
     this.section(
       p.live,
       "Games in progress",
-      "None right now.",
+      null,
       live.map((g) =>
         h("div", { class: "item" }, h("span", {}, `${playerText(g.white)} vs ${playerText(g.black)} · ${g.rules} · ${timeText(g.time)} · move ${g.plies + 1}`),
           h("a", { class: "button", href: `#/game/${g.game}`, id: `watch-${g.game}` }, "Watch")),
@@ -871,7 +898,7 @@ class App {
     this.section(
       p.challenges,
       "Challenges to you",
-      "None.",
+      null,
       [...this.challenges.values()].map((c) =>
         h(
           "div",
@@ -905,7 +932,8 @@ class App {
     }
     if (p.quick) p.quick.textContent = this.seeking ? "Stop pairing" : "Quick pairing";
     if (p.waiting) {
-      replaceChildren(p.waiting, this.seeking ? h("p", {}, `Looking for an opponent: ${this.seeking.rules}, ${timeText(this.seeking.time)}...`) : null);
+      replaceChildren(p.waiting, this.seeking ? h("p", { class: "seeking" }, `Looking for an opponent: ${this.seeking.rules}, ${timeText(this.seeking.time)}... You are paired with the next player who asks for the same.`,
+        h("button", { id: "cancel-seek", class: "quiet", onclick: () => this.send({ type: "unseek" }, { kind: "other", what: "unseek" }) }, "Cancel")) : null);
     }
   }
 
