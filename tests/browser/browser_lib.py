@@ -344,6 +344,9 @@ def play_bot_as_white(driver, what="the bot online"):
     Select(driver.find_element(By.ID, "color")).select_by_value("white")
     driver.find_element(By.ID, "challenge-bot").click()
     wait_for(driver, "the accepted challenge", lambda d: (game_state(d) or {}).get("status") == "active")
+    # The notice "Challenge sent to ..." is answered by the game: it is gone.
+    if driver.find_elements(By.CSS_SELECTOR, '.notice[data-key^="challenge-"]'):
+        fail("the challenge's notice stays after the game started: %r" % text(driver, ".notice"))
     play_my_move(driver)
     play_my_move(driver)
     wait_for(driver, "the bot's answer", lambda d: game_state(d)["myTurn"], timeout=60)

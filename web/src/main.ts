@@ -272,13 +272,13 @@ class App {
         return this.renderLobbyLists();
       case "challenge":
         this.challenges.set(m.challenge, m);
-        this.notify(`${playerText(m.from)} challenges you: ${m.rules}, ${timeText(m.time)}, ${m.rated ? "rated" : "casual"}.`);
+        this.notify(`${playerText(m.from)} challenges you: ${m.rules}, ${timeText(m.time)}, ${m.rated ? "rated" : "casual"}.`, false, `challenge-${m.challenge}`);
         return this.renderLobbyLists();
       case "challenge_sent":
-        return this.notify(`Challenge sent to ${m.to}.`);
+        return this.notify(`Challenge sent to ${m.to}. It is answered in the lobby; a game starts if ${m.to} accepts.`, false, `challenge-${m.challenge}`);
       case "challenge_closed":
         this.challenges.delete(m.challenge);
-        this.notify(m.reason === "declined" ? "A challenge was declined." : "A challenge was withdrawn: its player left.");
+        this.notify(m.reason === "declined" ? "A challenge was declined." : "A challenge was withdrawn: its player left.", false, `challenge-${m.challenge}`);
         return this.renderLobbyLists();
       case "start":
         return this.onStart(m);
@@ -418,6 +418,8 @@ class App {
   }
 
   private onStart(m: ServerMessageOf<"start">): void {
+    // A game began: the challenges announced are answered (accepted, or moot while it is played).
+    for (const n of Array.from(this.notices.children)) if ((n as HTMLElement).dataset.key?.startsWith("challenge-")) n.remove();
     const g = GameModel.fromStart(m);
     const old = this.games.get(m.game);
     if (old) g.chat = old.chat;
@@ -493,7 +495,10 @@ class App {
 
   private onRecord(m: ServerMessageOf<"record">, ctx: Pending | undefined): void {
     if (ctx?.kind === "record-text" || m.format === "text") {
-      if (typeof m.record === "string") download(`amazons-game-${m.game}.txt`, m.record);
+      if (typeof m.record === "string") {
+        download(`amazons-game-${m.game}.txt`, m.record);
+        this.notify(`Saved amazons-game-${m.game}.txt to your downloads.`);
+      }
       else this.notify("The server sent a text record that is not text.", true);
       return;
     }
@@ -676,13 +681,20 @@ class App {
     this.render();
   }
 
-  notify(text: string, error = false): void {
+  // A notice for a while. One with a `key` replaces the notice of that key, and dismiss(key) takes
+  // it away when what it announced is answered (a challenge accepted or withdrawn).
+  notify(text: string, error = false, key?: string): void {
+    if (key) this.dismiss(key);
     const close = h("button", { class: "close", "aria-label": "Dismiss" }, "\u00D7");
-    const n = h("div", { class: `notice${error ? " error" : ""}`, role: error ? "alert" : "status" }, h("span", {}, text), close);
+    const n = h("div", { class: `notice${error ? " error" : ""}`, role: error ? "alert" : "status", "data-key": key }, h("span", {}, text), close);
     close.addEventListener("click", () => n.remove());
     this.notices.appendChild(n);
     while (this.notices.childElementCount > 5) this.notices.firstElementChild!.remove();
     window.setTimeout(() => n.remove(), error ? NOTICE_MS * 2 : NOTICE_MS);
+  }
+
+  private dismiss(key: string): void {
+    for (const n of Array.from(this.notices.children)) if ((n as HTMLElement).dataset.key === key) n.remove();
   }
 
   private renderSignIn(): void {
