@@ -2,7 +2,9 @@
 pins; scripts/setup.sh installs it) in Chromium: zero violations of its WCAG 2.1 A and AA rules and
 best practices, colour contrast included, on the first screen, Learn to play, the analysis board,
 a game against the computer, the lobby, a game against amazons-bot in progress, its result, the
-archive and the replay; the first screen and the game again at a phone's size."""
+archive and the replay; the first screen and the game again at a phone's size; the settings,
+and the first screen and the analysis board in the light theme they switch to (with the board's
+colours and the coordinates, each checked to change the page and to stay over a reload)."""
 import os
 import sys
 import time
@@ -80,6 +82,31 @@ def main():
             d.set_window_size(390, 844)
             wait_for(d, "the first screen", lambda d: d.find_elements(By.ID, "home"))
             check(d, "first screen on a phone", found)
+            d.set_window_size(1280, 900)
+
+            # Settings: each changes the page, is kept over a reload, and the light theme keeps
+            # its contrast too.
+            d.get(server.url + "/#/settings")
+            wait_for(d, "the settings", lambda d: d.find_elements(By.ID, "setting-theme"))
+            check(d, "settings", found)
+            Select(d.find_element(By.ID, "setting-theme")).select_by_value("light")
+            Select(d.find_element(By.ID, "setting-board")).select_by_value("moss")
+            d.find_element(By.ID, "setting-coordinates").click()
+            root = "const r = document.documentElement.dataset; return [r.theme, r.board, r.coordinates]"
+            wait_for(d, "the settings applied", lambda d: js(d, root) == ["light", "moss", "off"])
+            dark_square = "return getComputedStyle(document.querySelector('.board .sq.dark')).backgroundColor"
+            d.get(server.url + "/")
+            wait_for(d, "the first screen in the light theme", lambda d: d.find_elements(By.ID, "home") and js(d, root) == ["light", "moss", "off"])
+            if js(d, dark_square) != "rgb(134, 158, 106)":
+                fail("the moss board's dark squares are %r" % js(d, dark_square))
+            if any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, ".board .coord")):
+                fail("coordinates are shown while switched off")
+            if js(d, "return getComputedStyle(document.body).backgroundColor") != "rgb(240, 236, 228)":
+                fail("the light theme's background is %r" % js(d, "return getComputedStyle(document.body).backgroundColor"))
+            check(d, "first screen, light theme", found)
+            d.get(server.url + "/#/analysis")
+            wait_for(d, "the analysis board's lines", lambda d: d.find_elements(By.CSS_SELECTOR, "#engine-lines .engine-line"), timeout=60)
+            check(d, "analysis board, light theme", found)
         finally:
             d.quit()
             bot.stop()

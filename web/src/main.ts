@@ -24,6 +24,7 @@ import { ComputerScreen } from "./computer_screen";
 import { AnalysisScreen } from "./analysis_screen";
 import { Sounds } from "./sound";
 import { LessonScreen } from "./lesson";
+import { SettingsScreen, loadSettings } from "./settings";
 import { annotatedJson, fromServerRecord, recordSgf, recordText } from "./record";
 import { analysisLink } from "./analysis_tree";
 import { BrowserEngine } from "./engine";
@@ -79,7 +80,8 @@ type Route =
   | { kind: "tournament"; id: number }
   | { kind: "computer" }
   | { kind: "analysis"; input?: string; ply?: number }
-  | { kind: "learn" };
+  | { kind: "learn" }
+  | { kind: "settings" };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
@@ -89,6 +91,7 @@ function parseRoute(hash: string): Route {
   if (parts[0] === "replay" && parts[1]) return { kind: "replay", game: parts[1] };
   if (parts[0] === "computer") return { kind: "computer" };
   if (parts[0] === "learn") return { kind: "learn" };
+  if (parts[0] === "settings") return { kind: "settings" };
   // #/analysis, or #/analysis/POSITION[/PLY]: a position text (with `moves ...`) or a move list,
   // URI-encoded, opened at PLY of its moves.
   if (parts[0] === "analysis") return { kind: "analysis", input: parts[1] || undefined, ply: /^\d{1,4}$/.test(parts[2] ?? "") ? Number(parts[2]) : undefined };
@@ -559,6 +562,7 @@ class App {
     if (this.route.kind === "computer") return this.renderComputer();
     if (this.route.kind === "analysis") return this.renderAnalysisBoard();
     if (this.route.kind === "learn") return this.renderLesson();
+    if (this.route.kind === "settings") return this.renderSettings();
     if (!this.me) return this.renderSignIn();
     switch (this.route.kind) {
       case "lobby":
@@ -595,6 +599,13 @@ class App {
     this.computer ??= new ComputerScreen(() => this.me !== null, () => this.pageEngine());
     if (this.screen !== "computer") this.setScreen("computer", this.computer.el);
     this.computer.show();
+  }
+
+  private settingsScreen: SettingsScreen | null = null;
+  private renderSettings(): void {
+    this.settingsScreen ??= new SettingsScreen(this.sounds, () => this.renderHeader());
+    if (this.screen !== "settings") this.setScreen("settings", this.settingsScreen.el);
+    this.settingsScreen.show();
   }
 
   private lesson: LessonScreen | null = null;
@@ -666,7 +677,8 @@ class App {
       : null;
     const sound = h("button", { class: "quiet", id: "sound", "aria-pressed": this.sounds.enabled ? "true" : "false", title: "Sounds for moves and results",
       onclick: () => { this.sounds.toggle(); this.renderHeader(); } }, this.sounds.enabled ? "Sound on" : "Sound off");
-    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, "\u265B"), "Amazons"), conn, sound, nav);
+    const settings = h("a", { href: "#/settings", id: "nav-settings" }, "Settings");
+    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, "\u265B"), "Amazons"), conn, sound, settings, nav);
   }
 
   private signOut(): void {
@@ -1355,5 +1367,7 @@ declare global {
   }
 }
 
+// The theme, the board's colours and the coordinates, before anything is drawn.
+loadSettings();
 const root = document.getElementById("app");
 if (root) window.amazons = new App(root);
