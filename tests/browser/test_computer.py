@@ -13,7 +13,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import BUILD, Server, browser, click, click_move, fail, js, temp_dir, wait_for
+from browser_lib import BUILD, Server, browser, click, click_move, fail, js, temp_dir, text, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -154,6 +154,23 @@ def main():
             click(d, "Territory", By.ID, "computer-territory")
             wait_for(d, "the territory view", lambda d: d.find_elements(By.CSS_SELECTOR, "#computer .board .sq.terr-white, #computer .board .sq.terr-black"))
             click(d, "Territory", By.ID, "computer-territory")
+
+            # With clocks (3 min + 2 s on 8x8, the engine as Black first): both clocks shown, the
+            # engine's answer timed by its clock, ours running, no takeback.
+            Select(d.find_element(By.ID, "computer-clock")).select_by_value("3+2")
+            Select(d.find_element(By.ID, "computer-color")).select_by_value("white")
+            click(d, "New game", By.ID, "computer-new")
+            wait_your_move(d, "the first move with clocks")
+            clock = lambda c: text(d, "#computer-clock-" + c)  # redrawn every 100 ms
+            first = clock("white")
+            time.sleep(1.5)
+            if not (first.startswith("3:0") or first.startswith("2:5")) or clock("white") == first:
+                fail("our clock does not run: %r then %r" % (first, clock("white")))
+            if not clock("black").startswith(("3:0", "2:5")):
+                fail("the computer's clock after its move reads %r" % clock("black"))
+            if d.find_elements(By.ID, "computer-takeback"):
+                fail("a takeback is offered in a game with clocks")
+            Select(d.find_element(By.ID, "computer-clock")).select_by_value("none")
 
             if SHOTS:
                 d.set_window_size(390, 844)

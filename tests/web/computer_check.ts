@@ -22,7 +22,9 @@ function same(what: string, got: unknown, want: unknown): void {
 // Settings: kept values come back, anything else is the default.
 same("nothing kept", parseSettings(null), DEFAULT_SETTINGS);
 same("not JSON", parseSettings("{oops"), DEFAULT_SETTINGS);
-same("kept", parseSettings('{"rules":"botzone8","level":"max","color":"random"}'), { rules: "botzone8", level: "max", color: "random" });
+same("kept", parseSettings('{"rules":"botzone8","level":"max","color":"random","clock":"5+5"}'), { rules: "botzone8", level: "max", color: "random", clock: "5+5" });
+same("an old setting without a clock", parseSettings('{"rules":"botzone8","level":"max","color":"random"}'), { rules: "botzone8", level: "max", color: "random", clock: "none" });
+same("an unknown clock", parseSettings('{"clock":"1+0"}').clock, "none");
 same("unknown values", parseSettings('{"rules":"chess","level":"god","color":"green"}'), DEFAULT_SETTINGS);
 
 // The colour: a random one follows the coin; botzone8 starts with Black to move.
@@ -101,6 +103,35 @@ same("standard start", positionText(standard), "3B2B3/10/10/B8B/10/10/W8W/10/10/
 same("botzone8 start", positionText(Board.fromVariant(BUILTIN_VARIANTS.find((v) => v.name === "botzone8")!)), "2B2B2/8/B6B/8/8/W6W/8/2W2W2 b");
 standard.play(parseMove("d1-d7/g7", 10)!);
 same("after d1-d7/g7", positionText(standard), "3B2B3/10/10/B2W2x2B/10/10/W8W/10/10/6W3 b");
+
+// Clocks: the mover's time runs, an increment after each move, a flag ends the game as a loss
+// on time; the save keeps the clocks; a takeback is not offered with clocks.
+{
+  let now = 1_000_000;
+  const clocked = new ComputerGame({ rules: "standard", level: "easy", color: "white", clock: "3+2" }, () => true, () => now);
+  same("3+2: both clocks", [clocked.remaining("white"), clocked.remaining("black")], [180_000, 180_000]);
+  now += 10_000;
+  same("White's clock runs", [clocked.remaining("white"), clocked.remaining("black")], [170_000, 180_000]);
+  clocked.play(parseMove("d1-d7/g7", 10)!);
+  same("the increment after White's move", [clocked.remaining("white"), clocked.remaining("black")], [172_000, 180_000]);
+  now += 5_000;
+  same("the engine's answer costs its clock", clocked.playEngine("a7-b7/c7"), null);
+  same("after Black's move", [clocked.remaining("white"), clocked.remaining("black")], [172_000, 177_000]);
+  same("no takeback with clocks", clocked.canTakeBack, false);
+  const saved = JSON.stringify(clocked.saved());
+  now += 1_000;
+  const again = ComputerGame.restore(saved, () => now)!;
+  same("the save keeps the running clock", [again.remaining("white"), again.remaining("black")], [171_000, 177_000]);
+  now += 171_000;
+  same("the flag falls at 0", clocked.checkFlag(), true);
+  same("White lost on time", [clocked.over, clocked.winner, clocked.flagged], [true, "black", true]);
+  same("no move after the flag", clocked.play(parseMove("g1-g2/g3", 10)!), false);
+  same("the record says time", clocked.record().result, { winner: "black", reason: "time" });
+  same("the record's clock", clocked.record().time, { initial: 180, increment: 2 });
+  same("a flag is kept", ComputerGame.restore(JSON.stringify(clocked.saved()), () => now)!.flagged, true);
+  const free = new ComputerGame({ rules: "standard", level: "easy", color: "white" });
+  same("no clock: no time", [free.remaining("white"), free.timed, free.checkFlag()], [null, false, false]);
+}
 
 // Info lines, as amazons-engine writes them.
 same("a value", parseInfo("info depth 7 score -130 nodes 5 nps 5 time 1 pv d1-d7/g7 a7-b7/c7"),

@@ -13,13 +13,22 @@ export const LEVELS: { name: string; label: string }[] = [
   { name: "max", label: "Max: five seconds a move" },
 ];
 
+// The clocks a game against the computer may have: minutes each and seconds added a move.
+export const CLOCKS: { name: string; label: string; initialMs: number; incrementMs: number }[] = [
+  { name: "none", label: "No clock", initialMs: 0, incrementMs: 0 },
+  { name: "3+2", label: "3 min + 2 s", initialMs: 180_000, incrementMs: 2_000 },
+  { name: "5+5", label: "5 min + 5 s", initialMs: 300_000, incrementMs: 5_000 },
+  { name: "10+10", label: "10 min + 10 s", initialMs: 600_000, incrementMs: 10_000 },
+];
+
 export interface ComputerSettings {
   rules: string;
   level: string;
   color: Color | "random";
+  clock?: string; // a CLOCKS name; none when absent
 }
 
-export const DEFAULT_SETTINGS: ComputerSettings = { rules: "standard", level: "beginner", color: "white" };
+export const DEFAULT_SETTINGS: ComputerSettings = { rules: "standard", level: "beginner", color: "white", clock: "none" };
 
 export function builtinVariant(name: string): Variant {
   return BUILTIN_VARIANTS.find((v) => v.name === name) ?? BUILTIN_VARIANTS[0];
@@ -33,6 +42,7 @@ export function parseSettings(text: string | null): ComputerSettings {
       rules: BUILTIN_VARIANTS.some((v) => v.name === s?.rules) ? s!.rules! : DEFAULT_SETTINGS.rules,
       level: LEVELS.some((l) => l.name === s?.level) ? s!.level! : DEFAULT_SETTINGS.level,
       color: s?.color === "white" || s?.color === "black" || s?.color === "random" ? s.color : DEFAULT_SETTINGS.color,
+      clock: CLOCKS.some((c) => c.name === s?.clock) ? s!.clock! : DEFAULT_SETTINGS.clock,
     };
   } catch {
     return { ...DEFAULT_SETTINGS };
@@ -47,6 +57,10 @@ export interface SavedComputerGame {
   moves: string[];
   resigned: boolean;
   started?: string; // ISO time
+  clock?: string; // a CLOCKS name
+  left?: { white: number; black: number }; // ms on each clock when the side to move began
+  turnSince?: number; // Date.now() when the side to move began
+  flagged?: boolean; // lost on time
 }
 
 export class ComputerGame {
@@ -58,9 +72,18 @@ export class ComputerGame {
   played: Move[] = [];
   winner: Color | null = null; // set when the side to move has no move
   resigned = false;
+  flagged = false; // the loser's clock ran out
   started = new Date();
+  readonly clock: (typeof CLOCKS)[number];
+  // Time left on each clock when the side to move began its turn, and when that was (Date.now()).
+  left = { white: 0, black: 0 };
+  turnSince = 0;
 
-  constructor(settings: ComputerSettings, coin: () => boolean = () => Math.random() < 0.5) {
+  // `now` is the clock's time source (Date.now; the tests give their own).
+  constructor(settings: ComputerSettings, coin: () => boolean = () => Math.random() < 0.5, private readonly now: () => number = Date.now) {
+    this.clock = CLOCKS.find((c) => c.name === settings.clock) ?? CLOCKS[0];
+    this.left = { white: this.clock.initialMs, black: this.clock.initialMs };
+    this.turnSince = now();
     this.variant = builtinVariant(settings.rules);
     this.level = settings.level;
     this.you = settings.color === "random" ? (coin() ? "white" : "black") : settings.color;
@@ -69,14 +92,19 @@ export class ComputerGame {
   }
 
   // The saved game again, or null when it does not replay (an old or edited save).
-  static restore(text: string | null): ComputerGame | null {
+  static restore(text: string | null, now: () => number = Date.now): ComputerGame | null {
     try {
       const s = JSON.parse(text ?? "null") as SavedComputerGame | null;
       if (!s || !Array.isArray(s.moves) || (s.you !== "white" && s.you !== "black")) return null;
       if (!BUILTIN_VARIANTS.some((v) => v.name === s.rules) || !LEVELS.some((l) => l.name === s.level)) return null;
-      const g = new ComputerGame({ rules: s.rules, level: s.level, color: s.you });
+      const g = new ComputerGame({ rules: s.rules, level: s.level, color: s.you, clock: s.clock }, undefined, now);
       if (!g.replayTo(s.moves.map(String))) return null;
       if (s.resigned === true) g.resign();
+      if (g.timed && s.left && Number.isFinite(s.left.white) && Number.isFinite(s.left.black) && Number.isFinite(s.turnSince)) {
+        g.left = { white: Number(s.left.white), black: Number(s.left.black) };
+        g.turnSince = Number(s.turnSince);
+      }
+      if (s.flagged === true && !g.over) g.flag();
       const started = new Date(String(s.started));
       if (!Number.isNaN(started.getTime())) g.started = started;
       return g;
@@ -86,7 +114,8 @@ export class ComputerGame {
   }
 
   saved(): SavedComputerGame {
-    return { rules: this.variant.name, level: this.level, you: this.you, moves: [...this.moves], resigned: this.resigned, started: this.started.toISOString() };
+    return { rules: this.variant.name, level: this.level, you: this.you, moves: [...this.moves], resigned: this.resigned, started: this.started.toISOString(),
+      clock: this.clock.name, left: { ...this.left }, turnSince: this.turnSince, flagged: this.flagged };
   }
 
   // The game as a record (record.ts), with a review's annotations when there is one.
@@ -98,15 +127,41 @@ export class ComputerGame {
       black: this.you === "black" ? you : computer,
       moves: this.moves,
       analysis,
-      result: this.winner ? { winner: this.winner, reason: this.resigned ? "resign" : "no_moves" } : null,
+      time: this.timed ? { initial: this.clock.initialMs / 1000, increment: this.clock.incrementMs / 1000 } : undefined,
+      result: this.winner ? { winner: this.winner, reason: this.resigned ? "resign" : this.flagged ? "time" : "no_moves" } : null,
       started: this.started,
       ended,
     };
   }
 
-  // Whether a takeback is possible: a move of yours to take back, the game not resigned.
+  get timed(): boolean {
+    return this.clock.initialMs > 0;
+  }
+
+  // Time left on `c`'s clock now (null without clocks); the running clock counts down.
+  remaining(c: Color): number | null {
+    if (!this.timed) return null;
+    const running = !this.over && this.board.toMove === c;
+    return Math.max(0, this.left[c] - (running ? this.now() - this.turnSince : 0));
+  }
+
+  // Checks the running clock: true when it has run out, which ends the game (a loss on time).
+  checkFlag(): boolean {
+    if (!this.timed || this.over || (this.remaining(this.board.toMove) ?? 1) > 0) return false;
+    this.flag();
+    return true;
+  }
+
+  private flag(): void {
+    this.left[this.board.toMove] = 0;
+    this.flagged = true;
+    this.winner = other(this.board.toMove);
+  }
+
+  // Whether a takeback is possible: a move of yours to take back, the game not over. Not with
+  // clocks: the time spent cannot be given back fairly.
   get canTakeBack(): boolean {
-    return !this.resigned && this.played.some((_, i) => this.moverOf(i) === this.you);
+    return !this.timed && !this.resigned && this.played.some((_, i) => this.moverOf(i) === this.you);
   }
 
   // Takes back your last move and the engine's answer to it, if any: your turn again.
@@ -131,7 +186,13 @@ export class ComputerGame {
 
   // Plays a move of the side to move; false (nothing changed) when it is not legal.
   play(m: Move): boolean {
+    if (this.checkFlag()) return false;
+    const mover = this.board.toMove;
     if (this.over || !this.board.play(m)) return false;
+    if (this.timed) {
+      this.left[mover] = Math.max(0, this.left[mover] - (this.now() - this.turnSince)) + this.clock.incrementMs;
+      this.turnSince = this.now();
+    }
     this.played.push(m);
     this.moves.push(formatMove(m, this.board.size));
     this.checkEnd();

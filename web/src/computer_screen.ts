@@ -3,8 +3,8 @@
 // App only shows it and hides it.
 import { BoardView } from "./board_view";
 import { analysisLink } from "./analysis_tree";
-import { ComputerGame, ComputerSettings, LEVELS, type SavedComputerGame, parseSettings } from "./computer_game";
-import { download, h, replaceChildren } from "./dom";
+import { CLOCKS, ComputerGame, ComputerSettings, LEVELS, type SavedComputerGame, parseSettings } from "./computer_game";
+import { download, formatClock, h, replaceChildren } from "./dom";
 import { type BrowserEngine, engineUnavailable } from "./engine";
 import { sideName } from "./game";
 import { MoveInput } from "./input";
@@ -54,6 +54,7 @@ export class ComputerScreen {
     moves: h("ol", { class: "moves", id: "computer-moves" }),
     rules: h("select", { id: "computer-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, v.name))),
     level: h("select", { id: "computer-level" }, ...LEVELS.map((l) => h("option", { value: l.name }, l.label))),
+    clock: h("select", { id: "computer-clock" }, ...CLOCKS.map((c) => h("option", { value: c.name }, c.label))),
     color: h("select", { id: "computer-color" }, h("option", { value: "white" }, "White"), h("option", { value: "black" }, "Black"), h("option", { value: "random" }, "Random")),
   };
 
@@ -64,9 +65,10 @@ export class ComputerScreen {
     p.rules.value = this.settings.rules;
     p.level.value = this.settings.level;
     p.color.value = this.settings.color;
+    p.clock.value = this.settings.clock ?? "none";
     const start = h("button", { class: "primary", id: "computer-new", type: "submit" }, "New game");
     const form = h("form", { class: "computer-setup" },
-      h("label", {}, "Level", p.level), h("label", {}, "Rules", p.rules), h("label", {}, "You play", p.color), start);
+      h("label", {}, "Level", p.level), h("label", {}, "Rules", p.rules), h("label", {}, "You play", p.color), h("label", {}, "Clock", p.clock), start);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       this.newGame();
@@ -161,7 +163,7 @@ export class ComputerScreen {
 
   private newGame(): void {
     const p = this.parts;
-    this.settings = parseSettings(JSON.stringify({ rules: p.rules.value, level: p.level.value, color: p.color.value }));
+    this.settings = parseSettings(JSON.stringify({ rules: p.rules.value, level: p.level.value, color: p.color.value, clock: p.clock.value }));
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(this.settings));
     this.engine?.stop();
     this.review.cancel();
@@ -186,7 +188,8 @@ export class ComputerScreen {
     if (!g.over && !g.yourTurn && this.engine && !this.thinking) {
       this.thinking = true;
       const asked = this.generation;
-      this.engine.bestMove({ rules: g.variant.name, moves: g.moves, level: g.level }).then(
+      const clock = g.timed ? { white: g.remaining("white")!, black: g.remaining("black")!, increment: g.clock.incrementMs } : undefined;
+      this.engine.bestMove({ rules: g.variant.name, moves: g.moves, level: g.level, clock }).then(
         (move) => {
           if (asked !== this.generation) return;
           this.thinking = false;
@@ -267,7 +270,7 @@ export class ComputerScreen {
     if (g.over) {
       const won = g.winner === g.you;
       const loser = g.winner === "white" ? "black" : "white";
-      const why = g.resigned ? "You resigned." : `${loser === g.you ? "You have" : "The computer has"} no move left (${sideName(loser)}).`;
+      const why = g.resigned ? "You resigned." : g.flagged ? `${loser === g.you ? "Your" : "The computer's"} time ran out.` : `${loser === g.you ? "You have" : "The computer has"} no move left (${sideName(loser)}).`;
       replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? "You won" : "You lost"), h("div", {}, why), this.exportButtons(g, undefined, "computer-export"));
       p.result.hidden = false;
       this.keepFinished(g);
@@ -300,9 +303,29 @@ export class ComputerScreen {
     p.moves.scrollTop = p.moves.scrollHeight;
   }
 
+  // Once a second or so: the running clock, and a flag when it falls.
+  tick(): void {
+    const g = this.game;
+    if (!g || !g.timed || !this.el.isConnected) return;
+    if (g.checkFlag()) {
+      this.generation += 1;
+      this.thinking = false;
+      this.engine?.stop();
+      this.input.disable();
+      localStorage.setItem(GAME_KEY, JSON.stringify(g.saved()));
+      return this.render();
+    }
+    const engineSide: Color = g.you === "white" ? "black" : "white";
+    this.seat(this.parts.top, engineSide, `Computer (${g.level})`);
+    this.seat(this.parts.bottom, g.you, "You");
+  }
+
   private seat(el: HTMLElement, c: Color, who: string): void {
     const g = this.game!;
-    replaceChildren(el, h("span", { class: `token ${c}` }, "\u265B"), h("span", { class: "name" }, who));
+    const ms = g.remaining(c);
+    const running = !g.over && g.board.toMove === c;
+    replaceChildren(el, h("span", { class: `token ${c}` }, "\u265B"), h("span", { class: "name" }, who),
+      ms !== null ? h("span", { class: `clock${running ? " running" : ""}${ms < 10_000 && !g.over ? " low" : ""}`, id: `computer-clock-${c}` }, formatClock(ms)) : null);
     el.classList.toggle("to-move", !g.over && g.board.toMove === c);
   }
 }

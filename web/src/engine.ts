@@ -30,6 +30,9 @@ export interface EngineQuestion {
   rules: string; // a built-in variant's name
   moves: readonly string[]; // from the variant's start
   level: string; // beginner, easy, medium, hard or max
+  // The clocks, when the game has them: the engine takes its time from its own (and the level's
+  // limits still apply).
+  clock?: { white: number; black: number; increment: number }; // ms
 }
 
 // What one completed depth of a search says (an `info` line).
@@ -113,7 +116,8 @@ export class BrowserEngine {
   // The engine's move for the side to move after `moves`, or null when that side has none.
   bestMove(q: EngineQuestion): Promise<string | null> {
     const moves = q.moves.length > 0 ? `position start moves ${q.moves.join(" ")}` : "position start";
-    return this.enqueue(() => this.ask([`rules ${q.rules}`, moves, `level ${q.level}`, "multipv 1", "go"]));
+    const go = q.clock ? `go wtime ${Math.max(1, Math.round(q.clock.white))} btime ${Math.max(1, Math.round(q.clock.black))} winc ${q.clock.increment} binc ${q.clock.increment}` : "go";
+    return this.enqueue(() => this.ask([`rules ${q.rules}`, moves, `level ${q.level}`, "multipv 1", go]));
   }
 
   // One search of `position` (docs/POSITION_FORMAT.md) at `level` with the `go` arguments

@@ -1245,6 +1245,7 @@ class App {
   }
 
   private tick(): void {
+    if (this.screen === "computer") this.computer?.tick();
     // The tab says when a game waits for your move, so that another tab shows it too.
     let waiting = 0;
     for (const g of this.games.values()) if (g.status === "active" && g.color !== undefined && g.myTurn() && !g.moveSent) ++waiting;
