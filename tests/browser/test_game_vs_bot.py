@@ -254,7 +254,8 @@ def main():
             wait_for(d, "the lobby", lambda d: d.find_elements(By.ID, "tile-3+2"))
             d.find_element(By.ID, "tile-3+2").click()
             wait_for(d, "the wait", lambda d: "Looking for an opponent: standard, 3 min + 2 s" in text(d, "#waiting"))
-            click(d, "Cancel the wait", By.ID, "cancel-seek")
+            # Found and clicked in one step: the lobby's lists are redrawn as they change.
+            wait_for(d, "Cancel the wait", lambda d: js(d, "const b = document.getElementById('cancel-seek'); if (b) b.click(); return !!b"))
             wait_for(d, "the wait cancelled", lambda d: not d.find_elements(By.ID, "cancel-seek"))
             seeker = Bot(server, "tiler", "--seek", "180+2", "--rated", "--no-join", "--no-challenges")
             before = g["id"]

@@ -26,8 +26,10 @@ def main():
         bob = None
         try:
             sign_in(d, server.url, "alice")
-            wait_for(d, "the empty Your turn list",
-                     lambda d: "No correspondence game waits for your move." in text(d, "#your-turn"))
+            # Empty, the Your turn list is folded away.
+            wait_for(d, "the lobby", lambda d: d.find_elements(By.ID, "your-turn"))
+            if d.find_element(By.ID, "your-turn").is_displayed():
+                fail("the empty Your turn list is shown: %r" % text(d, "#your-turn"))
             Select(d.find_element(By.ID, "rules")).select_by_value("standard")
             Select(d.find_element(By.ID, "time")).select_by_visible_text("1 day per move")
             Select(d.find_element(By.ID, "color")).select_by_value("black")
@@ -80,8 +82,8 @@ def main():
             bob_next = "%s-%s/%s" % tuple(legal_move(d))  # White's, from the page's rules code
             clear_notices(d)
             click(d, "the Lobby link", By.ID, "back-lobby")
-            wait_for(d, "the game gone from Your turn",
-                     lambda d: "No correspondence game waits for your move." in text(d, "#your-turn"))
+            wait_for(d, "the game gone from Your turn (the list folded away)",
+                     lambda d: d.find_elements(By.ID, "your-turn") and not d.find_element(By.ID, "your-turn").is_displayed())
             turns = bob.request({"type": "turns"})
             if turns.get("type") != "your_turn" or [t["game"] for t in turns["games"]] != [game]:
                 fail("bob's turns: %r" % turns)
