@@ -69,6 +69,8 @@ def main():
                     looked = True
                     # The tab says it is our move; the bot's moves made sounds.
                     wait_for(d, "the tab's title", lambda d: d.title == "(1) Your move · Amazons")
+                    if "your%20move" not in js(d, "return document.querySelector('link[rel=\"icon\"]').href"):
+                        fail("the tab's icon does not show that it is our move")
                     if int(js(d, "return Number(document.body.dataset.sounds || 0)")) < 1:
                         fail("the bot's moves made no sound")
                     # The move list shows earlier positions when clicked, the arrow keys step,

@@ -56,6 +56,13 @@ const TIME_CHOICES: { label: string; time: TimeControl }[] = [
   { label: "1 day per move", time: { per_move: 86400 } },
 ];
 const RULES = ["standard", "botzone8"];
+// The tab's icon: a queen on the accent colour; with a red dot while a game waits for your move.
+function icon(yourMove: boolean): string {
+  const dot = yourMove ? '<circle cx="50" cy="14" r="13" fill="#d23c2c" stroke="#fff" stroke-width="3"/>' : "";
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><desc>${yourMove ? "your move" : "amazons"}</desc>` +
+    '<circle cx="32" cy="32" r="30" fill="#e2aa4c"/><path d="M16 44h32l3-20-10 8-9-14-9 14-10-8z" fill="#1e1a14"/>' + `${dot}</svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
 // The lobby's quick pairing tiles, as lichess's: rated games at the usual speeds.
 const TILES: { id: string; label: string; rules: string; time: TimeControl }[] = [
   { id: "3+2", label: "3 + 2", rules: "standard", time: { initial: 180, increment: 2 } },
@@ -1250,7 +1257,11 @@ class App {
     let waiting = 0;
     for (const g of this.games.values()) if (g.status === "active" && g.color !== undefined && g.myTurn() && !g.moveSent) ++waiting;
     const title = waiting > 0 ? `(${waiting}) Your move · Amazons` : "Amazons";
-    if (document.title !== title) document.title = title;
+    if (document.title !== title) {
+      document.title = title;
+      const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+      if (link) link.href = icon(waiting > 0);
+    }
     if (this.screen === "game" && this.current) {
       const g = this.games.get(this.current);
       if (g && g.status === "active") {
