@@ -71,8 +71,9 @@ def main():
                     wait_for(d, "the tab's title", lambda d: d.title == "(1) Your move · Amazons")
                     if "your%20move" not in js(d, "return document.querySelector('link[rel=\"icon\"]').href"):
                         fail("the tab's icon does not show that it is our move")
-                    if int(js(d, "return Number(document.body.dataset.sounds || 0)")) < 1:
-                        fail("the bot's moves made no sound")
+                    kinds = (js(d, "return document.body.dataset.soundKinds") or "").split()
+                    if "start" not in kinds or "your-move" not in kinds:
+                        fail("the game's start and the bot's moves made no sound: %r" % kinds)
                     # The move list shows earlier positions when clicked, the arrow keys step,
                     # and Back to the game returns.
                     d.find_element(By.CSS_SELECTOR, '#moves .mv[data-ply="1"]').click()

@@ -439,6 +439,7 @@ class App {
     if (m.color) {
       this.myGames.add(m.game);
       this.seeking = null;
+      this.sounds.play("start");
       if (this.current !== m.game) location.hash = `#/game/${m.game}`;
     }
     if (m.game === this.current) this.showGame(m.game);
@@ -1103,6 +1104,7 @@ class App {
     const ms = g.remaining(c);
     const running = g.status === "active" && g.board.toMove === c;
     const low = ms !== null && ms < LOW_TIME_MS && g.status === "active";
+
     const offline = g.offline.includes(c);
     replaceChildren(el,
       h("span", { class: `token ${c}` }, "\u265B"),

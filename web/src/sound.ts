@@ -1,8 +1,9 @@
 // Short sounds for what happens in a game, made in the page with Web Audio (no files to load): a
 // soft knock for a move, a brighter one when it becomes your move, two notes at the end. On by
-// default and switched off in the header; the choice is kept in the browser. A browser that
+// default and switched off in the header; the choice is kept in the browser. Also two notes up
+// when a game of yours starts. A browser that
 // allows no sound before the person has clicked somewhere simply stays quiet until then.
-export type SoundKind = "move" | "your-move" | "end";
+export type SoundKind = "move" | "your-move" | "end" | "start";
 
 const KEY = "amazons.sound";
 
@@ -11,12 +12,14 @@ const NOTES: Record<SoundKind, ReadonlyArray<readonly [number, number, number, n
   move: [[220, 0, 0.07, 0.35]],
   "your-move": [[440, 0, 0.08, 0.3]],
   end: [[523, 0, 0.15, 0.3], [392, 0.16, 0.25, 0.3]],
+  start: [[392, 0, 0.12, 0.25], [523, 0.13, 0.2, 0.3]],
 };
 
 export class Sounds {
   enabled: boolean;
   played = 0; // sounds made since the page opened (also as data-sounds on <body>, for tests)
   private context: AudioContext | null = null;
+  private kinds: SoundKind[] = []; // the last sounds made, for tests (data-sound-kinds on <body>)
 
   constructor() {
     this.enabled = localStorage.getItem(KEY) !== "0";
@@ -50,6 +53,8 @@ export class Sounds {
       this.played += 1;
       document.body.dataset.sounds = String(this.played);
       document.body.dataset.lastSound = kind;
+      this.kinds = [...this.kinds, kind].slice(-20);
+      document.body.dataset.soundKinds = this.kinds.join(" ");
     } catch {
       /* no sound is no loss */
     }
