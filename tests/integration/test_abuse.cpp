@@ -1,0 +1,92 @@
+// Issue 35's attacks, each run against the real server as a hostile player would run it: every
+// case here got through before its fix (a rating trap, a private game seen to exist, floods that
+// stay) and must keep failing to.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "server_process.h"
+
+using namespace amazons;
+using namespace amazons::protocol;
+using amazons::test::Client;
+using amazons::test::ServerProcess;
+using amazons::test::TempDir;
+
+namespace {
+
+int rating_of(Client& asker, const std::string& name) {
+  asker.send(Players{});
+  for (const auto& p : asker.expect<PlayerList>().players)
+    if (p.name == name) return p.rating;
+  FAIL("no player " << name << " online");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: a clock that flags before a first move is refused by every request") {
+  TempDir dir;
+  // Every refusal counts against the connection's error budget: let it take them all.
+  ServerProcess server(
+      dir.path(), {{"limits", {{"players_create_tournaments", true}, {"errors_burst", 1000}}}});
+  Client alice(server.port()), bob(server.port());
+  alice.hello("alice");
+  bob.hello("bob");
+
+  // The forms that got through: each is under a millisecond, so it is stored (and listed) as a
+  // clock of 0, and whoever joins a rated game with it loses at once.
+  for (const std::string time : {R"({"initial":1e-9,"increment":0})", R"({"initial":0.0004})",
+                                 R"({"per_move":1e-9})", R"({"initial":0.999,"increment":5})"}) {
+    CAPTURE(time);
+    for (const std::string& request :
+         {R"({"type":"create","color":"black","rated":true,"time":)" + time + "}",
+          R"({"type":"create","color":"black","rated":true,"lifetime":86400,"time":)" + time + "}",
+          R"({"type":"seek","rated":true,"time":)" + time + "}",
+          R"({"type":"challenge","player":"bob","rated":true,"time":)" + time + "}",
+          R"({"type":"tournament_create","name":"trap","kind":"arena","duration":600,"time":)" +
+              time + "}"}) {
+      CAPTURE(request);
+      alice.send(request);
+      const auto e = alice.expect<Error>();
+      CHECK(e.code == ErrorCode::BadField);
+      CHECK(e.message.starts_with("time: "));
+    }
+    // Bob, seeking the same clock, is refused too: no pairing with the seek above.
+    bob.send(R"({"type":"seek","rated":true,"time":)" + time + "}");
+    CHECK(bob.expect_error() == ErrorCode::BadField);
+  }
+  // Refused means not there: nothing listed, no challenge reached Bob (the list is the next thing
+  // he hears), nobody's rating moved.
+  bob.send(List{});
+  CHECK(bob.expect<Games>().games.empty());
+  CHECK(rating_of(bob, "alice") == 1500);
+  CHECK(rating_of(bob, "bob") == 1500);
+
+  // The same answer as a clock of 0, which was refused before.
+  alice.send(R"({"type":"create","time":{"initial":0}})");
+  CHECK(alice.expect_error() == ErrorCode::BadField);
+
+  // The ceiling: a first move of at most 30 days.
+  alice.send(R"({"type":"seek","time":{"initial":2592000,"increment":1}})");
+  CHECK(alice.expect_error() == ErrorCode::BadField);
+
+  // The shortest clock played and the longest are taken, and listed as they were asked.
+  alice.send(
+      R"({"type":"create","color":"white","rated":true,"time":{"initial":1,"increment":0}})");
+  const auto quick = alice.expect<Created>().game;
+  alice.send(R"({"type":"create","color":"white","time":{"per_move":2592000}})");
+  const auto slow = alice.expect<Created>().game;
+  bob.send(List{});
+  const auto listed = bob.expect<Games>().games;
+  REQUIRE(listed.size() == 2);
+  for (const auto& g : listed) {
+    if (g.game == quick) CHECK(g.time == TimeControl::fischer(Millis{1000}, Millis{0}));
+    if (g.game == slow) CHECK(g.time == TimeControl::fixed_per_move(Millis{2592000LL * 1000}));
+  }
+  bob.send(Join{quick, std::nullopt});
+  const auto start = bob.expect<Start>();
+  REQUIRE(start.clock);
+  CHECK(start.clock->white == 1000);
+  CHECK(start.clock->black == 1000);
+}
