@@ -263,6 +263,11 @@ struct ClusterEffects {
   void append(ClusterEffects&& other);
 };
 
+// The one answer to a game id that names no game the asker may see: the same for an id never
+// used and for a private game without its code, on every request that takes a game id, so that
+// an id tells nothing of a private game (docs/PROTOCOL.md "Private games").
+std::string no_game_message(std::string_view game);
+
 struct Effects {
   std::vector<Outbound> messages;  // in order, per recipient
   WriteBatch writes;               // commit before delivering messages
@@ -477,7 +482,11 @@ class Lobby {
   void tournament_changed(Ctx& ctx, const Tournament& t);
   protocol::TournamentInfo tournament_info(const Tournament& t) const;
 
-  Room* find_room(Ctx& ctx, const std::string& game, bool allow_private = true);
+  // The room of `game` when the requester may see it: a public game, or a private one in which
+  // they sit or which they watch, or whose code is `invite` (or any game for a moderator, with
+  // `moderating`). Otherwise answers no_game_message and returns nullptr.
+  Room* find_room(Ctx& ctx, const std::string& game,
+                  const std::optional<std::string>& invite = std::nullopt, bool moderating = false);
   // A fresh game (or offer) number: the next after the stored ones, or in cluster mode from the
   // block reserved for this node; 0 when the block is used up (asks for another).
   GameId new_id(Ctx& ctx);

@@ -52,11 +52,21 @@ void Lobby::write_game(Ctx& ctx, const Room& room, StorageWrite write) {
   if (clustered()) ctx.fx.writes.fences.push_back(Fence{room.game.id(), room.token});
 }
 
-Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game, bool) {
+std::string no_game_message(std::string_view game) {
+  return "no game " + std::string(game) + " (or a wrong invite code)";
+}
+
+Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game,
+                              const std::optional<std::string>& invite, bool moderating) {
   const auto id = parse_game_id(game);
   const auto it = id ? rooms_.find(*id) : rooms_.end();
-  if (it == rooms_.end()) {
-    ctx.error(ErrorCode::NoSuchGame, "no game " + game, game);
+  const auto visible = [&](const Room& room) {
+    const auto& code = room.game.settings().invite;
+    return !code || moderating || room.game.color_of(*sessions_.at(ctx.requester).player) ||
+           room.spectators.contains(ctx.requester) || equal_secret(invite.value_or(""), *code);
+  };
+  if (it == rooms_.end() || !visible(it->second)) {
+    ctx.error(ErrorCode::NoSuchGame, no_game_message(game), game);
     return nullptr;
   }
   return &it->second;
@@ -125,12 +135,8 @@ void Lobby::on_list(Ctx& ctx) {
 }
 
 void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
-  Room* room = find_room(ctx, m.game);
+  Room* room = find_room(ctx, m.game, m.invite);
   if (!room) return;
-  const auto& invite = room->game.settings().invite;
-  if (invite && !equal_secret(m.invite.value_or(""), *invite))
-    return ctx.error(ErrorCode::NoSuchGame, "no game " + m.game + " (or a wrong invite code)",
-                     m.game);
   if (room->game.status() != protocol::GameStatus::Open)
     return ctx.error(ErrorCode::GameFull, "both seats are taken", m.game);
   const std::string& me = *sessions_.at(ctx.requester).player;
@@ -187,14 +193,10 @@ GameId Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& whi
 }
 
 void Lobby::on_watch(Ctx& ctx, const protocol::Watch& m) {
-  Room* room = find_room(ctx, m.game);
+  Room* room = find_room(ctx, m.game, m.invite);
   if (!room) return;
   const std::string& me = *sessions_.at(ctx.requester).player;
   const auto seat = room->game.color_of(me);
-  const auto& invite = room->game.settings().invite;
-  if (invite && !seat && !equal_secret(m.invite.value_or(""), *invite))
-    return ctx.error(ErrorCode::NoSuchGame, "no game " + m.game + " (or a wrong invite code)",
-                     m.game);
   if (!seat) {
     room->spectators.insert(ctx.requester);
     sessions_.at(ctx.requester).watching.insert(room->game.id());

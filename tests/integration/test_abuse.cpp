@@ -10,6 +10,7 @@
 using namespace amazons;
 using namespace amazons::protocol;
 using amazons::test::Client;
+using amazons::test::play;
 using amazons::test::ServerProcess;
 using amazons::test::TempDir;
 
@@ -21,6 +22,17 @@ int rating_of(Client& asker, const std::string& name) {
     if (p.name == name) return p.rating;
   FAIL("no player " << name << " online");
   return 0;
+}
+
+// The refusal `request` gets, as a prober compares it: code, message and game, with the id
+// itself written N.
+std::string refusal(Client& c, const ClientMessage& request, const std::string& game) {
+  c.send(request);
+  const auto e = c.expect<Error>();
+  std::string text = std::string(code(e.code)) + " | " + e.message + " | " + e.game.value_or("");
+  for (auto at = text.find(game); at != std::string::npos; at = text.find(game, at + 1))
+    text.replace(at, game.size(), "N");
+  return text;
 }
 
 }  // namespace
@@ -89,4 +101,63 @@ TEST_CASE("abuse: a clock that flags before a first move is refused by every req
   REQUIRE(start.clock);
   CHECK(start.clock->white == 1000);
   CHECK(start.clock->black == 1000);
+}
+
+TEST_CASE("abuse: a private game's id gets the answer of an id never used, on every request") {
+  TempDir dir;
+  // Mallory's probes are all refused: let the connection take them.
+  ServerProcess server(dir.path(), {{"limits", {{"errors_burst", 1000}}}});
+  Client alice(server.port()), bob(server.port()), mallory(server.port());
+  alice.hello("alice");
+  bob.hello("bob");
+  mallory.hello("mallory");
+  alice.send(Create{"standard", TimeControl{}, ColorChoice::White, false, true});
+  const auto created = alice.expect<Created>();
+  REQUIRE(created.invite);
+  const std::string secret = created.game;
+  const std::string unused = "987654321";
+
+  const auto same_as_unused = [&](auto make) {
+    CHECK(refusal(mallory, make(secret), secret) == refusal(mallory, make(unused), unused));
+  };
+  const auto probe_seeing = [&] {
+    for (const std::optional<std::string>& invite : {std::optional<std::string>(), {"wrong"}}) {
+      CAPTURE(invite.value_or("(none)"));
+      same_as_unused([&](const std::string& g) { return Join{g, invite}; });
+      same_as_unused([&](const std::string& g) { return Watch{g, invite}; });
+      same_as_unused([&](const std::string& g) {
+        return RecordRequest{g, RecordFormat::Json, invite};
+      });
+    }
+  };
+  std::string phase = "open, waiting for an opponent";
+  CAPTURE(phase);
+  probe_seeing();
+
+  bob.send(Join{secret, created.invite});
+  bob.expect<Start>();
+  alice.expect<Start>();
+  play(alice, bob, secret, "d1-d7/g7", 1);
+  phase = "in progress";
+  probe_seeing();
+  same_as_unused([](const std::string& g) { return MoveMsg{g, "a7-b7/c7"}; });
+  same_as_unused([](const std::string& g) { return ChatSend{g, "hello"}; });
+  same_as_unused([](const std::string& g) { return Resign{{g}}; });
+  same_as_unused([](const std::string& g) { return Abort{{g}}; });
+  same_as_unused([](const std::string& g) { return Claim{{g}}; });
+  same_as_unused([](const std::string& g) { return Leave{{g}}; });
+  same_as_unused([](const std::string& g) { return Rematch{{g}}; });
+
+  alice.send(Resign{{secret}});
+  alice.expect<End>();
+  bob.expect<End>();
+  phase = "finished";
+  probe_seeing();
+  same_as_unused([](const std::string& g) { return Rematch{{g}}; });
+
+  // The invite still opens it, so the refusals above were about seeing, not about the game.
+  mallory.send(Watch{secret, created.invite});
+  CHECK(mallory.expect<State>().game == secret);
+  mallory.send(RecordRequest{secret, RecordFormat::Json, created.invite});
+  CHECK(mallory.expect<Record>().game == secret);
 }
