@@ -83,6 +83,9 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
   if (m.time.correspondence() &&
       correspondence_games(me.row.name) >= config_.max_correspondence_games)
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
+  if (*kept)
+    if (auto room_for = may_keep_offer(ctx, std::nullopt); !room_for)
+      return ctx.error(ErrorCode::RateLimited, room_for.error());
   GameSettings settings{m.rules, *v, m.time, m.rated, std::nullopt};
   if (m.is_private) settings.invite = random_code(kInviteLength);
   const GameId id = new_id(ctx);
@@ -94,6 +97,7 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
                       : m.color == protocol::ColorChoice::Black ? Color::Black
                                                                 : random_color();
   room.game.sit(color, info_of(me));
+  room.address = sessions_.at(ctx.requester).connection.address;
   me.open.insert(id);
   if (*kept) {
     protocol::Create stored = m;

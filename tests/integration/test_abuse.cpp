@@ -3,6 +3,7 @@
 // stay) and must keep failing to.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <string>
 
 #include "server_process.h"
@@ -34,6 +35,12 @@ std::string refusal(Client& c, const ClientMessage& request, const std::string& 
     text.replace(at, game.size(), "N");
   return text;
 }
+
+// A challenge kept for 30 days, as the flood sent it.
+std::string kept_challenge(const std::string& to) {
+  return R"({"type":"challenge","player":")" + to + R"(","lifetime":2592000})";
+}
+const std::string kKeptCreate = R"({"type":"create","lifetime":2592000})";
 
 }  // namespace
 
@@ -160,4 +167,112 @@ TEST_CASE("abuse: a private game's id gets the answer of an id never used, on ev
   CHECK(mallory.expect<State>().game == secret);
   mallory.send(RecordRequest{secret, RecordFormat::Json, created.invite});
   CHECK(mallory.expect<Record>().game == secret);
+}
+
+TEST_CASE("abuse: kept challenges to one player stop at 20 from one address") {
+  TempDir dir;
+  ServerProcess server(dir.path());  // the shipped default: limits.kept_challenges_per_player 20
+  Client bob(server.port()), mallory(server.port());
+  bob.hello("bob");
+  mallory.hello("mallory");
+  std::vector<std::string> sent;
+  for (int i = 0; i < 20; ++i) {
+    mallory.send(kept_challenge("bob"));
+    sent.push_back(mallory.expect<ChallengeSent>().challenge);
+    CHECK(bob.expect<ChallengeReceived>().challenge == sent.back());
+  }
+  mallory.send(kept_challenge("bob"));
+  const auto refused = mallory.expect<Error>();
+  CHECK(refused.code == ErrorCode::RateLimited);
+  CHECK(refused.message.find("bob") != std::string::npos);
+  // Other names from the same address, and a reconnect, change nothing: the cap is the address's.
+  {
+    Client mallory2(server.port());
+    mallory2.hello("mallory2");
+    mallory2.send(kept_challenge("bob"));
+    CHECK(mallory2.expect_error() == ErrorCode::RateLimited);
+  }
+  // Bob was told of 20 challenges and no more: the next thing he hears answers his own request.
+  bob.send(Players{});
+  bob.expect<PlayerList>();
+  // Others may still be challenged from there, and a challenge that goes with its connection is
+  // not capped.
+  Client carol(server.port());
+  carol.hello("carol");
+  mallory.send(kept_challenge("carol"));
+  mallory.expect<ChallengeSent>();
+  carol.expect<ChallengeReceived>();
+  mallory.send(ChallengeSend{"bob", "standard", TimeControl{}, ColorChoice::Random, false});
+  mallory.expect<ChallengeSent>();
+  bob.expect<ChallengeReceived>();
+  // A declined one makes room for one more.
+  bob.send(Decline{sent.front()});
+  bob.expect<Ok>();
+  mallory.expect<ChallengeClosed>();
+  mallory.send(kept_challenge("bob"));
+  mallory.expect<ChallengeSent>();
+  bob.expect<ChallengeReceived>();
+  mallory.send(kept_challenge("bob"));
+  CHECK(mallory.expect_error() == ErrorCode::RateLimited);
+}
+
+TEST_CASE("abuse: kept offers from one address stop at 200, under any number of names") {
+  // The shipped config says what docs/RELIABILITY.md says; the server below runs without these
+  // keys, so its caps are the built-in defaults, and the same.
+  const auto shipped = nlohmann::json::parse(
+      std::ifstream(std::filesystem::path(amazons::test::config_dir()) / "server.json"));
+  CHECK(shipped["limits"]["kept_offers_per_address"] == 200);
+  CHECK(shipped["limits"]["kept_challenges_per_player"] == 20);
+
+  TempDir dir;
+  // A cap of 0 would refuse every kept offer: the server does not start with it. (The address it
+  // is given is not this machine's, so that a server that took the config could not stay up.)
+  std::ofstream(dir.path() / "zero.json") << R"({"limits":{"kept_offers_per_address":0}})";
+  const auto [status, output] = amazons::test::run_server(
+      "--bind 192.0.2.1 --port 0 --discovery-port -1 --db " + (dir.path() / "zero.db").string() +
+      " --config " + (dir.path() / "zero.json").string());
+  CHECK(status != 0);
+  CHECK(output.find("limits.kept_offers_per_address") != std::string::npos);
+
+  ServerProcess server(dir.path());
+  // 20 throwaway names with 10 kept open games each (open_games_per_player), gone at once.
+  for (int n = 0; n < 20; ++n) {
+    Client spam(server.port());
+    spam.hello("spam" + std::to_string(n));
+    for (int i = 0; i < 10; ++i) {
+      spam.send(kKeptCreate);
+      spam.expect<Created>();
+    }
+  }
+  Client next(server.port());
+  next.hello("spam20");
+  next.send(kKeptCreate);
+  CHECK(next.expect_error() == ErrorCode::RateLimited);
+  next.send(R"({"type":"seek","lifetime":2592000})");
+  CHECK(next.expect_error() == ErrorCode::RateLimited);
+  next.send(kept_challenge("spam0"));
+  CHECK(next.expect_error() == ErrorCode::RateLimited);
+  // An offer that goes with its connection is not capped: honest play from a shared address.
+  next.send(Create{});
+  next.expect<Created>();
+  next.send(Seek{});
+  next.expect<Seeking>();
+
+  // The key changes the cap.
+  TempDir low_dir;
+  ServerProcess low(low_dir.path(), {{"limits", {{"kept_offers_per_address", 3}}}});
+  Client a(low.port()), b(low.port());
+  a.hello("a");
+  b.hello("b");
+  a.send(kKeptCreate);
+  a.expect<Created>();
+  a.send(kept_challenge("b"));
+  a.expect<ChallengeSent>();
+  b.expect<ChallengeReceived>();
+  b.send(R"({"type":"seek","lifetime":2592000})");
+  b.expect<Seeking>();
+  b.send(kKeptCreate);
+  CHECK(b.expect_error() == ErrorCode::RateLimited);
+  a.send(kept_challenge("b"));
+  CHECK(a.expect_error() == ErrorCode::RateLimited);
 }
