@@ -239,7 +239,7 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
         if constexpr (std::is_same_v<M, protocol::Create>) {
           on_create(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::List>) {
-          on_list(ctx);
+          on_list(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Join>) {
           on_join(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Watch>) {

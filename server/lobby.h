@@ -458,7 +458,7 @@ class Lobby {
              std::optional<std::string> kept_token = std::nullopt,
              const std::vector<GameId>& elsewhere = {});
   void on_create(Ctx& ctx, const protocol::Create& m);
-  void on_list(Ctx& ctx);
+  void on_list(Ctx& ctx, const protocol::List& m);
   void on_join(Ctx& ctx, const protocol::Join& m);
   void on_watch(Ctx& ctx, const protocol::Watch& m);
   void on_leave(Ctx& ctx, const protocol::Leave& m);

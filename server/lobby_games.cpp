@@ -123,18 +123,27 @@ std::vector<protocol::GameSummary> Lobby::listed_games() const {
   return out;
 }
 
-void Lobby::on_list(Ctx& ctx) {
+void Lobby::on_list(Ctx& ctx, const protocol::List& m) {
+  std::optional<GameId> before;
+  if (m.cursor && !(before = parse_game_id(*m.cursor)))
+    return ctx.error(ErrorCode::BadField, "cursor: expected a next_cursor from a games reply");
   protocol::Games list;
   list.games = listed_games();
   // A cluster lists every node's games, by id as one server would.
   for (const auto& [node, view] : peers_)
     list.games.insert(list.games.end(), view.games.begin(), view.games.end());
-  if (!peers_.empty())
-    std::stable_sort(list.games.begin(), list.games.end(), [](const auto& a, const auto& b) {
-      const auto x = parse_game_id(a.game), y = parse_game_id(b.game);
-      return x.value_or(0) < y.value_or(0);
-    });
-  if (list.games.size() > config_.max_list) list.games.resize(config_.max_list);
+  // Newest first, a page at a time: games made later than a flood of old ones are on the first
+  // page, and every game is on some page (issue 35: a cut at the oldest 200 hid the rest).
+  const auto id_of = [](const protocol::GameSummary& g) {
+    return parse_game_id(g.game).value_or(0);
+  };
+  if (before) std::erase_if(list.games, [&](const auto& g) { return id_of(g) >= *before; });
+  std::stable_sort(list.games.begin(), list.games.end(),
+                   [&](const auto& a, const auto& b) { return id_of(a) > id_of(b); });
+  if (list.games.size() > config_.max_list) {
+    list.games.resize(config_.max_list);
+    list.next_cursor = list.games.back().game;
+  }
   ctx.reply(list);
 }
 

@@ -3,8 +3,11 @@
 // stay) and must keep failing to.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "server_process.h"
 
@@ -275,4 +278,46 @@ TEST_CASE("abuse: kept offers from one address stop at 200, under any number of 
   CHECK(b.expect_error() == ErrorCode::RateLimited);
   a.send(kept_challenge("b"));
   CHECK(a.expect_error() == ErrorCode::RateLimited);
+}
+
+TEST_CASE("abuse: the lobby list shows an honest game made after 260 kept spam games") {
+  TempDir dir;
+  // Many addresses could do what one does here: lift the per-address cap to let one do it.
+  ServerProcess server(dir.path(), {{"limits", {{"kept_offers_per_address", 1000}}}});
+  std::set<std::string> spam;
+  for (int n = 0; n < 26; ++n) {
+    Client c(server.port());
+    c.hello("spam" + std::to_string(n));
+    for (int i = 0; i < 10; ++i) {
+      c.send(kKeptCreate);
+      spam.insert(c.expect<Created>().game);
+    }
+  }
+  Client carol(server.port()), bob(server.port());
+  carol.hello("carol");
+  bob.hello("bob");
+  carol.send(Create{});
+  const auto honest = carol.expect<Created>().game;
+
+  bob.send(List{});
+  auto page = bob.expect<Games>();
+  CHECK(page.games.size() == 200);
+  REQUIRE_FALSE(page.games.empty());
+  CHECK(page.games.front().game == honest);
+  // Paging reaches every game once, newest first.
+  std::vector<std::string> all;
+  for (int pages = 1;; ++pages) {
+    REQUIRE(pages <= 3);
+    for (const auto& g : page.games) all.push_back(g.game);
+    if (!page.next_cursor) break;
+    bob.send(List{page.next_cursor});
+    page = bob.expect<Games>();
+  }
+  CHECK(all.size() == 261);
+  CHECK(std::set<std::string>(all.begin(), all.end()).size() == 261);
+  CHECK(std::is_sorted(all.begin(), all.end(), [](const std::string& a, const std::string& b) {
+    return std::stoll(a) > std::stoll(b);
+  }));
+  bob.send(R"({"type":"list","cursor":"x"})");
+  CHECK(bob.expect_error() == ErrorCode::BadField);
 }
