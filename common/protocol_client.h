@@ -51,9 +51,12 @@ struct Create {
   friend bool operator==(const Create&, const Create&) = default;
 };
 
+// Public games newest first, a page at a time: `cursor` is a reply's next_cursor, and asks for
+// the games older than those already listed.
 struct List {
   static constexpr std::string_view kType = "list";
-  static void fields(auto&, auto&) {}
+  std::optional<std::string> cursor = std::nullopt;
+  static void fields(auto& s, auto& v) { v("cursor", s.cursor); }
   friend bool operator==(const List&, const List&) = default;
 };
 

@@ -49,8 +49,12 @@ struct Created {
 
 struct Games {
   static constexpr std::string_view kType = "games";
-  std::vector<GameSummary> games;
-  static void fields(auto& s, auto& v) { v("games", s.games); }
+  std::vector<GameSummary> games;                         // newest first
+  std::optional<std::string> next_cursor = std::nullopt;  // set when older games are left
+  static void fields(auto& s, auto& v) {
+    v("games", s.games);
+    v("next_cursor", s.next_cursor);
+  }
   friend bool operator==(const Games&, const Games&) = default;
 };
 

@@ -70,6 +70,30 @@ bool TimeControl::correspondence() const {
   return false;
 }
 
+Expected<void, std::string> check_playable(const TimeControl& tc) {
+  switch (tc.kind) {
+    case TimeControl::Kind::Fischer:
+      if (tc.initial < kMinFirstMove)
+        return Unexpected(
+            "initial: must be at least 1 second (the first move has only the "
+            "initial time), got " +
+            seconds_text(tc.initial) + " s");
+      if (tc.initial + tc.increment > kMaxFirstMove)
+        return Unexpected(std::string("initial plus increment: must be at most 30 days"));
+      break;
+    case TimeControl::Kind::PerMove:
+      if (tc.per_move < kMinFirstMove)
+        return Unexpected("per_move: must be at least 1 second, got " + seconds_text(tc.per_move) +
+                          " s");
+      if (tc.per_move > kMaxFirstMove)
+        return Unexpected(std::string("per_move: must be at most 30 days"));
+      break;
+    case TimeControl::Kind::Unlimited:
+      break;
+  }
+  return {};
+}
+
 nlohmann::json to_json(const TimeControl& tc) {
   switch (tc.kind) {
     case TimeControl::Kind::Unlimited:

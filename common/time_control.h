@@ -38,8 +38,20 @@ struct TimeControl {
 // The shortest thinking time that makes a time control correspondence: a move may take a day.
 inline constexpr Millis kCorrespondenceTime{24LL * 3600 * 1000};
 
+// The clocks a server plays (docs/PROTOCOL.md "Shared shapes"). A first move has at least
+// kMinFirstMove: Fischer's initial time (the increment is added only after a move, so it does not
+// count) or the time per move. Shorter clocks flag at once, so whoever joins a rated one loses.
+// And no first move has more than kMaxFirstMove, the longest correspondence control offered:
+// initial plus increment, or the time per move. No clock (unlimited) is always playable.
+inline constexpr Millis kMinFirstMove{1000};
+inline constexpr Millis kMaxFirstMove{30LL * 24 * 3600 * 1000};
+// Why the server does not play `tc` ("initial: ..."), or nothing when it does.
+Expected<void, std::string> check_playable(const TimeControl& tc);
+
 // JSON: null (unlimited), {"initial": s, "increment": s} or {"per_move": s}; seconds, fractions
 // allowed down to the millisecond. Limits: 0 < initial, per_move <= 30 days; 0 <= increment.
+// These are the limits of the format (records keep the short clocks of engine matches); what a
+// server plays is check_playable's.
 nlohmann::json to_json(const TimeControl& tc);
 Expected<TimeControl, std::string> time_control_from_json(const nlohmann::json& j);
 

@@ -628,8 +628,7 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
             taken.outcome == TakeResult::Outcome::Missing) {
           auto items = std::move(waiting_[key]);
           waiting_.erase(key);
-          for (const Routed& item : items)
-            fail(item, ErrorCode::NoSuchGame, "no game " + key + " in progress");
+          for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, no_game_message(key));
         }
         return;
       }
@@ -681,7 +680,7 @@ void ClusterNode::take_over_offer(const std::string& key) {
           if (key.starts_with('c'))
             fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
           else
-            fail(item, ErrorCode::NoSuchGame, "no game " + key);
+            fail(item, ErrorCode::NoSuchGame, no_game_message(key));
         return;
       }
       held_[key] = held;
@@ -819,7 +818,7 @@ void ClusterNode::resolve(const std::string& key) {
   if (!challenge && !tournament && !id) {
     auto items = std::move(w->second);
     waiting_.erase(w);
-    for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, "no game " + key);
+    for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, no_game_message(key));
     return;
   }
   const auto seen = seen_free_.find(key);
@@ -851,7 +850,7 @@ void ClusterNode::resolve(const std::string& key) {
           if (key.starts_with('c'))
             fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
           else
-            fail(item, ErrorCode::NoSuchGame, row ? "game " + key + " is over" : "no game " + key);
+            fail(item, ErrorCode::NoSuchGame, no_game_message(key));
         return;
       }
       take_over(key, row->owner_token);

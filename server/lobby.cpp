@@ -3,6 +3,7 @@
 #include "server/lobby.h"
 
 #include <algorithm>
+#include <concepts>
 
 #include "server/lobby_context.h"
 
@@ -194,6 +195,21 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
     return on_hello(ctx, *hello);
   }
   if (!s.player) return ctx.error(ErrorCode::NotLoggedIn, "say hello first");
+  // Every request that names a clock (create, seek, challenge, tournament_create, and any added
+  // later) is held to the clocks the server plays here, before anything acts on it: a clock that
+  // flags before a first move is a rating trap (issue 35). The answer is the codec's for a clock
+  // it cannot read, so a client cannot tell the two checks apart.
+  const auto clock = std::visit(
+      [](const auto& m) -> Expected<void, std::string> {
+        if constexpr (requires {
+                        { m.time } -> std::convertible_to<const TimeControl&>;
+                      })
+          return check_playable(m.time);
+        else
+          return {};
+      },
+      message);
+  if (!clock) return ctx.error(ErrorCode::BadField, "time: " + clock.error());
   // A cluster node hands a request about a game or challenge it does not run to the node that
   // does.
   if (clustered()) {
@@ -223,7 +239,7 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
         if constexpr (std::is_same_v<M, protocol::Create>) {
           on_create(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::List>) {
-          on_list(ctx);
+          on_list(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Join>) {
           on_join(ctx, m);
         } else if constexpr (std::is_same_v<M, protocol::Watch>) {

@@ -50,6 +50,13 @@ struct LobbyConfig {
   Millis max_offer_lifetime{30LL * 24 * 3600 * 1000};
   // Correspondence games one player may have in progress at once.
   std::size_t max_correspondence_games = 50;
+  // Kept offers (open games, seeks and challenges that outlive their connection) standing from
+  // one address, and of those the challenges to any one player: past these a new kept offer is
+  // refused (rate_limited) and not delivered, so that a flood cannot stay for weeks in the lobby
+  // or in one player's challenges (issue 35). Offers read back after a restart count for no
+  // address: the address is not stored.
+  std::size_t max_kept_offers_per_address = 200;
+  std::size_t max_kept_challenges_per_player = 20;
   std::size_t max_list = 200;  // games in one list reply
   // Whether every player may create tournaments (limits.players_create_tournaments); when not,
   // only moderators may (see Lobby::may_create_tournament).
@@ -263,6 +270,11 @@ struct ClusterEffects {
   void append(ClusterEffects&& other);
 };
 
+// The one answer to a game id that names no game the asker may see: the same for an id never
+// used and for a private game without its code, on every request that takes a game id, so that
+// an id tells nothing of a private game (docs/PROTOCOL.md "Private games").
+std::string no_game_message(std::string_view game);
+
 struct Effects {
   std::vector<Outbound> messages;  // in order, per recipient
   WriteBatch writes;               // commit before delivering messages
@@ -411,6 +423,7 @@ class Lobby {
     bool rated = false;
     std::string id;                       // the offer id ("s3") of a kept seek
     std::optional<Timestamp> kept_until;  // kept across disconnects until then
+    std::string address = {};             // where it came from (empty: unknown or restored)
   };
   struct ChallengeEntry {
     std::string from;
@@ -418,16 +431,25 @@ class Lobby {
     protocol::ChallengeSend request;
     std::optional<Timestamp> kept_until;
     std::optional<RemoteSession> told;  // cluster mode: the connection elsewhere that has it
+    std::string address = {};           // where it came from (empty: unknown or restored)
   };
   struct Room {
     GameRoom game;
     std::set<SessionId> spectators;
     std::optional<Timestamp> kept_until;  // an open game kept while its creator is away
-    std::int64_t token = 0;  // cluster mode: the fencing token of its lease (0 until taken)
+    std::int64_t token = 0;    // cluster mode: the fencing token of its lease (0 until taken)
+    std::string address = {};  // an open game: where it came from (empty: unknown or restored)
   };
   class Ctx;
 
   void dispatch(Ctx& ctx, const protocol::ClientMessage& m);
+  // Whether the requester's address may keep one more offer (a challenge to `challenged`, if
+  // set), under max_kept_offers_per_address and max_kept_challenges_per_player; why not, if
+  // not. With `replaces_own_seek` the requester's own seek is not counted (a new seek replaces
+  // it). Unknown addresses are not capped.
+  Expected<void, std::string> may_keep_offer(const Ctx& ctx,
+                                             const std::optional<std::string>& challenged,
+                                             bool replaces_own_seek = false) const;
   void on_hello(Ctx& ctx, const protocol::Hello& m);
   // Logs the session in as `name`. A login with a token keeps that token (`kept_token`);
   // any other issues a new one, and the old one stops working.
@@ -436,7 +458,7 @@ class Lobby {
              std::optional<std::string> kept_token = std::nullopt,
              const std::vector<GameId>& elsewhere = {});
   void on_create(Ctx& ctx, const protocol::Create& m);
-  void on_list(Ctx& ctx);
+  void on_list(Ctx& ctx, const protocol::List& m);
   void on_join(Ctx& ctx, const protocol::Join& m);
   void on_watch(Ctx& ctx, const protocol::Watch& m);
   void on_leave(Ctx& ctx, const protocol::Leave& m);
@@ -477,7 +499,11 @@ class Lobby {
   void tournament_changed(Ctx& ctx, const Tournament& t);
   protocol::TournamentInfo tournament_info(const Tournament& t) const;
 
-  Room* find_room(Ctx& ctx, const std::string& game, bool allow_private = true);
+  // The room of `game` when the requester may see it: a public game, or a private one in which
+  // they sit or which they watch, or whose code is `invite` (or any game for a moderator, with
+  // `moderating`). Otherwise answers no_game_message and returns nullptr.
+  Room* find_room(Ctx& ctx, const std::string& game,
+                  const std::optional<std::string>& invite = std::nullopt, bool moderating = false);
   // A fresh game (or offer) number: the next after the stored ones, or in cluster mode from the
   // block reserved for this node; 0 when the block is used up (asks for another).
   GameId new_id(Ctx& ctx);

@@ -29,7 +29,7 @@ void Lobby::on_record(Ctx& ctx, const protocol::RecordRequest& m) {
   const auto id = parse_game_id(m.game);
   const auto room = id ? rooms_.find(*id) : rooms_.end();
   if (!id || (room != rooms_.end() && room->second.game.status() == protocol::GameStatus::Open))
-    return ctx.error(ErrorCode::NoSuchGame, "no started game " + m.game, m.game);
+    return ctx.error(ErrorCode::NoSuchGame, no_game_message(m.game), m.game);
   // The archive checks a private game's invite (answer_query), whether it is in memory or not.
   ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, m});
   ctx.id_used = true;
@@ -109,10 +109,9 @@ Outbound answer_query(Storage& storage, const ArchiveQuery& query) {
                           !equal_secret(r.invite.value_or(""), *row->invite);
       const auto record = row && !hidden ? storage.game_record(*id) : std::nullopt;
       if (!record) {
-        line = protocol::encode(
-            ServerMessage{protocol::make_error(
-                ErrorCode::NoSuchGame, "no game " + r.game + " (or a wrong invite code)", r.game)},
-            query.id);
+        line = protocol::encode(ServerMessage{protocol::make_error(
+                                    ErrorCode::NoSuchGame, no_game_message(r.game), r.game)},
+                                query.id);
       } else {
         const nlohmann::json body = r.format == protocol::RecordFormat::Json
                                         ? to_json(*record)

@@ -52,11 +52,21 @@ void Lobby::write_game(Ctx& ctx, const Room& room, StorageWrite write) {
   if (clustered()) ctx.fx.writes.fences.push_back(Fence{room.game.id(), room.token});
 }
 
-Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game, bool) {
+std::string no_game_message(std::string_view game) {
+  return "no game " + std::string(game) + " (or a wrong invite code)";
+}
+
+Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game,
+                              const std::optional<std::string>& invite, bool moderating) {
   const auto id = parse_game_id(game);
   const auto it = id ? rooms_.find(*id) : rooms_.end();
-  if (it == rooms_.end()) {
-    ctx.error(ErrorCode::NoSuchGame, "no game " + game, game);
+  const auto visible = [&](const Room& room) {
+    const auto& code = room.game.settings().invite;
+    return !code || moderating || room.game.color_of(*sessions_.at(ctx.requester).player) ||
+           room.spectators.contains(ctx.requester) || equal_secret(invite.value_or(""), *code);
+  };
+  if (it == rooms_.end() || !visible(it->second)) {
+    ctx.error(ErrorCode::NoSuchGame, no_game_message(game), game);
     return nullptr;
   }
   return &it->second;
@@ -73,6 +83,9 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
   if (m.time.correspondence() &&
       correspondence_games(me.row.name) >= config_.max_correspondence_games)
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
+  if (*kept)
+    if (auto room_for = may_keep_offer(ctx, std::nullopt); !room_for)
+      return ctx.error(ErrorCode::RateLimited, room_for.error());
   GameSettings settings{m.rules, *v, m.time, m.rated, std::nullopt};
   if (m.is_private) settings.invite = random_code(kInviteLength);
   const GameId id = new_id(ctx);
@@ -84,6 +97,7 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
                       : m.color == protocol::ColorChoice::Black ? Color::Black
                                                                 : random_color();
   room.game.sit(color, info_of(me));
+  room.address = sessions_.at(ctx.requester).connection.address;
   me.open.insert(id);
   if (*kept) {
     protocol::Create stored = m;
@@ -109,28 +123,33 @@ std::vector<protocol::GameSummary> Lobby::listed_games() const {
   return out;
 }
 
-void Lobby::on_list(Ctx& ctx) {
+void Lobby::on_list(Ctx& ctx, const protocol::List& m) {
+  std::optional<GameId> before;
+  if (m.cursor && !(before = parse_game_id(*m.cursor)))
+    return ctx.error(ErrorCode::BadField, "cursor: expected a next_cursor from a games reply");
   protocol::Games list;
   list.games = listed_games();
   // A cluster lists every node's games, by id as one server would.
   for (const auto& [node, view] : peers_)
     list.games.insert(list.games.end(), view.games.begin(), view.games.end());
-  if (!peers_.empty())
-    std::stable_sort(list.games.begin(), list.games.end(), [](const auto& a, const auto& b) {
-      const auto x = parse_game_id(a.game), y = parse_game_id(b.game);
-      return x.value_or(0) < y.value_or(0);
-    });
-  if (list.games.size() > config_.max_list) list.games.resize(config_.max_list);
+  // Newest first, a page at a time: games made later than a flood of old ones are on the first
+  // page, and every game is on some page (issue 35: a cut at the oldest 200 hid the rest).
+  const auto id_of = [](const protocol::GameSummary& g) {
+    return parse_game_id(g.game).value_or(0);
+  };
+  if (before) std::erase_if(list.games, [&](const auto& g) { return id_of(g) >= *before; });
+  std::stable_sort(list.games.begin(), list.games.end(),
+                   [&](const auto& a, const auto& b) { return id_of(a) > id_of(b); });
+  if (list.games.size() > config_.max_list) {
+    list.games.resize(config_.max_list);
+    list.next_cursor = list.games.back().game;
+  }
   ctx.reply(list);
 }
 
 void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
-  Room* room = find_room(ctx, m.game);
+  Room* room = find_room(ctx, m.game, m.invite);
   if (!room) return;
-  const auto& invite = room->game.settings().invite;
-  if (invite && !equal_secret(m.invite.value_or(""), *invite))
-    return ctx.error(ErrorCode::NoSuchGame, "no game " + m.game + " (or a wrong invite code)",
-                     m.game);
   if (room->game.status() != protocol::GameStatus::Open)
     return ctx.error(ErrorCode::GameFull, "both seats are taken", m.game);
   const std::string& me = *sessions_.at(ctx.requester).player;
@@ -187,14 +206,10 @@ GameId Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& whi
 }
 
 void Lobby::on_watch(Ctx& ctx, const protocol::Watch& m) {
-  Room* room = find_room(ctx, m.game);
+  Room* room = find_room(ctx, m.game, m.invite);
   if (!room) return;
   const std::string& me = *sessions_.at(ctx.requester).player;
   const auto seat = room->game.color_of(me);
-  const auto& invite = room->game.settings().invite;
-  if (invite && !seat && !equal_secret(m.invite.value_or(""), *invite))
-    return ctx.error(ErrorCode::NoSuchGame, "no game " + m.game + " (or a wrong invite code)",
-                     m.game);
   if (!seat) {
     room->spectators.insert(ctx.requester);
     sessions_.at(ctx.requester).watching.insert(room->game.id());

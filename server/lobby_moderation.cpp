@@ -330,7 +330,7 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
           ctx.reply(protocol::Ok{});
         } else if constexpr (std::is_same_v<M, protocol::Adjudicate>) {
           if (!reason_ok(m.reason)) return;
-          Room* room = find_room(ctx, m.game);
+          Room* room = find_room(ctx, m.game, std::nullopt, true);
           if (!room) return;
           if (room->game.status() != protocol::GameStatus::Active)
             return ctx.error(ErrorCode::GameNotActive, "the game is not in progress", m.game);

@@ -57,17 +57,23 @@ void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
   if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
   if (clustered()) return seek_clustered(ctx, m, *kept);
+  const auto matches = [&](const SeekEntry& e) {
+    return e.player != me && e.rules == m.rules && e.time == m.time && e.rated == m.rated &&
+           (!m.time.correspondence() ||
+            correspondence_games(e.player) < config_.max_correspondence_games);
+  };
+  // Only a seek that stays is capped; one that is answered at once starts a game.
+  if (*kept && std::none_of(seeks_.begin(), seeks_.end(), matches))
+    if (auto room_for = may_keep_offer(ctx, std::nullopt, true); !room_for)
+      return ctx.error(ErrorCode::RateLimited, room_for.error());
   if (const auto mine = std::find_if(seeks_.begin(), seeks_.end(),
                                      [&](const SeekEntry& e) { return e.player == me; });
       mine != seeks_.end())
     remove_seek(ctx, mine);
-  const auto match = std::find_if(seeks_.begin(), seeks_.end(), [&](const SeekEntry& e) {
-    return e.rules == m.rules && e.time == m.time && e.rated == m.rated &&
-           (!m.time.correspondence() ||
-            correspondence_games(e.player) < config_.max_correspondence_games);
-  });
+  const auto match = std::find_if(seeks_.begin(), seeks_.end(), matches);
   if (match == seeks_.end()) {
     SeekEntry entry{me, m.rules, m.time, m.rated, {}, *kept};
+    entry.address = sessions_.at(ctx.requester).connection.address;
     if (*kept) {
       entry.id = "s" + std::to_string(next_seek_++);
       ctx.fx.writes.writes.emplace_back(
@@ -102,11 +108,15 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
   if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
     return ctx.error(ErrorCode::NotAllowed, "you have too many correspondence games");
+  if (*kept)
+    if (auto room_for = may_keep_offer(ctx, m.player); !room_for)
+      return ctx.error(ErrorCode::RateLimited, room_for.error());
   const GameId number = clustered() ? new_id(ctx) : static_cast<GameId>(next_challenge_++);
   if (number == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string id = "c" + std::to_string(number);
   if (clustered()) ctx.fx.cluster.acquire.push_back(id);
   ChallengeEntry& entry = challenges_[id] = {me, m.player, m, *kept, std::nullopt};
+  entry.address = sessions_.at(ctx.requester).connection.address;
   if (*kept)
     ctx.fx.writes.writes.emplace_back(offer_row(id, me, m, std::nullopt, ctx.now.wall, **kept));
   ctx.reply(protocol::ChallengeSent{id, m.player});
@@ -114,6 +124,38 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
     entry.told = remote_of(*target);
     ctx.send(*target, challenge_received(id, entry));
   }
+}
+
+Expected<void, std::string> Lobby::may_keep_offer(const Ctx& ctx,
+                                                  const std::optional<std::string>& challenged,
+                                                  bool replaces_own_seek) const {
+  const SessionState& s = sessions_.at(ctx.requester);
+  const std::string& address = s.connection.address;
+  if (address.empty()) return {};
+  // Counted afresh each time: kept offers end in many ways (taken, withdrawn, expired, declined)
+  // and a count kept alongside would have to follow them all. A few hundred entries per request
+  // that keeps an offer is cheap.
+  std::size_t offers = 0;
+  std::size_t to_them = 0;
+  for (const auto& [id, room] : rooms_)
+    if (room.kept_until && room.address == address) ++offers;
+  for (const SeekEntry& e : seeks_)
+    if (e.kept_until && e.address == address && !(replaces_own_seek && e.player == *s.player))
+      ++offers;
+  for (const auto& [id, c] : challenges_)
+    if (c.kept_until && c.address == address) {
+      ++offers;
+      if (challenged && c.to == *challenged) ++to_them;
+    }
+  if (challenged && to_them >= config_.max_kept_challenges_per_player)
+    return Unexpected("too many challenges to " + *challenged + " kept from your address (" +
+                      std::to_string(config_.max_kept_challenges_per_player) +
+                      "): wait until they are answered or expire");
+  if (offers >= config_.max_kept_offers_per_address)
+    return Unexpected("too many offers kept from your address (" +
+                      std::to_string(config_.max_kept_offers_per_address) +
+                      "): withdraw some or wait until they expire");
+  return {};
 }
 
 protocol::ChallengeReceived Lobby::challenge_received(const std::string& id,

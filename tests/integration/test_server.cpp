@@ -115,7 +115,7 @@ TEST_CASE("server: games end by no moves, time, abort and claim after a disconne
     CHECK(bob.expect<End>() == end);
   }
   SUBCASE("time") {
-    const auto game = start(alice, bob, R"({"per_move":0.3})");
+    const auto game = start(alice, bob, R"({"per_move":1})");  // the shortest the server plays
     const auto end = alice.expect<End>();
     CHECK(end.reason == EndReason::Time);
     CHECK(end.winner == Color::Black);

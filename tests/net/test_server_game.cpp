@@ -306,12 +306,13 @@ TEST_CASE(
   SUBCASE("the server flags it") {
     Seat alice(server.port(), "alice", silent, options), bob(server.port(), "bob", other);
     const auto asked_at = std::chrono::steady_clock::now();
-    start_game(alice, bob, TimeControl::fixed_per_move(Millis{500}));
+    // The shortest clock the server plays (kMinFirstMove).
+    start_game(alice, bob, TimeControl::fixed_per_move(Millis{1000}));
     const auto end = alice.wait_end();
     REQUIRE(end);
     CHECK(end->reason == EndReason::Time);
     CHECK(end->winner == Color::Black);
-    CHECK(std::chrono::steady_clock::now() - asked_at >= std::chrono::milliseconds(500));
+    CHECK(std::chrono::steady_clock::now() - asked_at >= std::chrono::milliseconds(1000));
     CHECK_FALSE(alice.noted("resign"));
   }
   SUBCASE("resign before the flag") {
