@@ -261,6 +261,17 @@ def click(driver, what, by, value, timeout=WAIT_S):
     wait_for(driver, what, attempt, timeout)
 
 
+def click_delays(driver, click, times):
+    """Clicks `times` times (click() does one, 0.1 s apart) and returns how long each click
+    waited for the page's handler, measured in the page from the event's time stamp."""
+    driver.execute_script("window.clickDelays = []; document.addEventListener('click', (e) => "
+                          "window.clickDelays.push(performance.now() - e.timeStamp), true);")
+    for _ in range(times):
+        click()
+        time.sleep(0.1)
+    return driver.execute_script("return window.clickDelays")
+
+
 def js(driver, script, *args):
     return driver.execute_script(script, *args)
 

@@ -13,7 +13,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import BUILD, Server, browser, click, fail, js, temp_dir, wait_for
+from browser_lib import BUILD, Server, browser, click, click_delays, fail, js, temp_dir, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -83,12 +83,7 @@ def main():
 
             # Clicks are handled at once while the engine thinks (measured in the page from each
             # event's time stamp; the same on a LAN page in browser/engine_lan).
-            js(d, "window.clickDelays = []; document.addEventListener('click', (e) => "
-                  "window.clickDelays.push(performance.now() - e.timeStamp), true);")
-            for _ in range(4):
-                d.find_element(By.ID, "analysis-flip").click()
-                time.sleep(0.1)
-            delays = js(d, "return window.clickDelays")
+            delays = click_delays(d, lambda: d.find_element(By.ID, "analysis-flip").click(), 4)
             if len(delays) != 4 or max(delays) > 100:
                 fail("clicks while the engine thinks waited %r ms" % delays)
 

@@ -12,18 +12,12 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import Server, browser, click, fail, js, temp_dir, wait_for
+from browser_lib import Server, browser, click, click_delays, fail, js, temp_dir, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from test_analysis import LINES, DEPTH, SEARCHED, PROBLEM, native_says_legal
 
 RESPONSIVE_MS = 100
-
-# The delay between each click and its handler on the page, kept in window.clickDelays.
-MEASURE = """
-window.clickDelays = [];
-document.addEventListener('click', (e) => window.clickDelays.push(performance.now() - e.timeStamp), true);
-"""
 
 
 def main():
@@ -45,11 +39,7 @@ def main():
             native_says_legal(start, js(d, LINES))
 
             # The page answers clicks at once while the engine thinks in its worker.
-            js(d, MEASURE)
-            for _ in range(5):
-                d.find_element(By.ID, "analysis-flip").click()
-                time.sleep(0.1)
-            delays = js(d, "return window.clickDelays")
+            delays = click_delays(d, lambda: d.find_element(By.ID, "analysis-flip").click(), 5)
             if len(delays) != 5 or max(delays) > RESPONSIVE_MS:
                 fail("clicks while the engine thinks waited %r ms" % delays)
 

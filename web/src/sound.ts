@@ -17,7 +17,6 @@ const NOTES: Record<SoundKind, ReadonlyArray<readonly [number, number, number, n
 
 export class Sounds {
   enabled: boolean;
-  played = 0; // sounds made since the page opened (also as data-sounds on <body>, for tests)
   private context: AudioContext | null = null;
   private kinds: SoundKind[] = []; // the last sounds made, for tests (data-sound-kinds on <body>)
 
@@ -50,9 +49,6 @@ export class Sounds {
         osc.start(now + start);
         osc.stop(now + start + length + 0.02);
       }
-      this.played += 1;
-      document.body.dataset.sounds = String(this.played);
-      document.body.dataset.lastSound = kind;
       this.kinds = [...this.kinds, kind].slice(-20);
       document.body.dataset.soundKinds = this.kinds.join(" ");
     } catch {
