@@ -4,8 +4,10 @@ the sign-in page on the standard start; the engine in the page gives its three b
 and each move the page offers is legal for the native amazons-engine too. Moves played on the
 board grow a tree of variations, walked with the arrow keys; a reload keeps it. The editor sets
 up a 6x6 position by clicks and refuses one without queens; a bad paste gets a clear reason.
+Game records are read pasted (JSON) and opened as a file (SGF).
 Screenshots at desktop and phone sizes go to the directory given as the first argument
 (docs/screenshots when refreshing)."""
+import json
 import os
 import subprocess
 import sys
@@ -174,6 +176,26 @@ def main():
             paste.send_keys("1. d1-d7/g7 a7-b6/c5")
             click(d, "Load", By.ID, "analysis-load")
             wait_for(d, "the pasted moves", lambda d: js(d, TREE) == ["d1-d7/g7", "a7-b6/c5"])
+
+            # A game record pasted (our JSON, as the exports write it, on 8x8) and one opened as
+            # a file (SGF, with a variation beside its main line): the tree holds its moves.
+            record = json.dumps({"format": "amazons-game/1", "rules": "botzone8", "moves": [
+                {"move": "c8-c2/c3", "elapsed_ms": 900}, "c1-b2/b4"], "result": None})
+            d.execute_script("const p = document.getElementById('analysis-paste'); p.value = arguments[0];", record)
+            click(d, "Load", By.ID, "analysis-load")
+            wait_for(d, "the pasted JSON record", lambda d: js(d, TREE) == ["c8-c2/c3", "c1-b2/b4"])
+            sgf = os.path.join(tmp, "game.sgf")
+            with open(sgf, "w") as f:
+                f.write("(;GM[18]SZ[10]RU[standard];B[djddgd](;W[dadcdb];B[ddeefe])(;W[adbecf]))\n")
+            d.find_element(By.ID, "analysis-file").send_keys(sgf)
+            wait_for(d, "the opened SGF record", lambda d: js(d, TREE) == ["d1-d7/g7", "d10-d8/d9", "d7-e6/f6"])
+            d.execute_script("const p = document.getElementById('analysis-paste'); p.value = arguments[0];",
+                             '{"rules": "standard", "moves": ["d1-d7/g7", "d1-d2/d3"]}')
+            click(d, "Load", By.ID, "analysis-load")
+            wait_for(d, "the refusal of a record with an illegal move",
+                     lambda d: 'move 2 "d1-d2/d3" is not legal' in d.find_element(By.ID, "analysis-paste-error").text)
+            if js(d, TREE) != ["d1-d7/g7", "d10-d8/d9", "d7-e6/f6"]:
+                fail("a refused record changed the tree: %r" % js(d, TREE))
 
             # A link to a position with moves (as the replay's and the computer game's "Analysis
             # board" buttons make) opens at the ply it names, and the address becomes #/analysis

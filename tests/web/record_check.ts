@@ -6,7 +6,9 @@
 // no moves and by resignation. Exits non-zero with the first differences.
 import { BUILTIN_VARIANTS } from "@protocol";
 import { type LocalRecord, annotatedJson, fromServerRecord, recordJson, recordSgf, recordText } from "../../web/src/record";
-import { Board, formatMove, legalMoveTexts, parsePositionText } from "../../web/src/rules";
+import { Board, formatMove, legalMoveTexts, parsePositionText, positionText } from "../../web/src/rules";
+import { readRecord } from "../../web/src/record_read";
+import { readAnalysisInput } from "../../web/src/analysis_tree";
 
 declare const process: { argv: string[]; exit(code: number): never };
 declare const console: { error(...a: unknown[]): void; log(...a: unknown[]): void };
@@ -81,6 +83,19 @@ for (const [name, r] of games) {
   const result = fromSgf.result as { winner?: string; reason?: string } | undefined;
   same(`${name}: sgf result`, [result?.winner, result?.reason], [r.result!.winner, r.result!.reason]);
   same(`${name}: annotations in the text`, (text.match(/\{before /g) ?? []).length, r.analysis!.filter(Boolean).length);
+  // The page reads back what it wrote and what amazons-record wrote: the same start and moves.
+  const startText = positionText(Board.fromVariant(r.rules));
+  for (const file of [`${name}.txt`, `${name}.json`, `${name}.sgf`, `${name}-again.txt`, `${name}-from-sgf.json`]) {
+    const read = readRecord(fs.readFileSync(`${dir}/${file}`, "utf8"));
+    if ("error" in read) {
+      problems.push(`${file}: the page cannot read it: ${read.error}`);
+      continue;
+    }
+    same(`${file} read by the page: rules, start`, [read.rules, positionText(read.start)], [r.rules.name, startText]);
+    same(`${file} read by the page: moves`, read.moves, r.moves);
+  }
+  const tree = readAnalysisInput(fs.readFileSync(`${dir}/${name}.sgf`, "utf8"), BUILTIN_VARIANTS[0]);
+  same(`${name}: the analysis board plays the SGF's moves`, "tree" in tree ? tree.tree.path().length : tree.error, r.moves.length);
 }
 
 // A server's record (time control, a start position of its own, thinking times) with a review
@@ -123,6 +138,37 @@ for (const [name, r] of games) {
   const fromSgf = JSON.parse(convert("server.sgf", "server-from-sgf.json") || "{}") as { start?: string; moves?: unknown[] };
   same("server record: sgf moves", (fromSgf.moves ?? []).map((m) => (typeof m === "string" ? m : (m as { move: string }).move)), moves);
   same("server record: sgf start, colours exchanged", fromSgf.start, "3W2W3/10/10/W8W/10/3x6/B8B/10/10/3B2B3 w");
+  // The page reads the server's record with its own start, thinking times and analysis.
+  for (const file of ["server.json", "server.txt"]) {
+    const read = readRecord(fs.readFileSync(`${dir}/${file}`, "utf8"));
+    same(`${file} read by the page`, "error" in read ? read.error : [positionText(read.start), read.moves], [start, moves]);
+  }
+  const fromServerSgf = readRecord(fs.readFileSync(`${dir}/server.sgf`, "utf8"));
+  same("server.sgf read by the page, colours exchanged as amazons-record does", "error" in fromServerSgf ? fromServerSgf.error : [positionText(fromServerSgf.start), fromServerSgf.moves], [fromSgf.start, moves]);
+}
+
+// An SGF with variations: the main line (the first child at each branch) is read.
+{
+  const read = readRecord("(;GM[18]SZ[10]RU[standard]C[a comment (with brackets\\] and parens)];B[djddgd](;W[dadcdb];B[ddeefe])(;W[adbecf]))");
+  same("SGF main line", "error" in read ? read.error : read.moves, ["d1-d7/g7", "d10-d8/d9", "d7-e6/f6"]);
+}
+
+// Records the page refuses, each with a reason that names what is wrong.
+for (const [input, want] of [
+  ["{\"rules\": \"standard\", \"moves\": [", "not valid JSON"],
+  ["{\"rules\": \"standard\"}", "no list of moves"],
+  ["{\"rules\": {\"name\": \"x\", \"size\": 30, \"white\": [], \"black\": [], \"first\": \"white\"}, \"moves\": []}", "board size 30"],
+  ["{\"rules\": {\"name\": \"x\", \"size\": 6, \"white\": [\"a1\"], \"black\": [\"a1\"], \"first\": \"white\"}, \"moves\": []}", "queens"],
+  ["{\"rules\": \"standard\", \"moves\": [\"d1-d7/g7\", 5]}", "move 2"],
+  ["{\"rules\": \"standard\", \"moves\": [\"d1-d7/g7\", \"d1-d2/d3\"]}", "In the record (standard)"],
+  ["[Board \"10\"]\n\n1. d1-d7/g7", "no [Rules] tag"],
+  ["[Rules \"standard\"]\n[Start \"10/10 w\"]\n", "the start position"],
+  ["(;GM[1]SZ[19];B[dd])", "not the Game of the Amazons"],
+  ["(;GM[18]SZ[10]RU[standard];B[adaj])", "three points"],
+  ["(;GM[18]SZ[10]RU[standard];B[adaja", "not closed"],
+] as const) {
+  const read = readAnalysisInput(input, BUILTIN_VARIANTS[0]);
+  if (!("error" in read) || !read.error.includes(want)) problems.push(`${JSON.stringify(input)}: want an error with "${want}", got ${JSON.stringify(read)}`);
 }
 
 function readMove(text: string, board: Board) {

@@ -68,7 +68,7 @@ export class AnalysisScreen {
     moves: h("div", { class: "tree", id: "analysis-tree" }),
     nav: h("div", { class: "replay-nav" }),
     position: h("input", { id: "analysis-position", readonly: true, "aria-label": "Position text" }),
-    paste: h("textarea", { id: "analysis-paste", rows: 3, placeholder: "A position text (3B2B3/10/... w) or moves (d1-d7/g7 a7-b6/c5 ...)" }),
+    paste: h("textarea", { id: "analysis-paste", rows: 3, placeholder: "A position text (3B2B3/10/... w), moves (d1-d7/g7 a7-b6/c5 ...) or a game record (JSON, text or SGF)" }),
     rules: h("select", { id: "analysis-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, v.name))),
     pasteError: h("div", { class: "error", id: "analysis-paste-error", role: "alert" }),
     side: h("div", { class: "panel-body" }),
@@ -288,7 +288,22 @@ export class AnalysisScreen {
       this.render();
     });
     const load = h("button", { id: "analysis-load", type: "submit" }, "Load");
-    const form = h("form", { class: "analysis-paste" }, p.paste, h("label", {}, "Moves are from the start of", p.rules), load, p.pasteError);
+    // A record file is read into the box and loaded as if pasted.
+    const file = h("input", { type: "file", id: "analysis-file", accept: ".json,.txt,.sgf,text/plain,application/json" });
+    const form = h("form", { class: "analysis-paste" }, p.paste, h("label", {}, "Moves are from the start of", p.rules), load,
+      h("label", { class: "file" }, "Or open a record file", file), p.pasteError);
+    file.addEventListener("change", () => {
+      const chosen = file.files?.[0];
+      if (!chosen) return;
+      if (chosen.size > 1_000_000) {
+        replaceChildren(p.pasteError, `${chosen.name} is ${Math.round(chosen.size / 1000)} kB: a game record is far smaller.`);
+        return;
+      }
+      chosen.text().then((text) => {
+        p.paste.value = text;
+        form.requestSubmit();
+      }, () => replaceChildren(p.pasteError, `${chosen.name} cannot be read.`));
+    });
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const variant = BUILTIN_VARIANTS.find((v) => v.name === p.rules.value) ?? BUILTIN_VARIANTS[0];
@@ -315,7 +330,7 @@ export class AnalysisScreen {
       h("div", { class: "actions" },
         h("button", { id: "analysis-edit", type: "button", onclick: () => this.openEditor() }, "Set up a position"),
         h("button", { id: "analysis-flip", type: "button", onclick: () => { this.flipped = !this.flipped; this.render(); } }, "Flip board")),
-      h("h2", {}, "Paste a game or position"), form);
+      h("h2", {}, "Paste or open a game or position"), form);
     this.renderTree();
   }
 

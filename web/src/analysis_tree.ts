@@ -4,6 +4,7 @@
 // Pure: no page, no engine (tests/web/analysis_check.ts).
 import { Board, Move, formatMove, other, parseMove, parsePositionText, positionText, replay } from "./rules";
 import type { Variant } from "@protocol";
+import { readRecord, recordKind } from "./record_read";
 
 export interface TreeNode {
   readonly move: Move | null; // null at the root
@@ -108,10 +109,18 @@ export class VariationTree {
 }
 
 // What was pasted into the analysis board, read as one of: a position text
-// (docs/POSITION_FORMAT.md), optionally followed by `moves M...`; or a list of moves from
+// (docs/POSITION_FORMAT.md), optionally followed by `moves M...`; a game record (JSON, text or
+// SGF, record_read.ts); or a list of moves from
 // `variant`'s start, with or without move numbers ("1. d1-d7/g7 d10-d4/g4 2. ..."), separated by
 // spaces, commas or lines. The tree with those moves played, or why not.
 export function readAnalysisInput(input: string, variant: Variant): { tree: VariationTree } | { error: string } {
+  if (recordKind(input) !== null) {
+    const record = readRecord(input);
+    if ("error" in record) return { error: `The game record cannot be read: ${record.error}.` };
+    const tree = new VariationTree(record.start);
+    const wrong = tree.playAll(record.moves);
+    return wrong ? { error: `In the record (${record.rules}), ${wrong}.` } : { tree };
+  }
   const text = input.trim().replace(/\s+/g, " ");
   if (text === "") return { error: "Paste a position text or a list of moves." };
   const withMoves = /^(\S+ [wb])(?: moves((?: \S+)*))?$/.exec(text);
