@@ -1,6 +1,6 @@
 """The first screen and Learn to play, for a visitor with no name: the first screen shows the
 board, the rules in two lines, the ways in (the computer, the lesson, the analysis board) and
-the sign-in form with a guest name to accept. The lesson's four steps are solved by clicks on
+the sign-in form with a guest name to accept. The lesson's six steps are solved by clicks on
 the board, after a wrong move that gets a hint and leaves the position as it was; the progress
 survives a reload. Screenshots of the first screen at desktop and phone sizes and of a lesson
 step go to the directory given as the first argument."""
@@ -14,7 +14,7 @@ from browser_lib import Server, browser, click, fail, js, temp_dir, text, wait_f
 from selenium.webdriver.common.by import By
 
 SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
-SOLUTIONS = ["a1-d4/d5", "a1-a5/c5", "d3-d4/b6", "a6-f6/f2"]
+SOLUTIONS = ["a1-d4/d5", "a1-a5/c5", "a6-b6/b2", "d3-d4/b6", "a6-f6/f2", "c1-b1/a1"]
 
 
 def play(d, move):
@@ -56,17 +56,17 @@ def main():
             if d.find_element(By.CSS_SELECTOR, '#lesson .board [data-sq="a1"]').get_attribute("data-piece") != "white":
                 fail("after a wrong move the queen is not back on a1")
             for i, move in enumerate(SOLUTIONS):
-                wait_for(d, "step %d" % (i + 1), lambda d: text(d, "#lesson-step-title").startswith("Step %d of 4" % (i + 1)))
+                wait_for(d, "step %d" % (i + 1), lambda d: text(d, "#lesson-step-title").startswith("Step %d of %d" % (i + 1, len(SOLUTIONS))))
                 play(d, move)
                 wait_for(d, "step %d solved" % (i + 1), lambda d: d.find_element(By.ID, "lesson-feedback").get_attribute("data-solved") == "yes")
-                if SHOTS and i == 2:
+                if SHOTS and i == 3:
                     d.save_screenshot(os.path.join(SHOTS, "web-learn.png"))
                 if i + 1 < len(SOLUTIONS):
                     click(d, "Next step", By.ID, "lesson-next")
             wait_for(d, "the end of the lesson", lambda d: d.find_elements(By.ID, "lesson-done"))
             d.refresh()
             wait_for(d, "the lesson after a reload", lambda d: d.find_elements(By.ID, "lesson-text"))
-            if not d.find_elements(By.ID, "lesson-done") or len(d.find_elements(By.CSS_SELECTOR, ".steps li.solved")) != 4:
+            if not d.find_elements(By.ID, "lesson-done") or len(d.find_elements(By.CSS_SELECTOR, ".steps li.solved")) != len(SOLUTIONS):
                 fail("the progress was not kept over a reload")
         finally:
             d.quit()

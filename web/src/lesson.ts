@@ -35,6 +35,19 @@ export const LESSON: readonly LessonStep[] = [
     done: "Right: that square is burned now; nobody can move onto it or through it.",
   },
   {
+    title: "Blocking",
+    text: "Queens and arrows block the way: nothing moves or flies through them. The black queen on f6 can run down the long diagonal to a1, into the open corner. Block it: move your queen and shoot the arrow so that the black queen can no longer reach a1 in one move.",
+    position: "W4B/6/6/6/6/6 w",
+    target: "a1",
+    check: (b, m) => {
+      const after = b.clone();
+      after.play(m);
+      const black = after.queens("black")[0];
+      return after.destinations(black).includes(parseSquare("a1", b.size)!) ? "The black queen still reaches a1: put your queen or your arrow on the diagonal between f6 and a1 (e5, d4, c3 or b2)." : null;
+    },
+    done: "Blocked: a queen or an arrow on the diagonal stops the black queen on its way.",
+  },
+  {
     title: "Shut a queen in",
     text: "A side that cannot move on its turn loses. The black queen in the corner has one way out, b6. Move your queen and shoot the arrow so that Black cannot move.",
     position: "B5/xx4/6/3W2/6/6 w",
@@ -58,6 +71,19 @@ export const LESSON: readonly LessonStep[] = [
       return black < white ? null : `Black can still reach ${black} squares and White ${white}: close the gap at f2 with your arrow.`;
     },
     done: "The board is cut: Black will run out of moves first.",
+  },
+  {
+    title: "Filling in",
+    text: "At the end each queen is walled in with its own squares, and the game is a count: each move burns one square of your area. White has five squares (a1, b1, d1, e1, f1), Black four; fill in without waste and White makes the last move. Move so that your queen can still reach every square of its area but the one your arrow burns.",
+    position: "B4x/xxxxxx/xxxxxx/xxxxxx/xxxxxx/2W3 w",
+    check: (b, m) => {
+      const before = reachable(b, b.queens("white")[0]);
+      const after = b.clone();
+      after.play(m);
+      const left = reachable(after, after.queens("white")[0]);
+      return left === before - 1 ? null : `Your queen can reach ${left} squares now, ${before - 1 - left} fewer than it could: the move cut off part of its own area. Move towards one end and burn the square behind you.`;
+    },
+    done: "No waste: White has four moves left and Black four, and Black, to move now, runs out first.",
   },
 ];
 
