@@ -3,8 +3,10 @@ visitor opens the game against the engine running in the page (WebAssembly in a 
 plays White against the beginner level, and the engine answers each move with a legal one (the
 page's rules code checks it). Then a new game as Black on 8x8 (botzone8, where Black moves
 first): the engine does not move for the visitor, who moves first; a reload resumes the game;
-a hint marks one of the visitor's queens; a takeback undoes a move and its answer. A
-resignation ends the game as a loss. Screenshots at desktop and phone sizes go to the directory given as the first
+a hint marks one of the visitor's queens; a takeback undoes a move and its answer. A premove
+entered while the max level thinks is cancelled by a right click, entered again and played or
+dropped as the computer's answer allows. A
+resignation ends the game as a loss, and "My games" lists it once the visitor signs in. Screenshots at desktop and phone sizes go to the directory given as the first
 argument (docs/screenshots when refreshing)."""
 import json
 import os
@@ -13,7 +15,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import BUILD, Server, browser, click, click_move, fail, js, temp_dir, text, wait_for
+from browser_lib import BUILD, Server, browser, click, click_move, fail, js, sign_in, temp_dir, text, wait_for
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -23,6 +26,14 @@ SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
 STATE = "return document.getElementById('computer-status').dataset.state"
 MOVES = "return [...document.querySelectorAll('#computer-moves .mv')].map(e => e.textContent)"
 PROBLEM = "const p = document.getElementById('computer-problem'); return p ? p.textContent : null"
+PREMOVE = "return document.getElementById('computer-status').dataset.premove"
+NOTE = "const n = document.getElementById('computer-note'); return n ? n.textContent : ''"
+# Whether a move ("d1-d7/g7") is legal for the visitor on the game's board, by the page's rules.
+STILL_LEGAL = """
+  const b = window.amazons.computer.game.board;
+  const sq = (t) => b.square(t.charCodeAt(0) - 97, Number(t.slice(1)) - 1);
+  const [from, rest] = arguments[0].split('-'); const [to, arrow] = rest.split('/');
+  return b.isLegal({from: sq(from), to: sq(to), arrow: sq(arrow)});"""
 # A legal move for the side to move, from the squares the page offers: [queen, to, arrow].
 LEGAL = """
   const sq = (n) => document.querySelector('.board [data-sq="' + n + '"]');
@@ -75,8 +86,38 @@ def main():
                 moves = js(d, MOVES)
                 if moves[2 * turn - 2] != mine:
                     fail("the move list has %r where the visitor played %s" % (moves, mine))
+            kinds = (js(d, "return document.body.dataset.soundKinds") or "").split()
+            if not {"start", "move", "your-move", "arrow"} <= set(kinds):
+                fail("the game against the computer made no start, move or arrow sound: %r" % kinds)
             if SHOTS:
                 d.save_screenshot(os.path.join(SHOTS, "web-computer.png"))
+
+            # A premove while the computer thinks (the max level: five seconds a move): a right
+            # click cancels it; entered again, it is played the moment the computer answers if
+            # that leaves it legal, else dropped with a note that says why.
+            Select(d.find_element(By.ID, "computer-level")).select_by_value("max")
+            click(d, "New game", By.ID, "computer-new")
+            wait_your_move(d, "the first move against the max level")
+            play_one(d)
+            wait_for(d, "the max level thinking", lambda d: js(d, STATE) == "thinking")
+            pre = play_one(d)
+            wait_for(d, "the premove " + pre, lambda d: js(d, PREMOVE) == pre)
+            ActionChains(d).context_click(d.find_element(By.CSS_SELECTOR, "#computer .board")).perform()
+            wait_for(d, "the premove cancelled", lambda d: js(d, PREMOVE) == "" and "cancelled" in js(d, NOTE))
+            if js(d, STATE) != "thinking":
+                fail("the computer answered before the test could enter its premove again")
+            pre = play_one(d)
+            wait_for(d, "the premove " + pre + " again", lambda d: js(d, PREMOVE) == pre)
+            if d.find_elements(By.ID, "computer-move-now"):
+                click(d, "Move now", By.ID, "computer-move-now")
+            wait_for(d, "the premove played or dropped", lambda d: len(js(d, MOVES)) >= 3 or "dropped" in js(d, NOTE), timeout=60)
+            moves = js(d, MOVES)
+            if len(moves) >= 3:
+                if moves[2] != pre:
+                    fail("the premove %s was not the move played: %r" % (pre, moves))
+            elif js(d, STILL_LEGAL, pre):
+                fail("the premove %s was dropped (%r) though it is legal after %r" % (pre, js(d, NOTE), moves))
+            Select(d.find_element(By.ID, "computer-level")).select_by_value("beginner")
 
             # Black on 8x8: Black moves first, so the visitor does, and the board is turned.
             Select(d.find_element(By.ID, "computer-rules")).select_by_value("botzone8")
@@ -178,6 +219,18 @@ def main():
                 wait_your_move(d, "a new game on a phone")
                 d.execute_script("window.scrollTo(0, 0)")
                 d.save_screenshot(os.path.join(SHOTS, "web-computer-phone.png"))
+
+            # Signed in, "My games" lists the games against the computer kept in this browser
+            # beside the server's, each with the analysis board and the exports.
+            sign_in(d, server.url, "visitor")
+            d.get(server.url + "/#/archive")
+            wait_for(d, "the computer's games in the archive", lambda d: d.find_elements(By.CSS_SELECTOR, "#archive-computer li[data-result='lost']"))
+            row = d.find_element(By.CSS_SELECTOR, "#archive-computer li[data-result='lost']").text
+            if "you resigned after %d moves" % len(played) not in row or "botzone8" not in row:
+                fail("the archive's line for the resigned game reads %r" % row)
+            click(d, "the archived game's analysis board", By.ID, "archive-computer-0-analyse")
+            wait_for(d, "the archived game on the analysis board",
+                     lambda d: js(d, "return [...document.querySelectorAll('#analysis-tree .mv')].map(e => e.dataset.move)") == played)
         finally:
             d.quit()
             server.stop()

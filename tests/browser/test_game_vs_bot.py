@@ -1,5 +1,6 @@
 """A whole game in the browser against a real amazons-bot, to its end; then the archive: the
-game replayed step by step and its text record exported. Screenshots of the lobby, the game and
+game replayed step by step and its text record exported, alice's page (rating graph, results by
+variant) and the leaderboard's page. Screenshots of the lobby, the game and
 the result go to the directory given as the first argument (docs/screenshots when refreshing)."""
 import os
 import re
@@ -72,8 +73,8 @@ def main():
                     if "your%20move" not in js(d, "return document.querySelector('link[rel=\"icon\"]').href"):
                         fail("the tab's icon does not show that it is our move")
                     kinds = (js(d, "return document.body.dataset.soundKinds") or "").split()
-                    if "start" not in kinds or "your-move" not in kinds:
-                        fail("the game's start and the bot's moves made no sound: %r" % kinds)
+                    if "start" not in kinds or "your-move" not in kinds or "arrow" not in kinds:
+                        fail("the game's start and the bot's moves (queen and arrow) made no sound: %r" % kinds)
                     # The move list shows earlier positions when clicked, the arrow keys step,
                     # and Back to the game returns.
                     d.find_element(By.CSS_SELECTOR, '#moves .mv[data-ply="1"]').click()
@@ -152,6 +153,18 @@ def main():
             wait_for(d, "the archive", lambda d: d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]'))
             if "1 finished game," not in text(d, "#archive-record"):
                 fail("archive summary: " + text(d, "#archive-record"))
+            # Alice's page: her rating before the game and now (the header's), and the result by
+            # variant. The leaderboard's own page lists both players.
+            won = g["result"]["winner"] == "white"
+            rating_now = text(d, "#me").split("(")[1].rstrip(")")
+            wait_for(d, "the rating graph", lambda d: d.find_element(By.ID, "rating-graph").get_attribute("data-points") == "1500 " + rating_now)
+            if js(d, "return [...document.querySelectorAll('#results-by-variant tr[data-rules=botzone8] td')].map(e => e.textContent)") != \
+                    ["botzone8", "1" if won else "0", "0" if won else "1", "0"]:
+                fail("the results by variant: %r" % text(d, "#results-by-variant"))
+            d.get(server.url + "/#/leaderboard")
+            wait_for(d, "the leaderboard's page", lambda d: sorted(js(d, "return [...document.querySelectorAll('#leaderboard-page tr[data-name]')].map(e => e.dataset.name)")) == ["alice", "bot"])
+            d.find_element(By.ID, "nav-archive").click()
+            wait_for(d, "the archive again", lambda d: d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]'))
             d.find_elements(By.CSS_SELECTOR, '[id^="replay-"]')[0].click()
             wait_for(d, "the replay", lambda d: text(d, "#replay-ply").startswith("Move 0 of %d" % len(g["moves"])))
             d.find_element(By.ID, "next").click()

@@ -4,7 +4,8 @@ lets players create them: limits.players_create_tournaments), two amazons-bots j
 are refused with the server's reasons, shown on the screen; she joins and withdraws before the
 start. The bots' game shows as playing with a Watch link that opens it; at the end the standings
 the page shows are those the server sends carol, and a Join is refused as over. Then an arena
-of 8 s between two more bots, one gated: the other wins game after game, and the page marks it
+of 8 s, which alice creates with the lobby's form (a mistyped length refused first), between
+two more bots, one gated: the other wins game after game, and the page marks it
 on fire when the server does; its final standings too are the server's. A screenshot of the
 arena's standings goes to the directory given as the first argument (docs/screenshots when
 refreshing). Prints the time of each stage."""
@@ -16,6 +17,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from browser_lib import (BUILD, Bot, Raw, Server, browser, clear_notices, click, fail, game_state, js, sign_in,
                          temp_dir, wait_for)
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
 START_IN_S = 6
@@ -188,27 +190,50 @@ def main():
                 fail("the standings shown:\n%r\nthe server's:\n%r" % (got, want))
             if sorted(s["points"] for s in final["standings"]) != [0, 1] or [s["games"] for s in final["standings"]] != [1, 1]:
                 fail("a round robin of two should end 1-0: %r" % final["standings"])
-            pairing = text(d, '#pairings .item[data-game="%s"]' % game)
+            pairing = text(d, '#pairings .item[data-game="%s"] span' % game)
             winner = final["standings"][0]["name"]
             if not pairing.endswith("%s won" % winner):
                 fail("the pairing line: %r (winner %s)" % (pairing, winner))
             if offered(d) != []:
                 fail("a finished tournament offers %r" % offered(d))
+            # Its finished game is one click from its replay; SB is explained.
+            if not d.find_elements(By.ID, "replay-pairing-%s" % game):
+                fail("the finished pairing has no Replay link")
+            if "Sonneborn-Berger" not in text(d, "#tiebreak-note") or text(d, "#pairings-title") != "Round 1":
+                fail("the tiebreak note / pairings title: %r / %r" % (text(d, "#tiebreak-note"), text(d, "#pairings-title")))
 
             stage("the arena", started)
             # An arena: bot3 beats the gated bot4 game after game, and two wins in a row put it on
             # fire (its next win scores double); the page marks it when the server says so.
-            arena = carol.request({"type": "tournament_create", "name": "Browser arena", "kind": "arena", "rules": "botzone8",
-                                   "time": {"per_move": 30}, "rated": False, "start_in": 2, "duration": ARENA_S})
-            if arena.get("type") != "tournament":
-                fail("the arena's tournament_create: %r" % arena)
-            aid = arena["tournament"]["id"]
+            # Alice creates it with the lobby's form: a refusal of what she typed first, then
+            # every setting as the server stores it.
+            click(d, "the Lobby link", By.ID, "back-lobby")
+            click(d, "Create a tournament", By.ID, "create-tournament")
+            wait_for(d, "the form", lambda d: d.find_elements(By.ID, "tn-name"))
+            d.find_element(By.ID, "tn-name").send_keys("Browser arena")
+            Select(d.find_element(By.ID, "tn-kind")).select_by_value("arena")
+            if "on fire" not in text(d, "#tn-about"):
+                fail("the arena is not explained: %r" % text(d, "#tn-about"))
+            Select(d.find_element(By.ID, "tn-rules")).select_by_value("botzone8")
+            Select(d.find_element(By.ID, "tn-time")).select_by_visible_text("30 s per move")
+            d.find_element(By.ID, "tn-rated").click()
+            for field, value in (("tn-start", "5 s"), ("tn-duration", "8 sec0nds")):
+                d.find_element(By.ID, field).clear()
+                d.find_element(By.ID, field).send_keys(value)
+            click(d, "Create the tournament", By.ID, "tn-create")
+            wait_for(d, "the form's refusal", lambda d: text(d, "#tournament-new-problem").startswith("Lasts: a time like"))
+            d.find_element(By.ID, "tn-duration").clear()
+            d.find_element(By.ID, "tn-duration").send_keys("%d s" % ARENA_S)
+            click(d, "Create the tournament", By.ID, "tn-create")
+            wait_for(d, "the arena's screen", lambda d: text(d, "#tournament-name") == "Browser arena")
+            aid = int(d.current_url.rsplit("/", 1)[1])
             bots += [Bot(server, "bot3", "--tournament", str(aid)), Bot(server, "bot4", "--tournament", str(aid), engine=gated)]
+            arena = carol.request({"type": "tournament", "tournament": aid})
+            if arena.get("type") != "tournament" or arena["tournament"]["kind"] != "arena" or arena["duration"] != ARENA_S \
+                    or arena["tournament"]["rated"] or arena["tournament"]["rules"] != "botzone8" or arena["tournament"]["time"] != {"per_move": 30}:
+                fail("the arena made by the form: %r" % arena)
             follow = Follower(carol, gate, aid)
             follow.latest = arena
-            click(d, "the Lobby link", By.ID, "back-lobby")
-            click(d, "the arena", By.ID, "tournament-%d" % aid)
-            wait_for(d, "the arena's screen", lambda d: text(d, "#tournament-name") == "Browser arena")
             # An arena breaks ties by wins: no column of its own beside W. The facts and the table
             # are drawn from the tournament's first message, which may come after its name.
             heads = lambda d: js(d, "return [...document.querySelectorAll('#standings th')].map((e) => e.textContent)")

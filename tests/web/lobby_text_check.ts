@@ -1,7 +1,10 @@
 // node lobby_text_check.js: the text the lobby's Your turn list and the tournament screen make of
 // the server's numbers (web/src/your_turn.ts, web/src/tournaments.ts). Exits non-zero with the
 // first differences.
-import { durationText, kindText, lobbyList, pairingText, pointsText, shownPairings, startText, statusText, tiebreakName, tournamentActions } from "../../web/src/tournaments";
+import { durationText, kindText, lobbyList, pairingText, pairingsTitle, pointsText, shownPairings, startText, statusText, tiebreakName, tournamentActions } from "../../web/src/tournaments";
+import { durationSeconds, readForm } from "../../web/src/tournament_form";
+import { ratingHistory, resultsByVariant } from "../../web/src/profile";
+import { TIME_CHOICES } from "../../web/src/game";
 import { isCorrespondence, timeLeftText, turnLine } from "../../web/src/your_turn";
 import { timeText } from "../../web/src/game";
 import type { TournamentPairing, TournamentStanding, TournamentSummary } from "@protocol";
@@ -85,6 +88,36 @@ const arena = [p(0, "a", "b", "finished", "white"), p(0, "c", "d", "playing"), p
 same("an arena: playing first, then the newest", shownPairings("arena", arena).map((x) => x.white + x.black), ["cd", "ac", "ab"]);
 same("an arena shows at most 12", shownPairings("arena", Array.from({ length: 20 }, () => p(0, "a", "b", "finished", "white"))).length, 12);
 same("no pairings", shownPairings("round_robin", []), []);
+
+// The heading over the pairings: never "Round 0".
+same("pairings before the start", pairingsTitle("round_robin", [], 0), "Pairings");
+same("a Swiss round of its count", pairingsTitle("swiss", [p(2, "a", "b", "playing")], 5), "Round 2 of 5");
+same("a round robin's round", pairingsTitle("round_robin", [p(1, "a", "b", "finished", "white"), p(3, "a", "c", "playing")], 0), "Round 3");
+same("an arena's games", pairingsTitle("arena", [p(0, "a", "b", "playing")], 0), "Games");
+
+// The create form: what it sends, and what it refuses with a reason.
+const clock = TIME_CHOICES.findIndex((t) => t.label === "3 min + 2 s");
+const form = { name: " Sunday arena ", kind: "arena", rules: "standard", time: clock, rated: true, startIn: "10", lasts: "45 min", rounds: "", maxPlayers: "0", botsAllowed: false };
+same("an arena", readForm(form), { name: "Sunday arena", kind: "arena", rules: "standard", time: { initial: 180, increment: 2 }, rated: true, start_in: 600, duration: 2700, rounds: 0, max_players: 0, bots_allowed: false });
+same("a Swiss", readForm({ ...form, kind: "swiss", rounds: "7", startIn: "1 h 30 s", maxPlayers: "16" }),
+  { name: "Sunday arena", kind: "swiss", rules: "standard", time: { initial: 180, increment: 2 }, rated: true, start_in: 3630, duration: 0, rounds: 7, max_players: 16, bots_allowed: false });
+same("no name", readForm({ ...form, name: "  " }), { error: "Name: 1 to 64 characters" });
+same("no clock", readForm({ ...form, time: TIME_CHOICES.findIndex((t) => t.time === null) }), { error: "Clock: a tournament's games need a clock" });
+same("rounds out of range", readForm({ ...form, kind: "swiss", rounds: "31" }), { error: "Rounds: from 1 to 30" });
+same("not a time", readForm({ ...form, lasts: "1.5 h" }), { error: "Lasts: a time like 90 s, 5 min or 1 h 30 min" });
+same("an arena too short", readForm({ ...form, lasts: "4 s" }), { error: "Lasts: from 5 s to 7 days" });
+same("starts now", readForm({ ...form, startIn: "0 s" }), { error: "Starts in: from 1 s to 30 days" });
+same("durations typed", ["90 s", "5 min", "1 h 30 min", "2", "1 d", "5 mins", "", "h"].map(durationSeconds), [90, 300, 5400, 120, 86400, null, null, null]);
+
+// A player's page: the rating before each rated game, oldest first, then now; results by variant.
+const entry = (game: string, rules: string, white: [string, number], black: [string, number], winner: "white" | "black" | null, rated = true) =>
+  ({ game, rules, time: null, white: { name: white[0], rating: white[1], bot: false }, black: { name: black[0], rating: black[1], bot: false }, rated,
+    winner: winner ?? undefined, reason: winner ? "no_moves" : "aborted", plies: 40, ended_at: `2026-12-0${game}T10:00:00Z` }) as never;
+const history = [entry("4", "standard", ["bob", 1530], ["ann", 1488], "black"), entry("3", "botzone8", ["ann", 1500], ["bot", 1400], null, false),
+  entry("2", "botzone8", ["ann", 1470], ["bob", 1540], "white"), entry("1", "standard", ["cat", 1600], ["ann", 1500], "white")];
+same("rating history", ratingHistory("ann", history, 1510).map((p) => p.rating), [1500, 1470, 1488, 1510]);
+same("no rated games, no graph", ratingHistory("ann", [history[1]], 1500), []);
+same("results by variant", resultsByVariant("ann", history), [{ rules: "botzone8", won: 1, lost: 0, other: 1 }, { rules: "standard", won: 1, lost: 1, other: 0 }]);
 
 if (problems.length) {
   for (const x of problems) console.error(x);

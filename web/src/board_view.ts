@@ -8,7 +8,8 @@
 import type { Color } from "@protocol";
 import { h } from "./dom";
 import { MoveInput } from "./input";
-import { Board, Cell, Move, Square, squareName } from "./rules";
+import { Board, Cell, Move, Square, formatMove, sameMove, squareName } from "./rules";
+import { moveAnimationMs } from "./settings";
 import { TerritoryMap, owner } from "./territory";
 
 export interface Scene {
@@ -33,6 +34,8 @@ export class BoardView {
   private pressY = 0;
   private dragging = false;
   private cursor = -1; // the square the keyboard is on (the board's one Tab stop)
+  private entered: Move | null = null; // the move last entered here, shown without a slide
+  private shown: { board: Board; lastMove: Move | null } | null = null; // the last scene's position
   // Right click and Esc ask this first; true means it took the press (a premove cancelled).
   beforeBack: () => boolean = () => false;
   // A press on a square is offered here first (the analysis board's editor); true takes it.
@@ -67,8 +70,32 @@ export class BoardView {
   }
 
   show(scene: Scene): void {
+    // A copy: the owner's board is often changed in place by the next move.
+    const before = this.shown;
+    this.shown = { board: scene.board.clone(), lastMove: scene.lastMove };
     this.scene = scene;
     this.render();
+    this.animate(before, scene);
+  }
+
+  // A move that arrived since the last scene slides its queen from where it stood and fades its
+  // arrow in (settings.ts's speed; none when off). Only a move made from the position shown
+  // before, and not the one entered on this board, whose queen is already where it goes.
+  private animate(before: { board: Board; lastMove: Move | null } | null, scene: Scene): void {
+    const m = scene.lastMove;
+    if (!m || !before || sameMove(before.lastMove, m)) return; // no new move (the one entered may be on its way)
+    const entered = this.entered;
+    this.entered = null;
+    const ms = moveAnimationMs();
+    if (ms === 0 || before.board.size !== scene.board.size || sameMove(entered, m)) return;
+    const piece = before.board.at(m.from);
+    if ((piece !== Cell.White && piece !== Cell.Black) || scene.board.at(m.to) !== piece || scene.board.at(m.arrow) !== Cell.Arrow) return;
+    const from = this.squares[m.from].getBoundingClientRect(), to = this.squares[m.to].getBoundingClientRect();
+    const queen = this.squares[m.to].querySelector<HTMLElement>(".queen");
+    if (typeof queen?.animate !== "function") return;
+    queen.animate([{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: "none" }], { duration: ms, easing: "ease-out" });
+    this.squares[m.arrow].animate([{ opacity: 0.35 }, { opacity: 1 }], { duration: ms / 2, delay: ms, fill: "backwards" });
+    this.el.dataset.animated = formatMove(m, scene.board.size);
   }
 
   private build(size: number, flipped: boolean): void {
@@ -264,6 +291,7 @@ export class BoardView {
   private finish(): void {
     this.endDrag();
     const m = this.input.take();
+    this.entered = m;
     this.render();
     if (m) this.onMove(m);
   }

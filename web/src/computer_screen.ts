@@ -3,28 +3,23 @@
 // App only shows it and hides it.
 import { BoardView } from "./board_view";
 import { analysisLink } from "./analysis_tree";
-import { CLOCKS, ComputerGame, ComputerSettings, LEVELS, type SavedComputerGame, parseSettings } from "./computer_game";
-import { download, formatClock, h, replaceChildren } from "./dom";
+import { CLOCKS, ComputerGame, ComputerSettings, LEVELS, parseSettings } from "./computer_game";
+import { computerExportButtons, computerGameItem, finishedComputerGames, keepFinishedComputerGame } from "./computer_archive";
+import { formatClock, h, replaceChildren } from "./dom";
 import { type BrowserEngine, engineUnavailable } from "./engine";
 import { sideName } from "./game";
 import { MoveInput } from "./input";
-import { recordJson, recordSgf, recordText } from "./record";
+import { Premove, premoveBoard } from "./premove";
 import { ReviewView } from "./review_view";
 import { territoryMap } from "./territory";
-import { type Move, type Square, parseMove } from "./rules";
+import { type Board, type Move, type Square, formatMove, parseMove } from "./rules";
+import { LOW_TIME_MS, type Sounds, moveSounds } from "./sound";
 import { BUILTIN_VARIANTS, type Color } from "@protocol";
 
 const SETTINGS_KEY = "amazons.computer";
 const GAME_KEY = "amazons.computer.game"; // the game under way, resumed after a reload
 const HINT_LEVEL = "hard"; // a hint is the move this level would play
-const FINISHED_KEY = "amazons.computer.finished"; // the last finished games, newest first
-const FINISHED_KEPT = 20;
 const TERRITORY_KEY = "amazons.computer.territory";
-
-interface FinishedGame {
-  game: SavedComputerGame;
-  ended: string; // ISO time
-}
 
 export class ComputerScreen {
   readonly el = h("div", { class: "game computer", id: "computer" });
@@ -44,6 +39,11 @@ export class ComputerScreen {
   private readonly input = new MoveInput();
   private inputGame: ComputerGame | null = null; // the game and position the input was set up for
   private inputPosition = "";
+  private readonly premove = new Premove(); // your move entered while the computer thinks
+  private premoving = false; // the input enters a premove
+  private note = ""; // what became of a premove, until the next move
+  private heard: { game: ComputerGame; plies: number; board: Board; over: boolean } | null = null; // the game as last sounded
+  private lowTimeWarned: ComputerGame | null = null;
   private readonly boardView = new BoardView(this.input, (m) => this.yourMove(m), () => this.render());
   private readonly parts = {
     top: h("div", { class: "seat top" }),
@@ -59,9 +59,10 @@ export class ComputerScreen {
   };
 
   // `signedIn`: whether the way back leads to the lobby or to signing in; `pageEngine`: the
-  // page's engine, started on first use.
-  constructor(private readonly signedIn: () => boolean, private readonly pageEngine: () => BrowserEngine) {
+  // page's engine, started on first use; `sounds`: the page's sounds.
+  constructor(private readonly signedIn: () => boolean, private readonly pageEngine: () => BrowserEngine, private readonly sounds: Sounds) {
     const p = this.parts;
+    this.boardView.beforeBack = () => this.cancelPremove();
     p.rules.value = this.settings.rules;
     p.level.value = this.settings.level;
     p.color.value = this.settings.color;
@@ -97,36 +98,9 @@ export class ComputerScreen {
     this.review.cancel();
   }
 
-  // A game that just ended joins the finished ones (once; newest first, the last 20 kept).
-  private keepFinished(g: ComputerGame): void {
-    const list = this.finishedGames();
-    const id = g.started.toISOString();
-    if (list.some((f) => f.game.started === id)) return;
-    list.unshift({ game: g.saved(), ended: new Date().toISOString() });
-    try {
-      localStorage.setItem(FINISHED_KEY, JSON.stringify(list.slice(0, FINISHED_KEPT)));
-    } catch {
-      /* a full storage keeps the older list */
-    }
-  }
-
-  private finishedGames(): FinishedGame[] {
-    try {
-      const list = JSON.parse(localStorage.getItem(FINISHED_KEY) ?? "[]") as FinishedGame[];
-      return Array.isArray(list) ? list.filter((f) => f && f.game && typeof f.ended === "string") : [];
-    } catch {
-      return [];
-    }
-  }
-
   // Text, JSON and SGF of `g`, with its review's annotations when it has one.
   private exportButtons(g: ComputerGame, ended: Date | undefined, idPrefix: string): HTMLElement {
-    const name = `amazons-computer-${g.started.toISOString().slice(0, 19).replace(/[:T]/g, "-")}`;
-    const record = () => g.record(this.review.reviewOf(this.reviewId(g)), ended);
-    return h("span", { class: "export" }, "Export: ",
-      h("button", { id: `${idPrefix}-text`, type: "button", onclick: () => download(`${name}.txt`, recordText(record())) }, "Text"),
-      h("button", { id: `${idPrefix}-json`, type: "button", onclick: () => download(`${name}.json`, `${JSON.stringify(recordJson(record()), null, 1)}\n`) }, "JSON"),
-      h("button", { id: `${idPrefix}-sgf`, type: "button", onclick: () => download(`${name}.sgf`, recordSgf(record())) }, "SGF"));
+    return computerExportButtons(g, ended, idPrefix, this.review.reviewOf(this.reviewId(g)));
   }
 
   private reviewId(g: ComputerGame): string {
@@ -134,17 +108,7 @@ export class ComputerScreen {
   }
 
   private renderFinished(): void {
-    const rows = this.finishedGames().map((f, i) => {
-      const g = ComputerGame.restore(JSON.stringify(f.game));
-      if (!g) return null;
-      const ended = new Date(f.ended);
-      const when = Number.isNaN(ended.getTime()) ? "" : ended.toLocaleString();
-      const result = g.winner === g.you ? "won" : "lost";
-      return h("li", { class: "item", "data-result": result },
-        h("span", {}, `${when} · ${g.variant.name} · ${g.level} · you ${result} in ${g.moves.length} moves`),
-        h("a", { class: "button", id: `finished-${i}-analyse`, href: analysisLink(g.variant, g.moves, g.moves.length) }, "Analysis board"),
-        this.exportButtons(g, ended, `finished-${i}`));
-    }).filter((x): x is HTMLLIElement => x !== null);
+    const rows = finishedComputerGames().map((f, i) => computerGameItem(f, `finished-${i}`, (g) => this.review.reviewOf(this.reviewId(g))));
     replaceChildren(this.finished, rows.length ? h("h2", {}, "Your finished games") : null, rows.length ? h("ul", { class: "list" }, ...rows) : null);
   }
 
@@ -169,21 +133,46 @@ export class ComputerScreen {
     this.review.cancel();
     this.generation += 1;
     this.thinking = false;
+    this.premove.cancel();
+    this.note = "";
     this.game = new ComputerGame(this.settings);
+    this.sounds.play("start");
     if (!engineUnavailable()) this.problem = "";
     this.next();
   }
 
   private yourMove(m: Move): void {
     const g = this.game;
+    if (g && this.premoving && !g.yourTurn && !g.over) {
+      // One premove at a time; the input rests until it is played or cancelled.
+      this.premove.set(g.board, g.you, m);
+      this.note = "";
+      return this.next();
+    }
     if (!g || !g.yourTurn || !g.play(m)) return this.render();
+    this.note = "";
     this.next();
+  }
+
+  // Right click or Esc with a premove pending; false when there was none.
+  private cancelPremove(): boolean {
+    if (!this.premove.cancel()) return false;
+    this.note = "Premove cancelled.";
+    this.next();
+    return true;
   }
 
   // After every move: the game is kept, the engine's turn asks the engine, yours opens the input.
   private next(): void {
     const g = this.game!;
+    if (g.yourTurn && !g.over) {
+      // The computer has moved: a premove is played at once if it is still legal.
+      const out = this.premove.resolve(g.board);
+      if (out && out.notice === null && g.play(out.move)) return this.next();
+      if (out?.notice) this.note = out.notice;
+    }
     localStorage.setItem(GAME_KEY, JSON.stringify(g.saved()));
+    this.sound(g);
     this.hint = null;
     if (!g.over && !g.yourTurn && this.engine && !this.thinking) {
       this.thinking = true;
@@ -207,11 +196,24 @@ export class ComputerScreen {
     }
     // Only a new position resets the input: show() runs next() again when the engine has loaded,
     // which must not drop a queen the player has just picked up.
-    const position = `${g.moves.length} ${g.yourTurn}`;
-    if (this.inputGame !== g || this.inputPosition !== position) this.input.reset(g.board, g.yourTurn);
+    // While the computer thinks, a move entered is a premove, checked against the board as it is.
+    this.premoving = !g.over && !g.yourTurn && this.engine !== null && !this.premove.move;
+    const position = `${g.moves.length} ${g.yourTurn} ${this.premoving}`;
+    if (this.inputGame !== g || this.inputPosition !== position) {
+      if (this.premoving) this.input.reset(premoveBoard(g.board, g.you), true);
+      else this.input.reset(g.board, g.yourTurn);
+    }
     this.inputGame = g;
     this.inputPosition = position;
     this.render();
+  }
+
+  // The sounds of what changed since the game was last heard: one new move, the end.
+  private sound(g: ComputerGame): void {
+    const heard = this.heard?.game === g ? this.heard : null;
+    if (heard && g.moves.length === heard.plies + 1 && g.lastMove) this.sounds.playAll(moveSounds(heard.board, g.lastMove, g.yourTurn && !g.over));
+    if (heard && g.over && !heard.over) this.sounds.play("end");
+    this.heard = { game: g, plies: g.moves.length, board: g.board.clone(), over: g.over };
   }
 
   // Your last move and the engine's answer taken back (a search for its answer is abandoned).
@@ -223,6 +225,8 @@ export class ComputerScreen {
       this.thinking = false;
       this.engine?.stop();
     }
+    this.premove.cancel();
+    this.note = "";
     g.takeBack();
     this.next();
   }
@@ -255,16 +259,21 @@ export class ComputerScreen {
     const engineSide: Color = g.you === "white" ? "black" : "white";
     this.seat(p.top, engineSide, `Computer (${g.level})`);
     this.seat(p.bottom, g.you, "You");
-    this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: this.territory ? territoryMap(g.board) : null, hint: this.hint });
+    this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: this.territory ? territoryMap(g.board) : null, hint: this.hint, premove: this.premove.move });
 
     let status: string;
     if (this.problem) status = "";
     else if (g.over) status = "The game is over.";
     else if (this.engine?.state === "loading") status = "Loading the engine...";
-    else if (this.thinking) status = "The computer is thinking...";
+    else if (this.premove.move) status = `The computer is thinking... ${this.premove.panelLine(g.board.size)}.`;
+    else if (this.premoving && this.input.stage === "destination") status = "Premove: choose where the queen goes.";
+    else if (this.premoving && this.input.stage === "arrow") status = "Premove: now shoot the arrow.";
+    else if (this.thinking) status = "The computer is thinking... You may premove.";
     else if (g.yourTurn) status = this.input.stage === "arrow" ? "Your move: now shoot the arrow." : this.input.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
     else status = "";
-    replaceChildren(p.status, status, this.problem ? h("div", { class: "error", id: "computer-problem" }, this.problem) : null);
+    replaceChildren(p.status, status, this.note && !g.over ? h("div", { class: "note", id: "computer-note" }, this.note) : null,
+      this.problem ? h("div", { class: "error", id: "computer-problem" }, this.problem) : null);
+    p.status.dataset.premove = this.premove.move ? formatMove(this.premove.move, g.board.size) : "";
     p.status.dataset.state = g.over ? "over" : this.thinking ? "thinking" : g.yourTurn ? "your-move" : "waiting";
 
     if (g.over) {
@@ -273,7 +282,7 @@ export class ComputerScreen {
       const why = g.resigned ? "You resigned." : g.flagged ? `${loser === g.you ? "Your" : "The computer's"} time ran out.` : `${loser === g.you ? "You have" : "The computer has"} no move left (${sideName(loser)}).`;
       replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? "You won" : "You lost"), h("div", {}, why), this.exportButtons(g, undefined, "computer-export"));
       p.result.hidden = false;
-      this.keepFinished(g);
+      keepFinishedComputerGame(g);
       this.review.render({ game: this.reviewId(g), variant: g.variant, moves: g.moves, ply: g.moves.length });
       this.review.el.hidden = false;
     } else {
@@ -286,7 +295,7 @@ export class ComputerScreen {
     if (this.thinking && this.engine?.canStop) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, "Move now"));
     if (g.yourTurn && this.engine) actions.push(h("button", { id: "computer-hint", disabled: this.hinting, onclick: () => this.askHint() }, this.hinting ? "Thinking..." : "Hint"));
     if (g.canTakeBack) actions.push(h("button", { id: "computer-takeback", onclick: () => this.takeBack() }, "Take back"));
-    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); g.resign(); this.input.disable(); localStorage.setItem(GAME_KEY, JSON.stringify(g.saved())); this.render(); } }, "Resign"));
+    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); this.premove.cancel(); g.resign(); this.input.disable(); localStorage.setItem(GAME_KEY, JSON.stringify(g.saved())); this.sound(g); this.render(); } }, "Resign"));
     if (g.moves.length > 0) actions.push(h("a", { class: "button", id: "computer-analyse", href: analysisLink(g.variant, g.moves, g.moves.length) }, "Analysis board"));
     actions.push(h("a", { class: "button", href: "#/" }, this.signedIn() ? "Back to the lobby" : "Sign in to play people"));
     replaceChildren(p.actions, ...actions);
@@ -310,10 +319,17 @@ export class ComputerScreen {
     if (g.checkFlag()) {
       this.generation += 1;
       this.thinking = false;
+      this.premove.cancel();
       this.engine?.stop();
       this.input.disable();
       localStorage.setItem(GAME_KEY, JSON.stringify(g.saved()));
+      this.sound(g);
       return this.render();
+    }
+    const left = g.remaining(g.you);
+    if (!g.over && g.yourTurn && left !== null && left < LOW_TIME_MS && this.lowTimeWarned !== g) {
+      this.lowTimeWarned = g;
+      this.sounds.play("low-time");
     }
     const engineSide: Color = g.you === "white" ? "black" : "white";
     this.seat(this.parts.top, engineSide, `Computer (${g.level})`);
@@ -325,7 +341,7 @@ export class ComputerScreen {
     const ms = g.remaining(c);
     const running = !g.over && g.board.toMove === c;
     replaceChildren(el, h("span", { class: `token ${c}` }, "\u265B"), h("span", { class: "name" }, who),
-      ms !== null ? h("span", { class: `clock${running ? " running" : ""}${ms < 10_000 && !g.over ? " low" : ""}`, id: `computer-clock-${c}` }, formatClock(ms)) : null);
+      ms !== null ? h("span", { class: `clock${running ? " running" : ""}${ms < LOW_TIME_MS && !g.over ? " low" : ""}`, id: `computer-clock-${c}` }, formatClock(ms)) : null);
     el.classList.toggle("to-move", !g.over && g.board.toMove === c);
   }
 }

@@ -191,3 +191,14 @@ export function playerText(p: Player | undefined): string {
   if (!p) return "(open seat)";
   return `${p.name} (${p.rating}${p.bot ? ", bot" : ""})`;
 }
+
+// The time controls offered when creating a game or a tournament.
+export const TIME_CHOICES: { label: string; time: TimeControl }[] = [
+  { label: "No clock", time: null },
+  { label: "3 min + 2 s", time: { initial: 180, increment: 2 } },
+  { label: "5 min + 5 s", time: { initial: 300, increment: 5 } },
+  { label: "10 min + 10 s", time: { initial: 600, increment: 10 } },
+  { label: "30 min", time: { initial: 1800, increment: 0 } },
+  { label: "30 s per move", time: { per_move: 30 } },
+  { label: "1 day per move", time: { per_move: 86400 } },
+];

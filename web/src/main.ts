@@ -1,14 +1,13 @@
-// The web client: sign-in, lobby, game, archive and replay screens over one WebSocket. The
+// The web client: sign-in, lobby and game screens over one WebSocket, and the page's routes to
+// the other screens (each in a module of its own: archive_screen.ts, replay_screen.ts, ...). The
 // screens read the state below and the server's messages change it; nothing here decides a
 // game: the server checks every request and this page shows what it says.
 import {
   BUILTIN_VARIANTS,
   PROTOCOL_VERSION,
-  type ArchiveEntry,
   type ClientMessage,
   type Color,
   type ColorChoice,
-  type GameRecordJson,
   type GameSummary,
   type LeaderboardEntry,
   type OnlinePlayer,
@@ -18,43 +17,35 @@ import {
   type TimeControl,
 } from "@protocol";
 import { BoardView } from "./board_view";
-import { AnalysisView } from "./analysis_view";
-import { ReviewView } from "./review_view";
 import { ComputerScreen } from "./computer_screen";
+import { archiveView } from "./archive_screen";
+import { ReplayScreen } from "./replay_screen";
 import { AnalysisScreen } from "./analysis_screen";
-import { Sounds } from "./sound";
+import { LOW_TIME_MS, Sounds, moveSounds } from "./sound";
 import { LessonScreen } from "./lesson";
-import { SettingsScreen, loadSettings } from "./settings";
-import { annotatedJson, fromServerRecord, recordSgf, recordText } from "./record";
-import { analysisLink } from "./analysis_tree";
+import { SettingsScreen, confirmMoves, loadSettings } from "./settings";
+import { notifyWhenHidden } from "./notify";
 import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
 import { copyText, download, formatClock, h, replaceChildren } from "./dom";
-import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
+import { GameModel, TIME_CHOICES, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
 import { MoveInput } from "./input";
 import { premoveBoard } from "./premove";
-import { Board, Move, completeMove, formatMove, other, parseMove, replay } from "./rules";
+import { Board, Move, completeMove, formatMove, other, parseMove, replay, sameMove } from "./rules";
 import { territoryMap } from "./territory";
 import { Tournaments } from "./tournaments";
+import { TournamentForm } from "./tournament_form";
 import { YourTurns, isCorrespondence } from "./your_turn";
 
 const SESSION_KEY = "amazons.session";
 const TERRITORY_KEY = "amazons.territory";
 const LOBBY_REFRESH_MS = 5000;
 const LEADERBOARD_REFRESH_MS = 30_000;
+const LOBBY_LEADERS = 10; // the lobby shows the top of the leaderboard, its page more
+const LEADERBOARD_PAGE = 100;
 const NOTICE_MS = 10_000;
-const LOW_TIME_MS = 10_000;
 const MAX_CHAT_BYTES = 500;
 
-const TIME_CHOICES: { label: string; time: TimeControl }[] = [
-  { label: "No clock", time: null },
-  { label: "3 min + 2 s", time: { initial: 180, increment: 2 } },
-  { label: "5 min + 5 s", time: { initial: 300, increment: 5 } },
-  { label: "10 min + 10 s", time: { initial: 600, increment: 10 } },
-  { label: "30 min", time: { initial: 1800, increment: 0 } },
-  { label: "30 s per move", time: { per_move: 30 } },
-  { label: "1 day per move", time: { per_move: 86400 } },
-];
 const RULES = ["standard", "botzone8"];
 // The tab's icon: a queen on the accent colour; with a red dot while a game waits for your move.
 function icon(yourMove: boolean): string {
@@ -85,6 +76,8 @@ type Route =
   | { kind: "archive"; player?: string }
   | { kind: "replay"; game: string }
   | { kind: "tournament"; id: number }
+  | { kind: "tournament-new" }
+  | { kind: "leaderboard" }
   | { kind: "computer" }
   | { kind: "analysis"; input?: string; ply?: number }
   | { kind: "learn" }
@@ -103,6 +96,8 @@ function parseRoute(hash: string): Route {
   // URI-encoded, opened at PLY of its moves.
   if (parts[0] === "analysis") return { kind: "analysis", input: parts[1] || undefined, ply: /^\d{1,4}$/.test(parts[2] ?? "") ? Number(parts[2]) : undefined };
   if (parts[0] === "tournament" && /^\d{1,15}$/.test(parts[1] ?? "")) return { kind: "tournament", id: Number(parts[1]) };
+  if (parts[0] === "tournaments" && parts[1] === "new") return { kind: "tournament-new" };
+  if (parts[0] === "leaderboard") return { kind: "leaderboard" };
   return { kind: "lobby" };
 }
 
@@ -124,6 +119,7 @@ type Pending =
   | { kind: "record-json"; game: string }
   | { kind: "record-text"; game: string }
   | { kind: "tournament-join" | "tournament-withdraw"; tournament: number }
+  | { kind: "tournament-create" }
   | { kind: "other"; what: string };
 
 class App {
@@ -161,12 +157,12 @@ class App {
   private current: string | null = null;
   private input = new MoveInput();
   private premoving = false; // `input` enters a premove (the opponent is to move)
+  private confirming: Move | null = null; // a move entered, waiting for Confirm (settings)
   private boardView: BoardView;
   private territory = localStorage.getItem(TERRITORY_KEY) === "1";
 
   // Archive and replay
   private history: ServerMessageOf<"history"> | null = null;
-  private replayRecord: { game: string; record: GameRecordJson; moves: string[]; ply: number } | null = null;
 
   // Page
   private root: HTMLElement;
@@ -178,11 +174,13 @@ class App {
   private flipGame = false; // the game board turned from its usual side (yours at the bottom)
   private lookPly: number | null = null; // an earlier position of the game shown; null: the game now
   private readonly sounds = new Sounds();
+  private readonly lowTimeWarned = new Set<string>(); // games whose low-time warning has sounded
 
   constructor(root: HTMLElement) {
     this.root = root;
     this.boardView = new BoardView(this.input, (m) => this.sendMove(m), () => this.renderGame());
-    this.boardView.beforeBack = () => this.cancelPremove();
+    // Right click and Esc take back a premove, or a move waiting for Confirm.
+    this.boardView.beforeBack = () => this.cancelPremove() || (this.confirming !== null && (this.cancelConfirm(), true));
     replaceChildren(this.root, this.header, this.notices, this.main);
     this.link = new Link(defaultUrl(), {
       open: () => this.onOpen(),
@@ -197,8 +195,8 @@ class App {
       if (e.key === "Escape" && this.screen === "game" && !this.cancelPremove()) this.boardView.back();
       if (this.screen === "game" && !(e.target instanceof HTMLInputElement) && (e.key === "ArrowLeft" || e.key === "ArrowRight")) this.lookBack(e.key === "ArrowLeft" ? -1 : 1);
       if (this.screen === "replay" && !(e.target instanceof HTMLInputElement)) {
-        if (e.key === "ArrowLeft") this.stepReplay(-1);
-        if (e.key === "ArrowRight") this.stepReplay(1);
+        if (e.key === "ArrowLeft") this.replay.step(-1);
+        if (e.key === "ArrowRight") this.replay.step(1);
       }
     });
     window.setInterval(() => this.tick(), 100);
@@ -270,6 +268,7 @@ class App {
         return this.renderLobbyLists();
       case "leaderboard":
         this.leaderboard = m.players;
+        if (this.screen === "leaderboard") this.renderLeaderboard();
         return this.renderLobbyLists();
       case "created":
         this.waiting = { game: m.game, invite: m.invite };
@@ -283,6 +282,7 @@ class App {
       case "challenge":
         this.challenges.set(m.challenge, m);
         this.notify(`${playerText(m.from)} challenges you: ${m.rules}, ${timeText(m.time)}, ${m.rated ? "rated" : "casual"}.`, false, `challenge-${m.challenge}`);
+        notifyWhenHidden(`${m.from.name} challenges you`, `${m.rules}, ${timeText(m.time)}, ${m.rated ? "rated" : "casual"}. Answer in the lobby.`, `challenge-${m.challenge}`);
         return this.renderLobbyLists();
       case "challenge_sent":
         return this.notify(`Challenge sent to ${m.to}. It is answered in the lobby; a game starts if ${m.to} accepts.`, false, `challenge-${m.challenge}`);
@@ -334,6 +334,11 @@ class App {
         return this.renderLobbyLists();
       case "tournament":
         this.tournaments.setDetail(m);
+        if (ctx?.kind === "tournament-create") {
+          this.tournamentForm?.answered(null);
+          location.hash = `#/tournament/${m.tournament.id}`;
+          return;
+        }
         if (this.screen === "tournament") this.renderTournament();
         return;
       case "ok":
@@ -393,6 +398,10 @@ class App {
       // Your own game, or both seats taken: watch it instead.
       this.watch(ctx.game, ctx.invite);
       if (m.code === "game_full") this.notify(`Game ${ctx.game} is full: you are watching it. (${text})`);
+      return;
+    }
+    if (ctx?.kind === "tournament-create") {
+      this.tournamentForm?.answered(text);
       return;
     }
     if (ctx?.kind === "tournament-join" || ctx?.kind === "tournament-withdraw") {
@@ -461,6 +470,7 @@ class App {
   private onMoved(m: ServerMessageOf<"moved">): void {
     const g = this.games.get(m.game);
     if (!g) return;
+    const before = g.board.clone();
     const r = g.applyMoved(m);
     if (r === "resync") {
       this.watch(m.game);
@@ -469,9 +479,11 @@ class App {
     g.problem = undefined;
     if (!g.myTurn() && this.yourTurns.drop(m.game)) this.renderLobbyLists();
     if (m.game === this.current) {
-      this.sounds.play(g.myTurn() ? "your-move" : "move");
+      const played = parseMove(m.move, before.size);
+      this.sounds.playAll(played && before.isLegal(played) ? moveSounds(before, played, g.myTurn()) : [g.myTurn() ? "your-move" : "move"]);
       const mover = g.board.toMove === "white" ? "Black" : "White";
       replaceChildren(this.gameParts.announce, `${mover} played ${m.move}.${g.myTurn() ? " Your move." : ""}`);
+      if (g.myTurn()) notifyWhenHidden("Your move", `${mover} played ${m.move} in game ${m.game}.`, `turn-${m.game}`);
       this.showGame(m.game);
     }
   }
@@ -480,7 +492,10 @@ class App {
     const fresh = this.yourTurns.update(m.games, performance.now());
     if (this.turnsSeen)
       for (const t of fresh)
-        if (t.game !== this.current) this.notify(`Your move in game ${t.game} against ${t.opponent} (${t.rules}).`);
+        if (t.game !== this.current) {
+          this.notify(`Your move in game ${t.game} against ${t.opponent} (${t.rules}).`);
+          notifyWhenHidden("Your move", `Game ${t.game} against ${t.opponent} (${t.rules}).`, `turn-${t.game}`);
+        }
     this.turnsSeen = true;
     this.renderLobbyLists();
   }
@@ -513,21 +528,7 @@ class App {
       else this.notify("The server sent a text record that is not text.", true);
       return;
     }
-    const rec = m.record;
-    if (typeof rec !== "object" || rec === null || !Array.isArray(rec.moves) || !rec.rules) {
-      this.notify(`The record of game ${m.game} is not a game record.`, true);
-      return;
-    }
-    const moves = rec.moves.map((x) => (typeof x === "string" ? x : x.move));
-    try {
-      const r = replay(rec.rules, moves);
-      if (r.error) this.notify(`The record of game ${m.game} does not replay: ${r.error}.`, true);
-      this.replayRecord = { game: m.game, record: rec, moves: moves.slice(0, r.played.length), ply: 0 };
-    } catch (e) {
-      this.notify(`The record of game ${m.game} has rules this page cannot show: ${String(e)}`, true);
-      return;
-    }
-    if (this.screen === "replay") this.renderReplay();
+    if (this.replay.received(m.game, m.record) && this.screen === "replay") this.renderReplay();
   }
 
   // ---- routes and screens ----
@@ -556,9 +557,10 @@ class App {
       }
       this.current = null;
     }
-    if (route.kind === "archive") this.send({ type: "history", player: route.player, limit: 50 });
+    if (route.kind === "archive") this.send({ type: "history", player: route.player, limit: 100 });
+    if (route.kind === "leaderboard") this.send({ type: "leaderboard", limit: LEADERBOARD_PAGE });
     if (route.kind === "replay") {
-      this.replayRecord = null;
+      this.replay.asked();
       this.send({ type: "record", game: route.game, format: "json", invite: this.invites.get(route.game) }, { kind: "record-json", game: route.game });
     }
     if (route.kind === "lobby") this.refreshLobby(true);
@@ -584,8 +586,15 @@ class App {
         return this.renderReplay();
       case "tournament":
         return this.renderTournament();
+      case "leaderboard":
+        return this.renderLeaderboard();
+      case "tournament-new":
+        this.tournamentForm ??= new TournamentForm((t) => this.send({ type: "tournament_create", ...t }, { kind: "tournament-create" }));
+        return this.setScreen("tournament-new", this.tournamentForm.el);
     }
   }
+
+  private tournamentForm: TournamentForm | null = null;
 
   // The engine in this page (WebAssembly in a Web Worker), started the first time a screen needs
   // it: the game against the computer and the analysis of a replay share it.
@@ -596,15 +605,18 @@ class App {
     });
     return this.engine;
   }
-  private analysis = new AnalysisView(() => this.pageEngine());
-  private review = new ReviewView(() => this.pageEngine(), () => this.renderReplay(), (ply) => {
-    if (this.replayRecord) this.stepReplay(ply - this.replayRecord.ply);
+  private readonly replay = new ReplayScreen({
+    pageEngine: () => this.pageEngine(),
+    show: (el) => this.setScreen("replay", el),
+    exportRecord: (game) => this.exportRecord(game),
+    notify: (text, error) => this.notify(text, error),
+    territory: () => this.territory,
   });
 
   // A game against the engine in this page; needs no server and no name.
   private computer: ComputerScreen | null = null;
   private renderComputer(): void {
-    this.computer ??= new ComputerScreen(() => this.me !== null, () => this.pageEngine());
+    this.computer ??= new ComputerScreen(() => this.me !== null, () => this.pageEngine(), this.sounds);
     if (this.screen !== "computer") this.setScreen("computer", this.computer.el);
     this.computer.show();
   }
@@ -653,10 +665,7 @@ class App {
   private setScreen(name: string, ...children: HTMLElement[]): void {
     if (name !== "analysis") this.analysisBoard?.hide();
     if (name !== "computer") this.computer?.hide();
-    if (name !== "replay") {
-      this.analysis.stop();
-      this.review.cancel();
-    }
+    if (name !== "replay") this.replay.leave();
     this.screen = name;
     this.main.dataset.screen = name;
     replaceChildren(this.main, ...children);
@@ -897,7 +906,8 @@ class App {
     );
     this.section(p.turns, "Your turn", null, this.yourTurns.rows(performance.now()));
     this.section(p.mine, "Your games", null, mine);
-    this.section(p.tournaments, "Tournaments", null, this.tournaments.rows(Date.now()));
+    this.section(p.tournaments, "Tournaments", null, [...this.tournaments.rows(Date.now()),
+      h("div", { class: "item" }, h("a", { class: "button quiet", href: "#/tournaments/new", id: "create-tournament" }, "Create a tournament"))]);
     const open = this.openGames.filter((g) => g.status === "open");
     this.section(
       p.open,
@@ -956,17 +966,28 @@ class App {
       ),
     );
     if (p.leaders) {
-      const rows = this.leaderboard.map((x, i) =>
-        h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#/archive/${encodeURIComponent(x.name)}` }, x.name + (x.bot ? " (bot)" : ""))), h("td", {}, String(x.rating)), h("td", {}, String(x.games))),
-      );
-      replaceChildren(p.leaders, h("h2", {}, "Leaderboard"),
-        rows.length ? h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Games")), ...rows) : h("p", { class: "muted" }, "No rated games yet."));
+      replaceChildren(p.leaders, h("h2", {}, "Leaderboard"), this.leaderTable(LOBBY_LEADERS),
+        this.leaderboard.length > 0 ? h("a", { class: "button quiet", href: "#/leaderboard", id: "all-leaders" }, "The whole leaderboard") : null);
     }
     if (p.quick) p.quick.textContent = this.seeking ? "Stop pairing" : "Quick pairing";
     if (p.waiting) {
       replaceChildren(p.waiting, this.seeking ? h("p", { class: "seeking" }, `Looking for an opponent: ${this.seeking.rules}, ${timeText(this.seeking.time)}... You are paired with the next player who asks for the same.`,
         h("button", { id: "cancel-seek", class: "quiet", onclick: () => this.send({ type: "unseek" }, { kind: "other", what: "unseek" }) }, "Cancel")) : null);
     }
+  }
+
+  // The leaderboard's first `count` players, each linked to their page.
+  private leaderTable(count: number): HTMLElement {
+    const rows = this.leaderboard.slice(0, count).map((x, i) =>
+      h("tr", { "data-name": x.name }, h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#/archive/${encodeURIComponent(x.name)}` }, x.name + (x.bot ? " (bot)" : ""))), h("td", {}, String(x.rating)), h("td", {}, String(x.games))),
+    );
+    return rows.length ? h("table", { class: "leaders" }, h("tr", {}, ...["#", "Player", "Rating", "Games"].map((t) => h("th", { scope: "col" }, t))), ...rows) : h("p", { class: "muted" }, "No rated games yet.");
+  }
+
+  private renderLeaderboard(): void {
+    this.setScreen("leaderboard", h("section", { class: "card", id: "leaderboard-page" }, h("h1", {}, "Leaderboard"),
+      h("p", { class: "muted" }, "Rated players, best first. A name opens the player's page: rating graph, results and games."),
+      this.leaderTable(LEADERBOARD_PAGE), h("a", { class: "button quiet", href: "#/" }, "Lobby")));
   }
 
   // ---- game ----
@@ -986,7 +1007,9 @@ class App {
       if (out?.notice) this.notify(out.notice, true);
     }
     this.premoving = g.opponentThinking() && !g.premove.move;
+    if (this.confirming && (!g.myTurn() || g.moveSent || !g.board.isLegal(this.confirming))) this.confirming = null;
     if (this.premoving) this.input.reset(premoveBoard(g.board, g.color!), true);
+    else if (this.confirming) this.input.disable();
     else this.input.reset(g.board, g.myTurn() && !g.moveSent);
     this.renderGame();
   }
@@ -1127,7 +1150,7 @@ class App {
     this.renderSeat(p.bottom, g, flipped ? "black" : "white");
     const looking = this.lookPly !== null && this.lookPly < g.moves.length ? this.lookPly : null;
     if (looking === null) {
-      this.boardView.show({ board: g.board, lastMove: g.lastMove(), flipped, territory: this.territory ? territoryMap(g.board) : null, premove: g.premove.move });
+      this.boardView.show({ board: g.board, lastMove: g.lastMove(), flipped, territory: this.territory ? territoryMap(g.board) : null, premove: g.premove.move ?? this.confirming });
     } else {
       const then = replay(g.variant, g.moves.slice(0, looking));
       this.input.disable();
@@ -1141,12 +1164,16 @@ class App {
     else if (g.status === "finished") status = "The game is over.";
     else if (g.color === undefined) status = `Watching · ${sideName(g.board.toMove)} to move`;
     else if (g.moveSent) status = "Sending your move...";
+    else if (this.confirming) status = `Your move ${formatMove(this.confirming, g.board.size)}: send it?`;
     else if (g.premove.move) status = g.premove.panelLine(g.board.size);
     else if (this.premoving && this.input.stage === "destination") status = "Premove: choose where the queen goes.";
     else if (this.premoving && this.input.stage === "arrow") status = "Premove: now shoot the arrow.";
     else if (g.myTurn()) status = this.input.stage === "arrow" ? "Your move: now shoot the arrow." : this.input.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
     else status = `Waiting for ${sideName(g.board.toMove)}.${this.premoving ? " You may premove." : ""}`;
-    replaceChildren(p.status, h("span", g.premove.move ? { class: "premove-line" } : {}, status), g.spectators > 0 ? h("span", { class: "muted" }, ` · ${g.spectators} watching`) : null,
+    const confirm = this.confirming && looking === null ? h("div", { class: "actions confirm-move" },
+      h("button", { class: "primary", id: "confirm-move", onclick: () => { if (this.confirming) this.sendMove(this.confirming); } }, "Confirm move"),
+      h("button", { id: "cancel-move", onclick: () => this.cancelConfirm() }, "Cancel")) : null;
+    replaceChildren(p.status, h("span", g.premove.move ? { class: "premove-line" } : {}, status), confirm, g.spectators > 0 ? h("span", { class: "muted" }, ` · ${g.spectators} watching`) : null,
       g.problem ? h("div", { class: "error" }, g.problem) : null,
       looking !== null ? h("div", { class: "looking", id: "looking" }, `Showing the position after move ${looking} of ${g.moves.length}. `,
         h("button", { id: "back-live", onclick: () => this.lookBack("live") }, "Back to the game")) : null);
@@ -1248,8 +1275,23 @@ class App {
       else this.renderGame();
       return;
     }
+    if (confirmMoves() && !sameMove(this.confirming, m)) {
+      // The move waits on the board (drawn as a premove is) for Confirm or Cancel.
+      this.confirming = m;
+      this.input.disable();
+      this.renderGame();
+      return;
+    }
+    this.confirming = null;
     if (this.send({ type: "move", game: g.id, move: formatMove(m, g.board.size) }, { kind: "move", game: g.id })) g.moveSent = true;
     else this.input.reset(g.board, g.myTurn());
+    this.renderGame();
+  }
+
+  private cancelConfirm(): void {
+    const g = this.current ? this.games.get(this.current) : undefined;
+    this.confirming = null;
+    if (g) this.input.reset(g.board, g.myTurn() && !g.moveSent);
     this.renderGame();
   }
 
@@ -1268,6 +1310,12 @@ class App {
       const g = this.games.get(this.current);
       if (g && g.status === "active") {
         const flipped = (g.color === "black") !== this.flipGame;
+        // Your clock under LOW_TIME_MS: one warning a game.
+        const left = g.color ? g.remaining(g.color) : null;
+        if (left !== null && left < LOW_TIME_MS && left > 0 && g.myTurn() && !this.lowTimeWarned.has(g.id)) {
+          this.lowTimeWarned.add(g.id);
+          this.sounds.play("low-time");
+        }
         this.renderSeat(this.gameParts.top, g, flipped ? "white" : "black");
         this.renderSeat(this.gameParts.bottom, g, flipped ? "black" : "white");
         if (g.claimAt !== undefined && Math.abs(g.claimAt - performance.now()) < 100) this.renderGame();
@@ -1278,96 +1326,20 @@ class App {
     if (this.screen === "tournament" && performance.now() - this.lastTournamentRender > 1000) this.renderTournament();
   }
 
-  // ---- archive and replay ----
+  // ---- archive and replay (archive_screen.ts, replay_screen.ts) ----
 
   private renderArchive(): void {
-    const hist = this.history;
     const who = this.route.kind === "archive" && this.route.player ? this.route.player : this.me!;
-    let body: HTMLElement[];
-    if (!hist || hist.player !== who) body = [h("p", { class: "muted" }, "Asking the server...")];
-    else if (hist.games.length === 0) body = [h("p", { class: "muted" }, "No finished games on this server yet.")];
-    else {
-      const winnerName = (g: ArchiveEntry) => (g.winner === "white" ? g.white.name : g.winner === "black" ? g.black.name : null);
-      const won = hist.games.filter((g) => winnerName(g) === who).length;
-      const lost = hist.games.filter((g) => winnerName(g) !== null && winnerName(g) !== who).length;
-      body = [
-        h("p", { id: "archive-record" }, `${hist.games.length} finished ${hist.games.length === 1 ? "game" : "games"}, newest first: ${won} won, ${lost} lost.`),
-        h("div", { class: "section" }, ...hist.games.map((g) => this.archiveRow(g))),
-      ];
-    }
-    this.setScreen("archive", h("section", { class: "card" }, h("h1", {}, who === this.me ? "My games" : `Games of ${who}`), ...body));
-  }
-
-  private archiveRow(g: ArchiveEntry): HTMLElement {
-    const result = g.winner ? `${sideName(g.winner)} won` : "aborted";
-    return h("div", { class: "item" },
-      h("span", {}, `${playerText(g.white)} vs ${playerText(g.black)} · ${result} (${g.reason}) · ${g.plies} moves · ${g.ended_at.slice(0, 16).replace("T", " ")}`),
-      h("span", { class: "buttons" },
-        h("a", { class: "button", href: `#/replay/${g.game}`, id: `replay-${g.game}` }, "Replay"),
-        h("button", { class: "quiet", onclick: () => this.exportRecord(g.game) }, "Export")));
+    const now = who === this.me ? this.myRating : [...this.players, ...this.leaderboard].find((p) => p.name === who)?.rating ?? null;
+    this.setScreen("archive", archiveView(this.history, who, who === this.me, now, (game) => this.exportRecord(game)));
   }
 
   private exportRecord(game: string): void {
     this.send({ type: "record", game, format: "text", invite: this.invites.get(game) }, { kind: "record-text", game });
   }
 
-  private stepReplay(d: number | "start" | "end"): void {
-    const r = this.replayRecord;
-    if (!r) return;
-    r.ply = d === "start" ? 0 : d === "end" ? r.moves.length : Math.max(0, Math.min(r.moves.length, r.ply + d));
-    this.renderReplay();
-  }
-
   private renderReplay(): void {
-    const r = this.replayRecord;
-    if (!r || this.route.kind !== "replay" || r.game !== this.route.game) {
-      this.setScreen("replay", h("section", { class: "card" }, h("p", { class: "muted" }, "Asking the server for the record...")));
-      return;
-    }
-    const { board, played } = replay(r.record.rules, r.moves.slice(0, r.ply));
-    const view = new BoardView(new MoveInput(), () => undefined);
-    view.show({ board, lastMove: played[played.length - 1] ?? null, flipped: false, territory: this.territory ? territoryMap(board) : null });
-    this.analysis.follow(board);
-    this.review.render({ game: r.game, variant: r.record.rules, moves: r.moves, ply: r.ply });
-    const rec = r.record;
-    const result = rec.result ? `${resultTitle({ winner: rec.result.winner ?? undefined })}: ${resultReason({ winner: rec.result.winner ?? undefined, reason: rec.result.reason })}` : "Unfinished.";
-    // Glyphs every font has (U+23EE and U+23ED are empty boxes without a symbol font).
-    const step = (id: string, label: string, name: string, d: number | "start" | "end") => h("button", { id, "aria-label": name, title: name, onclick: () => this.stepReplay(d) }, label);
-    const rows: HTMLElement[] = [];
-    for (let i = 0; i < r.moves.length; i += 2) {
-      const cell = (k: number) => {
-        if (k >= r.moves.length) return null;
-        const mark = this.review.markOf(r.game, k + 1);
-        return h("span", { class: `mv${k + 1 === r.ply ? " current" : ""}${mark ? ` ${mark}` : ""}`, "data-ply": k + 1, onclick: () => { r.ply = k + 1; this.renderReplay(); } },
-          r.moves[k], mark === "blunder" ? "??" : mark === "mistake" ? "?" : "");
-      };
-      rows.push(h("li", {}, cell(i), cell(i + 1)));
-    }
-    this.setScreen("replay", h("div", { class: "game" },
-      h("div", { class: "board-col" }, h("div", { class: "seat top" }, h("span", { class: "token black" }, "\u265B"), h("span", { class: "name" }, rec.black?.name ?? "Black")), view.el,
-        h("div", { class: "seat bottom" }, h("span", { class: "token white" }, "\u265B"), h("span", { class: "name" }, rec.white?.name ?? "White"))),
-      h("aside", { class: "panel card" },
-        h("h1", { class: "panel-title" }, `Replay of game ${r.game}`),
-        h("div", { class: "status", id: "replay-ply" }, `Move ${r.ply} of ${r.moves.length}`),
-        h("div", { class: "result" }, result),
-        h("div", { class: "actions" }, step("first", "|\u25C0", "First position", "start"), step("prev", "\u25C0", "Back one move", -1), step("next", "\u25B6", "Forward one move", 1), step("last", "\u25B6|", "Last position", "end")),
-        h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.exportRecord(r.game) }, "Export record"),
-          h("a", { class: "button", id: "replay-analyse", href: analysisLink(r.record.rules, r.moves, r.ply) }, "Analysis board"),
-          h("a", { class: "button quiet", href: "#/archive" }, "Back")),
-        this.analysis.el, this.review.el, this.annotatedExport(r.game, rec),
-        h("h2", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
-  }
-
-  // After a review: the record with its annotations, as JSON (the server's record, each reviewed
-  // move with its analysis), text or SGF (annotations as comments).
-  private annotatedExport(game: string, rec: GameRecordJson): HTMLElement | null {
-    const analysis = this.review.reviewOf(game);
-    if (!analysis) return null;
-    const name = `amazons-game-${game}-reviewed`;
-    return h("div", { class: "actions export" }, "With the review: ",
-      h("button", { id: "export-reviewed-text", onclick: () => download(`${name}.txt`, recordText(fromServerRecord(rec, analysis))) }, "Text"),
-      h("button", { id: "export-reviewed-json", onclick: () => download(`${name}.json`, `${JSON.stringify(annotatedJson(rec, analysis), null, 1)}\n`) }, "JSON"),
-      h("button", { id: "export-reviewed-sgf", onclick: () => download(`${name}.sgf`, recordSgf(fromServerRecord(rec, analysis))) }, "SGF"));
+    this.replay.render(this.route.kind === "replay" ? this.route.game : null);
   }
 }
 

@@ -132,6 +132,10 @@ export class Board {
   }
 }
 
+export function sameMove(a: Move | null | undefined, b: Move): boolean {
+  return !!a && a.from === b.from && a.to === b.to && a.arrow === b.arrow;
+}
+
 export function squareName(s: Square, size: number): string {
   return FILES[s % size] + String(Math.floor(s / size) + 1);
 }

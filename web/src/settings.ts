@@ -1,14 +1,19 @@
 // The page's settings (#/settings), kept in the browser: the theme (the system's, dark or
 // light), the board's colours (the desktop client's four: client/settings.cpp), coordinates on
-// or off, and sound. They apply to <html> as data attributes that style.css reads, at once and
-// on every later visit.
+// or off, sound, confirming each move before it is sent, and how fast moves slide on the board.
+// They apply to <html> as data attributes that style.css and the board read, at once and on
+// every later visit.
 import { h, replaceChildren } from "./dom";
+import { askPermission } from "./notify";
 import type { Sounds } from "./sound";
 
-const KEY = "amazons.settings";
+export const SETTINGS_KEY = "amazons.settings";
 
 export const THEMES = ["system", "dark", "light"] as const;
 export const BOARDS = ["walnut", "slate", "moss", "sand"] as const;
+export const ANIMATIONS = ["off", "fast", "normal", "slow"] as const;
+export type Animation = (typeof ANIMATIONS)[number];
+const ANIMATION_MS: Record<Animation, number> = { off: 0, fast: 120, normal: 220, slow: 400 };
 export type Theme = (typeof THEMES)[number];
 export type BoardColours = (typeof BOARDS)[number];
 
@@ -16,9 +21,12 @@ export interface PageSettings {
   theme: Theme;
   board: BoardColours;
   coordinates: boolean;
+  confirmMoves: boolean; // online moves wait for a Confirm click
+  animation: Animation;
+  notify: boolean; // browser notifications while the tab is hidden (notify.ts)
 }
 
-export const DEFAULT_PAGE_SETTINGS: PageSettings = { theme: "system", board: "walnut", coordinates: true };
+export const DEFAULT_PAGE_SETTINGS: PageSettings = { theme: "system", board: "walnut", coordinates: true, confirmMoves: false, animation: "normal", notify: false };
 
 // Kept settings, anything unknown falling back to the default.
 export function readSettings(text: string | null): PageSettings {
@@ -28,6 +36,9 @@ export function readSettings(text: string | null): PageSettings {
       theme: THEMES.includes(s?.theme as Theme) ? (s!.theme as Theme) : DEFAULT_PAGE_SETTINGS.theme,
       board: BOARDS.includes(s?.board as BoardColours) ? (s!.board as BoardColours) : DEFAULT_PAGE_SETTINGS.board,
       coordinates: typeof s?.coordinates === "boolean" ? s.coordinates : DEFAULT_PAGE_SETTINGS.coordinates,
+      confirmMoves: typeof s?.confirmMoves === "boolean" ? s.confirmMoves : DEFAULT_PAGE_SETTINGS.confirmMoves,
+      animation: ANIMATIONS.includes(s?.animation as Animation) ? (s!.animation as Animation) : DEFAULT_PAGE_SETTINGS.animation,
+      notify: typeof s?.notify === "boolean" ? s.notify : DEFAULT_PAGE_SETTINGS.notify,
     };
   } catch {
     return { ...DEFAULT_PAGE_SETTINGS };
@@ -39,10 +50,27 @@ export function applySettings(s: PageSettings): void {
   root.dataset.theme = s.theme;
   root.dataset.board = s.board;
   root.dataset.coordinates = s.coordinates ? "on" : "off";
+  root.dataset.confirm = s.confirmMoves ? "on" : "off";
+  root.dataset.animation = s.animation;
+  root.dataset.notify = s.notify ? "on" : "off";
+}
+
+// Whether online moves wait for a Confirm click (the setting as applied to the page).
+export function confirmMoves(): boolean {
+  return document.documentElement.dataset.confirm === "on";
+}
+
+// How long a move slides on the board, in ms: 0 when off, and at "normal" (the default) when
+// the system asks for reduced motion; "fast" and "slow" are a choice made here and are kept.
+export function moveAnimationMs(): number {
+  const a = document.documentElement.dataset.animation as Animation | undefined;
+  const name = a && ANIMATIONS.includes(a) ? a : DEFAULT_PAGE_SETTINGS.animation;
+  const reduced = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return reduced && name === "normal" ? 0 : ANIMATION_MS[name];
 }
 
 export function loadSettings(): PageSettings {
-  const s = readSettings(localStorage.getItem(KEY));
+  const s = readSettings(localStorage.getItem(SETTINGS_KEY));
   applySettings(s);
   return s;
 }
@@ -64,6 +92,19 @@ export class SettingsScreen {
     };
     const coords = h("input", { type: "checkbox", id: "setting-coordinates", checked: s.coordinates });
     coords.addEventListener("change", () => this.save({ ...this.settings, coordinates: coords.checked }));
+    const confirm = h("input", { type: "checkbox", id: "setting-confirm", checked: s.confirmMoves });
+    confirm.addEventListener("change", () => this.save({ ...this.settings, confirmMoves: confirm.checked }));
+    const notify = h("input", { type: "checkbox", id: "setting-notify", checked: s.notify });
+    const notifyProblem = h("span", { class: "error", id: "setting-notify-problem", role: "alert" });
+    notify.addEventListener("change", () => {
+      replaceChildren(notifyProblem);
+      if (!notify.checked) return this.save({ ...this.settings, notify: false });
+      void askPermission().then((granted) => {
+        notify.checked = granted;
+        this.save({ ...this.settings, notify: granted });
+        if (!granted) replaceChildren(notifyProblem, "The browser does not allow notifications from this page: allow them in its site settings, then switch this on again.");
+      });
+    });
     const sound = h("input", { type: "checkbox", id: "setting-sound", checked: this.sounds.enabled });
     sound.addEventListener("change", () => {
       if (sound.checked !== this.sounds.enabled) this.sounds.toggle();
@@ -75,12 +116,15 @@ export class SettingsScreen {
       choice("setting-theme", "Theme", THEMES, { system: "As the system", dark: "Dark", light: "Light" }, s.theme, (theme) => this.save({ ...this.settings, theme })),
       choice("setting-board", "Board", BOARDS, { walnut: "Walnut", slate: "Slate", moss: "Moss", sand: "Sand" }, s.board, (board) => this.save({ ...this.settings, board })),
       h("label", { class: "check" }, coords, "Coordinates on the board"),
-      h("label", { class: "check" }, sound, "Sounds for moves and results"));
+      h("label", { class: "check" }, sound, "Sounds for moves and results"),
+      h("label", { class: "check" }, confirm, "Confirm each move before it is sent (online games)"),
+      h("label", { class: "check" }, notify, "Notify me of my move and of challenges while this tab is hidden"), notifyProblem,
+      choice("setting-animation", "Moves slide on the board", ANIMATIONS, { off: "Not at all", fast: "Fast", normal: "Normal", slow: "Slowly" }, s.animation, (animation) => this.save({ ...this.settings, animation })));
   }
 
   private save(s: PageSettings): void {
     this.settings = s;
-    localStorage.setItem(KEY, JSON.stringify(s));
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
     applySettings(s);
   }
 }

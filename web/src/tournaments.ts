@@ -21,6 +21,21 @@ export function tiebreakName(kind: string): string {
 
 // Points and tiebreaks are halves (draws, byes) or quarters (Sonneborn-Berger of draws): no
 // trailing zeros, at most two decimals.
+// What the tiebreak column means, for the line under the standings.
+export function tiebreakNote(kind: string): string {
+  return kind === "round_robin" ? "SB (Sonneborn-Berger) breaks ties: the points of the players you beat, plus half the points of those you drew with." :
+    kind === "swiss" ? "Buchholz breaks ties: the sum of your opponents' points." :
+    kind === "arena" ? "A win scores 2 and a draw 1; after two wins in a row a player is on fire and scores double until a game is not won. Ties are broken by wins." : "";
+}
+
+// The heading over the pairings: an arena's games, or which round of how many.
+export function pairingsTitle(kind: string, pairings: TournamentPairing[], rounds: number): string {
+  if (kind === "arena") return "Games";
+  const round = Math.max(0, ...pairings.map((p) => p.round));
+  if (round === 0) return "Pairings";
+  return kind === "swiss" && rounds > 0 ? `Round ${round} of ${rounds}` : `Round ${round}`;
+}
+
 export function pointsText(n: number): string {
   return String(Math.round(n * 100) / 100);
 }
@@ -156,7 +171,8 @@ export class Tournaments {
       problem ? h("p", { class: "error", id: "tournament-problem", role: "alert" }, problem) : null,
       h("h2", {}, "Standings"),
       this.standings(t.kind, info.standings),
-      h("h2", {}, t.kind === "arena" ? "Games" : `Round ${Math.max(0, ...info.pairings.map((p) => p.round))}`),
+      h("p", { class: "muted", id: "tiebreak-note" }, tiebreakNote(t.kind)),
+      h("h2", { id: "pairings-title" }, pairingsTitle(t.kind, info.pairings, info.rounds)),
       this.pairings(t.kind, info.pairings));
   }
 
@@ -164,7 +180,8 @@ export class Tournaments {
     if (rows.length === 0) return h("p", { class: "muted", id: "standings" }, "Nobody has joined yet.");
     // An arena breaks ties by wins, which the W column already shows.
     const tiebreak = kind !== "arena";
-    const head = h("tr", {}, ...["#", "Player", "Points", ...(tiebreak ? [tiebreakName(kind)] : []), "Games", "W", "L", "D"].map((x) => h("th", {}, x)));
+    const titles: Record<string, string> = { "#": "Rank", W: "Wins", L: "Losses", D: "Draws", [tiebreakName(kind)]: tiebreakNote(kind) };
+    const head = h("tr", {}, ...["#", "Player", "Points", ...(tiebreak ? [tiebreakName(kind)] : []), "Games", "W", "L", "D"].map((x) => h("th", titles[x] ? { title: titles[x], scope: "col" } : { scope: "col" }, x)));
     return h("table", { class: "standings", id: "standings" }, head,
       ...rows.map((s) =>
         h("tr", { "data-name": s.name, class: s.withdrawn ? "withdrawn" : "" },
@@ -186,8 +203,11 @@ export class Tournaments {
       ...shown.map((p) =>
         h("div", { class: "item", "data-state": p.state, "data-game": p.game ?? "" },
           h("span", {}, pairingText(p)),
-          p.state === "playing" && p.game
+          // A void game was still on when the arena ended: it may be on still.
+          (p.state === "playing" || p.state === "void") && p.game
             ? h("a", { class: "button", href: `#/game/${encodeURIComponent(p.game)}`, id: `watch-pairing-${p.game}` }, "Watch")
-            : null)));
+            : p.state === "finished" && p.game
+              ? h("a", { class: "button", href: `#/replay/${encodeURIComponent(p.game)}`, id: `replay-pairing-${p.game}` }, "Replay")
+              : null)));
   }
 }

@@ -1,0 +1,136 @@
+// The replay of a finished game (#/replay/ID): the server's record stepped through (buttons, the
+// arrow keys, a click on a move), the engine's analysis of the position shown and its review of
+// the whole game (analysis_view.ts, review_view.ts), the record exported as the server wrote it
+// or with the review's annotations.
+import type { GameRecordJson } from "@protocol";
+import { analysisLink } from "./analysis_tree";
+import { AnalysisView } from "./analysis_view";
+import { BoardView } from "./board_view";
+import { download, h } from "./dom";
+import type { BrowserEngine } from "./engine";
+import { resultReason, resultTitle } from "./game";
+import { MoveInput } from "./input";
+import { annotatedJson, fromServerRecord, recordSgf, recordText } from "./record";
+import { ReviewView } from "./review_view";
+import { replay } from "./rules";
+import { territoryMap } from "./territory";
+
+// What the replay needs of the page.
+export interface ReplayHost {
+  pageEngine(): BrowserEngine;
+  show(screen: HTMLElement): void; // the replay is the screen shown
+  exportRecord(game: string): void; // the server's text record, downloaded
+  notify(text: string, error?: boolean): void;
+  territory(): boolean; // the territory view is on
+}
+
+interface Replayed {
+  game: string;
+  record: GameRecordJson;
+  moves: string[];
+  ply: number;
+}
+
+export class ReplayScreen {
+  private replayed: Replayed | null = null;
+  private shownGame: string | null = null; // the game the screen is for (the route's)
+  private readonly analysis: AnalysisView;
+  private readonly review: ReviewView;
+
+  constructor(private readonly host: ReplayHost) {
+    this.analysis = new AnalysisView(() => host.pageEngine());
+    this.review = new ReviewView(() => host.pageEngine(), () => this.render(this.shownGame), (ply) => {
+      if (this.replayed) this.step(ply - this.replayed.ply);
+    });
+  }
+
+  // A new replay was asked for: the last one's record is dropped.
+  asked(): void {
+    this.replayed = null;
+  }
+
+  // The screen was left: the engine stops.
+  leave(): void {
+    this.analysis.stop();
+    this.review.cancel();
+  }
+
+  // The server's JSON record of `game`; false when it is not one this page can replay.
+  received(game: string, record: unknown): boolean {
+    const rec = record as GameRecordJson;
+    if (typeof rec !== "object" || rec === null || !Array.isArray(rec.moves) || !rec.rules) {
+      this.host.notify(`The record of game ${game} is not a game record.`, true);
+      return false;
+    }
+    const moves = rec.moves.map((x) => (typeof x === "string" ? x : x.move));
+    try {
+      const r = replay(rec.rules, moves);
+      if (r.error) this.host.notify(`The record of game ${game} does not replay: ${r.error}.`, true);
+      this.replayed = { game, record: rec, moves: moves.slice(0, r.played.length), ply: 0 };
+      return true;
+    } catch (e) {
+      this.host.notify(`The record of game ${game} has rules this page cannot show: ${String(e)}`, true);
+      return false;
+    }
+  }
+
+  step(d: number | "start" | "end"): void {
+    const r = this.replayed;
+    if (!r) return;
+    r.ply = d === "start" ? 0 : d === "end" ? r.moves.length : Math.max(0, Math.min(r.moves.length, r.ply + d));
+    this.render(this.shownGame);
+  }
+
+  render(game: string | null): void {
+    this.shownGame = game;
+    const r = this.replayed;
+    if (!r || r.game !== game) {
+      this.host.show(h("section", { class: "card" }, h("p", { class: "muted" }, "Asking the server for the record...")));
+      return;
+    }
+    const { board, played } = replay(r.record.rules, r.moves.slice(0, r.ply));
+    const view = new BoardView(new MoveInput(), () => undefined);
+    view.show({ board, lastMove: played[played.length - 1] ?? null, flipped: false, territory: this.host.territory() ? territoryMap(board) : null });
+    this.analysis.follow(board);
+    this.review.render({ game: r.game, variant: r.record.rules, moves: r.moves, ply: r.ply });
+    const rec = r.record;
+    const result = rec.result ? `${resultTitle({ winner: rec.result.winner ?? undefined })}: ${resultReason({ winner: rec.result.winner ?? undefined, reason: rec.result.reason })}` : "Unfinished.";
+    // Glyphs every font has (U+23EE and U+23ED are empty boxes without a symbol font).
+    const step = (id: string, label: string, name: string, d: number | "start" | "end") => h("button", { id, "aria-label": name, title: name, onclick: () => this.step(d) }, label);
+    const rows: HTMLElement[] = [];
+    for (let i = 0; i < r.moves.length; i += 2) {
+      const cell = (k: number) => {
+        if (k >= r.moves.length) return null;
+        const mark = this.review.markOf(r.game, k + 1);
+        return h("span", { class: `mv${k + 1 === r.ply ? " current" : ""}${mark ? ` ${mark}` : ""}`, "data-ply": k + 1, onclick: () => { r.ply = k + 1; this.render(this.shownGame); } },
+          r.moves[k], mark === "blunder" ? "??" : mark === "mistake" ? "?" : "");
+      };
+      rows.push(h("li", {}, cell(i), cell(i + 1)));
+    }
+    this.host.show(h("div", { class: "game" },
+      h("div", { class: "board-col" }, h("div", { class: "seat top" }, h("span", { class: "token black" }, "\u265B"), h("span", { class: "name" }, rec.black?.name ?? "Black")), view.el,
+        h("div", { class: "seat bottom" }, h("span", { class: "token white" }, "\u265B"), h("span", { class: "name" }, rec.white?.name ?? "White"))),
+      h("aside", { class: "panel card" },
+        h("h1", { class: "panel-title" }, `Replay of game ${r.game}`),
+        h("div", { class: "status", id: "replay-ply" }, `Move ${r.ply} of ${r.moves.length}`),
+        h("div", { class: "result" }, result),
+        h("div", { class: "actions" }, step("first", "|\u25C0", "First position", "start"), step("prev", "\u25C0", "Back one move", -1), step("next", "\u25B6", "Forward one move", 1), step("last", "\u25B6|", "Last position", "end")),
+        h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.host.exportRecord(r.game) }, "Export record"),
+          h("a", { class: "button", id: "replay-analyse", href: analysisLink(r.record.rules, r.moves, r.ply) }, "Analysis board"),
+          h("a", { class: "button quiet", href: "#/archive" }, "Back")),
+        this.analysis.el, this.review.el, this.annotatedExport(r.game, rec),
+        h("h2", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
+  }
+
+  // After a review: the record with its annotations, as JSON (the server's record, each reviewed
+  // move with its analysis), text or SGF (annotations as comments).
+  private annotatedExport(game: string, rec: GameRecordJson): HTMLElement | null {
+    const analysis = this.review.reviewOf(game);
+    if (!analysis) return null;
+    const name = `amazons-game-${game}-reviewed`;
+    return h("div", { class: "actions export" }, "With the review: ",
+      h("button", { id: "export-reviewed-text", onclick: () => download(`${name}.txt`, recordText(fromServerRecord(rec, analysis))) }, "Text"),
+      h("button", { id: "export-reviewed-json", onclick: () => download(`${name}.json`, `${JSON.stringify(annotatedJson(rec, analysis), null, 1)}\n`) }, "JSON"),
+      h("button", { id: "export-reviewed-sgf", onclick: () => download(`${name}.sgf`, recordSgf(fromServerRecord(rec, analysis))) }, "SGF"));
+  }
+}
