@@ -191,6 +191,12 @@ def main():
             annotated = json.load(open(path))
             if not all(isinstance(m, dict) and "analysis" in m for m in annotated["moves"]):
                 fail("the JSON record after the review lacks the analysis: %r" % annotated["moves"])
+            # Rematch: the same board and level, the colours exchanged (the visitor White now,
+            # so Black, the engine, moves first on 8x8).
+            click(d, "Rematch", By.ID, "computer-rematch")
+            wait_for(d, "the rematch under way", lambda d: js(d, STATE) in ("thinking", "your-move") and js(d, "return window.amazons.computer.game.you") == "white")
+            if Select(d.find_element(By.ID, "computer-rules")).first_selected_option.get_attribute("value") != "botzone8":
+                fail("the rematch is not on the same board")
             # The territory view on this board.
             click(d, "Territory", By.ID, "computer-territory")
             wait_for(d, "the territory view", lambda d: d.find_elements(By.CSS_SELECTOR, "#computer .board .sq.terr-white, #computer .board .sq.terr-black"))

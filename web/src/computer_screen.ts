@@ -280,7 +280,15 @@ export class ComputerScreen {
       const won = g.winner === g.you;
       const loser = g.winner === "white" ? "black" : "white";
       const why = g.resigned ? "You resigned." : g.flagged ? `${loser === g.you ? "Your" : "The computer's"} time ran out.` : `${loser === g.you ? "You have" : "The computer has"} no move left (${sideName(loser)}).`;
-      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? "You won" : "You lost"), h("div", {}, why), this.exportButtons(g, undefined, "computer-export"));
+      // A rematch: the same level, rules and clock, colours exchanged.
+      const rematch = h("button", { class: "primary", id: "computer-rematch", onclick: () => {
+        p.rules.value = g.variant.name;
+        p.level.value = g.level;
+        p.clock.value = g.clock.name;
+        p.color.value = g.you === "white" ? "black" : "white";
+        this.newGame();
+      } }, "Rematch");
+      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? "You won" : "You lost"), h("div", {}, why), rematch, this.exportButtons(g, undefined, "computer-export"));
       p.result.hidden = false;
       keepFinishedComputerGame(g);
       this.review.render({ game: this.reviewId(g), variant: g.variant, moves: g.moves, ply: g.moves.length });
