@@ -139,6 +139,9 @@ def main():
             if g["result"]["reason"] != "no_moves" or not reason.endswith("has no legal move left."):
                 fail("unexpected end: %r / %r" % (g["result"], reason))
             print("game over after %d plies: %s. %s" % (len(g["moves"]), title, reason))
+            # The seat under the board says the rating now, as the header does, and the change.
+            rating_now = text(d, "#me").split("(")[1].rstrip(")")
+            wait_for(d, "the seat's new rating", lambda d: text(d, ".seat.bottom .name").startswith("alice (%s, %s" % (rating_now, "+" if title == "You won" else "-")))
             d.find_element(By.ID, "territory").click()
             shot(d, "web-result.png")
             d.find_element(By.ID, "territory").click()

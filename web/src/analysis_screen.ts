@@ -4,7 +4,8 @@
 // the territory map, and moves played on the board kept as a tree of variations to go back and
 // forth in. Open to anyone; nothing is sent to the server. The tree is kept in the browser.
 import { BoardView } from "./board_view";
-import { h, replaceChildren } from "./dom";
+import { h, replaceChildren, svg } from "./dom";
+import { type IconName, icon } from "./icons";
 import { type BrowserEngine, type EngineInfo, type Analysis, engineUnavailable } from "./engine";
 import { scoreText } from "./analysis_view";
 import { VariationTree, type TreeNode, readAnalysisInput } from "./analysis_tree";
@@ -37,13 +38,6 @@ export function whiteShare(info: EngineInfo, toMove: Color): number {
   if (info.score.kind !== "value") return (info.score.kind === "win" ? sign : -sign) > 0 ? 1 : 0;
   const squares = Math.max(-100, Math.min(100, (sign * info.score.value) / 100));
   return 0.5 + 0.5 * Math.tanh(squares / 8);
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  return el;
 }
 
 export class AnalysisScreen {
@@ -343,14 +337,14 @@ export class AnalysisScreen {
 
   private renderNav(): void {
     const t = this.tree;
-    const button = (id: string, label: string, title: string, go: () => unknown, enabled: boolean) =>
-      h("button", { id, title, "aria-label": title, disabled: !enabled || this.editing !== null, onclick: () => this.step(go) }, label);
+    const button = (id: string, label: IconName, title: string, go: () => unknown, enabled: boolean) =>
+      h("button", { id, title, "aria-label": title, disabled: !enabled || this.editing !== null, onclick: () => this.step(go) }, icon(label));
     const atStart = t.current === t.root, atEnd = t.current.children.length === 0;
     replaceChildren(this.parts.nav,
-      button("analysis-first", "|\u25C0", "To the start", () => t.toStart(), !atStart),
-      button("analysis-back", "\u25C0", "Back one move (Left arrow)", () => t.back(), !atStart),
-      button("analysis-forward", "\u25B6", "Forward one move (Right arrow)", () => t.forward(), !atEnd),
-      button("analysis-last", "\u25B6|", "To the end of the line", () => t.toEnd(), !atEnd));
+      button("analysis-first", "first", "To the start", () => t.toStart(), !atStart),
+      button("analysis-back", "back", "Back one move (Left arrow)", () => t.back(), !atStart),
+      button("analysis-forward", "forward", "Forward one move (Right arrow)", () => t.forward(), !atEnd),
+      button("analysis-last", "last", "To the end of the line", () => t.toEnd(), !atEnd));
   }
 
   // The lines, the status, the bar and the arrows, from the engine's latest report.

@@ -7,6 +7,7 @@
 // would do ("move here", "shoot here").
 import type { Color } from "@protocol";
 import { h } from "./dom";
+import { icon } from "./icons";
 import { MoveInput } from "./input";
 import { Board, Cell, Move, Square, formatMove, sameMove, squareName } from "./rules";
 import { moveAnimationMs } from "./settings";
@@ -211,7 +212,7 @@ export class BoardView {
       return;
     }
     if (!q) {
-      q = h("div", { class: "queen", "aria-hidden": "true" }, "\u265B");
+      q = h("div", { class: "queen", "aria-hidden": "true" }, icon("queen"));
       el.appendChild(q);
     }
     q.className = `queen ${c}${lifted ? " lifted" : ""}${pending ? " pending" : ""}`;
@@ -259,7 +260,7 @@ export class BoardView {
       const b = this.scene.board;
       const cell = this.input.stage === "arrow" && from === this.input.destination ? b.at(this.input.queen) : b.at(from);
       const side = this.el.getBoundingClientRect().width / this.size;
-      this.ghost = h("div", { class: `queen ghost ${cell === Cell.Black ? "black" : "white"}` }, "\u265B");
+      this.ghost = h("div", { class: `queen ghost ${cell === Cell.Black ? "black" : "white"}` }, icon("queen"));
       this.ghost.style.width = this.ghost.style.height = `${side}px`;
       this.ghost.style.fontSize = `${side * 0.56}px`;
       document.body.appendChild(this.ghost);

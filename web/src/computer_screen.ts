@@ -6,6 +6,7 @@ import { analysisLink } from "./analysis_tree";
 import { CLOCKS, ComputerGame, ComputerSettings, LEVELS, parseSettings } from "./computer_game";
 import { computerExportButtons, computerGameItem, finishedComputerGames, keepFinishedComputerGame } from "./computer_archive";
 import { formatClock, h, replaceChildren } from "./dom";
+import { icon } from "./icons";
 import { type BrowserEngine, engineUnavailable } from "./engine";
 import { sideName } from "./game";
 import { MoveInput } from "./input";
@@ -348,7 +349,7 @@ export class ComputerScreen {
     const g = this.game!;
     const ms = g.remaining(c);
     const running = !g.over && g.board.toMove === c;
-    replaceChildren(el, h("span", { class: `token ${c}` }, "\u265B"), h("span", { class: "name" }, who),
+    replaceChildren(el, h("span", { class: `token ${c}` }, icon("queen")), h("span", { class: "name" }, who),
       ms !== null ? h("span", { class: `clock${running ? " running" : ""}${ms < LOW_TIME_MS && !g.over ? " low" : ""}`, id: `computer-clock-${c}` }, formatClock(ms)) : null);
     el.classList.toggle("to-move", !g.over && g.board.toMove === c);
   }

@@ -18,6 +18,16 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// An SVG element, as h() makes HTML ones.
+export function svg(tag: string, attrs: Record<string, string | number>, ...children: SVGElement[]): SVGElement {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) el.appendChild(c);
+  return el;
+}
+
 export function append(el: Node, ...children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;

@@ -3,6 +3,7 @@
 // (tests/web/lesson_check.ts solves each); the screen is LessonScreen below.
 import { BoardView } from "./board_view";
 import { h, replaceChildren } from "./dom";
+import { icon } from "./icons";
 import { MoveInput } from "./input";
 import { Board, type Move, type Square, formatMove, parsePositionText, parseSquare, squareName } from "./rules";
 
@@ -174,7 +175,7 @@ export class LessonScreen {
     replaceChildren(this.panel,
       h("h1", { class: "panel-title" }, "Learn to play"),
       h("ol", { class: "steps" }, ...LESSON.map((x, i) => h("li", { class: `${i === this.step ? "current" : ""}${this.solved[i] ? " solved" : ""}` },
-        h("button", { type: "button", id: `lesson-step-${i + 1}`, onclick: () => this.goTo(i) }, `${x.title}${this.solved[i] ? " \u2713" : ""}`)))),
+        h("button", { type: "button", id: `lesson-step-${i + 1}`, onclick: () => this.goTo(i) }, x.title, this.solved[i] ? h("span", { class: "solved-mark", "aria-label": ", solved" }, icon("done")) : null)))),
       h("h2", { id: "lesson-step-title" }, `Step ${this.step + 1} of ${LESSON.length}: ${s.title}`),
       h("p", { id: "lesson-text" }, s.text),
       h("div", { class: solvedNow ? "result" : "status", id: "lesson-feedback", "aria-live": "polite", "data-solved": solvedNow ? "yes" : "no" }, this.feedback),

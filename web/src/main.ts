@@ -28,6 +28,7 @@ import { notifyWhenHidden } from "./notify";
 import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
 import { copyText, download, formatClock, h, replaceChildren } from "./dom";
+import { icon } from "./icons";
 import { GameModel, TIME_CHOICES, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
 import { MoveInput } from "./input";
 import { premoveBoard } from "./premove";
@@ -48,7 +49,7 @@ const MAX_CHAT_BYTES = 500;
 
 const RULES = ["standard", "botzone8"];
 // The tab's icon: a queen on the accent colour; with a red dot while a game waits for your move.
-function icon(yourMove: boolean): string {
+function tabIcon(yourMove: boolean): string {
   const dot = yourMove ? '<circle cx="50" cy="14" r="13" fill="#d23c2c" stroke="#fff" stroke-width="3"/>' : "";
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><desc>${yourMove ? "your move" : "amazons"}</desc>` +
     '<circle cx="32" cy="32" r="30" fill="#e2aa4c"/><path d="M16 44h32l3-20-10 8-9-14-9 14-10-8z" fill="#1e1a14"/>' + `${dot}</svg>`;
@@ -695,7 +696,7 @@ class App {
     const sound = h("button", { class: "quiet", id: "sound", "aria-pressed": this.sounds.enabled ? "true" : "false", title: "Sounds for moves and results",
       onclick: () => { this.sounds.toggle(); this.renderHeader(); } }, this.sounds.enabled ? "Sound on" : "Sound off");
     const settings = h("a", { href: "#/settings", id: "nav-settings" }, "Settings");
-    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, "\u265B"), "Amazons"), conn, sound, settings, nav);
+    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, icon("queen")), "Amazons"), conn, sound, settings, nav);
   }
 
   private signOut(): void {
@@ -714,7 +715,7 @@ class App {
   // it away when what it announced is answered (a challenge accepted or withdrawn).
   notify(text: string, error = false, key?: string): void {
     if (key) this.dismiss(key);
-    const close = h("button", { class: "close", "aria-label": "Dismiss" }, "\u00D7");
+    const close = h("button", { class: "close", "aria-label": "Dismiss" }, icon("close"));
     const n = h("div", { class: `notice${error ? " error" : ""}`, role: error ? "alert" : "status", "data-key": key }, h("span", {}, text), close);
     close.addEventListener("click", () => n.remove());
     this.notices.appendChild(n);
@@ -1130,8 +1131,8 @@ class App {
 
     const offline = g.offline.includes(c);
     replaceChildren(el,
-      h("span", { class: `token ${c}` }, "\u265B"),
-      h("span", { class: "name" }, playerText(g.player(c)), offline ? h("span", { class: "offline" }, " offline") : null, g.color === c ? h("span", { class: "you" }, " you") : null),
+      h("span", { class: `token ${c}` }, icon("queen")),
+      h("span", { class: "name" }, seatText(g, c), offline ? h("span", { class: "offline" }, " offline") : null, g.color === c ? h("span", { class: "you" }, " you") : null),
       ms !== null ? h("span", { class: `clock${running ? " running" : ""}${low ? " low" : ""}`, id: `clock-${c}` }, formatClock(ms)) : null);
     el.classList.toggle("to-move", running);
   }
@@ -1304,7 +1305,7 @@ class App {
     if (document.title !== title) {
       document.title = title;
       const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
-      if (link) link.href = icon(waiting > 0);
+      if (link) link.href = tabIcon(waiting > 0);
     }
     if (this.screen === "game" && this.current) {
       const g = this.games.get(this.current);
@@ -1357,3 +1358,12 @@ declare global {
 loadSettings();
 const root = document.getElementById("app");
 if (root) window.amazons = new App(root);
+
+// A seat's player: the rating the game started with, and after a rated game's end the new one
+// with the change ("alice (1338, -162)"), as the header shows it.
+function seatText(g: GameModel, c: Color): string {
+  const p = g.player(c);
+  const r = g.ratings[c];
+  if (!p || !r) return playerText(p);
+  return `${p.name} (${r.rating}, ${r.change >= 0 ? "+" : ""}${r.change}${p.bot ? ", bot" : ""})`;
+}

@@ -2,7 +2,7 @@
 // rated games as a graph, results by variant, from the server's history (each game with the
 // rating each player had when it started) and the player's rating now when the page knows it.
 import type { ArchiveEntry } from "@protocol";
-import { h } from "./dom";
+import { h, svg } from "./dom";
 
 export interface RatingPoint {
   ended: string; // the game's end (ISO), or "" for "now"
@@ -41,14 +41,6 @@ export function resultsByVariant(player: string, games: readonly ArchiveEntry[])
     by.set(g.rules, r);
   }
   return [...by.values()].sort((a, b) => b.won + b.lost + b.other - (a.won + a.lost + a.other) || a.rules.localeCompare(b.rules));
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag: string, attrs: Record<string, string | number>, ...children: SVGElement[]): SVGElement {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  for (const c of children) el.appendChild(c);
-  return el;
 }
 
 // The rating graph: a line through the points, the lowest and highest marked, described in

@@ -7,6 +7,7 @@ import { analysisLink } from "./analysis_tree";
 import { AnalysisView } from "./analysis_view";
 import { BoardView } from "./board_view";
 import { download, h } from "./dom";
+import { type IconName, icon } from "./icons";
 import type { BrowserEngine } from "./engine";
 import { resultReason, resultTitle } from "./game";
 import { MoveInput } from "./input";
@@ -95,8 +96,7 @@ export class ReplayScreen {
     this.review.render({ game: r.game, variant: r.record.rules, moves: r.moves, ply: r.ply });
     const rec = r.record;
     const result = rec.result ? `${resultTitle({ winner: rec.result.winner ?? undefined })}: ${resultReason({ winner: rec.result.winner ?? undefined, reason: rec.result.reason })}` : "Unfinished.";
-    // Glyphs every font has (U+23EE and U+23ED are empty boxes without a symbol font).
-    const step = (id: string, label: string, name: string, d: number | "start" | "end") => h("button", { id, "aria-label": name, title: name, onclick: () => this.step(d) }, label);
+    const step = (id: string, label: IconName, name: string, d: number | "start" | "end") => h("button", { id, "aria-label": name, title: name, onclick: () => this.step(d) }, icon(label));
     const rows: HTMLElement[] = [];
     for (let i = 0; i < r.moves.length; i += 2) {
       const cell = (k: number) => {
@@ -108,13 +108,13 @@ export class ReplayScreen {
       rows.push(h("li", {}, cell(i), cell(i + 1)));
     }
     this.host.show(h("div", { class: "game" },
-      h("div", { class: "board-col" }, h("div", { class: "seat top" }, h("span", { class: "token black" }, "\u265B"), h("span", { class: "name" }, rec.black?.name ?? "Black")), view.el,
-        h("div", { class: "seat bottom" }, h("span", { class: "token white" }, "\u265B"), h("span", { class: "name" }, rec.white?.name ?? "White"))),
+      h("div", { class: "board-col" }, h("div", { class: "seat top" }, h("span", { class: "token black" }, icon("queen")), h("span", { class: "name" }, rec.black?.name ?? "Black")), view.el,
+        h("div", { class: "seat bottom" }, h("span", { class: "token white" }, icon("queen")), h("span", { class: "name" }, rec.white?.name ?? "White"))),
       h("aside", { class: "panel card" },
         h("h1", { class: "panel-title" }, `Replay of game ${r.game}`),
         h("div", { class: "status", id: "replay-ply" }, `Move ${r.ply} of ${r.moves.length}`),
         h("div", { class: "result" }, result),
-        h("div", { class: "actions" }, step("first", "|\u25C0", "First position", "start"), step("prev", "\u25C0", "Back one move", -1), step("next", "\u25B6", "Forward one move", 1), step("last", "\u25B6|", "Last position", "end")),
+        h("div", { class: "actions" }, step("first", "first", "First position", "start"), step("prev", "back", "Back one move", -1), step("next", "forward", "Forward one move", 1), step("last", "last", "Last position", "end")),
         h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.host.exportRecord(r.game) }, "Export record"),
           h("a", { class: "button", id: "replay-analyse", href: analysisLink(r.record.rules, r.moves, r.ply) }, "Analysis board"),
           h("a", { class: "button quiet", href: "#/archive" }, "Back")),
