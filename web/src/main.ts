@@ -7,14 +7,12 @@ import {
   PROTOCOL_VERSION,
   type ClientMessage,
   type Color,
-  type ColorChoice,
   type GameSummary,
   type LeaderboardEntry,
   type OnlinePlayer,
   type RequestId,
   type ServerMessage,
   type ServerMessageOf,
-  type TimeControl,
 } from "@protocol";
 import { BoardView } from "./board_view";
 import { ComputerScreen } from "./computer_screen";
@@ -29,11 +27,12 @@ import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
 import { copyText, download, formatClock, h, replaceChildren } from "./dom";
 import { icon } from "./icons";
-import { GameModel, TIME_CHOICES, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
+import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
 import { MoveInput } from "./input";
 import { premoveBoard } from "./premove";
 import { Board, Move, completeMove, formatMove, other, parseMove, replay, sameMove } from "./rules";
 import { territoryMap } from "./territory";
+import { LobbyScreen, leaderTable } from "./lobby_screen";
 import { Tournaments } from "./tournaments";
 import { TournamentForm } from "./tournament_form";
 import { YourTurns, isCorrespondence } from "./your_turn";
@@ -42,12 +41,10 @@ const SESSION_KEY = "amazons.session";
 const TERRITORY_KEY = "amazons.territory";
 const LOBBY_REFRESH_MS = 5000;
 const LEADERBOARD_REFRESH_MS = 30_000;
-const LOBBY_LEADERS = 10; // the lobby shows the top of the leaderboard, its page more
 const LEADERBOARD_PAGE = 100;
 const NOTICE_MS = 10_000;
 const MAX_CHAT_BYTES = 500;
 
-const RULES = ["standard", "botzone8"];
 // The tab's icon: a queen on the accent colour; with a red dot while a game waits for your move.
 function tabIcon(yourMove: boolean): string {
   const dot = yourMove ? '<circle cx="50" cy="14" r="13" fill="#d23c2c" stroke="#fff" stroke-width="3"/>' : "";
@@ -55,16 +52,6 @@ function tabIcon(yourMove: boolean): string {
     '<circle cx="32" cy="32" r="30" fill="#e2aa4c"/><path d="M16 44h32l3-20-10 8-9-14-9 14-10-8z" fill="#1e1a14"/>' + `${dot}</svg>`;
   return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }
-// The lobby's quick pairing tiles, as lichess's: rated games at the usual speeds.
-const TILES: { id: string; label: string; rules: string; time: TimeControl }[] = [
-  { id: "3+2", label: "3 + 2", rules: "standard", time: { initial: 180, increment: 2 } },
-  { id: "5+5", label: "5 + 5", rules: "standard", time: { initial: 300, increment: 5 } },
-  { id: "10+10", label: "10 + 10", rules: "standard", time: { initial: 600, increment: 10 } },
-  { id: "30", label: "30 min", rules: "standard", time: { initial: 1800, increment: 0 } },
-  { id: "8x8-3+2", label: "3 + 2", rules: "botzone8", time: { initial: 180, increment: 2 } },
-  { id: "1d", label: "1 day", rules: "standard", time: { per_move: 86400 } },
-];
-
 interface Session {
   name: string;
   token: string;
@@ -783,24 +770,27 @@ class App {
 
   // ---- lobby ----
 
-  private lobbyParts: Record<string, HTMLElement> = {};
-  private form = {
-    rules: h("select", { id: "rules" }, ...RULES.map((r) => h("option", { value: r }, r))),
-    time: h("select", { id: "time" }, ...TIME_CHOICES.map((t, i) => h("option", { value: String(i) }, t.label))),
-    color: h("select", { id: "color" }, h("option", { value: "random" }, "Random"), h("option", { value: "white" }, "White"), h("option", { value: "black" }, "Black")),
-    rated: h("input", { type: "checkbox", id: "rated" }),
-    private: h("input", { type: "checkbox", id: "private" }),
-    invite: h("input", { id: "invite", placeholder: "17 ABCDEFGHJK, or the invite link" }),
-  };
-
-  private settings(): { rules: string; time: TimeControl; color: ColorChoice; rated: boolean } {
-    return {
-      rules: this.form.rules.value,
-      time: TIME_CHOICES[Number(this.form.time.value)]?.time ?? null,
-      color: this.form.color.value as ColorChoice,
-      rated: this.form.rated.checked,
-    };
-  }
+  private readonly lobby = new LobbyScreen({
+    create: (s, priv) => this.send({ type: "create", rules: s.rules, time: s.time, color: s.color, rated: s.rated, private: priv }),
+    seek: (rules, time, rated) => {
+      if (this.seeking) this.send({ type: "unseek" }, { kind: "other", what: "unseek" });
+      this.send({ type: "seek", rules, time, rated });
+    },
+    unseek: () => this.send({ type: "unseek" }, { kind: "other", what: "unseek" }),
+    join: (game) => this.send({ type: "join", game }, { kind: "join", game }),
+    leave: (game) => this.send({ type: "leave", game }),
+    accept: (challenge) => {
+      this.challenges.delete(challenge);
+      this.send({ type: "accept", challenge });
+    },
+    decline: (challenge) => {
+      this.challenges.delete(challenge);
+      this.send({ type: "decline", challenge });
+      this.renderLobbyLists();
+    },
+    challenge: (player, s) => this.send({ type: "challenge", player, rules: s.rules, time: s.time, color: s.color, rated: s.rated }),
+    notify: (text, error) => this.notify(text, error),
+  });
 
   private refreshLobby(all: boolean): void {
     if (!this.link.isOpen() || !this.me) return;
@@ -816,76 +806,23 @@ class App {
   }
 
   private renderLobby(): void {
-    const f = this.form;
-    const create = h("button", { class: "primary", id: "create", onclick: () => {
-      const s = this.settings();
-      this.send({ type: "create", rules: s.rules, time: s.time, color: s.color, rated: s.rated, private: f.private.checked });
-    } }, "Create game");
-    const quick = h("button", { id: "quick", onclick: () => {
-      const s = this.settings();
-      if (this.seeking) this.send({ type: "unseek" }, { kind: "other", what: "unseek" });
-      else this.send({ type: "seek", rules: s.rules, time: s.time, rated: s.rated });
-    } }, "Quick pairing");
-    const joinPrivate = h("button", { id: "join-private", onclick: () => {
-      const text = f.invite.value.trim();
-      const link = /#\/join\/([^/]+)\/([^/\s]+)/.exec(text);
-      const plain = /^(\S+)[\s,]+(\S+)$/.exec(text);
-      const m = link ?? plain;
-      if (!m) return this.notify("Type the game number and its invite code, e.g. \"17 ABCDEFGHJK\", or paste the invite link.", true);
-      location.hash = `#/join/${m[1]}/${m[2]}`;
-    } }, "Join");
-    this.lobbyParts = {
-      turns: h("div", { class: "section", id: "your-turn" }),
-      mine: h("div", { class: "section", id: "my-games" }),
-      tournaments: h("div", { class: "section", id: "tournaments" }),
-      open: h("div", { class: "section", id: "open-games" }),
-      live: h("div", { class: "section", id: "live-games" }),
-      challenges: h("div", { class: "section", id: "challenges" }),
-      players: h("div", { class: "section", id: "players" }),
-      leaders: h("div", { class: "section", id: "leaderboard" }),
-      waiting: h("div", { class: "waiting", id: "waiting" }),
-      quick,
-    };
-    const p = this.lobbyParts;
-    this.setScreen(
-      "lobby",
-      h(
-        "div",
-        { class: "lobby" },
-        h("div", { class: "lists card" }, h("h1", {}, "Lobby"), p.turns, p.mine, p.challenges, p.open, p.live, p.tournaments, p.players, p.leaders),
-        h(
-          "div",
-          { class: "new card" },
-          h("h2", {}, "Quick pairing"),
-          h("p", { class: "muted" }, "Pick a time: you are paired with the next player who wants the same game."),
-          h("div", { class: "tiles", id: "tiles" }, ...TILES.map((t) => h("button", { class: "tile", id: `tile-${t.id}`, "aria-label": `Quick pairing: ${t.rules}, ${timeText(t.time)}`, onclick: () => {
-            if (this.seeking) this.send({ type: "unseek" }, { kind: "other", what: "unseek" });
-            this.send({ type: "seek", rules: t.rules, time: t.time, rated: true });
-          } }, h("strong", {}, t.label), h("span", { class: "muted" }, t.rules)))),
-          h("h2", {}, "New game"),
-          h("label", {}, "Rules", f.rules),
-          h("label", {}, "Time control", f.time),
-          h("label", {}, "Your colour", f.color),
-          h("label", { class: "check" }, f.rated, "Rated"),
-          h("label", { class: "check" }, f.private, "Private (join by invite link)"),
-          h("div", { class: "row" }, create, quick),
-          p.waiting,
-          h("h2", {}, "Private game"),
-          h("div", { class: "row" }, f.invite, joinPrivate),
-          h("h2", {}, "Practice"),
-          h("a", { class: "button", href: "#/computer", id: "play-computer" }, "Play the computer"),
-          h("a", { class: "button", href: "#/analysis", id: "open-analysis" }, "Analysis board"),
-        ),
-      ),
-    );
+    this.setScreen("lobby", this.lobby.build());
     this.renderLobbyLists();
   }
 
-  // A lobby list; an empty one is folded away unless `empty` says what to do about it.
-  private section(el: HTMLElement | undefined, title: string, empty: string | null, rows: HTMLElement[]): void {
-    if (!el) return;
-    el.hidden = rows.length === 0 && empty === null;
-    replaceChildren(el, h("h2", {}, title), ...(rows.length ? rows : empty ? [h("p", { class: "muted" }, empty)] : []));
+  private renderLobbyLists(): void {
+    if (this.screen !== "lobby") return;
+    this.lobby.renderLists({
+      me: this.me,
+      openGames: this.openGames,
+      players: this.players,
+      leaderboard: this.leaderboard,
+      challenges: [...this.challenges.values()],
+      seeking: this.seeking,
+      myGames: [...this.myGames].map((id) => ({ id, text: this.myGameText(id) })),
+      yourTurns: this.yourTurns.rows(performance.now()),
+      tournaments: this.tournaments.rows(Date.now()),
+    });
   }
 
   // "Game 3 against bob · your move", from what the page knows of the game.
@@ -898,97 +835,10 @@ class App {
     return `Game ${id}${against} · ${g.myTurn() ? "your move" : `${opponent ?? "their"} to move`}`;
   }
 
-  private renderLobbyLists(): void {
-    if (this.screen !== "lobby") return;
-    const p = this.lobbyParts;
-    const me = this.me;
-    const mine = [...this.myGames].map((id) =>
-      h("div", { class: "item" }, h("span", {}, this.myGameText(id)), h("a", { class: "button primary", href: `#/game/${id}`, id: `resume-${id}` }, "Open")),
-    );
-    this.section(p.turns, "Your turn", null, this.yourTurns.rows(performance.now()));
-    this.section(p.mine, "Your games", null, mine);
-    this.section(p.tournaments, "Tournaments", null, [...this.tournaments.rows(Date.now()),
-      h("div", { class: "item" }, h("a", { class: "button quiet", href: "#/tournaments/new", id: "create-tournament" }, "Create a tournament"))]);
-    const open = this.openGames.filter((g) => g.status === "open");
-    this.section(
-      p.open,
-      "Open games",
-      "No open games: create one.",
-      open.map((g) => {
-        const host = g.white ?? g.black;
-        const yours = host?.name === me;
-        const label = `${playerText(host)} · ${g.rules} · ${timeText(g.time)} · ${g.rated ? "rated" : "casual"} · ${g.white ? "you play black" : "you play white"}`;
-        return h(
-          "div",
-          { class: "item" },
-          h("span", {}, yours ? `Your game ${g.game} · waiting` : label),
-          yours
-            ? h("button", { class: "quiet", onclick: () => this.send({ type: "leave", game: g.game }) }, "Cancel")
-            : h("button", { class: "primary", id: `join-${g.game}`, onclick: () => this.send({ type: "join", game: g.game }, { kind: "join", game: g.game }) }, "Join"),
-        );
-      }),
-    );
-    const live = this.openGames.filter((g) => g.status === "active");
-    this.section(
-      p.live,
-      "Games in progress",
-      null,
-      live.map((g) =>
-        h("div", { class: "item" }, h("span", {}, `${playerText(g.white)} vs ${playerText(g.black)} · ${g.rules} · ${timeText(g.time)} · move ${g.plies + 1}`),
-          h("a", { class: "button", href: `#/game/${g.game}`, id: `watch-${g.game}` }, "Watch")),
-      ),
-    );
-    this.section(
-      p.challenges,
-      "Challenges to you",
-      null,
-      [...this.challenges.values()].map((c) =>
-        h(
-          "div",
-          { class: "item" },
-          h("span", {}, `${playerText(c.from)} · ${c.rules} · ${timeText(c.time)} · ${c.rated ? "rated" : "casual"} · they play ${c.color}`),
-          h("span", { class: "buttons" },
-            h("button", { class: "primary", id: `accept-${c.challenge}`, onclick: () => { this.challenges.delete(c.challenge); this.send({ type: "accept", challenge: c.challenge }); } }, "Accept"),
-            h("button", { class: "quiet", id: `decline-${c.challenge}`, onclick: () => { this.challenges.delete(c.challenge); this.send({ type: "decline", challenge: c.challenge }); this.renderLobbyLists(); } }, "Decline")),
-        ),
-      ),
-    );
-    const others = this.players.filter((x) => x.name !== me);
-    this.section(
-      p.players,
-      "Players online",
-      "Nobody else is online.",
-      others.map((x) =>
-        h("div", { class: "item" }, h("span", {}, `${x.name} (${x.rating}${x.bot ? ", bot" : ""}) · ${x.games} ${x.games === 1 ? "game" : "games"}`),
-          h("button", { id: `challenge-${x.name}`, onclick: () => {
-            const s = this.settings();
-            this.send({ type: "challenge", player: x.name, rules: s.rules, time: s.time, color: s.color, rated: s.rated });
-          } }, "Challenge")),
-      ),
-    );
-    if (p.leaders) {
-      replaceChildren(p.leaders, h("h2", {}, "Leaderboard"), this.leaderTable(LOBBY_LEADERS),
-        this.leaderboard.length > 0 ? h("a", { class: "button quiet", href: "#/leaderboard", id: "all-leaders" }, "The whole leaderboard") : null);
-    }
-    if (p.quick) p.quick.textContent = this.seeking ? "Stop pairing" : "Quick pairing";
-    if (p.waiting) {
-      replaceChildren(p.waiting, this.seeking ? h("p", { class: "seeking" }, `Looking for an opponent: ${this.seeking.rules}, ${timeText(this.seeking.time)}... You are paired with the next player who asks for the same.`,
-        h("button", { id: "cancel-seek", class: "quiet", onclick: () => this.send({ type: "unseek" }, { kind: "other", what: "unseek" }) }, "Cancel")) : null);
-    }
-  }
-
-  // The leaderboard's first `count` players, each linked to their page.
-  private leaderTable(count: number): HTMLElement {
-    const rows = this.leaderboard.slice(0, count).map((x, i) =>
-      h("tr", { "data-name": x.name }, h("td", {}, String(i + 1)), h("td", {}, h("a", { href: `#/archive/${encodeURIComponent(x.name)}` }, x.name + (x.bot ? " (bot)" : ""))), h("td", {}, String(x.rating)), h("td", {}, String(x.games))),
-    );
-    return rows.length ? h("table", { class: "leaders" }, h("tr", {}, ...["#", "Player", "Rating", "Games"].map((t) => h("th", { scope: "col" }, t))), ...rows) : h("p", { class: "muted" }, "No rated games yet.");
-  }
-
   private renderLeaderboard(): void {
     this.setScreen("leaderboard", h("section", { class: "card", id: "leaderboard-page" }, h("h1", {}, "Leaderboard"),
       h("p", { class: "muted" }, "Rated players, best first. A name opens the player's page: rating graph, results and games."),
-      this.leaderTable(LEADERBOARD_PAGE), h("a", { class: "button quiet", href: "#/" }, "Lobby")));
+      leaderTable(this.leaderboard, LEADERBOARD_PAGE), h("a", { class: "button quiet", href: "#/" }, "Lobby")));
   }
 
   // ---- game ----
