@@ -6,7 +6,6 @@ import {
   BUILTIN_VARIANTS,
   PROTOCOL_VERSION,
   type ClientMessage,
-  type Color,
   type GameSummary,
   type LeaderboardEntry,
   type OnlinePlayer,
@@ -25,14 +24,15 @@ import { SettingsScreen, confirmMoves, loadSettings } from "./settings";
 import { notifyWhenHidden } from "./notify";
 import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
-import { copyText, download, formatClock, h, replaceChildren } from "./dom";
+import { copyText, download, h, replaceChildren } from "./dom";
 import { icon } from "./icons";
-import { GameModel, playerText, resultReason, resultTitle, sideName, timeText } from "./game";
+import { GameModel, playerText, resultReason, resultTitle, timeText } from "./game";
 import { MoveInput } from "./input";
 import { premoveBoard } from "./premove";
-import { Board, Move, completeMove, formatMove, other, parseMove, replay, sameMove } from "./rules";
+import { Board, Move, formatMove, other, parseMove, replay, sameMove } from "./rules";
 import { territoryMap } from "./territory";
 import { LobbyScreen, leaderTable } from "./lobby_screen";
+import { confirmButton, renderMoveList, renderResult, renderSeat, statusLine, typedMoveForm } from "./game_view";
 import { Tournaments } from "./tournaments";
 import { TournamentForm } from "./tournament_form";
 import { YourTurns, isCorrespondence } from "./your_turn";
@@ -925,66 +925,11 @@ class App {
         h("label", { class: "check" }, territory, "Territory"),
         h("h2", {}, "Moves"), p.moves,
         h("h2", {}, "Chat"), p.chat, chatForm));
-    this.buildTypedMove();
-    this.setScreen("game", p.id);
-  }
-
-  // Moves typed in the notation (d1-d7/g7), as in the terminal client: the legal moves that
-  // what is typed begins are counted as one types, Tab completes as far as they agree, Enter
-  // plays the one move meant.
-  private buildTypedMove(): void {
-    const field = h("input", { id: "move-input", autocomplete: "off", spellcheck: "false", placeholder: "Type a move: d1-d7/g7", "aria-label": "Type a move", "aria-describedby": "move-hint" });
-    const hint = h("div", { class: "muted", id: "move-hint", "aria-live": "polite" });
-    const form = h("form", { class: "row" }, field, h("button", { type: "submit", id: "move-submit" }, "Play"));
-    const board = () => {
+    replaceChildren(p.typed, ...typedMoveForm(() => {
       const g = this.current ? this.games.get(this.current) : undefined;
       return g && g.myTurn() && !g.moveSent && this.lookPly === null ? g.board : null;
-    };
-    const explain = () => {
-      const b = board();
-      const typed = field.value.trim();
-      if (!b) return replaceChildren(hint, typed ? "Not your move." : "");
-      if (!typed) return replaceChildren(hint);
-      const options = completeMove(b, typed);
-      replaceChildren(hint, options.length === 0 ? `No legal move begins "${typed}".` : options.length === 1 ? `Enter plays ${options[0]}.` : `${options.length} legal moves begin so; Tab completes.`);
-    };
-    field.addEventListener("input", explain);
-    field.addEventListener("keydown", (e) => {
-      const b = board();
-      if (e.key !== "Tab" || !b || !field.value.trim()) return;
-      const options = completeMove(b, field.value);
-      if (options.length === 0) return;
-      e.preventDefault();
-      let common = options[0];
-      for (const o of options) while (!o.startsWith(common)) common = common.slice(0, -1);
-      field.value = common;
-      explain();
-    });
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const b = board();
-      if (!b) return explain();
-      const options = completeMove(b, field.value);
-      const m = options.length === 1 ? parseMove(options[0], b.size) : null;
-      if (!m) return explain();
-      field.value = "";
-      replaceChildren(hint);
-      this.sendMove(m);
-    });
-    replaceChildren(this.gameParts.typed, form, hint);
-  }
-
-  private renderSeat(el: HTMLElement, g: GameModel, c: Color): void {
-    const ms = g.remaining(c);
-    const running = g.status === "active" && g.board.toMove === c;
-    const low = ms !== null && ms < LOW_TIME_MS && g.status === "active";
-
-    const offline = g.offline.includes(c);
-    replaceChildren(el,
-      h("span", { class: `token ${c}` }, icon("queen")),
-      h("span", { class: "name" }, seatText(g, c), offline ? h("span", { class: "offline" }, " offline") : null, g.color === c ? h("span", { class: "you" }, " you") : null),
-      ms !== null ? h("span", { class: `clock${running ? " running" : ""}${low ? " low" : ""}`, id: `clock-${c}` }, formatClock(ms)) : null);
-    el.classList.toggle("to-move", running);
+    }, (m) => this.sendMove(m)));
+    this.setScreen("game", p.id);
   }
 
   private renderGame(): void {
@@ -997,8 +942,8 @@ class App {
       return;
     }
     const flipped = (g.color === "black") !== this.flipGame;
-    this.renderSeat(p.top, g, flipped ? "white" : "black");
-    this.renderSeat(p.bottom, g, flipped ? "black" : "white");
+    renderSeat(p.top, g, flipped ? "white" : "black");
+    renderSeat(p.bottom, g, flipped ? "black" : "white");
     const looking = this.lookPly !== null && this.lookPly < g.moves.length ? this.lookPly : null;
     if (looking === null) {
       this.boardView.show({ board: g.board, lastMove: g.lastMove(), flipped, territory: this.territory ? territoryMap(g.board) : null, premove: g.premove.move ?? this.confirming });
@@ -1009,18 +954,7 @@ class App {
     }
     this.boardView.el.classList.toggle("looking-back", looking !== null);
 
-    let status: string;
-    if (this.linkState !== "open") status = "Reconnecting...";
-    else if (g.status === "open") status = "Waiting for an opponent to join.";
-    else if (g.status === "finished") status = "The game is over.";
-    else if (g.color === undefined) status = `Watching · ${sideName(g.board.toMove)} to move`;
-    else if (g.moveSent) status = "Sending your move...";
-    else if (this.confirming) status = `Your move ${formatMove(this.confirming, g.board.size)}: send it?`;
-    else if (g.premove.move) status = g.premove.panelLine(g.board.size);
-    else if (this.premoving && this.input.stage === "destination") status = "Premove: choose where the queen goes.";
-    else if (this.premoving && this.input.stage === "arrow") status = "Premove: now shoot the arrow.";
-    else if (g.myTurn()) status = this.input.stage === "arrow" ? "Your move: now shoot the arrow." : this.input.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
-    else status = `Waiting for ${sideName(g.board.toMove)}.${this.premoving ? " You may premove." : ""}`;
+    const status = statusLine(g, { connected: this.linkState === "open", confirming: this.confirming, premoving: this.premoving, stage: this.input.stage });
     const confirm = this.confirming && looking === null ? h("div", { class: "actions confirm-move" },
       h("button", { class: "primary", id: "confirm-move", onclick: () => { if (this.confirming) this.sendMove(this.confirming); } }, "Confirm move"),
       h("button", { id: "cancel-move", onclick: () => this.cancelConfirm() }, "Cancel")) : null;
@@ -1031,17 +965,7 @@ class App {
     p.status.dataset.state = g.status;
     p.status.dataset.premove = g.premove.move ? formatMove(g.premove.move, g.board.size) : "";
 
-    if (g.result) {
-      const rating = (c: Color) => {
-        const r = g.ratings[c];
-        return r ? `${sideName(c)} ${r.rating} (${r.change >= 0 ? "+" : ""}${r.change})` : null;
-      };
-      const ratings = [rating("white"), rating("black")].filter(Boolean).join(" · ");
-      replaceChildren(p.result, h("strong", { id: "result-title" }, resultTitle(g.result, g.color)), h("div", { id: "result-reason" }, resultReason(g.result)), ratings ? h("div", { class: "muted" }, ratings) : null);
-      p.result.hidden = false;
-    } else {
-      p.result.hidden = true;
-    }
+    renderResult(p.result, g);
 
     const invite = g.invite ?? this.invites.get(g.id);
     if (invite && g.status === "open" && g.color !== undefined) {
@@ -1060,7 +984,7 @@ class App {
     const player = g.color !== undefined;
     if (player && g.status === "active") {
       if (g.moves.length < 2) actions.push(h("button", { id: "abort", onclick: () => this.send({ type: "abort", game: g.id }) }, "Abort"));
-      else actions.push(this.confirmButton("resign", "Resign", "Really resign?", () => this.send({ type: "resign", game: g.id })));
+      else actions.push(confirmButton("resign", "Resign", "Really resign?", () => this.send({ type: "resign", game: g.id })));
       const opponent = other(g.color!);
       if (g.offline.includes(opponent)) {
         const wait = g.claimAt !== undefined ? Math.max(0, g.claimAt - performance.now()) : 0;
@@ -1080,32 +1004,11 @@ class App {
     actions.push(h("a", { class: "button quiet", href: "#/", id: "back-lobby" }, "Lobby"));
     replaceChildren(p.actions, ...actions);
 
-    // Each move shows the position after it when clicked (the arrow keys step, too).
-    const shown = looking ?? g.moves.length;
-    const cell = (k: number) => k < g.moves.length
-      ? h("button", { class: `mv${k + 1 === shown ? " current" : ""}`, type: "button", "data-ply": k + 1, "aria-label": `Move ${k + 1}, ${g.moves[k]}: show the position after it`, onclick: () => { this.lookPly = k + 1; this.lookBack(0); } }, g.moves[k])
-      : null;
-    const rows: HTMLElement[] = [];
-    for (let i = 0; i < g.moves.length; i += 2) rows.push(h("li", {}, cell(i), cell(i + 1)));
-    replaceChildren(p.moves, ...rows);
-    p.moves.dataset.plies = String(g.moves.length);
-    if (looking === null) p.moves.scrollTop = p.moves.scrollHeight;
-    this.renderChat();
-  }
-
-  private confirmButton(id: string, label: string, confirm: string, act: () => void): HTMLButtonElement {
-    const b = h("button", { id, class: "danger" }, label);
-    let armed = false;
-    b.addEventListener("click", () => {
-      if (armed) return act();
-      armed = true;
-      b.textContent = confirm;
-      window.setTimeout(() => {
-        armed = false;
-        b.textContent = label;
-      }, 4000);
+    renderMoveList(p.moves, g.moves, looking, (ply) => {
+      this.lookPly = ply;
+      this.lookBack(0);
     });
-    return b;
+    this.renderChat();
   }
 
   private renderChat(): void {
@@ -1167,8 +1070,8 @@ class App {
           this.lowTimeWarned.add(g.id);
           this.sounds.play("low-time");
         }
-        this.renderSeat(this.gameParts.top, g, flipped ? "white" : "black");
-        this.renderSeat(this.gameParts.bottom, g, flipped ? "black" : "white");
+        renderSeat(this.gameParts.top, g, flipped ? "white" : "black");
+        renderSeat(this.gameParts.bottom, g, flipped ? "black" : "white");
         if (g.claimAt !== undefined && Math.abs(g.claimAt - performance.now()) < 100) this.renderGame();
       }
     }
@@ -1208,12 +1111,3 @@ declare global {
 loadSettings();
 const root = document.getElementById("app");
 if (root) window.amazons = new App(root);
-
-// A seat's player: the rating the game started with, and after a rated game's end the new one
-// with the change ("alice (1338, -162)"), as the header shows it.
-function seatText(g: GameModel, c: Color): string {
-  const p = g.player(c);
-  const r = g.ratings[c];
-  if (!p || !r) return playerText(p);
-  return `${p.name} (${r.rating}, ${r.change >= 0 ? "+" : ""}${r.change}${p.bot ? ", bot" : ""})`;
-}
