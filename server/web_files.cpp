@@ -136,6 +136,12 @@ std::shared_ptr<const WebFiles::Loaded> WebFiles::load(const std::filesystem::pa
   if (!ec && time_after == time && loaded->size == size) {
     std::lock_guard lock(mutex_);
     loaded_[file] = loaded;
+    // A rebuild that wrote this file removed its predecessors (app.OLDHASH.js): forget them, or
+    // a server that outlives many builds would keep every one in memory.
+    std::erase_if(loaded_, [](const auto& entry) {
+      std::error_code gone;
+      return !std::filesystem::is_regular_file(entry.first, gone);
+    });
   }
   return loaded;
 }

@@ -15,7 +15,8 @@
 //
 // The contents and their digests are kept in memory after the first request and read again when
 // a file's size or modification time changes, so a rebuild of the files under a running server
-// is served at once and a tag always belongs to the bytes sent with it.
+// is served at once and a tag always belongs to the bytes sent with it. Files that are gone are
+// forgotten whenever a file is read.
 #pragma once
 
 #include <filesystem>
