@@ -1,13 +1,15 @@
 // The first-bytes dispatch of the server's one port and the checks of HTTP requests on it:
 // untrusted bytes from anyone who connects. Properties: the verdict on a connection's first
 // bytes never changes as more bytes arrive, and is reached within kMaxSniffBytes; an Origin and
-// a Host never crash the check; no request target names a file outside the web root.
+// a Host never crash the check; no request target names a file outside the web root; an
+// Accept-Encoding or If-None-Match value accepts only what it names (or "*").
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 
 #include "fuzz/fuzz_check.h"
 #include "server/transport.h"
+#include "server/web_files.h"
 
 using namespace amazons;
 using amazons::server::FirstBytes;
@@ -63,5 +65,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(!rel.empty() && *rel.begin() != "..");
     FUZZ_CHECK(std::filesystem::is_regular_file(real));
   }
+
+  const auto lower_text = [&] {
+    std::string out(text);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  }();
+  if (server::accepts_encoding(text, "gzip"))
+    FUZZ_CHECK(lower_text.find("gzip") != std::string::npos || text.find('*') != text.npos);
+  if (server::etag_matches(text, "\"0123456789abcdef\""))
+    FUZZ_CHECK(text.find("\"0123456789abcdef\"") != text.npos || text.find('*') != text.npos);
   return 0;
 }

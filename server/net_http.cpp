@@ -6,9 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -140,18 +138,27 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
       res.body() = server_.health_json();
       return send(std::move(res), request.keep_alive(), request.method() == http::verb::head);
     }
-    const auto file = web_file(server_.config().web_root, target);
-    if (!file) return respond_error(http::status::not_found, "no such page", request.keep_alive());
-    std::ifstream in(*file, std::ios::binary);
-    std::ostringstream body;
-    body << in.rdbuf();
-    if (!in)
+    const auto field = [&](http::field f) {
+      const auto value = request[f];
+      return std::string_view(value.data(), value.size());
+    };
+    const auto reply = server_.web_files().get(target, field(http::field::accept_encoding),
+                                               field(http::field::if_none_match));
+    if (reply.status == 404)
+      return respond_error(http::status::not_found, "no such page", request.keep_alive());
+    if (reply.status != 200 && reply.status != 304)
       return respond_error(http::status::internal_server_error, "cannot read the page", false);
-    http::response<http::string_body> res{http::status::ok, request.version()};
-    res.set(http::field::content_type, std::string(content_type(*file)));
-    // The page is small and changes with each release: always revalidate.
-    res.set(http::field::cache_control, "no-cache");
-    res.body() = std::move(body).str();
+    http::response<http::string_body> res{
+        reply.status == 304 ? http::status::not_modified : http::status::ok, request.version()};
+    res.set(http::field::etag, reply.etag);
+    res.set(http::field::cache_control, reply.cache_control);
+    if (reply.vary_encoding) res.set(http::field::vary, "Accept-Encoding");
+    if (reply.status == 200) {
+      res.set(http::field::content_type, std::string(reply.content_type));
+      if (!reply.content_encoding.empty())
+        res.set(http::field::content_encoding, reply.content_encoding);
+      res.body() = *reply.body;
+    }
     send(std::move(res), request.keep_alive(), request.method() == http::verb::head);
   }
 
@@ -176,6 +183,8 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
     res.set("Cross-Origin-Embedder-Policy", "require-corp");
     res.keep_alive(keep_alive);
     res.prepare_payload();
+    // A 304 has no body, and the Content-Length: 0 Beast gives it would claim the page is empty.
+    if (res.result() == http::status::not_modified) res.erase(http::field::content_length);
     if (head) res.body().clear();  // Content-Length stays that of the body a GET would get
     auto shared_res = std::make_shared<http::response<http::string_body>>(std::move(res));
     beast::get_lowest_layer(stream_).expires_after(server_.config().handshake_timeout);

@@ -38,6 +38,7 @@ std::shared_ptr<const std::string> error_line(protocol::ErrorCode code, std::str
 Server::Server(asio::io_context& io, ServerConfig config, Storage& storage, Log& log)
     : io_(io),
       config_(std::move(config)),
+      web_files_(config_.web_root),
       storage_(storage),
       log_(log),
       strand_(asio::make_strand(io)),

@@ -29,6 +29,7 @@
 #include "server/metrics.h"
 #include "server/storage.h"
 #include "server/storage_worker.h"
+#include "server/web_files.h"
 
 namespace amazons::server {
 
@@ -112,6 +113,8 @@ class Server {
   // The cluster this server is a node of, if any.
   ClusterNode* cluster() { return cluster_.get(); }
   ServerMetrics& metrics() { return metrics_; }
+  // The web client's files (config().web_root), any thread.
+  WebFiles& web_files() { return web_files_; }
 
  private:
   // On the lobby strand.
@@ -132,6 +135,7 @@ class Server {
 
   boost::asio::io_context& io_;
   ServerConfig config_;
+  WebFiles web_files_;
   Storage& storage_;
   Log& log_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;

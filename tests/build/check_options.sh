@@ -42,8 +42,8 @@ fi
 grep -q -- '-fuse-ld=' "$work/off/build.ninja" && fail "AMAZONS_LINKER=default: a -fuse-ld remains"
 
 # AMAZONS_BUILD_WEB: the web client and its suites are there, and not without it.
-grep -q 'web/dist/app.js' "$work/on/build.ninja" || fail "AMAZONS_BUILD_WEB=ON: no web client"
-grep -q 'web/dist/app.js' "$work/off/build.ninja" && fail "AMAZONS_BUILD_WEB=OFF: the web client remains"
+grep -q 'web/dist/index.html' "$work/on/build.ninja" || fail "AMAZONS_BUILD_WEB=ON: no web client"
+grep -q 'web/dist/index.html' "$work/off/build.ninja" && fail "AMAZONS_BUILD_WEB=OFF: the web client remains"
 
 # AMAZONS_BUILD_WASM: with Emscripten installed, the web client's files include the engine as
 # WebAssembly, built as a project of its own; not without the option.

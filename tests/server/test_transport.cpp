@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "server/transport.h"
+#include "server/web_files.h"
 #include "tests/server/lobby_harness.h"
 #include "tls/tls.h"
 
@@ -93,6 +94,41 @@ TEST_CASE("transport: request targets name files under the web root only") {
   CHECK(content_type(root / "a.js").starts_with("text/javascript"));
   CHECK(content_type(root / "amazons-engine-core.wasm") == "application/wasm");
   CHECK(content_type(root / "a.bin") == "application/octet-stream");
+}
+
+TEST_CASE("web files: Accept-Encoding by name, by *, and refused with q=0") {
+  CHECK(accepts_encoding("gzip, deflate, br", "gzip"));
+  CHECK(accepts_encoding("gzip, deflate, br", "br"));
+  CHECK(accepts_encoding("GZip;q=0.8", "gzip"));
+  CHECK(accepts_encoding("*", "br"));
+  CHECK(accepts_encoding("br;q=0, *", "gzip"));
+  CHECK(accepts_encoding("gzip;q=0, br", "br"));  // one coding's q-value is not the next one's
+  CHECK(accepts_encoding(" gzip ; q=1 ", "gzip"));
+  CHECK_FALSE(accepts_encoding("", "gzip"));
+  CHECK_FALSE(accepts_encoding("identity", "gzip"));
+  CHECK_FALSE(accepts_encoding("gzip;q=0", "gzip"));
+  CHECK_FALSE(accepts_encoding("gzip;q=0.000", "gzip"));
+  CHECK_FALSE(accepts_encoding("*, gzip;q=0", "gzip"));
+  CHECK_FALSE(accepts_encoding("*;q=0", "br"));
+  CHECK_FALSE(accepts_encoding("xgzip, gzipx", "gzip"));
+  CHECK_FALSE(accepts_encoding(",,;;==\"", "gzip"));
+}
+
+TEST_CASE("web files: If-None-Match names a tag, weakly compared, or is *") {
+  const std::string tag = "\"0123456789abcdef\"";
+  CHECK(etag_matches(tag, tag));
+  CHECK(etag_matches("W/" + tag, tag));
+  CHECK(etag_matches("\"x\", " + tag, tag));
+  CHECK(etag_matches("\"x\",W/" + tag + " ", tag));
+  CHECK(etag_matches("\"a,b\", " + tag, tag));  // a comma inside a tag is part of it
+  CHECK(etag_matches("*", tag));
+  CHECK(etag_matches(" *", tag));
+  CHECK_FALSE(etag_matches("", tag));
+  CHECK_FALSE(etag_matches("\"0123456789abcdef-gz\"", tag));
+  CHECK_FALSE(etag_matches("0123456789abcdef", tag));  // unquoted: malformed
+  CHECK_FALSE(etag_matches("\"0123456789abcdef", tag));
+  CHECK_FALSE(etag_matches("*, " + tag + "x", "\"y\""));
+  CHECK_FALSE(etag_matches("garbage, " + tag, tag));  // malformed before it: nothing is trusted
 }
 
 TEST_CASE("tls: a self-signed certificate, its fingerprint, and the server context") {
