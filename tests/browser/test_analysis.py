@@ -16,6 +16,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(__file__))
 from browser_lib import BUILD, Server, browser, click, click_delays, fail, js, temp_dir, wait_for
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -45,6 +46,18 @@ def native_says_legal(position, moves):
     for i, m in enumerate(moves):
         if answers[2 * i + 1] != "ok":
             fail("the native engine refuses %s in %s: %s" % (m, position, answers[2 * i + 1]))
+
+
+def press(d, square):
+    """A click on a board square, as a person makes it (pointer events); found again if the board
+    was drawn anew between finding it and clicking it."""
+    for _ in range(20):
+        try:
+            d.find_element(By.CSS_SELECTOR, '.board [data-sq="%s"]' % square).click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    fail("the square %s kept being drawn anew" % square)
 
 
 def wait_lines(d, what, position, count=3, depth=2):
@@ -128,15 +141,15 @@ def main():
             click(d, "Set up a position", By.ID, "analysis-edit")
             Select(d.find_element(By.ID, "editor-size")).select_by_value("6")
             click(d, "White queen", By.ID, "tool-white")
-            d.find_element(By.CSS_SELECTOR, '.board [data-sq="a1"]').click()
+            press(d, "a1")
             click(d, "Done without Black", By.ID, "editor-done")
             wait_for(d, "the editor's refusal", lambda d: "queen counts" in (js(d, PROBLEM) or ""))
             click(d, "Black queen", By.ID, "tool-black")
-            d.find_element(By.CSS_SELECTOR, '.board [data-sq="f6"]').click()
+            press(d, "f6")
             click(d, "Arrow", By.ID, "tool-arrow")
-            d.find_element(By.CSS_SELECTOR, '.board [data-sq="b2"]').click()
-            d.find_element(By.CSS_SELECTOR, '.board [data-sq="c3"]').click()
-            d.find_element(By.CSS_SELECTOR, '.board [data-sq="c3"]').click()  # again: emptied
+            press(d, "b2")
+            press(d, "c3")
+            press(d, "c3")  # again: emptied
             click(d, "Analyse this position", By.ID, "editor-done")
             made = "5B/6/6/6/1x4/W5 w"
             wait_for(d, "the position set up", lambda d: js(d, POSITION) == made)
@@ -153,8 +166,7 @@ def main():
             active().send_keys(Keys.ENTER)
             wait_for(d, "a1 selected by the keyboard", lambda d: js(d, label, "a2") == "a2, empty, move here")
             active().send_keys(Keys.ARROW_UP, Keys.ARROW_UP)
-            if active().get_attribute("data-sq") != "a3":
-                fail("two presses of Up from a1 reach %r" % active().get_attribute("data-sq"))
+            wait_for(d, "two presses of Up from a1 reaching a3", lambda d: active().get_attribute("data-sq") == "a3")
             active().send_keys(Keys.ENTER)
             wait_for(d, "a3 chosen", lambda d: js(d, label, "a1") == "a1, empty, shoot here")
             active().send_keys(Keys.ARROW_RIGHT, Keys.ENTER)
