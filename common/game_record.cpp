@@ -19,29 +19,14 @@ namespace amazons {
 using nlohmann::json;
 
 std::string_view code(EndReason r) {
-  switch (r) {
-    case EndReason::NoMoves:
-      return "no_moves";
-    case EndReason::Resign:
-      return "resign";
-    case EndReason::Time:
-      return "time";
-    case EndReason::Abandon:
-      return "abandon";
-    case EndReason::Aborted:
-      return "aborted";
-    case EndReason::IllegalMove:
-      return "illegal_move";
-    case EndReason::Adjudicated:
-      return "adjudicated";
-  }
+  for (const auto& [reason, text] : kEndReasonCodes)
+    if (reason == r) return text;
   return "unknown";
 }
 
 std::optional<EndReason> end_reason_from_code(std::string_view c) {
-  for (EndReason r : {EndReason::NoMoves, EndReason::Resign, EndReason::Time, EndReason::Abandon,
-                      EndReason::Aborted, EndReason::IllegalMove, EndReason::Adjudicated})
-    if (code(r) == c) return r;
+  for (const auto& [reason, text] : kEndReasonCodes)
+    if (text == c) return reason;
   return std::nullopt;
 }
 

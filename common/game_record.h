@@ -1,11 +1,13 @@
 // The record of one game: who played under which rules and clock, every move, and how it ended.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -27,6 +29,17 @@ enum class EndReason : std::uint8_t {
   IllegalMove,  // a program sent an illegal move (matches, bots)
   Adjudicated,  // a moderator decided the game (docs/PROTOCOL.md "Moderation")
 };
+// Each reason's code, the one spelling used in records and on the wire (protocol_enums.h reads
+// this table too).
+inline constexpr std::array<std::pair<EndReason, std::string_view>, 7> kEndReasonCodes{{
+    {EndReason::NoMoves, "no_moves"},
+    {EndReason::Resign, "resign"},
+    {EndReason::Time, "time"},
+    {EndReason::Abandon, "abandon"},
+    {EndReason::Aborted, "aborted"},
+    {EndReason::IllegalMove, "illegal_move"},
+    {EndReason::Adjudicated, "adjudicated"},
+}};
 std::string_view code(EndReason r);  // "no_moves", "resign", ...
 std::optional<EndReason> end_reason_from_code(std::string_view code);
 

@@ -43,14 +43,7 @@ struct EnumNames<RecordFormat> {
 };
 template <>
 struct EnumNames<EndReason> {
-  static constexpr std::array<std::pair<EndReason, std::string_view>, 7> kValues{
-      {{EndReason::NoMoves, "no_moves"},
-       {EndReason::Resign, "resign"},
-       {EndReason::Time, "time"},
-       {EndReason::Abandon, "abandon"},
-       {EndReason::Aborted, "aborted"},
-       {EndReason::IllegalMove, "illegal_move"},
-       {EndReason::Adjudicated, "adjudicated"}}};
+  static constexpr const auto& kValues = kEndReasonCodes;  // common/game_record.h
 };
 template <>
 struct EnumNames<ErrorCode> {
