@@ -77,13 +77,17 @@ std::string_view to_string(RecordFormat f);
 
 // ---- shared pieces ----------------------------------------------------------------------------
 
+// A player's rating before their first rated game: the centre of the Glicko-2 scale, on which
+// every player starts (server/glicko2.h).
+inline constexpr int kInitialRating = 1500;
+
 struct PlayerRef {
   std::string name;
-  int rating = 1500;
+  int rating = kInitialRating;
   bool bot = false;
   static void fields(auto& s, auto& v) {
     v("name", s.name);
-    v("rating", s.rating, 1500);
+    v("rating", s.rating, kInitialRating);
     v("bot", s.bot, false);
   }
   friend bool operator==(const PlayerRef&, const PlayerRef&) = default;
@@ -256,7 +260,7 @@ struct TournamentPairing {
 
 struct LeaderboardEntry {
   std::string name;
-  int rating = 1500;
+  int rating = kInitialRating;
   int deviation = 350;
   int games = 0;
   bool bot = false;
@@ -271,7 +275,7 @@ struct LeaderboardEntry {
 };
 
 struct RatingChange {
-  int rating = 1500;  // after the game
+  int rating = kInitialRating;  // after the game
   int change = 0;
   static void fields(auto& s, auto& v) {
     v("rating", s.rating);
@@ -282,12 +286,12 @@ struct RatingChange {
 
 struct OnlinePlayer {
   std::string name;
-  int rating = 1500;
+  int rating = kInitialRating;
   bool bot = false;
   int games = 0;  // games in progress
   static void fields(auto& s, auto& v) {
     v("name", s.name);
-    v("rating", s.rating, 1500);
+    v("rating", s.rating, kInitialRating);
     v("bot", s.bot, false);
     v("games", s.games, 0);
   }

@@ -54,8 +54,8 @@ protocol::Start GameRoom::start_message(std::optional<Color> viewer, Instant now
   s.game = id_text();
   s.rules = settings_.rules;
   s.variant = to_json(settings_.variant);
-  s.white = {seats_[0]->name, seats_[0]->rating.value_or(1500), seats_[0]->bot};
-  s.black = {seats_[1]->name, seats_[1]->rating.value_or(1500), seats_[1]->bot};
+  s.white = {seats_[0]->name, seats_[0]->rating.value_or(protocol::kInitialRating), seats_[0]->bot};
+  s.black = {seats_[1]->name, seats_[1]->rating.value_or(protocol::kInitialRating), seats_[1]->bot};
   s.time = settings_.time;
   s.rated = settings_.rated;
   s.color = viewer;
@@ -205,7 +205,7 @@ protocol::State GameRoom::state(std::optional<Color> viewer, Instant now, int sp
   s.variant = to_json(settings_.variant);
   for (Color c : {Color::White, Color::Black}) {
     if (!seats_[at(c)]) continue;
-    protocol::PlayerRef ref{seats_[at(c)]->name, seats_[at(c)]->rating.value_or(1500),
+    protocol::PlayerRef ref{seats_[at(c)]->name, seats_[at(c)]->rating.value_or(protocol::kInitialRating),
                             seats_[at(c)]->bot};
     (c == Color::White ? s.white : s.black) = ref;
     if (status_ == protocol::GameStatus::Active && offline_since_[at(c)]) s.offline.push_back(c);
@@ -230,7 +230,7 @@ protocol::GameSummary GameRoom::summary(int spectators) const {
   for (Color c : {Color::White, Color::Black})
     if (seats_[at(c)])
       (c == Color::White ? g.white : g.black) = protocol::PlayerRef{
-          seats_[at(c)]->name, seats_[at(c)]->rating.value_or(1500), seats_[at(c)]->bot};
+          seats_[at(c)]->name, seats_[at(c)]->rating.value_or(protocol::kInitialRating), seats_[at(c)]->bot};
   g.status = status_;
   g.rated = settings_.rated;
   g.plies = plies();

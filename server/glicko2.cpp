@@ -27,7 +27,7 @@ Rating glicko2_update(const Rating& player, const Rating& opponent, double score
 
 Rating glicko2_update(const Rating& player, std::span<const GameOutcome> games, double tau) {
   // Step 2: convert to the Glicko-2 scale.
-  const double mu = (player.rating - 1500.0) / kScale;
+  const double mu = (player.rating - kGlickoCentre) / kScale;
   const double phi = player.deviation / kScale;
   const double sigma = player.volatility;
   if (games.empty()) {
@@ -39,7 +39,7 @@ Rating glicko2_update(const Rating& player, std::span<const GameOutcome> games, 
   double inverse_v = 0;
   double improvement = 0;
   for (const GameOutcome& game : games) {
-    const double mu_j = (game.opponent.rating - 1500.0) / kScale;
+    const double mu_j = (game.opponent.rating - kGlickoCentre) / kScale;
     const double phi_j = game.opponent.deviation / kScale;
     const double gj = g(phi_j);
     const double e = expected(mu, mu_j, phi_j);
@@ -85,7 +85,7 @@ Rating glicko2_update(const Rating& player, std::span<const GameOutcome> games, 
   const double phi_star = std::sqrt(phi * phi + sigma_new * sigma_new);
   const double phi_new = 1.0 / std::sqrt(1.0 / (phi_star * phi_star) + 1.0 / v);
   const double mu_new = mu + phi_new * phi_new * improvement;
-  return {kScale * mu_new + 1500.0, std::min(kScale * phi_new, kMaxDeviation), sigma_new};
+  return {kScale * mu_new + kGlickoCentre, std::min(kScale * phi_new, kMaxDeviation), sigma_new};
 }
 
 }  // namespace amazons::server

@@ -4,10 +4,15 @@
 
 #include <span>
 
+#include "common/protocol_types.h"
+
 namespace amazons::server {
 
+// Glicko-2's scale is centred on 1500, the rating every player starts with.
+inline constexpr double kGlickoCentre = protocol::kInitialRating;
+
 struct Rating {
-  double rating = 1500.0;
+  double rating = kGlickoCentre;
   double deviation = 350.0;
   double volatility = 0.06;
   friend bool operator==(const Rating&, const Rating&) = default;

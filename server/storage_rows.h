@@ -67,8 +67,8 @@ inline protocol::ArchiveEntry archive_entry(const GameRow& g, int plies) {
   e.game = std::to_string(g.id);
   e.rules = g.rules;
   e.time = g.time;
-  e.white = {g.white.name, g.white.rating.value_or(1500), g.white.bot};
-  e.black = {g.black.name, g.black.rating.value_or(1500), g.black.bot};
+  e.white = {g.white.name, g.white.rating.value_or(protocol::kInitialRating), g.white.bot};
+  e.black = {g.black.name, g.black.rating.value_or(protocol::kInitialRating), g.black.bot};
   e.rated = g.rated;
   e.winner = g.result->winner;
   e.reason = g.result->reason;

@@ -55,6 +55,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "common/expected.h"
+#include "common/protocol_types.h"
 #include "common/time_control.h"
 #include "common/types.h"
 
@@ -117,7 +118,7 @@ std::string to_string(TournamentResult r);
 
 struct TournamentPlayer {
   std::string name;
-  double rating = 1500;
+  double rating = protocol::kInitialRating;
   bool bot = false;
   bool withdrawn = false;
   friend bool operator==(const TournamentPlayer&, const TournamentPlayer&) = default;
