@@ -45,4 +45,27 @@ std::string variant_label(const RuleVariant& v) {
   return v.name + "  (" + std::to_string(v.size) + "x" + std::to_string(v.size) + ")";
 }
 
+std::optional<InviteTarget> parse_invite(std::string_view text) {
+  std::string t(text);
+  if (const auto link = t.find("#/join/"); link != std::string::npos) {
+    // The link: "#/join/GAME/CODE", the code ending at a space, a slash or the text's end.
+    const std::string rest = t.substr(link + 7);
+    const auto slash = rest.find('/');
+    if (slash == std::string::npos || slash == 0) return std::nullopt;
+    std::string code = rest.substr(slash + 1);
+    code = code.substr(0, code.find_first_of(" \t\r\n/"));
+    if (code.empty()) return std::nullopt;
+    return InviteTarget{rest.substr(0, slash), code};
+  }
+  std::replace(t.begin(), t.end(), ',', ' ');
+  const auto start = t.find_first_not_of(' ');
+  if (start == std::string::npos) return std::nullopt;
+  const auto space = t.find(' ', start);
+  const std::string game = t.substr(start, space == std::string::npos ? std::string::npos : space - start);
+  std::string code = space == std::string::npos ? "" : t.substr(space + 1);
+  code.erase(std::remove(code.begin(), code.end(), ' '), code.end());
+  if (game.empty() || code.empty()) return std::nullopt;
+  return InviteTarget{game, code};
+}
+
 }  // namespace amazons::client

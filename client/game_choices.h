@@ -1,9 +1,11 @@
 // What the forms that start a game offer, in the desktop and the terminal client alike: the
-// time controls and the rule variants.
+// time controls and the rule variants, and how a private game's invite is read.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/time_control.h"
@@ -24,5 +26,17 @@ std::vector<RuleVariant> known_variants(const std::filesystem::path& rules_dir);
 
 // "botzone8  (8x8)": how the forms offer a variant.
 std::string variant_label(const RuleVariant& v);
+
+// A private game to join: its number and invite code.
+struct InviteTarget {
+  std::string game;
+  std::string code;
+  friend bool operator==(const InviteTarget&, const InviteTarget&) = default;
+};
+// What a person types or pastes to join a private game, as the creator tells it: "17
+// ABCDEFGHJK", "17, ABCDEFGHJK", or the invite link (".../#/join/17/ABCDEFGHJK"). Nothing when
+// the text does not hold both a game and a code.
+std::optional<InviteTarget> parse_invite(std::string_view text);
+inline constexpr std::string_view kInviteExample = "17 ABCDEFGHJK";
 
 }  // namespace amazons::client

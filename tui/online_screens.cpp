@@ -463,26 +463,23 @@ class LobbyScreen final : public Screen {
     client_->seek({variants_[rules_].name, times_[time_].control, rated_});
   }
 
-  // "17 ABCDEFGHJK": the game and its invite code, as the creator tells them.
+  // "17 ABCDEFGHJK" or the invite link: the game and its invite code (client::parse_invite).
   void type(const Key& k) {
     using C = Key::Code;
     if (k.code == C::Escape) typing_ = false;
     if (k.code == C::Backspace && !typed_.empty()) typed_.pop_back();
-    if (k.code == C::Char && k.ch >= 0x20 && k.ch < 0x7F && typed_.size() < 40)
+    if (k.code == C::Char && k.ch >= 0x20 && k.ch < 0x7F && typed_.size() < 200)
       typed_ += static_cast<char>(k.ch);
     if (k.code != C::Enter) return;
     typing_ = false;
-    std::string text = typed_;
-    std::replace(text.begin(), text.end(), ',', ' ');
-    const auto space = text.find(' ');
-    const std::string game = text.substr(0, space);
-    std::string code = space == std::string::npos ? "" : text.substr(space + 1);
-    code.erase(std::remove(code.begin(), code.end(), ' '), code.end());
-    if (game.empty() || code.empty()) {
-      app_.notify("Type the game number and its invite code, e.g. \"17 ABCDEFGHJK\".", true);
+    const auto invite = client::parse_invite(typed_);
+    if (!invite) {
+      app_.notify("Type the game number and its invite code, e.g. \"" + std::string(client::kInviteExample) +
+                      "\", or paste the invite link.",
+                  true);
       return;
     }
-    client_->join(game, code);
+    client_->join(invite->game, invite->code);
   }
 
   std::shared_ptr<client::OnlineClient> client_;

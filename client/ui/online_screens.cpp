@@ -691,18 +691,14 @@ class LobbyScreen final : public Screen {
   }
 
   void join_private() {
-    // "17 ABCDEFGHJK": the game and its invite code, as the creator tells them.
-    std::string text = invite_.text;
-    std::replace(text.begin(), text.end(), ',', ' ');
-    const auto space = text.find(' ');
-    const std::string game = text.substr(0, space);
-    std::string code = space == std::string::npos ? "" : text.substr(space + 1);
-    code.erase(std::remove(code.begin(), code.end(), ' '), code.end());
-    if (game.empty() || code.empty()) {
-      app_.notify("Type the game number and its invite code, e.g. \"17 ABCDEFGHJK\".", true);
+    const auto invite = client::parse_invite(invite_.text);
+    if (!invite) {
+      app_.notify("Type the game number and its invite code, e.g. \"" + std::string(client::kInviteExample) +
+                      "\", or paste the invite link.",
+                  true);
       return;
     }
-    client_->join(game, code);
+    client_->join(invite->game, invite->code);
   }
 
   void leave() {
@@ -724,7 +720,7 @@ class LobbyScreen final : public Screen {
   Button create_{"create", "Create game", ButtonStyle::Primary};
   Button quick_{"quick", "Quick pairing"};
   Button cancel_{"cancel_wait", "Cancel my open game", ButtonStyle::Quiet};
-  TextField invite_{"invite", "Private game: number and invite code", 40};
+  TextField invite_{"invite", "Private game: number and invite code, or its link", 200};
   Button join_private_{"join_private", "Join"};
   Button archive_{"archive", "My games"};
   Button moderation_{"moderation", "Moderation"};

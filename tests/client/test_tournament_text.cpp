@@ -1,5 +1,6 @@
 // What the clients say about a tournament (client/tournament_text.h), from the protocol's
-// summaries, standings and pairings.
+// summaries, standings and pairings; and how the forms read a private game's invite
+// (client/game_choices.h).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -87,4 +88,18 @@ TEST_CASE("tournament text: points without trailing zeros, standings rows and pa
   CHECK_FALSE(takes_part(info, "carol"));
   CHECK(current_game(info, "alice") == "17");
   CHECK_FALSE(current_game(info, "carol").has_value());
+}
+
+TEST_CASE("invites: the game and code typed, with a comma, or the invite link pasted") {
+  using T = InviteTarget;
+  CHECK(parse_invite("17 ABCDEFGHJK") == T{"17", "ABCDEFGHJK"});
+  CHECK(parse_invite("  17,ABCDE FGHJK ") == T{"17", "ABCDEFGHJK"});
+  CHECK(parse_invite("http://192.168.1.10:7420/#/join/17/ABCDEFGHJK") == T{"17", "ABCDEFGHJK"});
+  CHECK(parse_invite("see https://host/#/join/3/XYZ23 today") == T{"3", "XYZ23"});
+  CHECK_FALSE(parse_invite(""));
+  CHECK_FALSE(parse_invite("17"));
+  CHECK_FALSE(parse_invite("   "));
+  CHECK_FALSE(parse_invite("https://host/#/join/17"));
+  CHECK_FALSE(parse_invite("https://host/#/join//CODE"));
+  CHECK_FALSE(parse_invite("https://host/#/join/17/"));
 }
