@@ -17,16 +17,26 @@ if [[ -z ${AMAZONS_PACKAGE_NAMESPACE:-} ]]; then
     exit 77
   fi
   export AMAZONS_PACKAGE_NAMESPACE=1
-  exec unshare --mount --propagation private "$0" "$@"
+  exec unshare --mount --propagation private bash "$0" "$@"
 fi
 
 fail() { echo "FAIL: $*"; exit 1; }
 step() { echo "== $*"; }
 
 top=$(mktemp -d /tmp/amazons-package-XXXXXX)
-mount -t tmpfs -o size=1g amazons-package "$top"
+# A container without the right to mount cannot run this: skipped, not failed.
+if ! mount -t tmpfs -o size=1g amazons-package "$top"; then
+  rmdir "$top"
+  echo "SKIP: cannot mount a tmpfs here"
+  exit 77
+fi
 mkdir "$top/upper" "$top/work" "$top/root"
-mount -t overlay amazons-package -o "lowerdir=/,upperdir=$top/upper,workdir=$top/work" "$top/root"
+if ! mount -t overlay amazons-package -o "lowerdir=/,upperdir=$top/upper,workdir=$top/work" \
+  "$top/root"; then
+  umount "$top" && rmdir "$top"
+  echo "SKIP: cannot mount an overlay of / here"
+  exit 77
+fi
 root=$top/root
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
