@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/shipped_files.h"
+
 namespace amazons::ai {
 
 namespace {
@@ -112,10 +114,7 @@ Expected<Level, std::string> level_from_json(const std::string& name, const json
 
 }  // namespace
 
-std::filesystem::path default_config_dir() {
-  if (const char* env = std::getenv("AMAZONS_CONFIG_DIR")) return env;
-  return AMAZONS_CONFIG_DIR;
-}
+std::filesystem::path default_config_dir() { return shipped_config_dir(AMAZONS_CONFIG_DIR); }
 
 const Level* AiConfig::find(std::string_view name) const {
   for (const Level& l : levels)

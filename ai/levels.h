@@ -43,8 +43,9 @@ struct AiConfig {
   friend bool operator==(const AiConfig&, const AiConfig&) = default;
 };
 
-// Where the tools find rules/ and ai.json: $AMAZONS_CONFIG_DIR, else the source tree's config/
-// (fixed at build time).
+// Where the tools find rules/ and ai.json: $AMAZONS_CONFIG_DIR, else the installed
+// share/amazons/config beside the program's bin/, else the source tree's config/ (fixed at build
+// time). common/shipped_files.h says why in that order.
 std::filesystem::path default_config_dir();
 
 // What config/ai.json holds; used where no file is at hand (Botzone runs a lone binary).

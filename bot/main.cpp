@@ -6,6 +6,7 @@
 
 #include "bot/bot.h"
 #include "bot/command_line.h"
+#include "common/shipped_files.h"
 
 namespace {
 
@@ -13,11 +14,6 @@ amazons::bot::Bot* g_bot = nullptr;
 
 extern "C" void on_signal(int) {
   if (g_bot) g_bot->stop();  // only an atomic increment: safe in a signal handler
-}
-
-std::filesystem::path config_dir() {
-  if (const char* env = std::getenv("AMAZONS_CONFIG_DIR")) return env;
-  return AMAZONS_CONFIG_DIR;
 }
 
 amazons::Log::Level log_level(const std::string& name) {
@@ -32,8 +28,8 @@ amazons::Log::Level log_level(const std::string& name) {
 
 int main(int argc, char** argv) {
   using namespace amazons;
-  const auto command =
-      bot::parse_command_line(std::vector<std::string>(argv + 1, argv + argc), config_dir());
+  const auto command = bot::parse_command_line(std::vector<std::string>(argv + 1, argv + argc),
+                                               amazons::shipped_config_dir(AMAZONS_CONFIG_DIR));
   if (!command) {
     std::fprintf(stderr, "amazons-bot: %s\n", command.error().c_str());
     return 2;

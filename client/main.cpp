@@ -11,13 +11,14 @@
 #include "client/server_host.h"
 #include "client/ui/app.h"
 #include "client/user_files.h"
+#include "common/shipped_files.h"
 
 int main(int argc, char** argv) {
   using namespace amazons::client;
   namespace fs = std::filesystem;
   CLI::App cli{"amazons-client: play the Game of the Amazons"};
   std::string config, data, state_file, screenshots;
-  std::string rules_dir = std::string(AMAZONS_CONFIG_DIR) + "/rules";
+  std::string rules_dir = (amazons::shipped_config_dir(AMAZONS_CONFIG_DIR) / "rules").string();
   std::string server_exe, server_args, replay;
   bool host = false;
   unsigned width = 1200, height = 800;

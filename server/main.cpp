@@ -17,6 +17,7 @@
 #include "cluster/lease.h"
 #include "cluster/redis.h"
 #include "common/protocol_enums.h"
+#include "common/shipped_files.h"
 #include "server/admin.h"
 #include "server/backup.h"
 #include "server/config.h"
@@ -152,10 +153,10 @@ int run_backup(const std::string& db, const std::string& out, bool force) {
 // The server's configuration: the defaults, config/server.json or --config, then the flags that
 // were given. Returns false with the reason printed when the file is bad.
 bool load_config(ServerConfig& config, std::string config_path) {
-  config.rules_dir = std::filesystem::path(AMAZONS_CONFIG_DIR) / "rules";
-  if (config_path.empty() &&
-      std::filesystem::exists(std::filesystem::path(AMAZONS_CONFIG_DIR) / "server.json"))
-    config_path = (std::filesystem::path(AMAZONS_CONFIG_DIR) / "server.json").string();
+  const auto shipped = shipped_config_dir(AMAZONS_CONFIG_DIR);
+  config.rules_dir = shipped / "rules";
+  if (config_path.empty() && std::filesystem::exists(shipped / "server.json"))
+    config_path = (shipped / "server.json").string();
   if (config_path.empty()) return true;
   auto loaded = load_config_file(config, config_path);
   if (!loaded) {
@@ -305,7 +306,7 @@ int main(int argc, char** argv) {
   if (require_tls) config.require_tls = true;
   if (no_tls) config.tls = false;
   if (web_root) config.web_root = *web_root;
-  if (config.web_root.empty()) config.web_root = AMAZONS_WEB_DIR;
+  if (config.web_root.empty()) config.web_root = shipped_dir("web", AMAZONS_WEB_DIR);
   if (test_clock) {
     const auto offset = read_test_clock(*test_clock);
     if (!offset) {

@@ -8,6 +8,7 @@
 
 #include "ai/levels.h"
 #include "client/user_files.h"
+#include "common/shipped_files.h"
 #include "tui/app.h"
 #include "tui/terminal.h"
 
@@ -17,8 +18,8 @@ int main(int argc, char** argv) {
   CLI::App cli{"amazons-tui: play the Game of the Amazons in a terminal"};
   AppOptions options;
   std::string config, data, server, name;
-  std::string rules_dir = std::string(AMAZONS_CONFIG_DIR) + "/rules";
-  std::string ai_config = std::string(AMAZONS_CONFIG_DIR) + "/ai.json";
+  std::string rules_dir = (amazons::shipped_config_dir(AMAZONS_CONFIG_DIR) / "rules").string();
+  std::string ai_config = (amazons::shipped_config_dir(AMAZONS_CONFIG_DIR) / "ai.json").string();
   std::string discovery_target;
   int discovery_port = 0;
   cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");

@@ -15,7 +15,7 @@ if [[ -n "$out" ]]; then
   echo "FAIL: systemd-analyze verify warns: $out"
   exit 1
 fi
-for key in 'Restart=on-failure' 'ExecReload=/bin/kill -HUP $MAINPID' 'DynamicUser=yes' \
+for key in 'Restart=on-failure' 'ExecReload=/bin/kill -HUP $MAINPID' 'User=amazons' \
            'StateDirectory=amazons' 'NoNewPrivileges=yes' 'ProtectSystem=strict'; do
   grep -qxF "$key" "$work/amazons-server.service" || { echo "FAIL: the unit lacks $key"; exit 1; }
 done
