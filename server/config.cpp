@@ -92,6 +92,12 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
     } else if (key == "kept_challenges_per_player") {
       if (!(err = integer(v, k, 1, 1'000'000, i)))
         c.lobby.max_kept_challenges_per_player = static_cast<std::size_t>(i);
+    } else if (key == "open_reports_per_address") {
+      if (!(err = integer(v, k, 1, 1'000'000, i)))
+        c.lobby.max_open_reports_per_address = static_cast<std::size_t>(i);
+    } else if (key == "open_reports_per_target") {
+      if (!(err = integer(v, k, 1, 1'000'000, i)))
+        c.lobby.max_open_reports_per_target = static_cast<std::size_t>(i);
     } else {
       err = k + ": unknown key";
     }

@@ -57,6 +57,11 @@ struct LobbyConfig {
   // address: the address is not stored.
   std::size_t max_kept_offers_per_address = 200;
   std::size_t max_kept_challenges_per_player = 20;
+  // Open reports filed from one address (under any names), and open reports on one player:
+  // past either a report is refused (rate_limited), so that throwaway names from one address
+  // cannot bury the moderators or one player under reports (issue 35).
+  std::size_t max_open_reports_per_address = 20;
+  std::size_t max_open_reports_per_target = 50;
   std::size_t max_list = 200;  // games in one list reply
   // Whether every player may create tournaments (limits.players_create_tournaments); when not,
   // only moderators may (see Lobby::may_create_tournament).

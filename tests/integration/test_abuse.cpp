@@ -4,9 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "server_process.h"
@@ -320,4 +324,86 @@ TEST_CASE("abuse: the lobby list shows an honest game made after 260 kept spam g
   }));
   bob.send(R"({"type":"list","cursor":"x"})");
   CHECK(bob.expect_error() == ErrorCode::BadField);
+}
+
+namespace {
+
+std::string report_on(const std::string& player) {
+  return R"({"type":"report","player":")" + player + R"(","reason":"spam"})";
+}
+
+// Files one report; true when filed, false when refused with rate_limited.
+bool file_report(Client& c, const std::string& player) {
+  c.send(report_on(player));
+  const auto reply = c.next();
+  if (std::holds_alternative<Ok>(reply.message)) return true;
+  const auto* e = std::get_if<Error>(&reply.message);
+  REQUIRE_MESSAGE(e != nullptr, encode(reply.message));
+  CHECK(e->code == ErrorCode::RateLimited);
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: reports from one address stop at 20 under any names, and at 50 on one player") {
+  const auto shipped = nlohmann::json::parse(
+      std::ifstream(std::filesystem::path(amazons::test::config_dir()) / "server.json"));
+  CHECK(shipped["limits"]["open_reports_per_address"] == 20);
+  CHECK(shipped["limits"]["open_reports_per_target"] == 50);
+
+  TempDir dir;
+  ServerProcess server(dir.path());  // the built-in defaults, as shipped
+  Client victim(server.port()), other(server.port());
+  victim.hello("victim");
+  other.hello("other");
+  // The attack as it was made: 8 throwaway guests from one address, 20 reports each (the cap
+  // per reporter), 160 filed in half a second.
+  int filed = 0, refused = 0;
+  for (int n = 0; n < 8; ++n) {
+    Client guest(server.port());
+    guest.hello("guest" + std::to_string(n));
+    for (int i = 0; i < 20; ++i) (file_report(guest, "victim") ? filed : refused) += 1;
+  }
+  CHECK(filed == 20);
+  CHECK(refused == 140);
+  // Nor on anyone else from there, under a new name and connection.
+  {
+    Client late(server.port());
+    late.hello("guest8");
+    CHECK_FALSE(file_report(late, "other"));
+  }
+  // Other addresses still report: up to 50 open reports on the victim in all.
+  auto b = Client::from("127.0.0.2", server.port());
+  auto c = Client::from("127.0.0.3", server.port());
+  auto d = Client::from("127.0.0.4", server.port());
+  b.hello("bob");
+  c.hello("carol");
+  d.hello("dave");
+  for (int i = 0; i < 20; ++i) CHECK(file_report(b, "victim"));
+  for (int i = 0; i < 10; ++i) CHECK(file_report(c, "victim"));
+  d.send(report_on("victim"));
+  const auto e = d.expect<Error>();
+  CHECK(e.code == ErrorCode::RateLimited);
+  CHECK(e.message.find("victim") != std::string::npos);
+  CHECK(file_report(c, "other"));  // the cap is the victim's: others may still be reported
+
+  // The keys change the caps.
+  TempDir low_dir;
+  ServerProcess low(low_dir.path(), {{"limits",
+                                      {{"open_reports_per_address", 2},
+                                       {"open_reports_per_target", 3}}}});
+  Client x(low.port()), y(low.port());
+  x.hello("x");
+  y.hello("y");
+  CHECK(file_report(x, "y"));
+  CHECK(file_report(y, "x"));
+  CHECK_FALSE(file_report(x, "y"));  // two from this address
+  auto z = Client::from("127.0.0.2", low.port());
+  z.hello("z");
+  CHECK(file_report(z, "x"));
+  CHECK(file_report(z, "x"));
+  auto w = Client::from("127.0.0.3", low.port());
+  w.hello("w");
+  CHECK_FALSE(file_report(w, "x"));  // three on x
+  CHECK(file_report(w, "z"));
 }
