@@ -23,17 +23,32 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
     return ctx.error(ErrorCode::TlsRequired,
                      "this server takes passwords over TLS only: connect with tls://host:port "
                      "(or the TLS switch), so that nobody on the way can read it");
-  if (config_.server_password &&
-      !equal_secret(m.server_password.value_or(""), *config_.server_password))
-    return ctx.error(ErrorCode::AuthFailed, "this server needs the right server_password");
+  const auto existing = players_.find(m.name);
+  // A token is 128 random bits, so it is not budgeted: its owner logs in with it from any
+  // address, even one that is backing off (a cluster node checks tokens in its login job, and
+  // there a token hello is budgeted like any other).
+  const bool good_token =
+      m.token && !clustered() && existing != players_.end() &&
+      !existing->second.row.token_digest.empty() &&
+      equal_secret(token_digest(*m.token), existing->second.row.token_digest);
+  if (config_.server_password) {
+    if (!good_token && over_auth_budget(ctx, "server_password")) return;
+    if (!equal_secret(m.server_password.value_or(""), *config_.server_password)) {
+      auth_failed(ctx);
+      return ctx.error(ErrorCode::AuthFailed, "this server needs the right server_password");
+    }
+  }
   if (auto problem = name_problem(m.name)) return ctx.error(ErrorCode::BadField, *problem);
   if (refuse_hello(ctx, m.name)) return;
   if (m.password && (m.password->empty() || m.password->size() > kMaxPasswordBytes))
     return ctx.error(ErrorCode::BadField,
                      "password: must be 1 to " + std::to_string(kMaxPasswordBytes) + " bytes");
+  // A password is checked only within the address's budget: past it the attempt is refused
+  // before any hashing, whichever name it is for (the name's owner still logs in with the token,
+  // or with the password from another address).
+  if (m.password && !m.token && over_auth_budget(ctx, "password")) return;
   if (clustered()) return login_clustered(ctx, m);
 
-  const auto existing = players_.find(m.name);
   if (m.token) {
     if (existing == players_.end() || existing->second.row.token_digest.empty() ||
         !equal_secret(token_digest(*m.token), existing->second.row.token_digest))
@@ -52,7 +67,8 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
     sessions_.at(ctx.requester).hello_pending = true;
     ctx.fx.password_jobs.push_back(PasswordJob{
         ctx.requester, ctx.id, m.name, *m.password, m.bot,
-        has_password ? std::optional(existing->second.row.password_hash) : std::nullopt});
+        has_password ? std::optional(existing->second.row.password_hash) : std::nullopt,
+        sessions_.at(ctx.requester).connection.address});
     return;
   }
   if (has_password) return ctx.error(ErrorCode::AuthFailed, "that name needs its password");
@@ -64,6 +80,8 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
 
 Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
   const PasswordJob& job = outcome.job;
+  // Counted even when the connection is gone: hanging up on a guess must not hide it.
+  if (job.stored_hash && !outcome.verified) auth_budget_.failed(job.address, now.mono);
   const auto it = sessions_.find(job.session);
   if (it == sessions_.end()) return {};
   it->second.hello_pending = false;
@@ -143,6 +161,22 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
     ctx.reply(challenge_received(id, c));
   }
   if (auto turns = your_turn(name, ctx.now); !turns.games.empty()) ctx.reply(turns);
+}
+
+bool Lobby::over_auth_budget(Ctx& ctx, const char* what, std::optional<std::string> game) {
+  const std::string& address = sessions_.at(ctx.requester).connection.address;
+  const auto verdict = auth_budget_.attempt(address, ctx.now.mono);
+  if (verdict == AuthBudget::Verdict::Allowed) return false;
+  ctx.fx.auth_backoffs.push_back({address, what, verdict == AuthBudget::Verdict::RefusedFirst});
+  // Said the same way whatever the secret and whether it was right: over the budget a guess
+  // tells nothing.
+  ctx.error(ErrorCode::RateLimited,
+            "too many wrong codes and passwords from your address: wait a minute", std::move(game));
+  return true;
+}
+
+void Lobby::auth_failed(const Ctx& ctx) {
+  auth_budget_.failed(sessions_.at(ctx.requester).connection.address, ctx.now.mono);
 }
 
 PlayerInfo Lobby::info_of(const PlayerState& p) const {

@@ -407,3 +407,157 @@ TEST_CASE("abuse: reports from one address stop at 20 under any names, and at 50
   CHECK_FALSE(file_report(w, "x"));  // three on x
   CHECK(file_report(w, "z"));
 }
+
+namespace {
+
+// One sample of the server's /metrics page (a counter without labels).
+double abuse_metric(unsigned short port, const std::string& name) {
+  auto c = amazons::test::TransportClient::connect(amazons::test::Wire::Tcp, port);
+  REQUIRE(c.has_value());
+  REQUIRE(c->send_raw("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+  const std::string page = c->read_until_closed();
+  const auto at = page.find("\n" + name + " ");
+  REQUIRE_MESSAGE(at != std::string::npos, name << " not on the page");
+  return std::atof(page.c_str() + at + name.size() + 2);
+}
+
+std::string read_file_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A hello on a new connection from `source`: the error code, or nullopt for a welcome.
+std::optional<ErrorCode> hello_from(const std::string& source, unsigned short port,
+                                    const std::string& name, const std::string& extra) {
+  auto c = Client::from(source, port);
+  c.send(R"({"type":"hello","protocol":1,"name":")" + name + "\"" + extra + "}");
+  const auto reply = c.next();
+  if (std::holds_alternative<Welcome>(reply.message)) return std::nullopt;
+  const auto* e = std::get_if<Error>(&reply.message);
+  REQUIRE_MESSAGE(e != nullptr, encode(reply.message));
+  return e->code;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: invite guesses from one address that reconnects are slowed to 100 a minute") {
+  TempDir dir;
+  amazons::test::Launch launch;
+  launch.stderr_file = dir.path() / "server.log";
+  ServerProcess server(dir.path(), nlohmann::json::object(), {}, launch);  // limits as shipped
+  auto alice = Client::from("127.0.0.2", server.port());
+  alice.hello("alice");
+  alice.send(Create{"standard", TimeControl{}, ColorChoice::White, false, true});
+  const auto created = alice.expect<Created>();
+  REQUIRE(created.invite);
+
+  // The attack: a new connection for every guess, so that no connection's error budget (nor its
+  // request rate) stops it. Before the budget all 300 were answered no_such_game, 6,000-8,800 a
+  // second.
+  constexpr int kGuesses = 300;
+  int answered = 0, limited = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < kGuesses; ++i) {
+    Client m(server.port());
+    m.hello("mallory" + std::to_string(i));
+    m.send(Join{created.game, "guess" + std::to_string(i)});
+    const auto e = m.expect<Error>();
+    if (e.code == ErrorCode::NoSuchGame) {
+      ++answered;
+    } else {
+      CHECK(e.code == ErrorCode::RateLimited);
+      ++limited;
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE(kGuesses << " guesses in " << seconds << " s: " << answered << " answered, " << limited
+                   << " rate_limited");
+  // The first 20 are answered; after them at most 100 a minute, however long this took.
+  CHECK(answered >= 20);
+  CHECK(answered <= 20 + static_cast<int>(100 * seconds / 60) + 1);
+  CHECK(answered + limited == kGuesses);
+
+  // Over the budget the right code gets the same answer: a guess tells nothing.
+  {
+    Client m(server.port());
+    m.hello("mallory_right");
+    m.send(Join{created.game, created.invite});
+    CHECK(m.expect_error() == ErrorCode::RateLimited);
+  }
+  // Only that address is held back.
+  auto bob = Client::from("127.0.0.3", server.port());
+  bob.hello("bob");
+  bob.send(Join{created.game, created.invite});
+  CHECK(bob.expect<Start>().game == created.game);
+
+  CHECK(abuse_metric(server.port(), "amazons_auth_backoff_total") >= limited + 1);
+  // One log line for the run of refusals, not one per refusal.
+  const std::string log = read_file_text(launch.stderr_file);
+  std::size_t lines = 0;
+  for (auto at = log.find("event=auth_backoff"); at != std::string::npos;
+       at = log.find("event=auth_backoff", at + 1))
+    ++lines;
+  CHECK(lines >= 1);
+  CHECK(lines < 5);
+  CHECK(log.find("addr=127.0.0.1") != std::string::npos);
+}
+
+TEST_CASE("abuse: password guesses from one address stop at 20, never the owner's other logins") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const std::string right = R"(,"password":"correct horse")";
+  std::string token;
+  {
+    auto alice = Client::from("127.0.0.2", server.port());
+    token = alice.hello("alice", right);
+  }
+  // Reconnecting after each wrong password: 20 are checked, then at most 100 a minute.
+  int answered = 0, limited = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 30; ++i) {
+    const auto code = hello_from("127.0.0.1", server.port(), "alice",
+                                 R"(,"password":"guess)" + std::to_string(i) + "\"");
+    REQUIRE(code);
+    (*code == ErrorCode::AuthFailed ? answered : limited) += 1;
+    if (*code != ErrorCode::AuthFailed) CHECK(*code == ErrorCode::RateLimited);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(answered >= 20);
+  CHECK(answered <= 20 + static_cast<int>(100 * seconds / 60) + 1);
+  CHECK(answered + limited == 30);
+  // The right password from there is refused unchecked too; the owner's token from there, and
+  // his password from elsewhere, still log him in.
+  CHECK(hello_from("127.0.0.1", server.port(), "alice", right) == ErrorCode::RateLimited);
+  CHECK(hello_from("127.0.0.1", server.port(), "alice", R"(,"token":")" + token + "\"") ==
+        std::nullopt);
+  CHECK(hello_from("127.0.0.3", server.port(), "alice", right) == std::nullopt);
+}
+
+TEST_CASE("abuse: server password guesses are budgeted by address, as the keys say") {
+  TempDir dir;
+  const std::string wrong = R"(,"server_password":"guess")";
+  const std::string right = R"(,"server_password":"club")";
+  // A refill of one in 100 minutes: nothing comes back while the test runs.
+  ServerProcess server(dir.path(),
+                       {{"password", "club"},
+                        {"limits", {{"auth_failures_burst", 5}, {"auth_failures_per_minute", 0.01}}}});
+  for (int i = 0; i < 5; ++i)
+    CHECK(hello_from("127.0.0.1", server.port(), "m" + std::to_string(i), wrong) ==
+          ErrorCode::AuthFailed);
+  CHECK(hello_from("127.0.0.1", server.port(), "m5", wrong) == ErrorCode::RateLimited);
+  CHECK(hello_from("127.0.0.1", server.port(), "m6", right) == ErrorCode::RateLimited);
+  CHECK(hello_from("127.0.0.2", server.port(), "carol", right) == std::nullopt);
+
+  // A refill of a thousand a second keeps up with a client that waits 2 ms between guesses.
+  TempDir fast_dir;
+  ServerProcess fast(fast_dir.path(),
+                     {{"password", "club"},
+                      {"limits", {{"auth_failures_burst", 1}, {"auth_failures_per_minute", 60000}}}});
+  for (int i = 0; i < 10; ++i) {
+    CHECK(hello_from("127.0.0.1", fast.port(), "m" + std::to_string(i), wrong) ==
+          ErrorCode::AuthFailed);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
