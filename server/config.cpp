@@ -92,6 +92,9 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
     } else if (key == "kept_challenges_per_player") {
       if (!(err = integer(v, k, 1, 1'000'000, i)))
         c.lobby.max_kept_challenges_per_player = static_cast<std::size_t>(i);
+    } else if (key == "password_checks_per_address") {
+      if (!(err = integer(v, k, 1, 1'000, i)))
+        c.lobby.max_password_checks_per_address = static_cast<std::size_t>(i);
     } else if (key == "auth_failures_burst") {
       if (!(err = integer(v, k, 1, 1'000'000, i))) c.lobby.auth_budget.burst = static_cast<double>(i);
     } else if (key == "auth_failures_per_minute") {
@@ -237,6 +240,8 @@ Expected<ServerConfig, std::string> apply_config_json(ServerConfig c, const json
       if (!(err = integer(v, key, 1, 64, i))) c.threads = static_cast<int>(i);
     } else if (key == "rules_dir") {
       if (!(err = text(v, key, s))) c.rules_dir = s;
+    } else if (key == "password_threads") {
+      if (!(err = integer(v, key, 1, 64, i))) c.password_threads = static_cast<int>(i);
     } else if (key == "password_hashing") {
       if (!(err = text(v, key, s))) {
         if (s == "interactive")

@@ -40,6 +40,9 @@ struct ServerConfig {
   int threads = 2;                             // network threads
   std::filesystem::path rules_dir;
   HashStrength password_hashing = HashStrength::Interactive;
+  // Threads that hash and check passwords (Argon2id, about 64 MiB and a tenth of a second each
+  // when interactive), apart from the network threads.
+  int password_threads = 2;
   // Limits.
   int connections_per_address = 16;
   std::size_t max_write_queue_bytes = 1 << 20;

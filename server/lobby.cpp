@@ -149,6 +149,12 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
       }
     }
   }
+  if (it->second.hello_pending)
+    if (const auto w = password_waiting_.find(it->second.connection.address);
+        w != password_waiting_.end()) {
+      std::erase_if(w->second, [&](const PasswordJob& j) { return j.session == session; });
+      if (w->second.empty()) password_waiting_.erase(w);
+    }
   sessions_.erase(session);
   if (const auto r = remote_.find(session); r != remote_.end()) {
     remote_ids_.erase(r->second);

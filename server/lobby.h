@@ -67,6 +67,12 @@ struct LobbyConfig {
   // connections (limits.auth_failures_burst, limits.auth_failures_per_minute): past the budget
   // an attempt is refused with rate_limited and not checked (issue 35).
   AuthBudgetSettings auth_budget;
+  // Passwords from one address being hashed or checked at once (queued or running on the
+  // password threads): past it a password hello waits in its address's own queue (on a cluster's
+  // node it is refused, rate_limited), so that wrong passwords from a few addresses cannot make
+  // everyone else's login wait behind them (issue 35: 48 queued wrong passwords from three
+  // addresses delayed an honest login 3 s).
+  std::size_t max_password_checks_per_address = 1;
   std::size_t max_list = 200;  // games in one list reply
   // Whether every player may create tournaments (limits.players_create_tournaments); when not,
   // only moderators may (see Lobby::may_create_tournament).
@@ -101,7 +107,7 @@ struct PasswordJob {
   std::string password;
   bool bot = false;
   std::optional<std::string> stored_hash;  // verify against it; when empty, hash anew
-  std::string address = {};                // where it came from (its guessing budget)
+  std::string address = {};                // where it came from (its share of the threads)
 };
 struct PasswordOutcome {
   PasswordJob job;
@@ -198,8 +204,8 @@ struct LoginJob {
   std::optional<std::string> token;
   bool bot = false;
   bool known_only = false;  // registrations are closed: a name never stored is refused
-  std::string address = {};  // where it came from (its guessing budget)
-  bool password_check = false;  // a password without a token: a guess, if wrong
+  std::string address = {};  // where it came from (its share of the password threads)
+  bool password_check = false;  // a password without a token: counted in that share
 };
 struct LoginOutcome {
   LoginJob job;                          // its password cleared
@@ -629,6 +635,17 @@ class Lobby {
   std::vector<std::string> restore_problems_;
   ModerationState moderation_;
   AuthBudget auth_budget_;
+  // Password jobs (PasswordJob, or a cluster's LoginJob with a password) not yet completed, by
+  // address: their share of the password threads (max_password_checks_per_address).
+  std::map<std::string, std::size_t> password_checks_;
+  // Password jobs over their address's share, first come first served, until a check of that
+  // address is answered. A job whose session has gone is dropped (disconnect).
+  std::map<std::string, std::deque<PasswordJob>> password_waiting_;
+  void password_check_done(const std::string& address);
+  // Hands `job` to the password threads within its address's share, or makes it wait.
+  void queue_password_job(Ctx& ctx, PasswordJob job);
+  // The waiting jobs of `address` that its share now has room for.
+  Effects start_waiting_password_jobs(const std::string& address, Instant now);
   Millis next_budget_sweep_{0};
   std::map<TournamentId, Tournament> tournaments_;
   std::map<GameId, TournamentId> tournament_games_;  // games of a tournament still played

@@ -207,6 +207,7 @@ void Lobby::login_clustered(Ctx& ctx, const protocol::Hello& m) {
 
 Effects Lobby::complete_login(const LoginOutcome& outcome, Instant now) {
   const LoginJob& job = outcome.job;
+  if (job.password_check) password_check_done(job.address);
   // Counted even when the connection is gone: hanging up on a guess must not hide it.
   if (job.password_check && outcome.error && outcome.error->code == ErrorCode::AuthFailed)
     auth_budget_.failed(job.address, now.mono);

@@ -47,7 +47,21 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
   // before any hashing, whichever name it is for (the name's owner still logs in with the token,
   // or with the password from another address).
   if (m.password && !m.token && over_auth_budget(ctx, "password")) return;
-  if (clustered()) return login_clustered(ctx, m);
+  const std::string& address = sessions_.at(ctx.requester).connection.address;
+  if (clustered()) {
+    // A cluster node hashes in its login job, which has no queue to wait in: over the share, the
+    // password is refused.
+    if (m.password && !m.token && !address.empty()) {
+      std::size_t& checks = password_checks_[address];
+      if (checks >= config_.max_password_checks_per_address)
+        return ctx.error(ErrorCode::RateLimited,
+                         "passwords from your address are being checked already (" +
+                             std::to_string(config_.max_password_checks_per_address) +
+                             " at a time): try again once they are answered");
+      ++checks;
+    }
+    return login_clustered(ctx, m);
+  }
 
   if (m.token) {
     if (existing == players_.end() || existing->second.row.token_digest.empty() ||
@@ -65,10 +79,11 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
       return ctx.error(ErrorCode::NameTaken,
                        "that name is in use; its owner can resume with the token");
     sessions_.at(ctx.requester).hello_pending = true;
-    ctx.fx.password_jobs.push_back(PasswordJob{
-        ctx.requester, ctx.id, m.name, *m.password, m.bot,
-        has_password ? std::optional(existing->second.row.password_hash) : std::nullopt,
-        sessions_.at(ctx.requester).connection.address});
+    queue_password_job(ctx, PasswordJob{ctx.requester, ctx.id, m.name, *m.password, m.bot,
+                                        has_password
+                                            ? std::optional(existing->second.row.password_hash)
+                                            : std::nullopt,
+                                        address});
     return;
   }
   if (has_password) return ctx.error(ErrorCode::AuthFailed, "that name needs its password");
@@ -80,10 +95,12 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
 
 Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
   const PasswordJob& job = outcome.job;
+  password_check_done(job.address);
+  Effects next = start_waiting_password_jobs(job.address, now);
   // Counted even when the connection is gone: hanging up on a guess must not hide it.
   if (job.stored_hash && !outcome.verified) auth_budget_.failed(job.address, now.mono);
   const auto it = sessions_.find(job.session);
-  if (it == sessions_.end()) return {};
+  if (it == sessions_.end()) return next;
   it->second.hello_pending = false;
   Ctx ctx(job.session, job.id, now);
   const auto existing = players_.find(job.name);
@@ -107,6 +124,7 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
                                                "too many bad requests: closing the connection"));
     ctx.fx.close.push_back(job.session);
   }
+  ctx.fx.append(std::move(next));
   return std::move(ctx.fx);
 }
 
@@ -161,6 +179,36 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
     ctx.reply(challenge_received(id, c));
   }
   if (auto turns = your_turn(name, ctx.now); !turns.games.empty()) ctx.reply(turns);
+}
+
+void Lobby::password_check_done(const std::string& address) {
+  const auto it = password_checks_.find(address);
+  if (it != password_checks_.end() && --it->second == 0) password_checks_.erase(it);
+}
+
+void Lobby::queue_password_job(Ctx& ctx, PasswordJob job) {
+  if (job.address.empty()) return ctx.fx.password_jobs.push_back(std::move(job));
+  std::size_t& checks = password_checks_[job.address];
+  if (checks < config_.max_password_checks_per_address) {
+    ++checks;
+    return ctx.fx.password_jobs.push_back(std::move(job));
+  }
+  // Waits here, not on the password threads: it delays only its own address.
+  password_waiting_[job.address].push_back(std::move(job));
+}
+
+Effects Lobby::start_waiting_password_jobs(const std::string& address, Instant now) {
+  Ctx ctx(0, std::nullopt, now);
+  const auto it = password_waiting_.find(address);
+  if (it == password_waiting_.end()) return {};
+  while (!it->second.empty() &&
+         password_checks_[address] < config_.max_password_checks_per_address) {
+    ++password_checks_[address];
+    ctx.fx.password_jobs.push_back(std::move(it->second.front()));
+    it->second.pop_front();
+  }
+  if (it->second.empty()) password_waiting_.erase(it);
+  return std::move(ctx.fx);
 }
 
 bool Lobby::over_auth_budget(Ctx& ctx, const char* what, std::optional<std::string> game) {

@@ -561,3 +561,141 @@ TEST_CASE("abuse: server password guesses are budgeted by address, as the keys s
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
 }
+
+namespace {
+
+std::string password_hello(const std::string& name, const std::string& password) {
+  return R"({"type":"hello","protocol":1,"name":")" + name + R"(","password":")" + password +
+         "\"}";
+}
+
+// How long a password login from `source` takes, from the hello to the welcome.
+double password_login_ms(const std::string& source, unsigned short port, const std::string& name,
+                         const std::string& password) {
+  auto c = Client::from(source, port);
+  const auto start = std::chrono::steady_clock::now();
+  c.send(password_hello(name, password));
+  CHECK(c.expect<Welcome>(Millis{60'000}).name == name);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+std::size_t thread_count(pid_t pid) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& t :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task"))
+    ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: an honest password login does not wait behind wrong passwords from 3 addresses") {
+  TempDir dir;
+  // Real hashing (Argon2id, interactive), and a guessing budget too large to matter: only the
+  // password threads' shares per address stand between the attack and the honest login.
+  ServerProcess server(dir.path(), {{"password_hashing", "interactive"},
+                                    {"limits", {{"auth_failures_burst", 1'000'000}}}});
+  const auto port = server.port();
+  password_login_ms("127.0.0.5", port, "alice", "alice's secret");  // registers her
+  password_login_ms("127.0.0.5", port, "target", "target's secret");
+  double baseline = 1e9;
+  for (int i = 0; i < 3; ++i)
+    baseline = std::min(baseline, password_login_ms("127.0.0.5", port, "alice", "alice's secret"));
+
+  // Three addresses, 16 connections each (the most one address may hold), each sending a wrong
+  // password as soon as the last one was answered, on a new connection.
+  std::atomic<bool> stop = false;
+  std::atomic<int> checked = 0;
+  std::vector<std::thread> attackers;
+  for (const std::string source : {"127.0.0.2", "127.0.0.3", "127.0.0.4"})
+    for (int i = 0; i < 16; ++i)
+      attackers.emplace_back([&, source] {
+        while (!stop) {
+          auto c = net::LineClient::connect("127.0.0.1", port, Millis{5000}, source);
+          if (!c) continue;
+          c->send_line(password_hello("target", "guess"));
+          const auto line = c->read_line(Millis{60'000});
+          if (line && line->find("auth_failed") != std::string::npos) ++checked;
+        }
+      });
+  // The attack is under way once some of its passwords have been checked.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (checked < 12 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const int checked_before = checked;
+  const double under_attack = password_login_ms("127.0.0.5", port, "alice", "alice's secret");
+  const int checked_meanwhile = checked - checked_before;
+  stop = true;
+  for (auto& t : attackers) t.join();
+  MESSAGE("honest password login: " << baseline << " ms alone, " << under_attack
+                                    << " ms under attack; " << checked_meanwhile
+                                    << " wrong passwords checked meanwhile, " << checked.load()
+                                    << " in all");
+  REQUIRE(checked >= 12);
+  // Not queued behind the attack: at most the attackers' shares (3 addresses x 1) were checked
+  // before hers, and a few more beside hers on the other thread; the rest of their 48 wait
+  // with their own address. With one queue for all, the 48 queued wrong passwords were all
+  // checked first (3.0-3.4 s instead of 0.07 s).
+  CHECK(checked_meanwhile <= 8);
+  // The time, with the margin of a loaded 2-core machine (every thread of the attack wants one).
+  CHECK(under_attack < 10 * baseline + 500);
+}
+
+TEST_CASE("abuse: the password threads and each address's share of them are config keys") {
+  const auto shipped = nlohmann::json::parse(
+      std::ifstream(std::filesystem::path(amazons::test::config_dir()) / "server.json"));
+  CHECK(shipped["password_threads"] == 2);
+  CHECK(shipped["limits"]["password_checks_per_address"] == 1);
+  CHECK(shipped["limits"]["auth_failures_burst"] == 20);
+  CHECK(shipped["limits"]["auth_failures_per_minute"] == 100);
+
+  // Three wrong passwords at once from one address, then one from another: how many of the
+  // three were answered before the other address's is the share (with one password thread, the
+  // share goes first, the rest of them waits behind the other address's).
+  const auto answered_first = [](unsigned short port) {
+    std::vector<Client> clients;
+    for (int i = 0; i < 3; ++i) clients.push_back(Client::from("127.0.0.2", port));
+    for (auto& c : clients) c.send(password_hello("target", "guess"));
+    // All three have reached the lobby once a request sent after them on each is answered.
+    for (auto& c : clients) {
+      c.send(Ping{});
+      c.expect<Pong>();
+    }
+    auto other = Client::from("127.0.0.3", port);
+    other.send(password_hello("target", "guess"));
+    CHECK(other.expect_error() == ErrorCode::AuthFailed);
+    int first = 0;
+    for (auto& c : clients) {
+      // Ready now (answered before the other), or still to come (a hash later, 50 ms at least).
+      const auto line = c.raw().read_line(Millis{5});
+      if (line) {
+        CHECK(line->find("auth_failed") != std::string::npos);
+        ++first;
+      }
+    }
+    for (auto& c : clients) c.raw().close();
+    return first;
+  };
+  const auto start = [](TempDir& d, nlohmann::json limits, int threads) {
+    return std::make_unique<ServerProcess>(
+        d.path(), nlohmann::json{{"password_hashing", "interactive"},
+                                 {"password_threads", threads},
+                                 {"limits", std::move(limits)}});
+  };
+  TempDir one_dir, three_dir, four_dir;
+  auto one = start(one_dir, {{"password_checks_per_address", 1}}, 1);
+  auto three = start(three_dir, {{"password_checks_per_address", 3}}, 1);
+  auto four = start(four_dir, nlohmann::json::object(), 4);
+  // The password threads are threads of their own: three more with 4 than with 1 (once the
+  // network threads, started after the port is announced, are there too).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (thread_count(four->pid()) != thread_count(one->pid()) + 3 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(thread_count(four->pid()) == thread_count(one->pid()) + 3);
+  for (auto* s : {one.get(), three.get()})
+    password_login_ms("127.0.0.5", s->port(), "target", "target's secret");
+  CHECK(answered_first(one->port()) == 1);
+  CHECK(answered_first(three->port()) == 3);
+}
