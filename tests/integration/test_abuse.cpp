@@ -48,6 +48,8 @@ std::string kept_challenge(const std::string& to) {
   return R"({"type":"challenge","player":")" + to + R"(","lifetime":2592000})";
 }
 const std::string kKeptCreate = R"({"type":"create","lifetime":2592000})";
+// Only registered players (a name with a password) keep offers beyond their connection.
+const std::string kRegistered = R"(,"password":"a registered name")";
 
 }  // namespace
 
@@ -180,8 +182,8 @@ TEST_CASE("abuse: kept challenges to one player stop at 20 from one address") {
   TempDir dir;
   ServerProcess server(dir.path());  // the shipped default: limits.kept_challenges_per_player 20
   Client bob(server.port()), mallory(server.port());
-  bob.hello("bob");
-  mallory.hello("mallory");
+  bob.hello("bob", kRegistered);
+  mallory.hello("mallory", kRegistered);
   std::vector<std::string> sent;
   for (int i = 0; i < 20; ++i) {
     mallory.send(kept_challenge("bob"));
@@ -195,7 +197,7 @@ TEST_CASE("abuse: kept challenges to one player stop at 20 from one address") {
   // Other names from the same address, and a reconnect, change nothing: the cap is the address's.
   {
     Client mallory2(server.port());
-    mallory2.hello("mallory2");
+    mallory2.hello("mallory2", kRegistered);
     mallory2.send(kept_challenge("bob"));
     CHECK(mallory2.expect_error() == ErrorCode::RateLimited);
   }
@@ -205,7 +207,7 @@ TEST_CASE("abuse: kept challenges to one player stop at 20 from one address") {
   // Others may still be challenged from there, and a challenge that goes with its connection is
   // not capped.
   Client carol(server.port());
-  carol.hello("carol");
+  carol.hello("carol", kRegistered);
   mallory.send(kept_challenge("carol"));
   mallory.expect<ChallengeSent>();
   carol.expect<ChallengeReceived>();
@@ -245,14 +247,14 @@ TEST_CASE("abuse: kept offers from one address stop at 200, under any number of 
   // 20 throwaway names with 10 kept open games each (open_games_per_player), gone at once.
   for (int n = 0; n < 20; ++n) {
     Client spam(server.port());
-    spam.hello("spam" + std::to_string(n));
+    spam.hello("spam" + std::to_string(n), kRegistered);
     for (int i = 0; i < 10; ++i) {
       spam.send(kKeptCreate);
       spam.expect<Created>();
     }
   }
   Client next(server.port());
-  next.hello("spam20");
+  next.hello("spam20", kRegistered);
   next.send(kKeptCreate);
   CHECK(next.expect_error() == ErrorCode::RateLimited);
   next.send(R"({"type":"seek","lifetime":2592000})");
@@ -269,8 +271,8 @@ TEST_CASE("abuse: kept offers from one address stop at 200, under any number of 
   TempDir low_dir;
   ServerProcess low(low_dir.path(), {{"limits", {{"kept_offers_per_address", 3}}}});
   Client a(low.port()), b(low.port());
-  a.hello("a");
-  b.hello("b");
+  a.hello("a", kRegistered);
+  b.hello("b", kRegistered);
   a.send(kKeptCreate);
   a.expect<Created>();
   a.send(kept_challenge("b"));
@@ -291,15 +293,15 @@ TEST_CASE("abuse: the lobby list shows an honest game made after 260 kept spam g
   std::set<std::string> spam;
   for (int n = 0; n < 26; ++n) {
     Client c(server.port());
-    c.hello("spam" + std::to_string(n));
+    c.hello("spam" + std::to_string(n), kRegistered);
     for (int i = 0; i < 10; ++i) {
       c.send(kKeptCreate);
       spam.insert(c.expect<Created>().game);
     }
   }
   Client carol(server.port()), bob(server.port());
-  carol.hello("carol");
-  bob.hello("bob");
+  carol.hello("carol", kRegistered);
+  bob.hello("bob", kRegistered);
   carol.send(Create{});
   const auto honest = carol.expect<Created>().game;
 
@@ -698,4 +700,62 @@ TEST_CASE("abuse: the password threads and each address's share of them are conf
     password_login_ms("127.0.0.5", s->port(), "target", "target's secret");
   CHECK(answered_first(one->port()) == 1);
   CHECK(answered_first(three->port()) == 3);
+}
+
+TEST_CASE("abuse: a guest's offers end when the guest leaves, and the name is free within 1 s") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Client bob(server.port()), carol(server.port());
+  bob.hello("bob", kRegistered);
+  carol.hello("carol");  // a guest
+  {
+    // A guest asks for everything that a registered player keeps for 30 days.
+    Client mallory(server.port());
+    mallory.hello("mallory");
+    mallory.send(R"({"type":"create","time":{"per_move":86400}})");
+    mallory.expect<Created>();
+    mallory.send(kKeptCreate);
+    mallory.expect<Created>();
+    mallory.send(R"({"type":"seek","time":{"per_move":172800}})");
+    mallory.expect<Seeking>();
+    mallory.send(kept_challenge("bob"));
+    mallory.expect<ChallengeSent>();
+    bob.expect<ChallengeReceived>();
+    // A kept challenge to a guest is not kept either: it would hold the guest's name.
+    bob.send(kept_challenge("carol"));
+    bob.expect<ChallengeSent>();
+    carol.expect<ChallengeReceived>();
+    bob.send(List{});
+    CHECK(bob.expect<Games>().games.size() == 2);
+  }
+  // Gone with the connection: bob is told, nothing is listed, and the name is anyone's.
+  const auto closed = bob.expect<ChallengeClosed>();
+  CHECK(closed.reason == "offline");
+  const auto left = std::chrono::steady_clock::now();
+  bool free = false;
+  while (!free && std::chrono::steady_clock::now() - left < std::chrono::seconds(1)) {
+    Client again(server.port());
+    again.send(R"({"type":"hello","protocol":1,"name":"mallory"})");
+    free = std::holds_alternative<Welcome>(again.next().message);
+  }
+  CHECK(free);
+  bob.send(List{});
+  CHECK(bob.expect<Games>().games.empty());
+  // Nobody seeking a correspondence game is paired with the guest's seek.
+  Client erin(server.port());
+  erin.hello("erin", kRegistered);
+  erin.send(R"({"type":"seek","time":{"per_move":172800}})");
+  erin.expect<Seeking>();
+  carol.raw().close();
+  CHECK(bob.expect<ChallengeClosed>().reason == "offline");
+
+  // A registered player's offers stay, and hold the name (by its password).
+  {
+    Client alice(server.port());
+    alice.hello("alice", kRegistered);
+    alice.send(R"({"type":"create","time":{"per_move":86400}})");
+    alice.expect<Created>();
+  }
+  bob.send(List{});
+  CHECK(bob.expect<Games>().games.size() == 1);
 }
