@@ -1,5 +1,7 @@
 #include "server/config.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 
@@ -204,6 +206,20 @@ std::optional<std::string> apply_web(ServerConfig& c, const json& web) {
         if (!origin.starts_with("http://") && !origin.starts_with("https://"))
           return k + ": \"" + origin + "\" is not an origin (http://host[:port] or https://...)";
         c.allowed_origins.push_back(origin);
+      }
+    } else if (key == "public_addresses") {
+      if (!v.is_array()) return k + ": expected a list of addresses like \"amazons.example.org\"";
+      c.public_addresses.clear();
+      for (const auto& a : v) {
+        if (!a.is_string()) return k + ": expected strings";
+        const auto address = a.get<std::string>();
+        const bool plain =
+            !address.empty() && std::all_of(address.begin(), address.end(), [](unsigned char ch) {
+              return std::isalnum(ch) || ch == '.' || ch == '-' || ch == ':' || ch == '[' ||
+                     ch == ']';
+            });
+        if (!plain) return k + ": \"" + address + "\" is not host or host:port";
+        c.public_addresses.push_back(address);
       }
     } else {
       err = k + ": unknown key";

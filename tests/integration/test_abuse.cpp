@@ -759,3 +759,87 @@ TEST_CASE("abuse: a guest's offers end when the guest leaves, and the name is fr
   bob.send(List{});
   CHECK(bob.expect<Games>().games.size() == 1);
 }
+
+namespace {
+
+// The server's raw answer to one HTTP request over plain TCP, as a rebinding page's browser
+// would send it (its Host and Origin are the page's name).
+std::string raw_http(unsigned short port, const std::string& request) {
+  auto c = amazons::test::TransportClient::connect(amazons::test::Wire::Tcp, port);
+  REQUIRE(c.has_value());
+  REQUIRE(c->send_raw(request));
+  return c->read_until_closed(Millis{3000});
+}
+
+std::string upgrade_from(const std::string& host, const std::string& origin) {
+  return "GET /ws HTTP/1.1\r\nHost: " + host +
+         "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+         "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: " +
+         origin + "\r\n\r\n";
+}
+
+std::string status_line(const std::string& response) {
+  return response.substr(0, response.find("\r\n"));
+}
+
+std::string location(const std::string& response) {
+  const auto at = response.find("\r\nLocation: ");
+  if (at == std::string::npos) return "";
+  const auto from = at + 12;
+  return response.substr(from, response.find("\r\n", from) - from);
+}
+
+}  // namespace
+
+TEST_CASE("abuse: a forged Host makes no other site's page the server's own (DNS rebinding)") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const std::string p = std::to_string(server.port());
+  // The attack: evil.example resolves to this server; its page asks with its own name as Host.
+  CHECK(status_line(raw_http(server.port(), upgrade_from("evil.example:" + p,
+                                                         "http://evil.example:" + p))) ==
+        "HTTP/1.1 403 Forbidden");
+  // The server's own pages still may, by its address or (on loopback) localhost.
+  CHECK(status_line(raw_http(server.port(), upgrade_from("127.0.0.1:" + p,
+                                                         "http://127.0.0.1:" + p))) ==
+        "HTTP/1.1 101 Switching Protocols");
+  CHECK(status_line(raw_http(server.port(), upgrade_from("localhost:" + p,
+                                                         "http://localhost:" + p))) ==
+        "HTTP/1.1 101 Switching Protocols");
+  // A name people reach the server by is one of web.public_addresses.
+  CHECK(status_line(raw_http(server.port(), upgrade_from("amazons.example.org",
+                                                         "https://amazons.example.org"))) ==
+        "HTTP/1.1 403 Forbidden");
+  TempDir named_dir;
+  ServerProcess named(named_dir.path(),
+                      {{"web", {{"public_addresses", {"amazons.example.org"}}}}});
+  CHECK(status_line(raw_http(named.port(), upgrade_from("amazons.example.org",
+                                                        "https://amazons.example.org"))) ==
+        "HTTP/1.1 101 Switching Protocols");
+  CHECK(status_line(raw_http(named.port(), upgrade_from("evil.example", "https://evil.example"))) ==
+        "HTTP/1.1 403 Forbidden");
+
+  // --require-tls redirects to the address the connection came in on, or the first public
+  // address: never to the Host the request names. (Loopback is not trusted here, so that this
+  // machine's connection is redirected as another's would be.)
+  const std::string get = "GET /lobby HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n";
+  TempDir strict_dir, strict_named_dir;
+  ServerProcess strict(strict_dir.path(), {{"tls", {{"trust_loopback", false}}}},
+                       {"--require-tls"});
+  ServerProcess strict_named(
+      strict_named_dir.path(),
+      {{"tls", {{"trust_loopback", false}}}, {"web", {{"public_addresses", {"amazons.example.org"}}}}},
+      {"--require-tls"});
+  const auto moved = raw_http(strict.port(), get);
+  CHECK(status_line(moved) == "HTTP/1.1 301 Moved Permanently");
+  CHECK(location(moved) == "https://127.0.0.1:" + std::to_string(strict.port()) + "/lobby");
+  CHECK(location(raw_http(strict_named.port(), get)) == "https://amazons.example.org/lobby");
+
+  // A config with an address that is not host[:port] does not start.
+  std::ofstream(dir.path() / "bad.json") << R"({"web":{"public_addresses":["https://x.org/"]}})";
+  const auto [status, output] = amazons::test::run_server(
+      "--bind 192.0.2.1 --port 0 --discovery-port -1 --db " + (dir.path() / "bad.db").string() +
+      " --config " + (dir.path() / "bad.json").string());
+  CHECK(status != 0);
+  CHECK(output.find("web.public_addresses") != std::string::npos);
+}
