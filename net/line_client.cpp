@@ -26,17 +26,31 @@ LineClient& LineClient::operator=(LineClient&&) noexcept = default;
 LineClient::~LineClient() = default;
 
 Expected<LineClient, std::string> LineClient::connect(const std::string& host, unsigned short port,
-                                                      Millis timeout) {
+                                                      Millis timeout, const std::string& source) {
   auto impl = std::make_unique<Impl>();
   error_code ec;
   tcp::resolver resolver(impl->io);
   const auto endpoints = resolver.resolve(host, std::to_string(port), ec);
   if (ec) return Unexpected("cannot resolve " + host + ": " + ec.message());
   bool done = false;
-  asio::async_connect(impl->socket, endpoints, [&](error_code e, const tcp::endpoint&) {
-    ec = e;
-    done = true;
-  });
+  if (!source.empty()) {
+    const auto from = asio::ip::make_address(source, ec);
+    if (ec) return Unexpected("source: \"" + source + "\" is not an IP address");
+    const tcp::endpoint local(from, 0);
+    impl->socket.open(local.protocol(), ec);
+    if (!ec) impl->socket.bind(local, ec);
+    if (ec) return Unexpected("cannot connect from " + source + ": " + ec.message());
+    const tcp::endpoint to = *endpoints.begin();
+    impl->socket.async_connect(to, [&](error_code e) {
+      ec = e;
+      done = true;
+    });
+  } else {
+    asio::async_connect(impl->socket, endpoints, [&](error_code e, const tcp::endpoint&) {
+      ec = e;
+      done = true;
+    });
+  }
   impl->io.run_for(timeout);
   if (!done) {
     impl->socket.close(ec);

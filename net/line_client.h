@@ -16,8 +16,11 @@ namespace amazons::net {
 class LineClient {
  public:
   // Connects to host:port (a name or an IPv4/IPv6 address). The error says what failed.
+  // `source`, if not empty, is the local address to connect from (tests stand in for other
+  // machines with 127.0.0.2 and the like: Linux routes all of 127/8 to loopback).
   static Expected<LineClient, std::string> connect(const std::string& host, unsigned short port,
-                                                   Millis timeout = Millis{5000});
+                                                   Millis timeout = Millis{5000},
+                                                   const std::string& source = {});
   LineClient(LineClient&&) noexcept;
   LineClient& operator=(LineClient&&) noexcept;
   ~LineClient();

@@ -1,5 +1,7 @@
 #include "server/config.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 
@@ -92,6 +94,19 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
     } else if (key == "kept_challenges_per_player") {
       if (!(err = integer(v, k, 1, 1'000'000, i)))
         c.lobby.max_kept_challenges_per_player = static_cast<std::size_t>(i);
+    } else if (key == "password_checks_per_address") {
+      if (!(err = integer(v, k, 1, 1'000, i)))
+        c.lobby.max_password_checks_per_address = static_cast<std::size_t>(i);
+    } else if (key == "auth_failures_burst") {
+      if (!(err = integer(v, k, 1, 1'000'000, i))) c.lobby.auth_budget.burst = static_cast<double>(i);
+    } else if (key == "auth_failures_per_minute") {
+      if (!(err = number(v, k, 0.01, 1'000'000, d))) c.lobby.auth_budget.per_minute = d;
+    } else if (key == "open_reports_per_address") {
+      if (!(err = integer(v, k, 1, 1'000'000, i)))
+        c.lobby.max_open_reports_per_address = static_cast<std::size_t>(i);
+    } else if (key == "open_reports_per_target") {
+      if (!(err = integer(v, k, 1, 1'000'000, i)))
+        c.lobby.max_open_reports_per_target = static_cast<std::size_t>(i);
     } else {
       err = k + ": unknown key";
     }
@@ -192,6 +207,20 @@ std::optional<std::string> apply_web(ServerConfig& c, const json& web) {
           return k + ": \"" + origin + "\" is not an origin (http://host[:port] or https://...)";
         c.allowed_origins.push_back(origin);
       }
+    } else if (key == "public_addresses") {
+      if (!v.is_array()) return k + ": expected a list of addresses like \"amazons.example.org\"";
+      c.public_addresses.clear();
+      for (const auto& a : v) {
+        if (!a.is_string()) return k + ": expected strings";
+        const auto address = a.get<std::string>();
+        const bool plain =
+            !address.empty() && std::all_of(address.begin(), address.end(), [](unsigned char ch) {
+              return std::isalnum(ch) || ch == '.' || ch == '-' || ch == ':' || ch == '[' ||
+                     ch == ']';
+            });
+        if (!plain) return k + ": \"" + address + "\" is not host or host:port";
+        c.public_addresses.push_back(address);
+      }
     } else {
       err = k + ": unknown key";
     }
@@ -227,6 +256,8 @@ Expected<ServerConfig, std::string> apply_config_json(ServerConfig c, const json
       if (!(err = integer(v, key, 1, 64, i))) c.threads = static_cast<int>(i);
     } else if (key == "rules_dir") {
       if (!(err = text(v, key, s))) c.rules_dir = s;
+    } else if (key == "password_threads") {
+      if (!(err = integer(v, key, 1, 64, i))) c.password_threads = static_cast<int>(i);
     } else if (key == "password_hashing") {
       if (!(err = text(v, key, s))) {
         if (s == "interactive")

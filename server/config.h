@@ -40,6 +40,9 @@ struct ServerConfig {
   int threads = 2;                             // network threads
   std::filesystem::path rules_dir;
   HashStrength password_hashing = HashStrength::Interactive;
+  // Threads that hash and check passwords (Argon2id, about 64 MiB and a tenth of a second each
+  // when interactive), apart from the network threads.
+  int password_threads = 2;
   // Limits.
   int connections_per_address = 16;
   std::size_t max_write_queue_bytes = 1 << 20;
@@ -55,6 +58,10 @@ struct ServerConfig {
   // The web client.
   std::filesystem::path web_root;            // the built files served at "/"
   std::vector<std::string> allowed_origins;  // other pages that may open a WebSocket
+  // The addresses ("host" or "host:port") people reach this server at, when not its own IP
+  // address (a DNS name): pages from them may open a WebSocket, and the first is where the
+  // --require-tls redirect points. Never taken from a request's Host header (DNS rebinding).
+  std::vector<std::string> public_addresses;
   LobbyConfig lobby;
   std::optional<ClusterSettings> cluster;
   // Tests only (--test-clock FILE, never from a config file): how far the server's clock runs

@@ -68,10 +68,11 @@ void Effects::append(Effects&& other) {
   for (auto s : other.close) close.push_back(s);
   for (auto e : other.errors) errors.push_back(e);
   cluster.append(std::move(other.cluster));
+  for (auto& b : other.auth_backoffs) auth_backoffs.push_back(std::move(b));
 }
 
 Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
-    : config_(std::move(config)), rng_(std::random_device{}()) {
+    : config_(std::move(config)), rng_(std::random_device{}()), auth_budget_(config_.auth_budget) {
   moderation_.settings = state.moderation;
   for (const SanctionRow& row : state.sanctions)
     moderation_.sanctions[{row.kind, row.target}] = row;
@@ -148,6 +149,12 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
       }
     }
   }
+  if (it->second.hello_pending)
+    if (const auto w = password_waiting_.find(it->second.connection.address);
+        w != password_waiting_.end()) {
+      std::erase_if(w->second, [&](const PasswordJob& j) { return j.session == session; });
+      if (w->second.empty()) password_waiting_.erase(w);
+    }
   sessions_.erase(session);
   if (const auto r = remote_.find(session); r != remote_.end()) {
     remote_ids_.erase(r->second);
@@ -313,6 +320,10 @@ Effects Lobby::tick(Instant now) {
   }
   expire_offers(ctx);
   tick_tournaments(ctx);
+  if (now.mono >= next_budget_sweep_) {
+    auth_budget_.forget_recovered(now.mono);
+    next_budget_sweep_ = now.mono + Millis{10'000};
+  }
   while (!finished_order_.empty() &&
          now.mono - finished_order_.front().first >= config_.finished_retention) {
     const auto it = rooms_.find(finished_order_.front().second);

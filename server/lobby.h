@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/protocol.h"
+#include "server/auth_budget.h"
 #include "server/game_room.h"
 #include "server/moderation.h"
 #include "server/rate_limiter.h"
@@ -57,6 +58,21 @@ struct LobbyConfig {
   // address: the address is not stored.
   std::size_t max_kept_offers_per_address = 200;
   std::size_t max_kept_challenges_per_player = 20;
+  // Open reports filed from one address (under any names), and open reports on one player:
+  // past either a report is refused (rate_limited), so that throwaway names from one address
+  // cannot bury the moderators or one player under reports (issue 35).
+  std::size_t max_open_reports_per_address = 20;
+  std::size_t max_open_reports_per_target = 50;
+  // Failed invite codes, server passwords and account passwords from one address, across its
+  // connections (limits.auth_failures_burst, limits.auth_failures_per_minute): past the budget
+  // an attempt is refused with rate_limited and not checked (issue 35).
+  AuthBudgetSettings auth_budget;
+  // Passwords from one address being hashed or checked at once (queued or running on the
+  // password threads): past it a password hello waits in its address's own queue (on a cluster's
+  // node it is refused, rate_limited), so that wrong passwords from a few addresses cannot make
+  // everyone else's login wait behind them (issue 35: 48 queued wrong passwords from three
+  // addresses delayed an honest login 3 s).
+  std::size_t max_password_checks_per_address = 1;
   std::size_t max_list = 200;  // games in one list reply
   // Whether every player may create tournaments (limits.players_create_tournaments); when not,
   // only moderators may (see Lobby::may_create_tournament).
@@ -91,6 +107,7 @@ struct PasswordJob {
   std::string password;
   bool bot = false;
   std::optional<std::string> stored_hash;  // verify against it; when empty, hash anew
+  std::string address = {};                // where it came from (its share of the threads)
 };
 struct PasswordOutcome {
   PasswordJob job;
@@ -187,6 +204,8 @@ struct LoginJob {
   std::optional<std::string> token;
   bool bot = false;
   bool known_only = false;  // registrations are closed: a name never stored is refused
+  std::string address = {};  // where it came from (its share of the password threads)
+  bool password_check = false;  // a password without a token: counted in that share
 };
 struct LoginOutcome {
   LoginJob job;                          // its password cleared
@@ -275,6 +294,14 @@ struct ClusterEffects {
 // an id tells nothing of a private game (docs/PROTOCOL.md "Private games").
 std::string no_game_message(std::string_view game);
 
+// An attempt at a secret refused for being over its address's budget (AuthBudget), for the log
+// (`first`: the first of a run, the one logged) and the metrics (every one).
+struct AuthBackoff {
+  std::string address;
+  std::string what;  // "invite", "server_password" or "password"
+  bool first = false;
+};
+
 struct Effects {
   std::vector<Outbound> messages;  // in order, per recipient
   WriteBatch writes;               // commit before delivering messages
@@ -283,6 +310,7 @@ struct Effects {
   std::vector<SessionId> close;             // close once the messages before are delivered
   std::vector<protocol::ErrorCode> errors;  // the codes of the errors among `messages`
   ClusterEffects cluster;                   // cluster mode only
+  std::vector<AuthBackoff> auth_backoffs;
   void append(Effects&& other);
 };
 
@@ -451,6 +479,12 @@ class Lobby {
                                              const std::optional<std::string>& challenged,
                                              bool replaces_own_seek = false) const;
   void on_hello(Ctx& ctx, const protocol::Hello& m);
+  // The guessing budget of the requester's address (auth_budget_): true when an attempt at a
+  // secret (`what`: "invite", "server_password", "password") is over it, and then it has been
+  // answered with rate_limited (`game`, if any, named in the error) and nothing is to be checked.
+  bool over_auth_budget(Ctx& ctx, const char* what, std::optional<std::string> game = {});
+  // A secret from the requester's address was wrong.
+  void auth_failed(const Ctx& ctx);
   // Logs the session in as `name`. A login with a token keeps that token (`kept_token`);
   // any other issues a new one, and the old one stops working.
   // `elsewhere`: in cluster mode, the unfinished games of theirs that other nodes run.
@@ -600,6 +634,19 @@ class Lobby {
   std::mt19937_64 rng_;
   std::vector<std::string> restore_problems_;
   ModerationState moderation_;
+  AuthBudget auth_budget_;
+  // Password jobs (PasswordJob, or a cluster's LoginJob with a password) not yet completed, by
+  // address: their share of the password threads (max_password_checks_per_address).
+  std::map<std::string, std::size_t> password_checks_;
+  // Password jobs over their address's share, first come first served, until a check of that
+  // address is answered. A job whose session has gone is dropped (disconnect).
+  std::map<std::string, std::deque<PasswordJob>> password_waiting_;
+  void password_check_done(const std::string& address);
+  // Hands `job` to the password threads within its address's share, or makes it wait.
+  void queue_password_job(Ctx& ctx, PasswordJob job);
+  // The waiting jobs of `address` that its share now has room for.
+  Effects start_waiting_password_jobs(const std::string& address, Instant now);
+  Millis next_budget_sweep_{0};
   std::map<TournamentId, Tournament> tournaments_;
   std::map<GameId, TournamentId> tournament_games_;  // games of a tournament still played
   std::map<TournamentId, std::set<SessionId>> tournament_watchers_;

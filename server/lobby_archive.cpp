@@ -28,6 +28,14 @@ void Lobby::on_history(Ctx& ctx, const protocol::HistoryRequest& m) {
 void Lobby::on_record(Ctx& ctx, const protocol::RecordRequest& m) {
   const auto id = parse_game_id(m.game);
   const auto room = id ? rooms_.find(*id) : rooms_.end();
+  // A code is budgeted as for join and watch (find_room), before anything is told of the game.
+  // Unless the game in memory shows that it is right, it is counted as a wrong one: the archive
+  // checks it on the storage thread, whose answer goes straight to the requester.
+  if (m.invite) {
+    if (over_auth_budget(ctx, "invite", m.game)) return;
+    const auto& code = room != rooms_.end() ? room->second.game.settings().invite : std::nullopt;
+    if (room == rooms_.end() || (code && !equal_secret(*m.invite, *code))) auth_failed(ctx);
+  }
   if (!id || (room != rooms_.end() && room->second.game.status() == protocol::GameStatus::Open))
     return ctx.error(ErrorCode::NoSuchGame, no_game_message(m.game), m.game);
   // The archive checks a private game's invite (answer_query), whether it is in memory or not.

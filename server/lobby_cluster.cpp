@@ -199,12 +199,18 @@ Effects Lobby::replaced(SessionId session, Instant now) {
 void Lobby::login_clustered(Ctx& ctx, const protocol::Hello& m) {
   sessions_.at(ctx.requester).hello_pending = true;
   ctx.fx.cluster.logins.push_back(LoginJob{ctx.requester, ctx.id, m.name, m.password, m.token,
-                                           m.bot, !moderation_.settings.registrations_open});
+                                           m.bot, !moderation_.settings.registrations_open,
+                                           sessions_.at(ctx.requester).connection.address,
+                                           m.password && !m.token});
   ctx.id_used = true;  // complete_login answers
 }
 
 Effects Lobby::complete_login(const LoginOutcome& outcome, Instant now) {
   const LoginJob& job = outcome.job;
+  if (job.password_check) password_check_done(job.address);
+  // Counted even when the connection is gone: hanging up on a guess must not hide it.
+  if (job.password_check && outcome.error && outcome.error->code == ErrorCode::AuthFailed)
+    auth_budget_.failed(job.address, now.mono);
   const auto it = sessions_.find(job.session);
   Ctx ctx(job.session, job.id, now);
   if (it == sessions_.end()) {

@@ -60,16 +60,23 @@ Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game,
                               const std::optional<std::string>& invite, bool moderating) {
   const auto id = parse_game_id(game);
   const auto it = id ? rooms_.find(*id) : rooms_.end();
-  const auto visible = [&](const Room& room) {
-    const auto& code = room.game.settings().invite;
-    return !code || moderating || room.game.color_of(*sessions_.at(ctx.requester).player) ||
-           room.spectators.contains(ctx.requester) || equal_secret(invite.value_or(""), *code);
+  // Whether the requester sees the room without a code.
+  const auto open_to_them = [&](const Room& room) {
+    return !room.game.settings().invite || moderating ||
+           room.game.color_of(*sessions_.at(ctx.requester).player) ||
+           room.spectators.contains(ctx.requester);
   };
-  if (it == rooms_.end() || !visible(it->second)) {
-    ctx.error(ErrorCode::NoSuchGame, no_game_message(game), game);
-    return nullptr;
+  if (it != rooms_.end() && open_to_them(it->second)) return &it->second;
+  // A code is a guess until it matches: within the address's budget only, and counted when
+  // wrong, whether the id names a private game or none (the two must not be told apart).
+  if (invite) {
+    if (over_auth_budget(ctx, "invite", game)) return nullptr;
+    if (it != rooms_.end() && equal_secret(*invite, *it->second.game.settings().invite))
+      return &it->second;
+    auth_failed(ctx);
   }
-  return &it->second;
+  ctx.error(ErrorCode::NoSuchGame, no_game_message(game), game);
+  return nullptr;
 }
 
 void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {

@@ -161,9 +161,10 @@ Effects Lobby::moderated(const ModerationEvent& event, Instant now) {
             ctx.fx.close.push_back(*s);
           }
         } else if constexpr (std::is_same_v<E, ReportRow>) {
-          if (e.resolved_by)
+          if (e.resolved_by) {
             moderation_.open_reports.erase(e.id);
-          else
+            moderation_.report_addresses.erase(e.id);
+          } else
             moderation_.open_reports[e.id] = e;
         }
       },
@@ -255,10 +256,32 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
                       [&](const auto& r) { return r.second.reporter == me; });
     if (static_cast<std::size_t>(mine) >= kMaxOpenReportsPerPlayer)
       return ctx.error(ErrorCode::NotAllowed, "you have too many open reports");
+    // Throwaway names share their address: the address is capped too, and so is what any number
+    // of addresses may pile on one player. Counted afresh, as the kept offers are.
+    const std::string& address = sessions_.at(ctx.requester).connection.address;
+    const auto from_here =
+        address.empty() ? 0
+                        : std::count_if(moderation_.report_addresses.begin(),
+                                        moderation_.report_addresses.end(),
+                                        [&](const auto& r) { return r.second == address; });
+    if (static_cast<std::size_t>(from_here) >= config_.max_open_reports_per_address)
+      return ctx.error(ErrorCode::RateLimited,
+                       "too many open reports from your address (" +
+                           std::to_string(config_.max_open_reports_per_address) +
+                           "): wait until the moderators have read them");
+    const auto on_them =
+        std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
+                      [&](const auto& r) { return r.second.player == row.player; });
+    if (static_cast<std::size_t>(on_them) >= config_.max_open_reports_per_target)
+      return ctx.error(ErrorCode::RateLimited,
+                       "too many open reports on " + row.player + " (" +
+                           std::to_string(config_.max_open_reports_per_target) +
+                           "): the moderators have been told");
     // A cluster's nodes number reports from their blocks of ids, so that no two clash.
     row.id = clustered() ? static_cast<std::int64_t>(new_id(ctx)) : moderation_.next_report++;
     if (row.id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
     moderation_.open_reports[row.id] = row;
+    if (!address.empty()) moderation_.report_addresses[row.id] = address;
     ctx.fx.writes.writes.emplace_back(row);
     tell_nodes(row);
     return ctx.reply(protocol::Ok{});
@@ -389,6 +412,7 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
           row.resolved_at = now;
           row.note = m.note;
           moderation_.open_reports.erase(it);
+          moderation_.report_addresses.erase(row.id);
           ctx.fx.writes.writes.emplace_back(row);
           tell_nodes(row);
           audit("resolve", "report " + std::to_string(row.id) + " on " + row.player, m.note);

@@ -91,12 +91,18 @@ void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
 
 void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
-  const auto kept = offer_expiry(ctx, m.lifetime, m.time);
+  auto kept = offer_expiry(ctx, m.lifetime, m.time);
   if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
   if (m.player == me)
     return ctx.error(ErrorCode::NoSuchPlayer, "no other player named " + m.player + " is online");
   // On a cluster the player may be connected to another node.
   const auto target = reach(ctx, m.player);
+  // A challenge to a guest is not kept either: it would hold the guest's name once they left.
+  // (A cluster node knows the rows of other nodes' players without their passwords: there the
+  // challenge is kept as asked.)
+  if (const auto it = players_.find(m.player);
+      *kept && !clustered() && it != players_.end() && it->second.row.password_hash.empty())
+    kept->reset();
   // A kept challenge may wait for a known player who is away. A cluster node knows only the
   // players it has seen: there any well-formed name will do (the challenge waits for whoever
   // logs in with it, on any node, until it expires).
@@ -227,8 +233,16 @@ Expected<std::optional<Timestamp>, std::string> Lobby::offer_expiry(
     const auto max_seconds = config_.max_offer_lifetime.count() / 1000;
     if (*lifetime < 1 || *lifetime > max_seconds)
       return Unexpected("lifetime: must be 1 to " + std::to_string(max_seconds) + " seconds");
-    return std::optional<Timestamp>(ctx.now.wall + std::chrono::seconds(*lifetime));
   }
+  // Only registered players (a name with a password) keep offers beyond their connection: a
+  // guest's name is free for anyone once the guest leaves, so nothing of a guest's may hold it
+  // for weeks, nor fill the lobby under throwaway names (issue 35). A session of another node
+  // was let in there; its node knows the player, this one may not.
+  if (!is_remote_session(ctx.requester))
+    if (const auto me = players_.find(*sessions_.at(ctx.requester).player);
+        me == players_.end() || me->second.row.password_hash.empty())
+      return std::optional<Timestamp>();
+  if (lifetime) return std::optional<Timestamp>(ctx.now.wall + std::chrono::seconds(*lifetime));
   if (time.correspondence()) return std::optional<Timestamp>(ctx.now.wall + config_.offer_lifetime);
   return std::optional<Timestamp>();
 }

@@ -23,17 +23,46 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
     return ctx.error(ErrorCode::TlsRequired,
                      "this server takes passwords over TLS only: connect with tls://host:port "
                      "(or the TLS switch), so that nobody on the way can read it");
-  if (config_.server_password &&
-      !equal_secret(m.server_password.value_or(""), *config_.server_password))
-    return ctx.error(ErrorCode::AuthFailed, "this server needs the right server_password");
+  const auto existing = players_.find(m.name);
+  // A token is 128 random bits, so it is not budgeted: its owner logs in with it from any
+  // address, even one that is backing off (a cluster node checks tokens in its login job, and
+  // there a token hello is budgeted like any other).
+  const bool good_token =
+      m.token && !clustered() && existing != players_.end() &&
+      !existing->second.row.token_digest.empty() &&
+      equal_secret(token_digest(*m.token), existing->second.row.token_digest);
+  if (config_.server_password) {
+    if (!good_token && over_auth_budget(ctx, "server_password")) return;
+    if (!equal_secret(m.server_password.value_or(""), *config_.server_password)) {
+      auth_failed(ctx);
+      return ctx.error(ErrorCode::AuthFailed, "this server needs the right server_password");
+    }
+  }
   if (auto problem = name_problem(m.name)) return ctx.error(ErrorCode::BadField, *problem);
   if (refuse_hello(ctx, m.name)) return;
   if (m.password && (m.password->empty() || m.password->size() > kMaxPasswordBytes))
     return ctx.error(ErrorCode::BadField,
                      "password: must be 1 to " + std::to_string(kMaxPasswordBytes) + " bytes");
-  if (clustered()) return login_clustered(ctx, m);
+  // A password is checked only within the address's budget: past it the attempt is refused
+  // before any hashing, whichever name it is for (the name's owner still logs in with the token,
+  // or with the password from another address).
+  if (m.password && !m.token && over_auth_budget(ctx, "password")) return;
+  const std::string& address = sessions_.at(ctx.requester).connection.address;
+  if (clustered()) {
+    // A cluster node hashes in its login job, which has no queue to wait in: over the share, the
+    // password is refused.
+    if (m.password && !m.token && !address.empty()) {
+      std::size_t& checks = password_checks_[address];
+      if (checks >= config_.max_password_checks_per_address)
+        return ctx.error(ErrorCode::RateLimited,
+                         "passwords from your address are being checked already (" +
+                             std::to_string(config_.max_password_checks_per_address) +
+                             " at a time): try again once they are answered");
+      ++checks;
+    }
+    return login_clustered(ctx, m);
+  }
 
-  const auto existing = players_.find(m.name);
   if (m.token) {
     if (existing == players_.end() || existing->second.row.token_digest.empty() ||
         !equal_secret(token_digest(*m.token), existing->second.row.token_digest))
@@ -50,9 +79,11 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
       return ctx.error(ErrorCode::NameTaken,
                        "that name is in use; its owner can resume with the token");
     sessions_.at(ctx.requester).hello_pending = true;
-    ctx.fx.password_jobs.push_back(PasswordJob{
-        ctx.requester, ctx.id, m.name, *m.password, m.bot,
-        has_password ? std::optional(existing->second.row.password_hash) : std::nullopt});
+    queue_password_job(ctx, PasswordJob{ctx.requester, ctx.id, m.name, *m.password, m.bot,
+                                        has_password
+                                            ? std::optional(existing->second.row.password_hash)
+                                            : std::nullopt,
+                                        address});
     return;
   }
   if (has_password) return ctx.error(ErrorCode::AuthFailed, "that name needs its password");
@@ -64,8 +95,12 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
 
 Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
   const PasswordJob& job = outcome.job;
+  password_check_done(job.address);
+  Effects next = start_waiting_password_jobs(job.address, now);
+  // Counted even when the connection is gone: hanging up on a guess must not hide it.
+  if (job.stored_hash && !outcome.verified) auth_budget_.failed(job.address, now.mono);
   const auto it = sessions_.find(job.session);
-  if (it == sessions_.end()) return {};
+  if (it == sessions_.end()) return next;
   it->second.hello_pending = false;
   Ctx ctx(job.session, job.id, now);
   const auto existing = players_.find(job.name);
@@ -89,6 +124,7 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
                                                "too many bad requests: closing the connection"));
     ctx.fx.close.push_back(job.session);
   }
+  ctx.fx.append(std::move(next));
   return std::move(ctx.fx);
 }
 
@@ -143,6 +179,52 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
     ctx.reply(challenge_received(id, c));
   }
   if (auto turns = your_turn(name, ctx.now); !turns.games.empty()) ctx.reply(turns);
+}
+
+void Lobby::password_check_done(const std::string& address) {
+  const auto it = password_checks_.find(address);
+  if (it != password_checks_.end() && --it->second == 0) password_checks_.erase(it);
+}
+
+void Lobby::queue_password_job(Ctx& ctx, PasswordJob job) {
+  if (job.address.empty()) return ctx.fx.password_jobs.push_back(std::move(job));
+  std::size_t& checks = password_checks_[job.address];
+  if (checks < config_.max_password_checks_per_address) {
+    ++checks;
+    return ctx.fx.password_jobs.push_back(std::move(job));
+  }
+  // Waits here, not on the password threads: it delays only its own address.
+  password_waiting_[job.address].push_back(std::move(job));
+}
+
+Effects Lobby::start_waiting_password_jobs(const std::string& address, Instant now) {
+  Ctx ctx(0, std::nullopt, now);
+  const auto it = password_waiting_.find(address);
+  if (it == password_waiting_.end()) return {};
+  while (!it->second.empty() &&
+         password_checks_[address] < config_.max_password_checks_per_address) {
+    ++password_checks_[address];
+    ctx.fx.password_jobs.push_back(std::move(it->second.front()));
+    it->second.pop_front();
+  }
+  if (it->second.empty()) password_waiting_.erase(it);
+  return std::move(ctx.fx);
+}
+
+bool Lobby::over_auth_budget(Ctx& ctx, const char* what, std::optional<std::string> game) {
+  const std::string& address = sessions_.at(ctx.requester).connection.address;
+  const auto verdict = auth_budget_.attempt(address, ctx.now.mono);
+  if (verdict == AuthBudget::Verdict::Allowed) return false;
+  ctx.fx.auth_backoffs.push_back({address, what, verdict == AuthBudget::Verdict::RefusedFirst});
+  // Said the same way whatever the secret and whether it was right: over the budget a guess
+  // tells nothing.
+  ctx.error(ErrorCode::RateLimited,
+            "too many wrong codes and passwords from your address: wait a minute", std::move(game));
+  return true;
+}
+
+void Lobby::auth_failed(const Ctx& ctx) {
+  auth_budget_.failed(sessions_.at(ctx.requester).connection.address, ctx.now.mono);
 }
 
 PlayerInfo Lobby::info_of(const PlayerState& p) const {

@@ -112,6 +112,10 @@ std::string ServerMetrics::render() const {
   sample(out, "amazons_http_requests_total", http_requests.load());
   header(out, "amazons_tls_handshake_failures_total", "counter", "TLS handshakes that failed.");
   sample(out, "amazons_tls_handshake_failures_total", tls_handshake_failures.load());
+  header(out, "amazons_auth_backoff_total", "counter",
+         "Invite codes and passwords refused unchecked: their address was over its guessing "
+         "budget.");
+  sample(out, "amazons_auth_backoff_total", auth_backoffs.load());
   header(out, "amazons_games", "gauge", "Games in the lobby by state (refreshed every second).");
   sample(out, "amazons_games{state=\"open\"}", games_open.load());
   sample(out, "amazons_games{state=\"active\"}", games_active.load());

@@ -50,6 +50,8 @@ struct ServerMetrics {
   std::atomic<std::uint64_t> connections_refused{0};  // over the per-address limit
   std::atomic<std::uint64_t> http_requests{0};
   std::atomic<std::uint64_t> tls_handshake_failures{0};
+  // Attempts at a secret refused for being over their address's guessing budget (AuthBudget).
+  std::atomic<std::uint64_t> auth_backoffs{0};
   // Games in memory by state, refreshed by the lobby strand about once a second.
   std::atomic<std::int64_t> games_open{0};
   std::atomic<std::int64_t> games_active{0};

@@ -69,7 +69,20 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
     ++requests_;
     const bool secure = kIsTls<Stream>;
     const bool local = server_.is_trusted_local(address_);
-    const auto host = std::string(request[http::field::host]);
+    // Where the connection came in: this server's own address and port, which a page of ours
+    // has as its origin unless people reach the server by a configured public address. The
+    // Host header is the client's to choose (a DNS rebinding page sets it to its own name), so
+    // nothing here trusts it.
+    error_code local_ec;
+    const auto local_end = beast::get_lowest_layer(stream_).socket().local_endpoint(local_ec);
+    std::string own;
+    if (!local_ec) {
+      auto a = local_end.address();
+      if (a.is_v6() && a.to_v6().is_v4_mapped())
+        a = asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+      own = (a.is_v6() ? "[" + a.to_string() + "]" : a.to_string()) + ":" +
+            std::to_string(local_end.port());
+    }
     const std::string_view target(request.target().data(), request.target().size());
 
     if (websocket::is_upgrade(request)) {
@@ -79,9 +92,12 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
       std::optional<std::string_view> origin;
       if (request.find(http::field::origin) != request.end())
         origin = std::string_view(origin_field.data(), origin_field.size());
-      std::vector<std::string> peers;
-      if (const ClusterNode* cluster = server_.cluster()) peers = cluster->known_addresses();
-      if (!origin_allowed(origin, host, server_.config().allowed_origins, peers)) {
+      std::vector<std::string> peers = server_.config().public_addresses;
+      if (!local_ec && local_end.address().is_loopback())
+        peers.push_back("localhost:" + std::to_string(local_end.port()));
+      if (const ClusterNode* cluster = server_.cluster())
+        for (auto& a : cluster->known_addresses()) peers.push_back(std::move(a));
+      if (!origin_allowed(origin, own, server_.config().allowed_origins, peers)) {
         server_.log().warn("foreign_origin",
                            {{"addr", address_}, {"origin", std::string(origin.value_or(""))}});
         return respond_error(http::status::forbidden,
@@ -96,9 +112,11 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
     }
     if (request.method() != http::verb::get && request.method() != http::verb::head)
       return respond_error(http::status::method_not_allowed, "only GET and HEAD", false);
-    if (!secure && server_.config().require_tls && !local && !host.empty()) {
+    const auto& canonical = server_.config().public_addresses;
+    if (!secure && server_.config().require_tls && !local && (!canonical.empty() || !own.empty())) {
       http::response<http::string_body> res{http::status::moved_permanently, request.version()};
-      res.set(http::field::location, "https://" + host + std::string(target));
+      res.set(http::field::location,
+              "https://" + (canonical.empty() ? own : canonical.front()) + std::string(target));
       return send(std::move(res), request.keep_alive());
     }
     server_.metrics().http_requests++;

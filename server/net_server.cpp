@@ -336,6 +336,11 @@ void Server::on_closed(SessionId id) {
 
 void Server::apply(Effects fx, std::optional<std::chrono::steady_clock::time_point> move_received) {
   for (const auto code : fx.errors) metrics_.count_error(code);
+  for (const auto& b : fx.auth_backoffs) {
+    ++metrics_.auth_backoffs;
+    // One line per run of refusals, not per refusal: a guesser must not flood the log.
+    if (b.first) log_.warn("auth_backoff", {{"addr", b.address}, {"what", b.what}});
+  }
   for (auto& job : fx.password_jobs) {
     asio::post(hash_pool_, [this, job = std::move(job)]() mutable {
       PasswordOutcome out{std::move(job), false, std::nullopt};

@@ -145,7 +145,10 @@ class Server {
   std::array<char, protocol::kMaxDatagramBytes + 1> discovery_buffer_{};
   boost::asio::steady_timer tick_timer_;
   boost::asio::steady_timer stop_timer_;
-  boost::asio::thread_pool hash_pool_{1};
+  // Password hashes (and a cluster node's other slow work): config_.password_threads threads,
+  // a first-come queue to which the lobby lets each address add only its share
+  // (LobbyConfig::max_password_checks_per_address).
+  boost::asio::thread_pool hash_pool_{static_cast<std::size_t>(config_.password_threads)};
   std::unique_ptr<Lobby> lobby_;
   std::unique_ptr<StorageWorker> worker_;
   std::unique_ptr<ClusterNode> cluster_;

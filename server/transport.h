@@ -37,8 +37,9 @@ FirstBytes classify_first_bytes(std::string_view bytes, bool inside_tls);
 inline constexpr std::size_t kMaxSniffBytes = 16;
 
 // Whether a browser page from `origin` (the Origin header: "https://host:port") may open a
-// WebSocket on a server reached as `host` (the Host header: "host:port" or "host"). Same origin
-// (the Origin's authority equals Host, the default port filled in from the Origin's scheme) or
+// WebSocket on a server reached as `host` ("host:port" or "host": the server's own address, never
+// a request's Host header, which a DNS-rebinding page sets to its own name). Same origin
+// (the Origin's authority equals `host`, the default port filled in from the Origin's scheme) or
 // one of `allowed` (exact origins, e.g. "https://amazons.example.org"). No Origin header (a
 // program, not a browser page) is allowed: the browser is the one that enforces same-origin.
 // `peers` are the addresses ("host:port") of the nodes of this node's cluster: a page one of them

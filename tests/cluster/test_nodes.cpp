@@ -140,9 +140,10 @@ struct Player {
   std::string token;
   std::unique_ptr<Client> client;
 
-  Player(std::string n, unsigned short port) : name(std::move(n)) {
+  // `registered`: the name has a password (only registered players keep offers while away).
+  Player(std::string n, unsigned short port, bool registered = false) : name(std::move(n)) {
     client = std::make_unique<Client>(port);
-    token = client->hello(name);
+    token = client->hello(name, registered ? R"(,"password":"registered")" : "");
   }
   // Logs in again with the token on `port`; returns the welcome.
   Welcome resume(unsigned short port) {
@@ -465,10 +466,11 @@ TEST_SUITE("redis") {
       c.start("c");
       const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
       // Alice, on node a, leaves a correspondence game open and challenges dave, who is away.
+      // (Registered players: only they keep offers while away.)
       {
-        Player dave("dave", c.port("c"));  // known to the cluster, then gone
+        Player dave("dave", c.port("c"), true);  // known to the cluster, then gone
       }
-      Player alice("alice", c.port("a"));
+      Player alice("alice", c.port("a"), true);
       Create create;
       create.time = per_day;
       create.color = ColorChoice::White;
@@ -495,7 +497,7 @@ TEST_SUITE("redis") {
       CHECK(start.color == Color::Black);
       CHECK(start.white.name == "alice");
       // Dave comes back on node c: the node holding the challenge now tells him, and he accepts.
-      Player dave("dave", c.port("c"));
+      Player dave("dave", c.port("c"), true);
       const auto received = wait_for<ChallengeReceived>(*dave, Millis{15'000});
       CHECK(received.challenge == challenge_id);
       CHECK(received.from.name == "alice");
@@ -504,7 +506,7 @@ TEST_SUITE("redis") {
       CHECK(std::set<std::string>{accepted.white.name, accepted.black.name} ==
             std::set<std::string>{"alice", "dave"});
       // A correspondence seek waits in the queue while its player is away, and pairs then.
-      Player carol("carol", c.port("b"));
+      Player carol("carol", c.port("b"), true);
       Seek seek;
       seek.time = per_day;
       carol->send(seek);
@@ -529,7 +531,7 @@ TEST_SUITE("redis") {
       // A kept seek outlives its node too: hal's waits through node b, and b dies. Once b is
       // reaped (its seeks dropped from the queue), node c puts hal's back from its row, and ivy,
       // seeking on c, is paired with him.
-      Player hal("hal", c.port("b"));
+      Player hal("hal", c.port("b"), true);
       hal->send(seek);
       wait_for<Seeking>(*hal);
       hal.client.reset();

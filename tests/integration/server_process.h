@@ -190,7 +190,7 @@ class Client {
   // The same client over another door of the port: TLS, WebSocket or both.
   Client(unsigned short port, Wire wire, WireOptions options = {}) {
     if (wire == Wire::Tcp) {
-      auto c = net::LineClient::connect(options.host, port);
+      auto c = net::LineClient::connect(options.host, port, Millis{5000}, options.source);
       REQUIRE_MESSAGE(c.has_value(), (c ? "" : c.error()));
       conn_.emplace(std::move(*c));
       return;
@@ -240,6 +240,12 @@ class Client {
   std::string hello(const std::string& name, const std::string& extra = "") {
     send("{\"type\":\"hello\",\"protocol\":1,\"name\":\"" + name + "\"" + extra + "}");
     return expect<protocol::Welcome>().token;
+  }
+  // A TCP client from another loopback address (127.0.0.2 ...): another address to the server.
+  static Client from(const std::string& source, unsigned short port) {
+    WireOptions o;
+    o.source = source;
+    return Client(port, Wire::Tcp, o);
   }
   net::LineClient& raw() { return *conn_; }   // TCP clients only
   TransportClient& wire() { return *wire_; }  // the other wires only

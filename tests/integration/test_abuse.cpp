@@ -4,9 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "server_process.h"
@@ -44,6 +48,8 @@ std::string kept_challenge(const std::string& to) {
   return R"({"type":"challenge","player":")" + to + R"(","lifetime":2592000})";
 }
 const std::string kKeptCreate = R"({"type":"create","lifetime":2592000})";
+// Only registered players (a name with a password) keep offers beyond their connection.
+const std::string kRegistered = R"(,"password":"a registered name")";
 
 }  // namespace
 
@@ -176,8 +182,8 @@ TEST_CASE("abuse: kept challenges to one player stop at 20 from one address") {
   TempDir dir;
   ServerProcess server(dir.path());  // the shipped default: limits.kept_challenges_per_player 20
   Client bob(server.port()), mallory(server.port());
-  bob.hello("bob");
-  mallory.hello("mallory");
+  bob.hello("bob", kRegistered);
+  mallory.hello("mallory", kRegistered);
   std::vector<std::string> sent;
   for (int i = 0; i < 20; ++i) {
     mallory.send(kept_challenge("bob"));
@@ -191,7 +197,7 @@ TEST_CASE("abuse: kept challenges to one player stop at 20 from one address") {
   // Other names from the same address, and a reconnect, change nothing: the cap is the address's.
   {
     Client mallory2(server.port());
-    mallory2.hello("mallory2");
+    mallory2.hello("mallory2", kRegistered);
     mallory2.send(kept_challenge("bob"));
     CHECK(mallory2.expect_error() == ErrorCode::RateLimited);
   }
@@ -201,7 +207,7 @@ TEST_CASE("abuse: kept challenges to one player stop at 20 from one address") {
   // Others may still be challenged from there, and a challenge that goes with its connection is
   // not capped.
   Client carol(server.port());
-  carol.hello("carol");
+  carol.hello("carol", kRegistered);
   mallory.send(kept_challenge("carol"));
   mallory.expect<ChallengeSent>();
   carol.expect<ChallengeReceived>();
@@ -241,14 +247,14 @@ TEST_CASE("abuse: kept offers from one address stop at 200, under any number of 
   // 20 throwaway names with 10 kept open games each (open_games_per_player), gone at once.
   for (int n = 0; n < 20; ++n) {
     Client spam(server.port());
-    spam.hello("spam" + std::to_string(n));
+    spam.hello("spam" + std::to_string(n), kRegistered);
     for (int i = 0; i < 10; ++i) {
       spam.send(kKeptCreate);
       spam.expect<Created>();
     }
   }
   Client next(server.port());
-  next.hello("spam20");
+  next.hello("spam20", kRegistered);
   next.send(kKeptCreate);
   CHECK(next.expect_error() == ErrorCode::RateLimited);
   next.send(R"({"type":"seek","lifetime":2592000})");
@@ -265,8 +271,8 @@ TEST_CASE("abuse: kept offers from one address stop at 200, under any number of 
   TempDir low_dir;
   ServerProcess low(low_dir.path(), {{"limits", {{"kept_offers_per_address", 3}}}});
   Client a(low.port()), b(low.port());
-  a.hello("a");
-  b.hello("b");
+  a.hello("a", kRegistered);
+  b.hello("b", kRegistered);
   a.send(kKeptCreate);
   a.expect<Created>();
   a.send(kept_challenge("b"));
@@ -287,15 +293,15 @@ TEST_CASE("abuse: the lobby list shows an honest game made after 260 kept spam g
   std::set<std::string> spam;
   for (int n = 0; n < 26; ++n) {
     Client c(server.port());
-    c.hello("spam" + std::to_string(n));
+    c.hello("spam" + std::to_string(n), kRegistered);
     for (int i = 0; i < 10; ++i) {
       c.send(kKeptCreate);
       spam.insert(c.expect<Created>().game);
     }
   }
   Client carol(server.port()), bob(server.port());
-  carol.hello("carol");
-  bob.hello("bob");
+  carol.hello("carol", kRegistered);
+  bob.hello("bob", kRegistered);
   carol.send(Create{});
   const auto honest = carol.expect<Created>().game;
 
@@ -320,4 +326,520 @@ TEST_CASE("abuse: the lobby list shows an honest game made after 260 kept spam g
   }));
   bob.send(R"({"type":"list","cursor":"x"})");
   CHECK(bob.expect_error() == ErrorCode::BadField);
+}
+
+namespace {
+
+std::string report_on(const std::string& player) {
+  return R"({"type":"report","player":")" + player + R"(","reason":"spam"})";
+}
+
+// Files one report; true when filed, false when refused with rate_limited.
+bool file_report(Client& c, const std::string& player) {
+  c.send(report_on(player));
+  const auto reply = c.next();
+  if (std::holds_alternative<Ok>(reply.message)) return true;
+  const auto* e = std::get_if<Error>(&reply.message);
+  REQUIRE_MESSAGE(e != nullptr, encode(reply.message));
+  CHECK(e->code == ErrorCode::RateLimited);
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: reports from one address stop at 20 under any names, and at 50 on one player") {
+  const auto shipped = nlohmann::json::parse(
+      std::ifstream(std::filesystem::path(amazons::test::config_dir()) / "server.json"));
+  CHECK(shipped["limits"]["open_reports_per_address"] == 20);
+  CHECK(shipped["limits"]["open_reports_per_target"] == 50);
+
+  TempDir dir;
+  ServerProcess server(dir.path());  // the built-in defaults, as shipped
+  Client victim(server.port()), other(server.port());
+  victim.hello("victim");
+  other.hello("other");
+  // The attack as it was made: 8 throwaway guests from one address, 20 reports each (the cap
+  // per reporter), 160 filed in half a second.
+  int filed = 0, refused = 0;
+  for (int n = 0; n < 8; ++n) {
+    Client guest(server.port());
+    guest.hello("guest" + std::to_string(n));
+    for (int i = 0; i < 20; ++i) (file_report(guest, "victim") ? filed : refused) += 1;
+  }
+  CHECK(filed == 20);
+  CHECK(refused == 140);
+  // Nor on anyone else from there, under a new name and connection.
+  {
+    Client late(server.port());
+    late.hello("guest8");
+    CHECK_FALSE(file_report(late, "other"));
+  }
+  // Other addresses still report: up to 50 open reports on the victim in all.
+  auto b = Client::from("127.0.0.2", server.port());
+  auto c = Client::from("127.0.0.3", server.port());
+  auto d = Client::from("127.0.0.4", server.port());
+  b.hello("bob");
+  c.hello("carol");
+  d.hello("dave");
+  for (int i = 0; i < 20; ++i) CHECK(file_report(b, "victim"));
+  for (int i = 0; i < 10; ++i) CHECK(file_report(c, "victim"));
+  d.send(report_on("victim"));
+  const auto e = d.expect<Error>();
+  CHECK(e.code == ErrorCode::RateLimited);
+  CHECK(e.message.find("victim") != std::string::npos);
+  CHECK(file_report(c, "other"));  // the cap is the victim's: others may still be reported
+
+  // The keys change the caps.
+  TempDir low_dir;
+  ServerProcess low(low_dir.path(), {{"limits",
+                                      {{"open_reports_per_address", 2},
+                                       {"open_reports_per_target", 3}}}});
+  Client x(low.port()), y(low.port());
+  x.hello("x");
+  y.hello("y");
+  CHECK(file_report(x, "y"));
+  CHECK(file_report(y, "x"));
+  CHECK_FALSE(file_report(x, "y"));  // two from this address
+  auto z = Client::from("127.0.0.2", low.port());
+  z.hello("z");
+  CHECK(file_report(z, "x"));
+  CHECK(file_report(z, "x"));
+  auto w = Client::from("127.0.0.3", low.port());
+  w.hello("w");
+  CHECK_FALSE(file_report(w, "x"));  // three on x
+  CHECK(file_report(w, "z"));
+}
+
+namespace {
+
+// One sample of the server's /metrics page (a counter without labels).
+double abuse_metric(unsigned short port, const std::string& name) {
+  auto c = amazons::test::TransportClient::connect(amazons::test::Wire::Tcp, port);
+  REQUIRE(c.has_value());
+  REQUIRE(c->send_raw("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+  const std::string page = c->read_until_closed();
+  const auto at = page.find("\n" + name + " ");
+  REQUIRE_MESSAGE(at != std::string::npos, name << " not on the page");
+  return std::atof(page.c_str() + at + name.size() + 2);
+}
+
+std::string read_file_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A hello on a new connection from `source`: the error code, or nullopt for a welcome.
+std::optional<ErrorCode> hello_from(const std::string& source, unsigned short port,
+                                    const std::string& name, const std::string& extra) {
+  auto c = Client::from(source, port);
+  c.send(R"({"type":"hello","protocol":1,"name":")" + name + "\"" + extra + "}");
+  const auto reply = c.next();
+  if (std::holds_alternative<Welcome>(reply.message)) return std::nullopt;
+  const auto* e = std::get_if<Error>(&reply.message);
+  REQUIRE_MESSAGE(e != nullptr, encode(reply.message));
+  return e->code;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: invite guesses from one address that reconnects are slowed to 100 a minute") {
+  TempDir dir;
+  amazons::test::Launch launch;
+  launch.stderr_file = dir.path() / "server.log";
+  ServerProcess server(dir.path(), nlohmann::json::object(), {}, launch);  // limits as shipped
+  auto alice = Client::from("127.0.0.2", server.port());
+  alice.hello("alice");
+  alice.send(Create{"standard", TimeControl{}, ColorChoice::White, false, true});
+  const auto created = alice.expect<Created>();
+  REQUIRE(created.invite);
+
+  // The attack: a new connection for every guess, so that no connection's error budget (nor its
+  // request rate) stops it. Before the budget all 300 were answered no_such_game, 6,000-8,800 a
+  // second.
+  constexpr int kGuesses = 300;
+  int answered = 0, limited = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < kGuesses; ++i) {
+    Client m(server.port());
+    m.hello("mallory" + std::to_string(i));
+    m.send(Join{created.game, "guess" + std::to_string(i)});
+    const auto e = m.expect<Error>();
+    if (e.code == ErrorCode::NoSuchGame) {
+      ++answered;
+    } else {
+      CHECK(e.code == ErrorCode::RateLimited);
+      ++limited;
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE(kGuesses << " guesses in " << seconds << " s: " << answered << " answered, " << limited
+                   << " rate_limited");
+  // The first 20 are answered; after them at most 100 a minute, however long this took.
+  CHECK(answered >= 20);
+  CHECK(answered <= 20 + static_cast<int>(100 * seconds / 60) + 1);
+  CHECK(answered + limited == kGuesses);
+
+  // Over the budget the right code gets the same answer: a guess tells nothing.
+  {
+    Client m(server.port());
+    m.hello("mallory_right");
+    m.send(Join{created.game, created.invite});
+    CHECK(m.expect_error() == ErrorCode::RateLimited);
+  }
+  // Only that address is held back.
+  auto bob = Client::from("127.0.0.3", server.port());
+  bob.hello("bob");
+  bob.send(Join{created.game, created.invite});
+  CHECK(bob.expect<Start>().game == created.game);
+
+  CHECK(abuse_metric(server.port(), "amazons_auth_backoff_total") >= limited + 1);
+  // One log line for the run of refusals, not one per refusal.
+  const std::string log = read_file_text(launch.stderr_file);
+  std::size_t lines = 0;
+  for (auto at = log.find("event=auth_backoff"); at != std::string::npos;
+       at = log.find("event=auth_backoff", at + 1))
+    ++lines;
+  CHECK(lines >= 1);
+  CHECK(lines < 5);
+  CHECK(log.find("addr=127.0.0.1") != std::string::npos);
+}
+
+TEST_CASE("abuse: password guesses from one address stop at 20, never the owner's other logins") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const std::string right = R"(,"password":"correct horse")";
+  std::string token;
+  {
+    auto alice = Client::from("127.0.0.2", server.port());
+    token = alice.hello("alice", right);
+  }
+  // Reconnecting after each wrong password: 20 are checked, then at most 100 a minute.
+  int answered = 0, limited = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 30; ++i) {
+    const auto code = hello_from("127.0.0.1", server.port(), "alice",
+                                 R"(,"password":"guess)" + std::to_string(i) + "\"");
+    REQUIRE(code);
+    (*code == ErrorCode::AuthFailed ? answered : limited) += 1;
+    if (*code != ErrorCode::AuthFailed) CHECK(*code == ErrorCode::RateLimited);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(answered >= 20);
+  CHECK(answered <= 20 + static_cast<int>(100 * seconds / 60) + 1);
+  CHECK(answered + limited == 30);
+  // The right password from there is refused unchecked too; the owner's token from there, and
+  // his password from elsewhere, still log him in.
+  CHECK(hello_from("127.0.0.1", server.port(), "alice", right) == ErrorCode::RateLimited);
+  CHECK(hello_from("127.0.0.1", server.port(), "alice", R"(,"token":")" + token + "\"") ==
+        std::nullopt);
+  CHECK(hello_from("127.0.0.3", server.port(), "alice", right) == std::nullopt);
+}
+
+TEST_CASE("abuse: server password guesses are budgeted by address, as the keys say") {
+  TempDir dir;
+  const std::string wrong = R"(,"server_password":"guess")";
+  const std::string right = R"(,"server_password":"club")";
+  // A refill of one in 100 minutes: nothing comes back while the test runs.
+  ServerProcess server(dir.path(),
+                       {{"password", "club"},
+                        {"limits", {{"auth_failures_burst", 5}, {"auth_failures_per_minute", 0.01}}}});
+  for (int i = 0; i < 5; ++i)
+    CHECK(hello_from("127.0.0.1", server.port(), "m" + std::to_string(i), wrong) ==
+          ErrorCode::AuthFailed);
+  CHECK(hello_from("127.0.0.1", server.port(), "m5", wrong) == ErrorCode::RateLimited);
+  CHECK(hello_from("127.0.0.1", server.port(), "m6", right) == ErrorCode::RateLimited);
+  CHECK(hello_from("127.0.0.2", server.port(), "carol", right) == std::nullopt);
+
+  // A refill of a thousand a second keeps up with a client that waits 2 ms between guesses.
+  TempDir fast_dir;
+  ServerProcess fast(fast_dir.path(),
+                     {{"password", "club"},
+                      {"limits", {{"auth_failures_burst", 1}, {"auth_failures_per_minute", 60000}}}});
+  for (int i = 0; i < 10; ++i) {
+    CHECK(hello_from("127.0.0.1", fast.port(), "m" + std::to_string(i), wrong) ==
+          ErrorCode::AuthFailed);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+namespace {
+
+std::string password_hello(const std::string& name, const std::string& password) {
+  return R"({"type":"hello","protocol":1,"name":")" + name + R"(","password":")" + password +
+         "\"}";
+}
+
+// How long a password login from `source` takes, from the hello to the welcome.
+double password_login_ms(const std::string& source, unsigned short port, const std::string& name,
+                         const std::string& password) {
+  auto c = Client::from(source, port);
+  const auto start = std::chrono::steady_clock::now();
+  c.send(password_hello(name, password));
+  CHECK(c.expect<Welcome>(Millis{60'000}).name == name);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+std::size_t thread_count(pid_t pid) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& t :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task"))
+    ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: an honest password login does not wait behind wrong passwords from 3 addresses") {
+  TempDir dir;
+  // Real hashing (Argon2id, interactive), and a guessing budget too large to matter: only the
+  // password threads' shares per address stand between the attack and the honest login.
+  ServerProcess server(dir.path(), {{"password_hashing", "interactive"},
+                                    {"limits", {{"auth_failures_burst", 1'000'000}}}});
+  const auto port = server.port();
+  password_login_ms("127.0.0.5", port, "alice", "alice's secret");  // registers her
+  password_login_ms("127.0.0.5", port, "target", "target's secret");
+  double baseline = 1e9;
+  for (int i = 0; i < 3; ++i)
+    baseline = std::min(baseline, password_login_ms("127.0.0.5", port, "alice", "alice's secret"));
+
+  // Three addresses, 16 connections each (the most one address may hold), each sending a wrong
+  // password as soon as the last one was answered, on a new connection.
+  std::atomic<bool> stop = false;
+  std::atomic<int> checked = 0;
+  std::vector<std::thread> attackers;
+  for (const std::string source : {"127.0.0.2", "127.0.0.3", "127.0.0.4"})
+    for (int i = 0; i < 16; ++i)
+      attackers.emplace_back([&, source] {
+        while (!stop) {
+          auto c = net::LineClient::connect("127.0.0.1", port, Millis{5000}, source);
+          if (!c) continue;
+          c->send_line(password_hello("target", "guess"));
+          const auto line = c->read_line(Millis{60'000});
+          if (line && line->find("auth_failed") != std::string::npos) ++checked;
+        }
+      });
+  // The attack is under way once some of its passwords have been checked.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (checked < 12 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const int checked_before = checked;
+  const double under_attack = password_login_ms("127.0.0.5", port, "alice", "alice's secret");
+  const int checked_meanwhile = checked - checked_before;
+  stop = true;
+  for (auto& t : attackers) t.join();
+  MESSAGE("honest password login: " << baseline << " ms alone, " << under_attack
+                                    << " ms under attack; " << checked_meanwhile
+                                    << " wrong passwords checked meanwhile, " << checked.load()
+                                    << " in all");
+  REQUIRE(checked >= 12);
+  // Not queued behind the attack: at most the attackers' shares (3 addresses x 1) were checked
+  // before hers, and a few more beside hers on the other thread; the rest of their 48 wait
+  // with their own address. With one queue for all, the 48 queued wrong passwords were all
+  // checked first (3.0-3.4 s instead of 0.07 s).
+  CHECK(checked_meanwhile <= 8);
+  // The time, with the margin of a loaded 2-core machine (every thread of the attack wants one).
+  CHECK(under_attack < 10 * baseline + 500);
+}
+
+TEST_CASE("abuse: the password threads and each address's share of them are config keys") {
+  const auto shipped = nlohmann::json::parse(
+      std::ifstream(std::filesystem::path(amazons::test::config_dir()) / "server.json"));
+  CHECK(shipped["password_threads"] == 2);
+  CHECK(shipped["limits"]["password_checks_per_address"] == 1);
+  CHECK(shipped["limits"]["auth_failures_burst"] == 20);
+  CHECK(shipped["limits"]["auth_failures_per_minute"] == 100);
+
+  // Three wrong passwords at once from one address, then one from another: how many of the
+  // three were answered before the other address's is the share (with one password thread, the
+  // share goes first, the rest of them waits behind the other address's).
+  const auto answered_first = [](unsigned short port) {
+    std::vector<Client> clients;
+    for (int i = 0; i < 3; ++i) clients.push_back(Client::from("127.0.0.2", port));
+    for (auto& c : clients) c.send(password_hello("target", "guess"));
+    // All three have reached the lobby once a request sent after them on each is answered.
+    for (auto& c : clients) {
+      c.send(Ping{});
+      c.expect<Pong>();
+    }
+    auto other = Client::from("127.0.0.3", port);
+    other.send(password_hello("target", "guess"));
+    CHECK(other.expect_error() == ErrorCode::AuthFailed);
+    int first = 0;
+    for (auto& c : clients) {
+      // Ready now (answered before the other), or still to come (a hash later, 50 ms at least).
+      const auto line = c.raw().read_line(Millis{5});
+      if (line) {
+        CHECK(line->find("auth_failed") != std::string::npos);
+        ++first;
+      }
+    }
+    for (auto& c : clients) c.raw().close();
+    return first;
+  };
+  const auto start = [](TempDir& d, nlohmann::json limits, int threads) {
+    return std::make_unique<ServerProcess>(
+        d.path(), nlohmann::json{{"password_hashing", "interactive"},
+                                 {"password_threads", threads},
+                                 {"limits", std::move(limits)}});
+  };
+  TempDir one_dir, three_dir, four_dir;
+  auto one = start(one_dir, {{"password_checks_per_address", 1}}, 1);
+  auto three = start(three_dir, {{"password_checks_per_address", 3}}, 1);
+  auto four = start(four_dir, nlohmann::json::object(), 4);
+  // The password threads are threads of their own: three more with 4 than with 1 (once the
+  // network threads, started after the port is announced, are there too).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (thread_count(four->pid()) != thread_count(one->pid()) + 3 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(thread_count(four->pid()) == thread_count(one->pid()) + 3);
+  for (auto* s : {one.get(), three.get()})
+    password_login_ms("127.0.0.5", s->port(), "target", "target's secret");
+  CHECK(answered_first(one->port()) == 1);
+  CHECK(answered_first(three->port()) == 3);
+}
+
+TEST_CASE("abuse: a guest's offers end when the guest leaves, and the name is free within 1 s") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Client bob(server.port()), carol(server.port());
+  bob.hello("bob", kRegistered);
+  carol.hello("carol");  // a guest
+  {
+    // A guest asks for everything that a registered player keeps for 30 days.
+    Client mallory(server.port());
+    mallory.hello("mallory");
+    mallory.send(R"({"type":"create","time":{"per_move":86400}})");
+    mallory.expect<Created>();
+    mallory.send(kKeptCreate);
+    mallory.expect<Created>();
+    mallory.send(R"({"type":"seek","time":{"per_move":172800}})");
+    mallory.expect<Seeking>();
+    mallory.send(kept_challenge("bob"));
+    mallory.expect<ChallengeSent>();
+    bob.expect<ChallengeReceived>();
+    // A kept challenge to a guest is not kept either: it would hold the guest's name.
+    bob.send(kept_challenge("carol"));
+    bob.expect<ChallengeSent>();
+    carol.expect<ChallengeReceived>();
+    bob.send(List{});
+    CHECK(bob.expect<Games>().games.size() == 2);
+  }
+  // Gone with the connection: bob is told, nothing is listed, and the name is anyone's.
+  const auto closed = bob.expect<ChallengeClosed>();
+  CHECK(closed.reason == "offline");
+  const auto left = std::chrono::steady_clock::now();
+  bool free = false;
+  while (!free && std::chrono::steady_clock::now() - left < std::chrono::seconds(1)) {
+    Client again(server.port());
+    again.send(R"({"type":"hello","protocol":1,"name":"mallory"})");
+    free = std::holds_alternative<Welcome>(again.next().message);
+  }
+  CHECK(free);
+  bob.send(List{});
+  CHECK(bob.expect<Games>().games.empty());
+  // Nobody seeking a correspondence game is paired with the guest's seek.
+  Client erin(server.port());
+  erin.hello("erin", kRegistered);
+  erin.send(R"({"type":"seek","time":{"per_move":172800}})");
+  erin.expect<Seeking>();
+  carol.raw().close();
+  CHECK(bob.expect<ChallengeClosed>().reason == "offline");
+
+  // A registered player's offers stay, and hold the name (by its password).
+  {
+    Client alice(server.port());
+    alice.hello("alice", kRegistered);
+    alice.send(R"({"type":"create","time":{"per_move":86400}})");
+    alice.expect<Created>();
+  }
+  bob.send(List{});
+  CHECK(bob.expect<Games>().games.size() == 1);
+}
+
+namespace {
+
+// The server's raw answer to one HTTP request over plain TCP, as a rebinding page's browser
+// would send it (its Host and Origin are the page's name).
+std::string raw_http(unsigned short port, const std::string& request) {
+  auto c = amazons::test::TransportClient::connect(amazons::test::Wire::Tcp, port);
+  REQUIRE(c.has_value());
+  REQUIRE(c->send_raw(request));
+  return c->read_until_closed(Millis{3000});
+}
+
+std::string upgrade_from(const std::string& host, const std::string& origin) {
+  return "GET /ws HTTP/1.1\r\nHost: " + host +
+         "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+         "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: " +
+         origin + "\r\n\r\n";
+}
+
+std::string status_line(const std::string& response) {
+  return response.substr(0, response.find("\r\n"));
+}
+
+std::string location(const std::string& response) {
+  const auto at = response.find("\r\nLocation: ");
+  if (at == std::string::npos) return "";
+  const auto from = at + 12;
+  return response.substr(from, response.find("\r\n", from) - from);
+}
+
+}  // namespace
+
+TEST_CASE("abuse: a forged Host makes no other site's page the server's own (DNS rebinding)") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const std::string p = std::to_string(server.port());
+  // The attack: evil.example resolves to this server; its page asks with its own name as Host.
+  CHECK(status_line(raw_http(server.port(), upgrade_from("evil.example:" + p,
+                                                         "http://evil.example:" + p))) ==
+        "HTTP/1.1 403 Forbidden");
+  // The server's own pages still may, by its address or (on loopback) localhost.
+  CHECK(status_line(raw_http(server.port(), upgrade_from("127.0.0.1:" + p,
+                                                         "http://127.0.0.1:" + p))) ==
+        "HTTP/1.1 101 Switching Protocols");
+  CHECK(status_line(raw_http(server.port(), upgrade_from("localhost:" + p,
+                                                         "http://localhost:" + p))) ==
+        "HTTP/1.1 101 Switching Protocols");
+  // A name people reach the server by is one of web.public_addresses.
+  CHECK(status_line(raw_http(server.port(), upgrade_from("amazons.example.org",
+                                                         "https://amazons.example.org"))) ==
+        "HTTP/1.1 403 Forbidden");
+  TempDir named_dir;
+  ServerProcess named(named_dir.path(),
+                      {{"web", {{"public_addresses", {"amazons.example.org"}}}}});
+  CHECK(status_line(raw_http(named.port(), upgrade_from("amazons.example.org",
+                                                        "https://amazons.example.org"))) ==
+        "HTTP/1.1 101 Switching Protocols");
+  CHECK(status_line(raw_http(named.port(), upgrade_from("evil.example", "https://evil.example"))) ==
+        "HTTP/1.1 403 Forbidden");
+
+  // --require-tls redirects to the address the connection came in on, or the first public
+  // address: never to the Host the request names. (Loopback is not trusted here, so that this
+  // machine's connection is redirected as another's would be.)
+  const std::string get = "GET /lobby HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n";
+  TempDir strict_dir, strict_named_dir;
+  ServerProcess strict(strict_dir.path(), {{"tls", {{"trust_loopback", false}}}},
+                       {"--require-tls"});
+  ServerProcess strict_named(
+      strict_named_dir.path(),
+      {{"tls", {{"trust_loopback", false}}}, {"web", {{"public_addresses", {"amazons.example.org"}}}}},
+      {"--require-tls"});
+  const auto moved = raw_http(strict.port(), get);
+  CHECK(status_line(moved) == "HTTP/1.1 301 Moved Permanently");
+  CHECK(location(moved) == "https://127.0.0.1:" + std::to_string(strict.port()) + "/lobby");
+  CHECK(location(raw_http(strict_named.port(), get)) == "https://amazons.example.org/lobby");
+
+  // A config with an address that is not host[:port] does not start.
+  std::ofstream(dir.path() / "bad.json") << R"({"web":{"public_addresses":["https://x.org/"]}})";
+  const auto [status, output] = amazons::test::run_server(
+      "--bind 192.0.2.1 --port 0 --discovery-port -1 --db " + (dir.path() / "bad.db").string() +
+      " --config " + (dir.path() / "bad.json").string());
+  CHECK(status != 0);
+  CHECK(output.find("web.public_addresses") != std::string::npos);
 }

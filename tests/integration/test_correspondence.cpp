@@ -52,11 +52,12 @@ TEST_CASE("server: a correspondence game across two restarts and a player away f
   launch.stderr_file = dir.path() / "server.log";
   std::string game, alice_token, bob_token;
   {
-    // Alice opens a game of a day per move and goes to bed.
+    // Alice opens a game of a day per move and goes to bed. (Her name has a password: only a
+    // registered player's offers are kept while they are away.)
     ServerProcess server(dir.path(), kConfig, flags, launch);
     CHECK(log_has(launch.stderr_file, "event=test_clock"));
     Client alice(server.port());
-    alice_token = alice.hello("alice");
+    alice_token = alice.hello("alice", R"(,"password":"alice's secret")");
     alice.send(R"({"type":"create","color":"white","time":{"per_move":86400}})");
     game = alice.expect<Created>().game;
     alice.raw().close();

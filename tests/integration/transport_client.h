@@ -18,6 +18,7 @@ const char* to_string(Wire w);
 
 struct WireOptions {
   std::string host = "127.0.0.1";
+  std::string source;  // TCP only: the local address to connect from ("127.0.0.2"), if not empty
   std::optional<std::string> origin;  // the Origin header of a WebSocket upgrade
   std::string path = "/ws";
   Millis timeout{5000};

@@ -81,15 +81,22 @@ class LobbyHarness {
   }
 
   // Connects and logs in; returns the session.
-  server::SessionId login(const std::string& name, bool bot = false) {
+  server::SessionId login(const std::string& name, bool bot = false,
+                          std::optional<std::string> password = std::nullopt) {
     const auto s = connect();
     protocol::Hello h;
     h.name = name;
     h.bot = bot;
+    h.password = std::move(password);
     send(s, h);
     const auto w = take<protocol::Welcome>(s);
     tokens_[name] = w.token;
     return s;
+  }
+
+  // Logs in as a registered player (a name with a password), who keeps offers while away.
+  server::SessionId login_registered(const std::string& name) {
+    return login(name, false, "secret of " + name);
   }
 
   // Every message sent to the session since the last take, decoded.

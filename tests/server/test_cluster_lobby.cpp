@@ -63,8 +63,18 @@ struct Node {
     out.job = fx.cluster.logins.front();
     out.row.name = name;
     out.games = std::move(elsewhere);
+    out.row.password_hash = password_hash;
     return lobby.complete_login(out, at(0));
   }
+  // A registered player (a name with a password, here a stand-in for its hash): only they keep
+  // offers beyond their connection.
+  Effects login_registered(SessionId s, const std::string& name) {
+    password_hash = "$argon2id$stand-in";
+    auto fx = login(s, name);
+    password_hash.clear();
+    return fx;
+  }
+  std::string password_hash;  // the row's, at the next login
 };
 
 RemotePlayer remote(const std::string& name) { return {name, false, Rating{}, 0}; }
@@ -505,7 +515,7 @@ TEST_CASE("cluster lobby: a moderator's decision on one node is applied by every
 
 TEST_CASE("cluster lobby: kept offers stay with their node, and are taken over from their rows") {
   Node a("a");
-  a.login(1, "alice");
+  a.login_registered(1, "alice");
   // A correspondence seek stays in the pairing queue when she goes; a real-time one does not.
   Seek seek;
   seek.time = per_day;
@@ -513,13 +523,13 @@ TEST_CASE("cluster lobby: kept offers stay with their node, and are taken over f
   const auto gone = a.lobby.disconnect(1, at(2));
   CHECK(gone.cluster.drop_seeks.empty());
   CHECK(gone.cluster.unseeks.empty());
-  a.login(2, "bea");
+  a.login_registered(2, "bea");
   Seek quick;
   quick.time = TimeControl::fischer(Millis{60'000}, Millis{0});
   a.lobby.handle_line(2, encode(ClientMessage{quick}), at(3));
   CHECK(a.lobby.disconnect(2, at(4)).cluster.drop_seeks == std::vector<std::string>{"bea"});
   // With a lifetime, it goes when that runs out, and only if nobody replaced it elsewhere.
-  a.login(3, "cid");
+  a.login_registered(3, "cid");
   quick.lifetime = 60;
   a.lobby.handle_line(3, encode(ClientMessage{quick}), at(5));
   CHECK(a.lobby.disconnect(3, at(6)).cluster.drop_seeks.empty());
@@ -593,7 +603,7 @@ bool removes(const Effects& fx, const std::string& id,
 
 TEST_CASE("cluster lobby: a kept seek is a row of its player's, put back in the queue elsewhere") {
   Node a("a");
-  a.login(1, "alice");
+  a.login_registered(1, "alice");
   Seek seek;
   seek.time = per_day;
   const auto kept = a.lobby.handle_line(1, encode(ClientMessage{seek}), at(1));
@@ -611,14 +621,14 @@ TEST_CASE("cluster lobby: a kept seek is a row of its player's, put back in the 
   CHECK_FALSE(stores(replaced, "s:alice"));
   // Expired here: out of the queue, and its row goes, but only that row (not a newer seek of
   // hers another node stored since).
-  a.login(2, "cid");
+  a.login_registered(2, "cid");
   quick.lifetime = 60;
   CHECK(stores(a.lobby.handle_line(2, encode(ClientMessage{quick}), at(5)), "s:cid"));
   const auto expired = a.lobby.tick(at(61'000));
   CHECK(expired.cluster.drop_seeks == std::vector<std::string>{"cid"});
   CHECK(removes(expired, "s:cid", at(5).wall + Millis{60'000}));
   // Paired: both seeks leave the queue, so both rows go, wherever they were stored.
-  a.login(3, "dan");
+  a.login_registered(3, "dan");
   const auto asked = a.lobby.handle_line(3, encode(ClientMessage{seek}), at(62'000));
   REQUIRE(asked.cluster.seeks.size() == 1);
   SeekOutcome paired;

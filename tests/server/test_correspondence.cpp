@@ -68,8 +68,9 @@ TEST_CASE("lobby: correspondence: a disconnect means nothing, only the clock dec
 
 TEST_CASE("lobby: correspondence offers outlive their creator's connection and a restart") {
   LobbyHarness h;
-  auto alice = h.login("alice");
-  auto carol = h.login("carol");
+  // Registered players: only they keep offers beyond their connection.
+  auto alice = h.login_registered("alice");
+  auto carol = h.login_registered("carol");
   h.disconnect(carol);  // known, away
   auto bob = h.login("bob");
 
@@ -86,10 +87,10 @@ TEST_CASE("lobby: correspondence offers outlive their creator's connection and a
   h.disconnect(alice);
   CHECK(h.storage().counts().offers == 3);
 
-  // Nobody takes a name that holds offers while its owner is away.
+  // Nobody takes the name while its owner is away: it has a password.
   const auto mallory = h.connect();
   h.send(mallory, Hello{1, "alice", std::nullopt, std::nullopt, std::nullopt, false});
-  CHECK(h.error(mallory) == ErrorCode::NameTaken);
+  CHECK(h.error(mallory) == ErrorCode::AuthFailed);
 
   h.send(bob, List{});
   const auto listed = h.take<Games>(bob);
@@ -144,8 +145,8 @@ TEST_CASE("lobby: correspondence offers outlive their creator's connection and a
 
 TEST_CASE("lobby: offers expire after their lifetime, real-time ones still go on disconnect") {
   LobbyHarness h;
-  const auto alice = h.login("alice");
-  auto bob = h.login("bob");
+  const auto alice = h.login_registered("alice");
+  auto bob = h.login_registered("bob");
   Create bad = correspondence_game(ColorChoice::White);
   bad.lifetime = 0;
   h.send(alice, bad);
@@ -221,7 +222,7 @@ TEST_CASE("lobby: the correspondence limits come from the config and change what
   config.offer_lifetime = parsed->lobby.offer_lifetime;
   config.max_offer_lifetime = parsed->lobby.max_offer_lifetime;
   LobbyHarness h(config);
-  const auto alice = h.login("alice");
+  const auto alice = h.login_registered("alice");
   const auto bob = h.login("bob");
   Create too_long = correspondence_game(ColorChoice::White);
   too_long.lifetime = 3 * 86'400;  // past the 2 days configured
@@ -236,4 +237,28 @@ TEST_CASE("lobby: the correspondence limits come from the config and change what
   h.advance(Millis{2000});
   h.send(bob, List{});
   CHECK(h.take<Games>(bob).games.empty());
+}
+
+TEST_CASE("lobby: a guest's offers go with the guest, correspondence and lifetimes too") {
+  LobbyHarness h;
+  auto guest = h.login("guest");
+  const auto bob = h.login_registered("bob");
+  h.send(guest, correspondence_game(ColorChoice::White));
+  h.take<Created>(guest);
+  h.send(guest, Seek{"standard", kPerDay, false});
+  h.take<Seeking>(guest);
+  ChallengeSend challenge{"bob", "standard", kPerDay, ColorChoice::Random, false};
+  challenge.lifetime = 3600;
+  h.send(guest, challenge);
+  h.take<ChallengeSent>(guest);
+  h.take<ChallengeReceived>(bob);
+  CHECK(h.storage().counts().offers == 0);  // none stored: none kept
+  h.disconnect(guest);
+  CHECK(h.take<ChallengeClosed>(bob).reason == "offline");
+  h.send(bob, List{});
+  CHECK(h.take<Games>(bob).games.empty());
+  // The name is anyone's at once.
+  guest = h.connect();
+  h.send(guest, Hello{1, "guest", std::nullopt, std::nullopt, std::nullopt, false});
+  h.take<Welcome>(guest);
 }
