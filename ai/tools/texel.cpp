@@ -32,16 +32,24 @@ double log_loss(double chance, double result) {
            (1 - result) * std::log(std::max(1 - chance, kFloor)));
 }
 
-// Solves a x = b by Gaussian elimination with partial pivoting (a is symmetric positive definite
-// here, so this never meets a zero pivot). a and b are overwritten.
+// Solves a x = b by Gaussian elimination with partial pivoting. a is symmetric and positive
+// semi-definite here, but singular when a feature never varies in the samples and nothing pulls
+// it (l2 = 0), or when every sample is decided beyond doubt (p(1 - p) underflows): a direction
+// with no pivot left is not moved (its x is 0), where dividing by the zero pivot made every
+// weight NaN. a and b are overwritten.
 TuningVector solve(std::array<TuningVector, kTuningFeatures> a, TuningVector b) {
   constexpr std::size_t n = kTuningFeatures;
+  double largest = 0;
+  for (const TuningVector& row : a)
+    for (double v : row) largest = std::max(largest, std::abs(v));
+  const double tiny = largest * 1e-14;
   for (std::size_t col = 0; col < n; ++col) {
     std::size_t pivot = col;
     for (std::size_t r = col + 1; r < n; ++r)
       if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
     std::swap(a[col], a[pivot]);
     std::swap(b[col], b[pivot]);
+    if (std::abs(a[col][col]) <= tiny) continue;  // no pivot: this direction stays
     for (std::size_t r = col + 1; r < n; ++r) {
       const double f = a[r][col] / a[col][col];
       for (std::size_t c = col; c < n; ++c) a[r][c] -= f * a[col][c];
@@ -52,7 +60,7 @@ TuningVector solve(std::array<TuningVector, kTuningFeatures> a, TuningVector b) 
   for (std::size_t i = n; i-- > 0;) {
     double s = b[i];
     for (std::size_t c = i + 1; c < n; ++c) s -= a[i][c] * x[c];
-    x[i] = s / a[i][i];
+    x[i] = std::abs(a[i][i]) <= tiny ? 0 : s / a[i][i];
   }
   return x;
 }
@@ -196,7 +204,9 @@ FitResult fit_free(const std::vector<TuningSample>& samples, const TuningVector&
       next_loss = regularised_loss(samples, next, start, options);
       if (next_loss <= current) break;
     }
-    if (next_loss > current) break;  // no step helps: at the optimum within rounding
+    // No step helps (at the optimum within rounding), or the step is not a number: stop where
+    // the weights are. Written so that a NaN loss stops it too.
+    if (!(next_loss <= current)) break;
     const double gain = current - next_loss;
     r.weights = next;
     current = next_loss;

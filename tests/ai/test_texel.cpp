@@ -195,3 +195,34 @@ TEST_CASE("texel: the fit keeps every weight at 0 or above unless told not to") 
   CHECK(held.loss_after < held.loss_before);
   CHECK(held.loss_after > free.loss_after);  // the constraint costs something here
 }
+
+TEST_CASE("texel: a feature the samples never vary, with no pull, stays where it was") {
+  // Samples in which the first feature is always 0: with l2 = 0 nothing decides its weight, the
+  // Hessian is singular, and a plain elimination divided by its zero pivot and made every weight
+  // NaN (bench/texel printed -nan for all fifteen, and test_tuning failed one run in a few).
+  EvalParams truth;
+  const TuningVector w_true = weight_vector(truth, 10);
+  std::vector<TuningSample> samples;
+  for (const Position& pos : varied_positions(400, 31)) {
+    Evaluator eval(truth);
+    TuningSample s{features(eval.terms(pos), truth), 0};
+    s.features[0] = 0;
+    double dot = 0;
+    for (std::size_t i = 0; i < kTuningFeatures; ++i) dot += w_true[i] * s.features[i];
+    s.result = dot > 0 ? 1 : 0;  // decided beyond doubt: the logistic's curvature vanishes too
+    samples.push_back(s);
+  }
+  TuningVector start = w_true;
+  start[0] = 0.25;
+  FitOptions o;
+  o.scale = fit_scale(samples, w_true);
+  o.l2 = 0;
+  const FitResult fit = fit_weights(samples, start, o);
+  for (std::size_t i = 0; i < kTuningFeatures; ++i) {
+    CAPTURE(i);
+    CHECK(std::isfinite(fit.weights[i]));
+  }
+  CHECK(fit.weights[0] == 0.25);
+  CHECK(std::isfinite(fit.loss_after));
+  CHECK(fit.loss_after <= fit.loss_before);
+}
