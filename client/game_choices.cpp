@@ -61,7 +61,8 @@ std::optional<InviteTarget> parse_invite(std::string_view text) {
   const auto start = t.find_first_not_of(' ');
   if (start == std::string::npos) return std::nullopt;
   const auto space = t.find(' ', start);
-  const std::string game = t.substr(start, space == std::string::npos ? std::string::npos : space - start);
+  const std::string game =
+      t.substr(start, space == std::string::npos ? std::string::npos : space - start);
   std::string code = space == std::string::npos ? "" : t.substr(space + 1);
   code.erase(std::remove(code.begin(), code.end(), ' '), code.end());
   if (game.empty() || code.empty()) return std::nullopt;

@@ -1,8 +1,9 @@
 // Where a program finds the files shipped with it: the rule variants and engine levels
 // (config/), the web client (web/dist). Run from the build tree, they are where the build left
 // them (paths fixed at build time); installed (the Debian packages, `cmake --install`) as
-// PREFIX/bin/PROGRAM or PREFIX/games/PROGRAM, in PREFIX/share/amazons/NAME. The installed place is looked for first, so
-// an installed program never reads a checkout that happens to sit at its build's path.
+// PREFIX/bin/PROGRAM or PREFIX/games/PROGRAM, in PREFIX/share/amazons/NAME. The installed place is
+// looked for first, so an installed program never reads a checkout that happens to sit at its
+// build's path.
 #pragma once
 
 #include <filesystem>
@@ -14,7 +15,8 @@ namespace amazons {
 std::filesystem::path running_program();
 
 // PREFIX/share/amazons/`name` if `program` is PREFIX/bin/SOMETHING or PREFIX/games/SOMETHING
-// and that directory exists, else `build_tree`. Never fails; touches nothing but the file system's metadata.
+// and that directory exists, else `build_tree`. Never fails; touches nothing but the file system's
+// metadata.
 std::filesystem::path shipped_dir(std::string_view name, const std::filesystem::path& build_tree,
                                   const std::filesystem::path& program = running_program());
 

@@ -98,7 +98,8 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
       if (!(err = integer(v, k, 1, 1'000, i)))
         c.lobby.max_password_checks_per_address = static_cast<std::size_t>(i);
     } else if (key == "auth_failures_burst") {
-      if (!(err = integer(v, k, 1, 1'000'000, i))) c.lobby.auth_budget.burst = static_cast<double>(i);
+      if (!(err = integer(v, k, 1, 1'000'000, i)))
+        c.lobby.auth_budget.burst = static_cast<double>(i);
     } else if (key == "auth_failures_per_minute") {
       if (!(err = number(v, k, 0.01, 1'000'000, d))) c.lobby.auth_budget.per_minute = d;
     } else if (key == "open_reports_per_address") {

@@ -205,7 +205,8 @@ protocol::State GameRoom::state(std::optional<Color> viewer, Instant now, int sp
   s.variant = to_json(settings_.variant);
   for (Color c : {Color::White, Color::Black}) {
     if (!seats_[at(c)]) continue;
-    protocol::PlayerRef ref{seats_[at(c)]->name, seats_[at(c)]->rating.value_or(protocol::kInitialRating),
+    protocol::PlayerRef ref{seats_[at(c)]->name,
+                            seats_[at(c)]->rating.value_or(protocol::kInitialRating),
                             seats_[at(c)]->bot};
     (c == Color::White ? s.white : s.black) = ref;
     if (status_ == protocol::GameStatus::Active && offline_since_[at(c)]) s.offline.push_back(c);
@@ -230,7 +231,8 @@ protocol::GameSummary GameRoom::summary(int spectators) const {
   for (Color c : {Color::White, Color::Black})
     if (seats_[at(c)])
       (c == Color::White ? g.white : g.black) = protocol::PlayerRef{
-          seats_[at(c)]->name, seats_[at(c)]->rating.value_or(protocol::kInitialRating), seats_[at(c)]->bot};
+          seats_[at(c)]->name, seats_[at(c)]->rating.value_or(protocol::kInitialRating),
+          seats_[at(c)]->bot};
   g.status = status_;
   g.rated = settings_.rated;
   g.plies = plies();

@@ -203,8 +203,8 @@ struct LoginJob {
   std::optional<std::string> password;
   std::optional<std::string> token;
   bool bot = false;
-  bool known_only = false;  // registrations are closed: a name never stored is refused
-  std::string address = {};  // where it came from (its share of the password threads)
+  bool known_only = false;      // registrations are closed: a name never stored is refused
+  std::string address = {};     // where it came from (its share of the password threads)
   bool password_check = false;  // a password without a token: counted in that share
 };
 struct LoginOutcome {

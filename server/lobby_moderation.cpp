@@ -259,11 +259,11 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
     // Throwaway names share their address: the address is capped too, and so is what any number
     // of addresses may pile on one player. Counted afresh, as the kept offers are.
     const std::string& address = sessions_.at(ctx.requester).connection.address;
-    const auto from_here =
-        address.empty() ? 0
-                        : std::count_if(moderation_.report_addresses.begin(),
-                                        moderation_.report_addresses.end(),
-                                        [&](const auto& r) { return r.second == address; });
+    const auto from_here = address.empty()
+                               ? 0
+                               : std::count_if(moderation_.report_addresses.begin(),
+                                               moderation_.report_addresses.end(),
+                                               [&](const auto& r) { return r.second == address; });
     if (static_cast<std::size_t>(from_here) >= config_.max_open_reports_per_address)
       return ctx.error(ErrorCode::RateLimited,
                        "too many open reports from your address (" +

@@ -27,10 +27,9 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
   // A token is 128 random bits, so it is not budgeted: its owner logs in with it from any
   // address, even one that is backing off (a cluster node checks tokens in its login job, and
   // there a token hello is budgeted like any other).
-  const bool good_token =
-      m.token && !clustered() && existing != players_.end() &&
-      !existing->second.row.token_digest.empty() &&
-      equal_secret(token_digest(*m.token), existing->second.row.token_digest);
+  const bool good_token = m.token && !clustered() && existing != players_.end() &&
+                          !existing->second.row.token_digest.empty() &&
+                          equal_secret(token_digest(*m.token), existing->second.row.token_digest);
   if (config_.server_password) {
     if (!good_token && over_auth_budget(ctx, "server_password")) return;
     if (!equal_secret(m.server_password.value_or(""), *config_.server_password)) {
@@ -79,11 +78,11 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
       return ctx.error(ErrorCode::NameTaken,
                        "that name is in use; its owner can resume with the token");
     sessions_.at(ctx.requester).hello_pending = true;
-    queue_password_job(ctx, PasswordJob{ctx.requester, ctx.id, m.name, *m.password, m.bot,
-                                        has_password
-                                            ? std::optional(existing->second.row.password_hash)
-                                            : std::nullopt,
-                                        address});
+    queue_password_job(
+        ctx,
+        PasswordJob{ctx.requester, ctx.id, m.name, *m.password, m.bot,
+                    has_password ? std::optional(existing->second.row.password_hash) : std::nullopt,
+                    address});
     return;
   }
   if (has_password) return ctx.error(ErrorCode::AuthFailed, "that name needs its password");

@@ -52,9 +52,11 @@ constexpr std::array<Coding, 2> kCodings{{{"br", "br"}, {"gzip", "gz"}}};
 // ASCII case-insensitive equality. Not Beast 1.74's iequals: once two strings differ in case it
 // reads one byte past their ends (the transport fuzzer found it, a heap-buffer-overflow).
 bool same_ignoring_case(std::string_view a, std::string_view b) {
-  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
+  const auto lower = [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [&](char x, char y) { return lower(x) == lower(y); });
 }
 
 }  // namespace

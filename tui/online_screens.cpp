@@ -474,8 +474,8 @@ class LobbyScreen final : public Screen {
     typing_ = false;
     const auto invite = client::parse_invite(typed_);
     if (!invite) {
-      app_.notify("Type the game number and its invite code, e.g. \"" + std::string(client::kInviteExample) +
-                      "\", or paste the invite link.",
+      app_.notify("Type the game number and its invite code, e.g. \"" +
+                      std::string(client::kInviteExample) + "\", or paste the invite link.",
                   true);
       return;
     }

@@ -693,8 +693,8 @@ class LobbyScreen final : public Screen {
   void join_private() {
     const auto invite = client::parse_invite(invite_.text);
     if (!invite) {
-      app_.notify("Type the game number and its invite code, e.g. \"" + std::string(client::kInviteExample) +
-                      "\", or paste the invite link.",
+      app_.notify("Type the game number and its invite code, e.g. \"" +
+                      std::string(client::kInviteExample) + "\", or paste the invite link.",
                   true);
       return;
     }

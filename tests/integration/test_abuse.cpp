@@ -391,9 +391,9 @@ TEST_CASE("abuse: reports from one address stop at 20 under any names, and at 50
 
   // The keys change the caps.
   TempDir low_dir;
-  ServerProcess low(low_dir.path(), {{"limits",
-                                      {{"open_reports_per_address", 2},
-                                       {"open_reports_per_target", 3}}}});
+  ServerProcess low(
+      low_dir.path(),
+      {{"limits", {{"open_reports_per_address", 2}, {"open_reports_per_target", 3}}}});
   Client x(low.port()), y(low.port());
   x.hello("x");
   y.hello("y");
@@ -542,9 +542,9 @@ TEST_CASE("abuse: server password guesses are budgeted by address, as the keys s
   const std::string wrong = R"(,"server_password":"guess")";
   const std::string right = R"(,"server_password":"club")";
   // A refill of one in 100 minutes: nothing comes back while the test runs.
-  ServerProcess server(dir.path(),
-                       {{"password", "club"},
-                        {"limits", {{"auth_failures_burst", 5}, {"auth_failures_per_minute", 0.01}}}});
+  ServerProcess server(
+      dir.path(), {{"password", "club"},
+                   {"limits", {{"auth_failures_burst", 5}, {"auth_failures_per_minute", 0.01}}}});
   for (int i = 0; i < 5; ++i)
     CHECK(hello_from("127.0.0.1", server.port(), "m" + std::to_string(i), wrong) ==
           ErrorCode::AuthFailed);
@@ -554,9 +554,10 @@ TEST_CASE("abuse: server password guesses are budgeted by address, as the keys s
 
   // A refill of a thousand a second keeps up with a client that waits 2 ms between guesses.
   TempDir fast_dir;
-  ServerProcess fast(fast_dir.path(),
-                     {{"password", "club"},
-                      {"limits", {{"auth_failures_burst", 1}, {"auth_failures_per_minute", 60000}}}});
+  ServerProcess fast(
+      fast_dir.path(),
+      {{"password", "club"},
+       {"limits", {{"auth_failures_burst", 1}, {"auth_failures_per_minute", 60000}}}});
   for (int i = 0; i < 10; ++i) {
     CHECK(hello_from("127.0.0.1", fast.port(), "m" + std::to_string(i), wrong) ==
           ErrorCode::AuthFailed);
@@ -567,8 +568,7 @@ TEST_CASE("abuse: server password guesses are budgeted by address, as the keys s
 namespace {
 
 std::string password_hello(const std::string& name, const std::string& password) {
-  return R"({"type":"hello","protocol":1,"name":")" + name + R"(","password":")" + password +
-         "\"}";
+  return R"({"type":"hello","protocol":1,"name":")" + name + R"(","password":")" + password + "\"}";
 }
 
 // How long a password login from `source` takes, from the hello to the welcome.
@@ -630,10 +630,9 @@ TEST_CASE("abuse: an honest password login does not wait behind wrong passwords 
   const int checked_meanwhile = checked - checked_before;
   stop = true;
   for (auto& t : attackers) t.join();
-  MESSAGE("honest password login: " << baseline << " ms alone, " << under_attack
-                                    << " ms under attack; " << checked_meanwhile
-                                    << " wrong passwords checked meanwhile, " << checked.load()
-                                    << " in all");
+  MESSAGE("honest password login: "
+          << baseline << " ms alone, " << under_attack << " ms under attack; " << checked_meanwhile
+          << " wrong passwords checked meanwhile, " << checked.load() << " in all");
   REQUIRE(checked >= 12);
   // Not queued behind the attack: at most the attackers' shares (3 addresses x 1) were checked
   // before hers, and a few more beside hers on the other thread; the rest of their 48 wait
@@ -680,10 +679,10 @@ TEST_CASE("abuse: the password threads and each address's share of them are conf
     return first;
   };
   const auto start = [](TempDir& d, nlohmann::json limits, int threads) {
-    return std::make_unique<ServerProcess>(
-        d.path(), nlohmann::json{{"password_hashing", "interactive"},
-                                 {"password_threads", threads},
-                                 {"limits", std::move(limits)}});
+    return std::make_unique<ServerProcess>(d.path(),
+                                           nlohmann::json{{"password_hashing", "interactive"},
+                                                          {"password_threads", threads},
+                                                          {"limits", std::move(limits)}});
   };
   TempDir one_dir, three_dir, four_dir;
   auto one = start(one_dir, {{"password_checks_per_address", 1}}, 1);
@@ -796,25 +795,24 @@ TEST_CASE("abuse: a forged Host makes no other site's page the server's own (DNS
   ServerProcess server(dir.path());
   const std::string p = std::to_string(server.port());
   // The attack: evil.example resolves to this server; its page asks with its own name as Host.
-  CHECK(status_line(raw_http(server.port(), upgrade_from("evil.example:" + p,
-                                                         "http://evil.example:" + p))) ==
+  CHECK(status_line(raw_http(server.port(),
+                             upgrade_from("evil.example:" + p, "http://evil.example:" + p))) ==
         "HTTP/1.1 403 Forbidden");
   // The server's own pages still may, by its address or (on loopback) localhost.
-  CHECK(status_line(raw_http(server.port(), upgrade_from("127.0.0.1:" + p,
-                                                         "http://127.0.0.1:" + p))) ==
+  CHECK(status_line(
+            raw_http(server.port(), upgrade_from("127.0.0.1:" + p, "http://127.0.0.1:" + p))) ==
         "HTTP/1.1 101 Switching Protocols");
-  CHECK(status_line(raw_http(server.port(), upgrade_from("localhost:" + p,
-                                                         "http://localhost:" + p))) ==
+  CHECK(status_line(
+            raw_http(server.port(), upgrade_from("localhost:" + p, "http://localhost:" + p))) ==
         "HTTP/1.1 101 Switching Protocols");
   // A name people reach the server by is one of web.public_addresses.
-  CHECK(status_line(raw_http(server.port(), upgrade_from("amazons.example.org",
-                                                         "https://amazons.example.org"))) ==
+  CHECK(status_line(raw_http(server.port(),
+                             upgrade_from("amazons.example.org", "https://amazons.example.org"))) ==
         "HTTP/1.1 403 Forbidden");
   TempDir named_dir;
-  ServerProcess named(named_dir.path(),
-                      {{"web", {{"public_addresses", {"amazons.example.org"}}}}});
-  CHECK(status_line(raw_http(named.port(), upgrade_from("amazons.example.org",
-                                                        "https://amazons.example.org"))) ==
+  ServerProcess named(named_dir.path(), {{"web", {{"public_addresses", {"amazons.example.org"}}}}});
+  CHECK(status_line(raw_http(named.port(),
+                             upgrade_from("amazons.example.org", "https://amazons.example.org"))) ==
         "HTTP/1.1 101 Switching Protocols");
   CHECK(status_line(raw_http(named.port(), upgrade_from("evil.example", "https://evil.example"))) ==
         "HTTP/1.1 403 Forbidden");
@@ -826,10 +824,10 @@ TEST_CASE("abuse: a forged Host makes no other site's page the server's own (DNS
   TempDir strict_dir, strict_named_dir;
   ServerProcess strict(strict_dir.path(), {{"tls", {{"trust_loopback", false}}}},
                        {"--require-tls"});
-  ServerProcess strict_named(
-      strict_named_dir.path(),
-      {{"tls", {{"trust_loopback", false}}}, {"web", {{"public_addresses", {"amazons.example.org"}}}}},
-      {"--require-tls"});
+  ServerProcess strict_named(strict_named_dir.path(),
+                             {{"tls", {{"trust_loopback", false}}},
+                              {"web", {{"public_addresses", {"amazons.example.org"}}}}},
+                             {"--require-tls"});
   const auto moved = raw_http(strict.port(), get);
   CHECK(status_line(moved) == "HTTP/1.1 301 Moved Permanently");
   CHECK(location(moved) == "https://127.0.0.1:" + std::to_string(strict.port()) + "/lobby");
