@@ -37,6 +37,11 @@ constexpr bool names_a_game =
     std::is_same_v<M, protocol::Resign> || std::is_same_v<M, protocol::Abort> ||
     std::is_same_v<M, protocol::Claim> || std::is_same_v<M, protocol::Rematch> ||
     std::is_same_v<M, protocol::ChatSend> || std::is_same_v<M, protocol::Adjudicate>;
+// What a connection may ask before its hello: looking around, never acting.
+bool open_before_hello(const protocol::ClientMessage& m) {
+  return std::holds_alternative<protocol::List>(m) || std::holds_alternative<protocol::Watch>(m) ||
+         std::holds_alternative<protocol::Leave>(m);
+}
 }  // namespace
 
 void ClusterEffects::append(ClusterEffects&& other) {
@@ -201,7 +206,11 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
       return ctx.error(ErrorCode::AlreadyLoggedIn, "this connection has already said hello");
     return on_hello(ctx, *hello);
   }
-  if (!s.player) return ctx.error(ErrorCode::NotLoggedIn, "say hello first");
+  // A visitor who has not said hello may look around: the lobby's list, and watching a game (a
+  // private one with its invite code, within the address's guessing budget). A server with a
+  // password shows nothing before it.
+  if (!s.player && !(open_before_hello(message) && !config_.server_password))
+    return ctx.error(ErrorCode::NotLoggedIn, "say hello first");
   // Every request that names a clock (create, seek, challenge, tournament_create, and any added
   // later) is held to the clocks the server plays here, before anything acts on it: a clock that
   // flags before a first move is a rating trap (issue 35). The answer is the codec's for a clock

@@ -26,6 +26,11 @@ bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMess
     const auto id = parse_game_id(key);
     if (!id || rooms_.contains(*id)) return false;  // a bad id is refused here, as by one server
   }
+  // A visitor without a name (see open_before_hello) has nobody to be on the node that runs it.
+  if (!is_remote_session(ctx.requester) && !sessions_.at(ctx.requester).player) {
+    ctx.error(ErrorCode::NotLoggedIn, "say hello first: another node runs this game");
+    return true;
+  }
   std::string line = protocol::encode(m, ctx.id);
   ctx.id_used = true;  // the node that runs it answers
   // A remote session asks here because its node believed this node runs it: that node asks the

@@ -61,9 +61,9 @@ Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game,
   const auto id = parse_game_id(game);
   const auto it = id ? rooms_.find(*id) : rooms_.end();
   // Whether the requester sees the room without a code.
+  const auto& me = sessions_.at(ctx.requester).player;
   const auto open_to_them = [&](const Room& room) {
-    return !room.game.settings().invite || moderating ||
-           room.game.color_of(*sessions_.at(ctx.requester).player) ||
+    return !room.game.settings().invite || moderating || (me && room.game.color_of(*me)) ||
            room.spectators.contains(ctx.requester);
   };
   if (it != rooms_.end() && open_to_them(it->second)) return &it->second;
@@ -169,6 +169,10 @@ void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
     ctx.fx.writes.writes.emplace_back(OfferRemoved{"g" + room->game.id_text()});
     room->kept_until.reset();
   }
+  // Whoever watched it (an invite looked at before signing in) now has a seat instead: one copy
+  // of each event, not two.
+  room->spectators.erase(ctx.requester);
+  sessions_.at(ctx.requester).watching.erase(room->game.id());
   const Color empty = room->game.seat(Color::White) ? Color::Black : Color::White;
   room->game.sit(empty, info_of(player(me)));
   start_room(ctx, *room);
@@ -215,8 +219,8 @@ GameId Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& whi
 void Lobby::on_watch(Ctx& ctx, const protocol::Watch& m) {
   Room* room = find_room(ctx, m.game, m.invite);
   if (!room) return;
-  const std::string& me = *sessions_.at(ctx.requester).player;
-  const auto seat = room->game.color_of(me);
+  const auto& me = sessions_.at(ctx.requester).player;
+  const auto seat = me ? room->game.color_of(*me) : std::nullopt;
   if (!seat) {
     room->spectators.insert(ctx.requester);
     sessions_.at(ctx.requester).watching.insert(room->game.id());
@@ -233,6 +237,9 @@ void Lobby::on_leave(Ctx& ctx, const protocol::Leave& m) {
     room->spectators.erase(ctx.requester);
     return ctx.reply(protocol::Ok{});
   }
+  if (!s.player)
+    return ctx.error(ErrorCode::NotAPlayer, "you are neither playing nor watching this game",
+                     m.game);
   PlayerState& me = player(*s.player);
   if (me.open.contains(id)) {
     cancel_open_game(ctx, id);

@@ -155,7 +155,7 @@ TEST_CASE("server: bad input of every kind is answered and changes nothing") {
   TempDir dir;
   ServerProcess server(dir.path());
   Client c(server.port());
-  c.send("{\"type\":\"list\"}");
+  c.send("{\"type\":\"players\"}");
   CHECK(c.expect_error() == ErrorCode::NotLoggedIn);
   c.hello("mallory");
   const std::pair<std::string, ErrorCode> cases[] = {

@@ -82,7 +82,7 @@ struct TinyRules {
 TEST_CASE("lobby: hello, welcome, and the errors before it") {
   LobbyHarness h;
   const auto s = h.connect();
-  h.send(s, List{});
+  h.send(s, Players{});
   CHECK(h.error(s) == ErrorCode::NotLoggedIn);
   h.send(s, "{\"type\":\"hello\",\"protocol\":2,\"name\":\"a\"}");
   CHECK(h.error(s) == ErrorCode::ProtocolVersion);
