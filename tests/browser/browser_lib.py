@@ -209,6 +209,25 @@ class Raw:
             self.sock.close()
 
 
+AXE = os.path.join(os.path.dirname(__file__), "node_modules", "axe-core", "axe.min.js")
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
+  .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))), (e) => done([{id: 'axe failed', help: String(e), nodes: []}]));
+"""
+
+
+def axe_violations(driver):
+    """What axe-core (pinned in tests/browser/package.json, installed by scripts/setup.sh) finds
+    on the page against WCAG 2.1 A/AA and its best practices: a list of {id, impact, help, nodes}."""
+    if not os.path.exists(AXE):
+        fail("axe-core is not installed: run scripts/setup.sh (npm ci in tests/browser)")
+    driver.set_script_timeout(60)
+    driver.execute_script(open(AXE).read())
+    return driver.execute_async_script(AXE_RUN)
+
+
 def clear_notices(driver):
     """Dismisses the page's notices (before a screenshot: none left over the content)."""
     js(driver, "for (const b of document.querySelectorAll('#notices .close')) b.click();")

@@ -10,30 +10,19 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import Bot, Server, browser, click, fail, game_state, js, play_bot_as_white, sign_in, temp_dir, text, wait_for
+from browser_lib import Bot, Server, axe_violations, browser, click, fail, game_state, js, play_bot_as_white, sign_in, temp_dir, text, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-AXE = os.path.join(os.path.dirname(__file__), "node_modules", "axe-core", "axe.min.js")
-RUN = """
-const done = arguments[arguments.length - 1];
-axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
-  .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))), (e) => done([{id: 'axe failed', help: String(e), nodes: []}]));
-"""
-
 
 def check(d, screen, found):
-    d.execute_script(open(AXE).read())
-    violations = d.execute_async_script(RUN)
+    violations = axe_violations(d)
     for v in violations:
         found.append("%s: %s (%s) %s at %s" % (screen, v["id"], v.get("impact"), v["help"], ", ".join(v["nodes"])))
     print("%s: %d violations" % (screen, len(violations)))
 
 
 def main():
-    if not os.path.exists(AXE):
-        fail("axe-core is not installed: run scripts/setup.sh (npm ci in tests/browser)")
     started = time.time()
     found = []
     with temp_dir() as tmp:

@@ -36,6 +36,7 @@ import { confirmButton, renderMoveList, renderResult, renderSeat, statusLine, ty
 import { Tournaments } from "./tournaments";
 import { TournamentForm } from "./tournament_form";
 import { YourTurns, isCorrespondence } from "./your_turn";
+import { inviteView, liveGamesView } from "./visitor";
 
 const SESSION_KEY = "amazons.session";
 const TERRITORY_KEY = "amazons.territory";
@@ -103,6 +104,7 @@ type Pending =
   | { kind: "hello"; withToken: boolean }
   | { kind: "join"; game: string; invite?: string }
   | { kind: "watch"; game: string }
+  | { kind: "invite"; game: string } // an invite looked at before signing in
   | { kind: "move"; game: string }
   | { kind: "record-json"; game: string }
   | { kind: "record-text"; game: string }
@@ -120,6 +122,9 @@ class App {
   private signInError = "";
   private triedName = ""; // kept in the form after a refusal
   private guestName = ""; // offered to a first visitor
+  // Before signing in: the invite's game being looked up, and why it cannot be shown.
+  private invitePreview: { game: string; problem: string | null } | null = null;
+  private liveSlot = h("div", { class: "live-slot" }); // the first screen's games being played
   me: string | null = null;
   myRating = 1500;
   private route: Route = parseRoute(location.hash);
@@ -232,6 +237,23 @@ class App {
     } else if (this.me && session) {
       this.link.send({ type: "hello", protocol: PROTOCOL_VERSION, name: session.name, token: session.token, id: 0 });
       this.pending.set(0, { kind: "hello", withToken: true });
+    } else if (!this.me) {
+      this.lookAround();
+    }
+  }
+
+  // Signed out: what the server shows a visitor (docs/PROTOCOL.md, before hello): the games being
+  // played for the first screen, the game the address names, or the invite's game.
+  private lookAround(): void {
+    if (!this.link.isOpen() || this.me || this.signingIn) return;
+    this.lastLobbyRefresh = performance.now();
+    this.send({ type: "list" });
+    const r = this.route;
+    if (r.kind === "game") this.watch(r.game);
+    if (r.kind === "join") {
+      this.invites.set(r.game, r.invite);
+      this.invitePreview = { game: r.game, problem: null };
+      this.send({ type: "watch", game: r.game, invite: r.invite }, { kind: "invite", game: r.game });
     }
   }
 
@@ -245,6 +267,7 @@ class App {
         return this.onError(m, ctx);
       case "games":
         this.openGames = m.games;
+        if (!this.me) replaceChildren(this.liveSlot, liveGamesView(m.games));
         return this.renderLobbyLists();
       case "players":
         this.players = m.players;
@@ -388,6 +411,11 @@ class App {
       if (m.code === "game_full") this.notify(`Game ${ctx.game} is full: you are watching it. (${text})`);
       return;
     }
+    if (ctx?.kind === "invite") {
+      if (this.invitePreview?.game === ctx.game) this.invitePreview.problem = text;
+      this.render();
+      return;
+    }
     if (ctx?.kind === "tournament-create") {
       this.tournamentForm?.answered(text);
       return;
@@ -450,6 +478,7 @@ class App {
     if (m.color && m.status !== "finished") this.myGames.add(m.game);
     const onLobby = this.route.kind === "lobby" && this.screen === "lobby";
     if (m.game === this.current) this.showGame(m.game);
+    else if (!this.me && this.invitePreview?.game === m.game) this.render();
     // A real-time game resumed at sign-in is where the player is needed; a correspondence game
     // waits in the Your turn list instead.
     else if (onLobby && m.color && m.status === "active" && !isCorrespondence(g.time)) location.hash = `#/game/${m.game}`;
@@ -522,7 +551,7 @@ class App {
   // ---- routes and screens ----
 
   private followRoute(): void {
-    if (!this.me) return this.render();
+    if (!this.me) return this.followRouteSignedOut();
     const r = this.route;
     if (r.kind === "join") {
       this.invites.set(r.game, r.invite);
@@ -556,12 +585,30 @@ class App {
     this.render();
   }
 
+  // A visitor may watch the game the address names; an invite is looked up first and shown with
+  // the sign-in form; any other screen that needs a name is the first screen.
+  private followRouteSignedOut(): void {
+    const r = this.route;
+    const game = r.kind === "game" ? r.game : null;
+    if (this.current && this.current !== game) {
+      if (this.link.isOpen()) this.send({ type: "leave", game: this.current });
+      this.games.delete(this.current);
+    }
+    this.current = game;
+    if (r.kind !== "join") this.invitePreview = null;
+    if (this.link.isOpen() && !this.signingIn) {
+      if (game && !this.games.has(game)) this.watch(game);
+      if (r.kind === "join" && this.invitePreview?.game !== r.game) this.lookAround();
+    }
+    this.render();
+  }
+
   private render(): void {
     if (this.route.kind === "computer") return this.renderComputer();
     if (this.route.kind === "analysis") return this.renderAnalysisBoard();
     if (this.route.kind === "learn") return this.renderLesson();
     if (this.route.kind === "settings") return this.renderSettings();
-    if (!this.me) return this.renderSignIn();
+    if (!this.me) return this.route.kind === "game" && this.current && !this.signingIn ? this.showGame(this.current) : this.renderSignIn();
     switch (this.route.kind) {
       case "lobby":
         return this.renderLobby();
@@ -726,21 +773,25 @@ class App {
     name.value = this.triedName || saved?.name || this.guestName;
     const password = h("input", { id: "password", type: "password", autocomplete: "current-password", placeholder: "Password (optional: keeps your name yours)" });
     const error = h("p", { class: "error", id: "signin-error" }, this.signInError);
+    // An invite link: who invites to what first, and the form seats the visitor in one click.
+    const r = this.route;
+    const invite = r.kind === "join" ? inviteView(r.game, this.games.get(r.game), this.invitePreview?.game === r.game ? this.invitePreview.problem : null) : null;
+    const invited = invite !== null && this.games.get((r as { game: string }).game)?.status === "open";
     const form = h(
       "form",
       { class: "card", id: "signin" },
-      h("h2", {}, "Play people online"),
+      h("h2", {}, invited ? "Your name for this game" : "Play people online"),
       h("p", { class: "muted" }, "Take the guest name or choose one. A password keeps the name yours; without one it is a guest name."),
       h("label", {}, "Name", name),
       h("label", {}, "Password", password),
       error,
-      h("button", { class: "primary", type: "submit", id: "signin-button" }, "Play online"),
+      h("button", { class: "primary", type: "submit", id: "signin-button" }, invited ? "Accept and play" : "Play online"),
     );
     // The first screen: the game itself, its rules in two lines, and the ways in.
     const board = new BoardView(new MoveInput(), () => undefined);
     board.show({ board: Board.fromVariant(BUILTIN_VARIANTS[0]), lastMove: null, flipped: false, territory: null });
     const home = h("div", { class: "home", id: "home" },
-      h("section", { class: "home-board" }, board.el),
+      h("section", { class: "home-board" }, board.el, this.liveSlot),
       h("section", { class: "home-side" },
         h("div", { class: "card" },
           h("h1", {}, "The Game of the Amazons"),
@@ -751,6 +802,8 @@ class App {
             h("a", { class: "button", href: "#/analysis", id: "open-analysis" }, "Analysis board")),
           h("p", { class: "muted" }, "No sign-in needed for these: the computer runs in your browser.")),
         form));
+    // Invited: who invites to what, and the form that accepts, come first.
+    if (invite) (home.querySelector(".home-side") as HTMLElement).prepend(invite, form);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const n = name.value.trim();
@@ -924,7 +977,8 @@ class App {
         h("h1", { class: "panel-title" }, `Game ${id}`), p.status, p.announce, p.result, p.invite, p.actions, p.typed,
         h("label", { class: "check" }, territory, "Territory"),
         h("h2", {}, "Moves"), p.moves,
-        h("h2", {}, "Chat"), p.chat, chatForm));
+        h("h2", {}, "Chat"), p.chat,
+        this.me ? chatForm : h("p", { class: "muted", id: "visitor-note" }, "You are watching as a visitor. ", h("a", { href: "#/", id: "visitor-signin" }, "Sign in"), " to chat and play.")));
     replaceChildren(p.typed, ...typedMoveForm(() => {
       const g = this.current ? this.games.get(this.current) : undefined;
       return g && g.myTurn() && !g.moveSent && this.lookPly === null ? g.board : null;
@@ -966,6 +1020,7 @@ class App {
     p.status.dataset.premove = g.premove.move ? formatMove(g.premove.move, g.board.size) : "";
 
     renderResult(p.result, g);
+    p.typed.hidden = g.color === undefined || g.status !== "active"; // only a player types moves
 
     const invite = g.invite ?? this.invites.get(g.id);
     if (invite && g.status === "open" && g.color !== undefined) {
@@ -1076,6 +1131,10 @@ class App {
       }
     }
     if (this.screen === "lobby" && performance.now() - this.lastLobbyRefresh > LOBBY_REFRESH_MS) this.refreshLobby(false);
+    if (this.screen === "signin" && !this.me && !this.signingIn && this.link.isOpen() && performance.now() - this.lastLobbyRefresh > LOBBY_REFRESH_MS) {
+      this.lastLobbyRefresh = performance.now();
+      this.send({ type: "list" });
+    }
     // The tournament's "starts in N s" counts down.
     if (this.screen === "tournament" && performance.now() - this.lastTournamentRender > 1000) this.renderTournament();
   }
