@@ -8,7 +8,7 @@ import { computerExportButtons, computerGameItem, finishedComputerGames, keepFin
 import { formatClock, h, replaceChildren } from "./dom";
 import { icon } from "./icons";
 import { type BrowserEngine, engineUnavailable } from "./engine";
-import { rulesName, sideName, timeText } from "./game";
+import { rulesName, sideName, timeChoiceText } from "./game";
 import { t } from "./i18n";
 import { MoveInput } from "./input";
 import { Premove, premoveBoard } from "./premove";
@@ -56,7 +56,7 @@ export class ComputerScreen {
     moves: h("ol", { class: "moves", id: "computer-moves" }),
     rules: h("select", { id: "computer-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, rulesName(v.name)))),
     level: h("select", { id: "computer-level" }, ...LEVELS.map((l) => h("option", { value: l.name }, t(`computer.level.${l.name}`)))),
-    clock: h("select", { id: "computer-clock" }, ...CLOCKS.map((c) => h("option", { value: c.name }, c.initialMs === 0 ? t("time.no_clock_choice") : timeText({ initial: c.initialMs / 1000, increment: c.incrementMs / 1000 })))),
+    clock: h("select", { id: "computer-clock" }, ...CLOCKS.map((c) => h("option", { value: c.name }, timeChoiceText(c.initialMs === 0 ? null : { initial: c.initialMs / 1000, increment: c.incrementMs / 1000 })))),
     color: h("select", { id: "computer-color" }, h("option", { value: "white" }, sideName("white")), h("option", { value: "black" }, sideName("black")), h("option", { value: "random" }, t("lobby.color.random"))),
   };
 

@@ -189,6 +189,13 @@ export function timeText(tc: TimeControl): string {
   return tc.increment > 0 ? t("time.minutes_increment", { minutes, increment: tc.increment }) : t("time.minutes", { minutes });
 }
 
+// A time control as the forms offer it: "No clock", "1 day per move", else as timeText says it.
+export function timeChoiceText(tc: TimeControl): string {
+  if (tc === null) return t("time.no_clock_choice");
+  if ("per_move" in tc && tc.per_move >= 86400 && tc.per_move % 86400 === 0) return t("time.choice.days_per_move", { days: tc.per_move / 86400 });
+  return timeText(tc);
+}
+
 export function playerText(p: Player | undefined): string {
   if (!p) return t("player.open_seat");
   return t(p.bot ? "player.bot_with_rating" : "player.with_rating", { name: p.name, rating: p.rating });
@@ -205,7 +212,7 @@ export function ratedText(rated: boolean): string {
 }
 
 // The time controls offered when creating a game or a tournament.
-// Their labels are timeText's, in the page's language.
+// Their labels are timeChoiceText's.
 export const TIME_CHOICES: { time: TimeControl }[] = [
   { time: null },
   { time: { initial: 180, increment: 2 } },

@@ -4,7 +4,7 @@
 // what to do. The screen keeps its form between visits; the page sends what it asks for.
 import type { ColorChoice, GameSummary, LeaderboardEntry, OnlinePlayer, ServerMessageOf, TimeControl } from "@protocol";
 import { h, replaceChildren } from "./dom";
-import { TIME_CHOICES, playerText, ratedText, rulesName, sideName, timeText } from "./game";
+import { TIME_CHOICES, playerText, ratedText, rulesName, sideName, timeChoiceText, timeText } from "./game";
 import { formatNumber, t } from "./i18n";
 
 const RULES = ["standard", "botzone8"];
@@ -66,7 +66,7 @@ export class LobbyScreen {
   private seeking = false;
   private readonly form = {
     rules: h("select", { id: "rules" }, ...RULES.map((r) => h("option", { value: r }, rulesName(r)))),
-    time: h("select", { id: "time" }, ...TIME_CHOICES.map((c, i) => h("option", { value: String(i) }, c.time === null ? t("time.no_clock_choice") : timeText(c.time)))),
+    time: h("select", { id: "time" }, ...TIME_CHOICES.map((c, i) => h("option", { value: String(i) }, timeChoiceText(c.time)))),
     color: h("select", { id: "color" }, h("option", { value: "random" }, t("lobby.color.random")), h("option", { value: "white" }, sideName("white")), h("option", { value: "black" }, sideName("black"))),
     rated: h("input", { type: "checkbox", id: "rated" }),
     private: h("input", { type: "checkbox", id: "private" }),

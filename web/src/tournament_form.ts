@@ -4,7 +4,7 @@
 // the server's reason. The form keeps what was typed when it is refused.
 import { BUILTIN_VARIANTS, type ClientMessage } from "@protocol";
 import { h, replaceChildren } from "./dom";
-import { TIME_CHOICES, rulesName, timeText } from "./game";
+import { TIME_CHOICES, rulesName, timeChoiceText } from "./game";
 import { t } from "./i18n";
 
 export type TournamentCreate = Extract<ClientMessage, { type: "tournament_create" }>;
@@ -88,7 +88,7 @@ export class TournamentForm {
     name: h("input", { id: "tn-name", maxlength: 64, autocomplete: "off", required: true }),
     kind: h("select", { id: "tn-kind" }, ...KINDS.map((k) => h("option", { value: k }, t(`tournament.kind.${k}`)))),
     rules: h("select", { id: "tn-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, rulesName(v.name)))),
-    time: h("select", { id: "tn-time" }, ...TIME_CHOICES.map((c, i) => (c.time ? h("option", { value: String(i) }, timeText(c.time)) : null))),
+    time: h("select", { id: "tn-time" }, ...TIME_CHOICES.map((c, i) => (c.time ? h("option", { value: String(i) }, timeChoiceText(c.time)) : null))),
     rated: h("input", { type: "checkbox", id: "tn-rated", checked: true }),
     start: h("input", { id: "tn-start", value: t("tournament.form.start.default") }),
     duration: h("input", { id: "tn-duration", value: t("tournament.form.lasts.default") }),
