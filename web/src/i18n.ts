@@ -50,8 +50,10 @@ function storedLanguage(): string | null {
   }
 }
 
+// A page's languages; none outside a page (node, where tests/web's checks run, has a navigator
+// of its own from version 21 that follows the machine's locale).
 function browserLanguages(): readonly string[] {
-  if (typeof navigator === "undefined") return [];
+  if (typeof window === "undefined" || typeof navigator === "undefined") return [];
   return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
 }
 
