@@ -11,10 +11,15 @@ if [[ $(id -u) -eq 0 ]] && ! id amazons-test >/dev/null 2>&1; then
   useradd --system --no-create-home --shell /usr/sbin/nologin amazons-test
 fi
 
-# The browser tests' npm packages (tests/browser/package.json, pinned by its lock file): axe-core,
-# which test_accessibility.py loads into the page.
+# The npm packages, each folder's pinned by its lock file: the web client's (web/package.json:
+# intl-messageformat, bundled into the page) and the browser tests' (tests/browser/package.json:
+# axe-core, which test_accessibility.py loads into the page).
 install_test_node_modules() {
-  local dir="$here/../tests/browser"
+  local web="$here/../web" dir="$here/../tests/browser"
+  if [[ ! -f "$web/node_modules/intl-messageformat/package.json" ]] && command -v npm >/dev/null; then
+    echo "setup: npm ci in web (intl-messageformat)" >&2
+    npm ci --prefix "$web" --no-audit --no-fund --loglevel=error >&2
+  fi
   if [[ ! -f "$dir/node_modules/axe-core/axe.min.js" ]] && command -v npm >/dev/null; then
     echo "setup: npm ci in tests/browser (axe-core)" >&2
     npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >&2

@@ -233,8 +233,12 @@ def clear_notices(driver):
     js(driver, "for (const b of document.querySelectorAll('#notices .close')) b.click();")
 
 
-def browser(tmp, name, width=1280, height=900, self_signed=False, flags=()):
+def browser(tmp, name, width=1280, height=900, self_signed=False, flags=(), lang="en-US"):
+    """lang: the browser's language (navigator.languages), which the page speaks unless told
+    otherwise in its settings: English by default, whatever the machine's locale."""
     options = webdriver.ChromeOptions()
+    options.add_argument("--lang=" + lang)
+    options.add_experimental_option("prefs", {"intl.accept_languages": lang})
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -96,7 +96,7 @@ same("a round robin's round", pairingsTitle("round_robin", [p(1, "a", "b", "fini
 same("an arena's games", pairingsTitle("arena", [p(0, "a", "b", "playing")], 0), "Games");
 
 // The create form: what it sends, and what it refuses with a reason.
-const clock = TIME_CHOICES.findIndex((t) => t.label === "3 min + 2 s");
+const clock = TIME_CHOICES.findIndex((c) => c.time !== null && timeText(c.time) === "3 min + 2 s");
 const form = { name: " Sunday arena ", kind: "arena", rules: "standard", time: clock, rated: true, startIn: "10", lasts: "45 min", rounds: "", maxPlayers: "0", botsAllowed: false };
 same("an arena", readForm(form), { name: "Sunday arena", kind: "arena", rules: "standard", time: { initial: 180, increment: 2 }, rated: true, start_in: 600, duration: 2700, rounds: 0, max_players: 0, bots_allowed: false });
 same("a Swiss", readForm({ ...form, kind: "swiss", rounds: "7", startIn: "1 h 30 s", maxPlayers: "16" }),

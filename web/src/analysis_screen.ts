@@ -9,7 +9,8 @@ import { type IconName, icon } from "./icons";
 import { type BrowserEngine, type EngineInfo, type Analysis, engineUnavailable } from "./engine";
 import { scoreText } from "./analysis_view";
 import { VariationTree, type TreeNode, readAnalysisInput } from "./analysis_tree";
-import { sideName } from "./game";
+import { rulesName, sideName } from "./game";
+import { formatNumber, t } from "./i18n";
 import { MoveInput } from "./input";
 import { Board, Cell, type Move, type Square, parseMove, positionProblem, positionText, replay } from "./rules";
 import { territoryMap } from "./territory";
@@ -56,14 +57,14 @@ export class AnalysisScreen {
   private readonly boardView = new BoardView(this.input, (m) => this.play(m), () => undefined);
   private readonly arrows = svg("svg", { class: "pv-arrows", "aria-hidden": "true" }) as SVGSVGElement;
   private readonly parts = {
-    bar: h("div", { class: "eval-bar", id: "eval-bar", role: "meter", "aria-label": "Evaluation" }, h("div", { class: "eval-white" })),
+    bar: h("div", { class: "eval-bar", id: "eval-bar", role: "meter", "aria-label": t("analysis.evaluation") }, h("div", { class: "eval-white" })),
     status: h("div", { class: "status", id: "analysis-status", "aria-live": "polite" }),
     lines: h("ol", { class: "engine-lines", id: "engine-lines" }),
     moves: h("div", { class: "tree", id: "analysis-tree" }),
     nav: h("div", { class: "replay-nav" }),
-    position: h("input", { id: "analysis-position", readonly: true, "aria-label": "Position text" }),
-    paste: h("textarea", { id: "analysis-paste", rows: 3, placeholder: "A position text (3B2B3/10/... w), moves (d1-d7/g7 a7-b6/c5 ...) or a game record (JSON, text or SGF)" }),
-    rules: h("select", { id: "analysis-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, v.name))),
+    position: h("input", { id: "analysis-position", readonly: true, "aria-label": t("analysis.position_text") }),
+    paste: h("textarea", { id: "analysis-paste", rows: 3, placeholder: t("analysis.paste.placeholder") }),
+    rules: h("select", { id: "analysis-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, rulesName(v.name)))),
     pasteError: h("div", { class: "error", id: "analysis-paste-error", role: "alert" }),
     side: h("div", { class: "panel-body" }),
   };
@@ -88,7 +89,7 @@ export class AnalysisScreen {
       h("div", { class: "board-col" },
         h("div", { class: "board-row" }, this.parts.bar, h("div", { class: "board-wrap" }, this.boardView.el, this.arrows)),
         this.parts.nav),
-      h("aside", { class: "panel card" }, h("h1", { class: "panel-title" }, "Analysis board"), this.parts.side));
+      h("aside", { class: "panel card" }, h("h1", { class: "panel-title" }, t("home.analysis_board")), this.parts.side));
   }
 
   // Opens the screen on `input` (a position text with moves, or a move list) at `ply` of it, or
@@ -97,7 +98,7 @@ export class AnalysisScreen {
     if (input !== null) {
       const read = readAnalysisInput(input, BUILTIN_VARIANTS[0]);
       if ("error" in read) {
-        this.problem = `The link's position cannot be read: ${read.error}`;
+        this.problem = t("analysis.link_unreadable", { error: read.error });
       } else {
         this.tree = read.tree;
         this.problem = "";
@@ -178,7 +179,8 @@ export class AnalysisScreen {
     this.running = running;
     running.done.catch((reason: Error) => {
       if (this.running !== running) return;
-      this.problem = `The engine failed: ${reason.message}`;
+      console.error("engine failed:", reason);
+      this.problem = t("analysis.engine_failed", { error: reason.message });
       this.render();
     });
   }
@@ -206,7 +208,7 @@ export class AnalysisScreen {
     const b = this.editing!;
     const problem = positionProblem(b);
     if (problem) {
-      this.problem = `This position cannot be analysed: ${problem}.`;
+      this.problem = t("analysis.position_problem", { error: problem });
       return this.render();
     }
     this.problem = "";
@@ -281,22 +283,22 @@ export class AnalysisScreen {
       this.save();
       this.render();
     });
-    const load = h("button", { id: "analysis-load", type: "submit" }, "Load");
+    const load = h("button", { id: "analysis-load", type: "submit" }, t("analysis.load"));
     // A record file is read into the box and loaded as if pasted.
     const file = h("input", { type: "file", id: "analysis-file", accept: ".json,.txt,.sgf,text/plain,application/json" });
-    const form = h("form", { class: "analysis-paste" }, p.paste, h("label", {}, "Moves are from the start of", p.rules), load,
-      h("label", { class: "file" }, "Or open a record file", file), p.pasteError);
+    const form = h("form", { class: "analysis-paste" }, p.paste, h("label", {}, t("analysis.moves_from"), p.rules), load,
+      h("label", { class: "file" }, t("analysis.open_file"), file), p.pasteError);
     file.addEventListener("change", () => {
       const chosen = file.files?.[0];
       if (!chosen) return;
       if (chosen.size > 1_000_000) {
-        replaceChildren(p.pasteError, `${chosen.name} is ${Math.round(chosen.size / 1000)} kB: a game record is far smaller.`);
+        replaceChildren(p.pasteError, t("analysis.file_too_big", { file: chosen.name, kb: formatNumber(Math.round(chosen.size / 1000)) }));
         return;
       }
       chosen.text().then((text) => {
         p.paste.value = text;
         form.requestSubmit();
-      }, () => replaceChildren(p.pasteError, `${chosen.name} cannot be read.`));
+      }, () => replaceChildren(p.pasteError, t("analysis.file_unreadable", { file: chosen.name })));
     });
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -311,40 +313,40 @@ export class AnalysisScreen {
       this.problem = "";
       this.changed();
     });
-    const copy = h("button", { id: "analysis-copy", type: "button", onclick: () => this.copy(p.position.value) }, "Copy");
+    const copy = h("button", { id: "analysis-copy", type: "button", onclick: () => this.copy(p.position.value) }, t("common.copy"));
     replaceChildren(p.side,
       this.problem ? h("div", { class: "error", id: "analysis-problem", role: "alert" }, this.problem) : "",
       h("div", { class: "switches" },
-        h("label", { class: "check" }, engineSwitch, "Engine"),
-        h("label", { class: "check" }, territorySwitch, "Territory")),
+        h("label", { class: "check" }, engineSwitch, t("analysis.engine")),
+        h("label", { class: "check" }, territorySwitch, t("game.territory"))),
       p.status, p.lines,
-      h("h2", {}, "Moves"), p.moves,
-      h("h2", {}, "Position"),
+      h("h2", {}, t("game.moves")), p.moves,
+      h("h2", {}, t("analysis.position")),
       h("div", { class: "position-row" }, p.position, copy),
       h("div", { class: "actions" },
-        h("button", { id: "analysis-edit", type: "button", onclick: () => this.openEditor() }, "Set up a position"),
-        h("button", { id: "analysis-flip", type: "button", onclick: () => { this.flipped = !this.flipped; this.render(); } }, "Flip board")),
-      h("h2", {}, "Paste or open a game or position"), form);
+        h("button", { id: "analysis-edit", type: "button", onclick: () => this.openEditor() }, t("analysis.set_up")),
+        h("button", { id: "analysis-flip", type: "button", onclick: () => { this.flipped = !this.flipped; this.render(); } }, t("game.flip"))),
+      h("h2", {}, t("analysis.paste")), form);
     this.renderTree();
   }
 
   private copy(text: string): void {
     void navigator.clipboard?.writeText(text).then(
-      () => replaceChildren(this.parts.status, "Position text copied."),
+      () => replaceChildren(this.parts.status, t("analysis.copied")),
       () => this.parts.position.select(),
     );
   }
 
   private renderNav(): void {
-    const t = this.tree;
+    const tree = this.tree;
     const button = (id: string, label: IconName, title: string, go: () => unknown, enabled: boolean) =>
       h("button", { id, title, "aria-label": title, disabled: !enabled || this.editing !== null, onclick: () => this.step(go) }, icon(label));
-    const atStart = t.current === t.root, atEnd = t.current.children.length === 0;
+    const atStart = tree.current === tree.root, atEnd = tree.current.children.length === 0;
     replaceChildren(this.parts.nav,
-      button("analysis-first", "first", "To the start", () => t.toStart(), !atStart),
-      button("analysis-back", "back", "Back one move (Left arrow)", () => t.back(), !atStart),
-      button("analysis-forward", "forward", "Forward one move (Right arrow)", () => t.forward(), !atEnd),
-      button("analysis-last", "last", "To the end of the line", () => t.toEnd(), !atEnd));
+      button("analysis-first", "first", t("analysis.nav.first"), () => tree.toStart(), !atStart),
+      button("analysis-back", "back", t("analysis.nav.back"), () => tree.back(), !atStart),
+      button("analysis-forward", "forward", t("analysis.nav.forward"), () => tree.forward(), !atEnd),
+      button("analysis-last", "last", t("analysis.nav.last"), () => tree.toEnd(), !atEnd));
   }
 
   // The lines, the status, the bar and the arrows, from the engine's latest report.
@@ -363,15 +365,15 @@ export class AnalysisScreen {
     p.lines.dataset.depth = best ? String(best.depth) : "0";
     p.lines.dataset.position = this.searched;
     if (this.editing) {
-      replaceChildren(p.status, "Setting up a position: the engine waits.");
+      replaceChildren(p.status, t("analysis.status.editing"));
       return replaceChildren(p.lines);
     }
     if (!board.hasMove(board.toMove)) {
-      replaceChildren(p.status, h("strong", {}, `${sideName(board.toMove)} has no move and has lost.`));
+      replaceChildren(p.status, h("strong", {}, t("analysis.status.lost", { side: sideName(board.toMove) })));
       return replaceChildren(p.lines);
     }
     if (!this.engineOn) {
-      replaceChildren(p.status, h("span", { class: "muted" }, `${sideName(board.toMove)} to move. The engine is off.`));
+      replaceChildren(p.status, h("span", { class: "muted" }, t("analysis.status.engine_off", { side: sideName(board.toMove) })));
       return replaceChildren(p.lines);
     }
     if (unavailable) {
@@ -379,14 +381,14 @@ export class AnalysisScreen {
       return replaceChildren(p.lines);
     }
     if (!best) {
-      replaceChildren(p.status, h("span", { class: "muted" }, `${sideName(board.toMove)} to move. The engine is thinking...`));
+      replaceChildren(p.status, h("span", { class: "muted" }, t("analysis.status.thinking", { side: sideName(board.toMove) })));
       return replaceChildren(p.lines);
     }
-    replaceChildren(p.status, h("strong", { id: "analysis-score" }, scoreText(best, board.toMove)), h("span", { class: "muted" }, ` · depth ${best.depth}`));
+    replaceChildren(p.status, h("strong", { id: "analysis-score" }, scoreText(best, board.toMove)), h("span", { class: "muted" }, ` · ${t("analysis.depth", { depth: best.depth })}`));
     replaceChildren(p.lines, ...this.lines.filter(Boolean).map((info) => {
       const first = info.pv[0] ?? "";
       const li = h("li", { class: "engine-line", "data-move": first },
-        h("button", { class: "line-move", type: "button", title: "Play this move", onclick: () => {
+        h("button", { class: "line-move", type: "button", title: t("analysis.play_line_move"), onclick: () => {
           const m = parseMove(first, board.size);
           if (m) this.play(m);
         } }, first),
@@ -439,15 +441,15 @@ export class AnalysisScreen {
   // The tree as a move list: the main line, each variation in brackets after the move it
   // replaces; each move jumps there when clicked.
   private renderTree(): void {
-    const t = this.tree;
-    const startPly = t.start.toMove === "white" ? 0 : 1;
+    const tree = this.tree;
+    const startPly = tree.start.toMove === "white" ? 0 : 1;
     const moveEl = (n: TreeNode, numbered: boolean) => {
       const index = startPly + n.ply - 1;
       const number = index % 2 === 0 ? `${Math.floor(index / 2) + 1}.` : numbered ? `${Math.floor(index / 2) + 1}...` : "";
       return h("button", {
-        class: `mv${n === t.current ? " current" : ""}`, type: "button", "data-ply": n.ply, "data-move": n.text,
-        "aria-current": n === t.current ? "true" : undefined,
-        onclick: () => this.step(() => (t.current = n)),
+        class: `mv${n === tree.current ? " current" : ""}`, type: "button", "data-ply": n.ply, "data-move": n.text,
+        "aria-current": n === tree.current ? "true" : undefined,
+        onclick: () => this.step(() => (tree.current = n)),
       }, number ? h("span", { class: "num" }, number) : "", n.text);
     };
     const line = (from: TreeNode, numbered: boolean): HTMLElement[] => {
@@ -466,12 +468,12 @@ export class AnalysisScreen {
       }
       return out;
     };
-    const moves = line(t.root, true);
-    replaceChildren(this.parts.moves, ...(moves.length ? moves : [h("span", { class: "muted" }, "Play moves on the board to explore.")]));
+    const moves = line(tree.root, true);
+    replaceChildren(this.parts.moves, ...(moves.length ? moves : [h("span", { class: "muted" }, t("analysis.tree.empty"))]));
     const actions: HTMLElement[] = [];
-    if (t.current !== t.root) {
-      actions.push(h("button", { id: "analysis-promote", type: "button", onclick: () => this.step(() => t.promote()) }, "Make main line"));
-      actions.push(h("button", { id: "analysis-delete", type: "button", onclick: () => this.step(() => t.remove()) }, "Delete from here"));
+    if (tree.current !== tree.root) {
+      actions.push(h("button", { id: "analysis-promote", type: "button", onclick: () => this.step(() => tree.promote()) }, t("analysis.tree.promote")));
+      actions.push(h("button", { id: "analysis-delete", type: "button", onclick: () => this.step(() => tree.remove()) }, t("analysis.tree.delete")));
     }
     if (actions.length) this.parts.moves.appendChild(h("div", { class: "tree-actions" }, ...actions));
   }
@@ -488,25 +490,25 @@ export class AnalysisScreen {
       this.editing = new Board(Number(size.value), b.toMove);
       this.render();
     });
-    const side = h("select", { id: "editor-side" }, h("option", { value: "white", selected: b.toMove === "white" }, "White"), h("option", { value: "black", selected: b.toMove === "black" }, "Black"));
+    const side = h("select", { id: "editor-side" }, h("option", { value: "white", selected: b.toMove === "white" }, sideName("white")), h("option", { value: "black", selected: b.toMove === "black" }, sideName("black")));
     side.addEventListener("change", () => (b.toMove = side.value as Color));
-    const start = h("select", { id: "editor-start" }, h("option", { value: "" }, "Start position of..."), ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, v.name)));
+    const start = h("select", { id: "editor-start" }, h("option", { value: "" }, t("analysis.editor.start_of")), ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, rulesName(v.name))));
     start.addEventListener("change", () => {
       const v = BUILTIN_VARIANTS.find((x) => x.name === start.value);
       if (v) this.editing = replay(v, []).board;
       this.render();
     });
     replaceChildren(this.parts.side,
-      h("p", { class: "muted" }, "Choose a piece and click squares to place it; click a square again to empty it."),
+      h("p", { class: "muted" }, t("analysis.editor.explain")),
       this.problem ? h("div", { class: "error", id: "analysis-problem", role: "alert" }, this.problem) : "",
-      h("div", { class: "tools", role: "radiogroup", "aria-label": "Piece to place" },
-        tool("white", "White queen"), tool("black", "Black queen"), tool("arrow", "Arrow"), tool("empty", "Empty")),
-      h("label", {}, "Board", size),
-      h("label", {}, "To move", side),
-      h("label", {}, "Or begin from", start),
+      h("div", { class: "tools", role: "radiogroup", "aria-label": t("analysis.editor.piece") },
+        tool("white", t("analysis.editor.white_queen")), tool("black", t("analysis.editor.black_queen")), tool("arrow", t("analysis.editor.arrow")), tool("empty", t("analysis.editor.empty"))),
+      h("label", {}, t("settings.board"), size),
+      h("label", {}, t("analysis.editor.to_move"), side),
+      h("label", {}, t("analysis.editor.begin_from"), start),
       h("div", { class: "actions" },
-        h("button", { type: "button", id: "editor-clear", onclick: () => { this.editing = new Board(b.size, b.toMove); this.render(); } }, "Clear"),
-        h("button", { type: "button", class: "primary", id: "editor-done", onclick: () => this.editorDone() }, "Analyse this position"),
-        h("button", { type: "button", id: "editor-cancel", onclick: () => { this.editing = null; this.problem = ""; this.changed(); } }, "Cancel")));
+        h("button", { type: "button", id: "editor-clear", onclick: () => { this.editing = new Board(b.size, b.toMove); this.render(); } }, t("analysis.editor.clear")),
+        h("button", { type: "button", class: "primary", id: "editor-done", onclick: () => this.editorDone() }, t("analysis.editor.done")),
+        h("button", { type: "button", id: "editor-cancel", onclick: () => { this.editing = null; this.problem = ""; this.changed(); } }, t("common.cancel"))));
   }
 }

@@ -5,6 +5,8 @@
 import { Board, Move, formatMove, other, parseMove, parsePositionText, positionText, replay } from "./rules";
 import type { Variant } from "@protocol";
 import { readRecord, recordKind } from "./record_read";
+import { rulesName } from "./game";
+import { t } from "./i18n";
 
 export interface TreeNode {
   readonly move: Move | null; // null at the root
@@ -57,7 +59,7 @@ export class VariationTree {
   playAll(texts: readonly string[]): string | null {
     for (let i = 0; i < texts.length; ++i) {
       const m = parseMove(texts[i], this.start.size);
-      if (!m || !this.play(m)) return `move ${i + 1} "${texts[i]}" is not legal here`;
+      if (!m || !this.play(m)) return t("analysis.read.illegal", { n: i + 1, move: texts[i] });
     }
     return null;
   }
@@ -116,30 +118,30 @@ export class VariationTree {
 export function readAnalysisInput(input: string, variant: Variant): { tree: VariationTree } | { error: string } {
   if (recordKind(input) !== null) {
     const record = readRecord(input);
-    if ("error" in record) return { error: `The game record cannot be read: ${record.error}.` };
+    if ("error" in record) return { error: t("analysis.read.record", { error: record.error }) };
     const tree = new VariationTree(record.start);
     const wrong = tree.playAll(record.moves);
-    return wrong ? { error: `In the record (${record.rules}), ${wrong}.` } : { tree };
+    return wrong ? { error: t("analysis.read.in_record", { rules: rulesName(record.rules), error: wrong }) } : { tree };
   }
   const text = input.trim().replace(/\s+/g, " ");
-  if (text === "") return { error: "Paste a position text or a list of moves." };
+  if (text === "") return { error: t("analysis.read.empty") };
   const withMoves = /^(\S+ [wb])(?: moves((?: \S+)*))?$/.exec(text);
   if (withMoves && withMoves[1].includes("/")) {
     const read = parsePositionText(withMoves[1]);
-    if ("error" in read) return { error: `Not a position: ${read.error}.` };
+    if ("error" in read) return { error: t("analysis.read.not_position", { error: read.error }) };
     const tree = new VariationTree(read.board);
     const wrong = tree.playAll((withMoves[2] ?? "").split(" ").filter(Boolean));
-    return wrong ? { error: `After the position, ${wrong}.` } : { tree };
+    return wrong ? { error: t("analysis.read.after_position", { error: wrong }) } : { tree };
   }
   const tokens = text.split(/[\s,;]+/).filter((t) => t !== "" && !/^\d+\.+$/.test(t)).map((t) => t.replace(/^\d+\.+/, ""));
   if (tokens.some((t) => !/^[a-l]\d{1,2}-[a-l]\d{1,2}\/[a-l]\d{1,2}$/.test(t))) {
     const bad = tokens.find((t) => !/^[a-l]\d{1,2}-[a-l]\d{1,2}\/[a-l]\d{1,2}$/.test(t));
-    return { error: `"${bad}" is neither a move (like d1-d7/g7) nor a position text (like ${"3B2B3/10/10/B8B/10/10/W8W/10/10/3W2W3 w"}).` };
+    return { error: t("analysis.read.neither", { text: bad ?? "", position: "3B2B3/10/10/B8B/10/10/W8W/10/10/3W2W3 w" }) };
   }
   const start = replay(variant, []).board;
   const tree = new VariationTree(start);
   const wrong = tree.playAll(tokens);
-  return wrong ? { error: `In ${variant.name} from the start, ${wrong}.` } : { tree };
+  return wrong ? { error: t("analysis.read.from_start", { rules: rulesName(variant.name), error: wrong }) } : { tree };
 }
 
 // The address of the analysis board opened on a game: `variant`'s start and `moves`, at `ply`.

@@ -6,6 +6,7 @@ import { h, replaceChildren } from "./dom";
 import { BrowserEngine, EngineInfo, engineUnavailable, type Analysis } from "./engine";
 import { Board, positionText } from "./rules";
 import { sideName } from "./game";
+import { formatNumber, t } from "./i18n";
 import type { Color } from "@protocol";
 
 const SWITCH_KEY = "amazons.analysis";
@@ -16,11 +17,11 @@ export function scoreText(info: EngineInfo, toMove: Color): string {
   if (info.score.kind !== "value") {
     const winner = info.score.kind === "win" ? toMove : them;
     const moves = Math.ceil(info.score.plies / 2);
-    return `${sideName(winner)} wins${moves > 0 ? ` in ${moves}` : ""}`;
+    return moves > 0 ? t("analysis.score.wins_in", { side: sideName(winner), moves }) : t("result.side_wins", { side: sideName(winner) });
   }
   const squares = Math.round(info.score.value / 10) / 10;
-  if (squares === 0) return "Even";
-  return `${sideName(squares > 0 ? toMove : them)} +${Math.abs(squares).toFixed(1)}`;
+  if (squares === 0) return t("analysis.score.even");
+  return t("analysis.score.ahead", { side: sideName(squares > 0 ? toMove : them), squares: formatNumber(Math.abs(squares), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
 }
 
 export class AnalysisView {
@@ -37,7 +38,7 @@ export class AnalysisView {
       localStorage.setItem(SWITCH_KEY, this.toggle.checked ? "1" : "0");
       this.restart();
     });
-    replaceChildren(this.el, h("label", { class: "check" }, this.toggle, "Engine analysis"), this.line);
+    replaceChildren(this.el, h("label", { class: "check" }, this.toggle, t("analysis.switch")), this.line);
   }
 
   // The position now shown (null: none; the search stops).
@@ -63,7 +64,7 @@ export class AnalysisView {
     if (!board.hasMove(board.toMove)) return replaceChildren(this.line, `${sideName(board.toMove)} has no move: the game is over.`);
     const engine = this.engine();
     if (!engine) return;
-    replaceChildren(this.line, h("span", { class: "muted" }, "The engine is thinking..."));
+    replaceChildren(this.line, h("span", { class: "muted" }, t("analysis.thinking")));
     const analysis = engine.analyse(positionText(board), (info) => {
       if (this.running !== analysis) return;
       const best = info.pv.slice(0, 4).join(" ");
@@ -76,7 +77,7 @@ export class AnalysisView {
     this.line.dataset.depth = "0";
     this.line.dataset.position = positionText(board);
     analysis.done.catch((reason: Error) => {
-      if (this.running === analysis) replaceChildren(this.line, h("span", { class: "error" }, `The engine failed: ${reason.message}`));
+      if (this.running === analysis) replaceChildren(this.line, h("span", { class: "error" }, t("analysis.engine_failed", { error: reason.message })));
     });
   }
 }

@@ -4,38 +4,41 @@
 import type { ArchiveEntry, ServerMessageOf } from "@protocol";
 import { computerGameItem, finishedComputerGames } from "./computer_archive";
 import { h } from "./dom";
-import { playerText, sideName } from "./game";
+import { playerText, rulesName, sideName } from "./game";
+import { formatDate, t } from "./i18n";
 import { ratingGraph, ratingHistory, resultsByVariant, variantTable } from "./profile";
 
 // `history`: the server's last answer (null while asked); `now`: the player's rating now, when
 // the page knows it; `exportRecord` asks the server for a game's text record.
 export function archiveView(history: ServerMessageOf<"history"> | null, who: string, mine: boolean, now: number | null, exportRecord: (game: string) => void): HTMLElement {
   let body: HTMLElement[];
-  if (!history || history.player !== who) body = [h("p", { class: "muted" }, "Asking the server...")];
-  else if (history.games.length === 0) body = [h("p", { class: "muted" }, "No finished games on this server yet.")];
+  if (!history || history.player !== who) body = [h("p", { class: "muted" }, t("archive.asking"))];
+  else if (history.games.length === 0) body = [h("p", { class: "muted" }, t("archive.empty"))];
   else {
     const winnerName = (g: ArchiveEntry) => (g.winner === "white" ? g.white.name : g.winner === "black" ? g.black.name : null);
     const won = history.games.filter((g) => winnerName(g) === who).length;
     const lost = history.games.filter((g) => winnerName(g) !== null && winnerName(g) !== who).length;
     body = [
-      h("p", { id: "archive-record" }, `${history.games.length} finished ${history.games.length === 1 ? "game" : "games"}, newest first: ${won} won, ${lost} lost.`),
+      h("p", { id: "archive-record" }, t("archive.summary", { count: history.games.length, won, lost })),
       h("div", { class: "profile" }, ratingGraph(ratingHistory(who, history.games, now)), variantTable(resultsByVariant(who, history.games))),
-      h("h2", {}, "Games"),
+      h("h2", {}, t("leaderboard.games")),
       h("div", { class: "section" }, ...history.games.map((g) => archiveRow(g, exportRecord))),
     ];
   }
   // Your games against the computer never reach the server: this browser keeps them.
   const computer = mine ? finishedComputerGames() : [];
-  return h("section", { class: "card" }, h("h1", {}, mine ? "My games" : `Games of ${who}`), ...body,
-    computer.length ? h("section", { id: "archive-computer" }, h("h2", {}, "Against the computer, in this browser"),
+  return h("section", { class: "card" }, h("h1", {}, mine ? t("nav.my_games") : t("archive.games_of", { player: who })), ...body,
+    computer.length ? h("section", { id: "archive-computer" }, h("h2", {}, t("archive.computer")),
       h("ul", { class: "list" }, ...computer.map((f, i) => computerGameItem(f, `archive-computer-${i}`)))) : null);
 }
 
 function archiveRow(g: ArchiveEntry, exportRecord: (game: string) => void): HTMLElement {
-  const result = g.winner ? `${sideName(g.winner)} won` : "aborted";
+  const result = g.winner ? t("archive.side_won", { side: sideName(g.winner), reason: t(`archive.reason.${g.reason}`) }) : t("archive.aborted");
+  const ended = new Date(g.ended_at);
+  const when = isNaN(ended.getTime()) ? g.ended_at : formatDate(ended, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   return h("div", { class: "item" },
-    h("span", {}, `${playerText(g.white)} vs ${playerText(g.black)} · ${result} (${g.reason}) · ${g.plies} moves · ${g.ended_at.slice(0, 16).replace("T", " ")}`),
+    h("span", {}, [t("game.players", { white: playerText(g.white), black: playerText(g.black) }), rulesName(g.rules), result, t("archive.plies", { count: g.plies }), when].join(" · ")),
     h("span", { class: "buttons" },
-      h("a", { class: "button", href: `#/replay/${g.game}`, id: `replay-${g.game}` }, "Replay"),
-      h("button", { class: "quiet", onclick: () => exportRecord(g.game) }, "Export")));
+      h("a", { class: "button", href: `#/replay/${g.game}`, id: `replay-${g.game}` }, t("game.replay")),
+      h("button", { class: "quiet", onclick: () => exportRecord(g.game) }, t("archive.export"))));
 }

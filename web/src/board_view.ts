@@ -12,6 +12,7 @@ import { MoveInput } from "./input";
 import { Board, Cell, Move, Square, formatMove, sameMove, squareName } from "./rules";
 import { moveAnimationMs } from "./settings";
 import { TerritoryMap, owner } from "./territory";
+import { t } from "./i18n";
 
 export interface Scene {
   board: Board;
@@ -49,7 +50,7 @@ export class BoardView {
     private readonly onMove: (m: Move) => void,
     private readonly onStage: () => void = () => undefined,
   ) {
-    this.el = h("div", { class: "board", role: "group", "aria-label": "Board" });
+    this.el = h("div", { class: "board", role: "group", "aria-label": t("board.label") });
     this.el.addEventListener("keydown", (e) => this.key(e));
     this.el.addEventListener("pointerdown", (e) => this.down(e));
     this.el.addEventListener("pointermove", (e) => this.moveTo(e));
@@ -192,9 +193,9 @@ export class BoardView {
       }
       const queen = cell === Cell.White ? "white" : cell === Cell.Black ? "black" : null;
       el.tabIndex = s === this.cursor ? 0 : -1;
-      const content = queen ? `${queen} queen` : cell === Cell.Arrow ? "arrow" : "empty";
-      const offer = inp.targets.has(s) ? (moving ? ", shoot here" : ", move here") : s === inp.queen && inp.stage !== "disabled" ? ", selected" : "";
-      el.setAttribute("aria-label", `${squareName(s, b.size)}, ${content}${offer}`);
+      const content = queen ? t(`board.square.${queen}_queen`) : cell === Cell.Arrow ? t("board.square.arrow") : t("board.square.empty");
+      const offer = inp.targets.has(s) ? (moving ? t("board.square.shoot_here") : t("board.square.move_here")) : s === inp.queen && inp.stage !== "disabled" ? t("board.square.selected") : "";
+      el.setAttribute("aria-label", offer ? t("board.square.with_offer", { square: squareName(s, b.size), content, offer }) : t("board.square", { square: squareName(s, b.size), content }));
       el.dataset.piece = queen ?? (cell === Cell.Arrow ? "arrow" : "");
       const base = el.classList.contains("dark") ? "dark" : "light";
       el.className = ["sq", base, ...cls].join(" ");

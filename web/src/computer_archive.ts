@@ -6,6 +6,8 @@ import { ComputerGame, type SavedComputerGame } from "./computer_game";
 import { download, h } from "./dom";
 import { recordJson, recordSgf, recordText } from "./record";
 import type { PlyReview } from "./review";
+import { formatDate, t } from "./i18n";
+import { rulesName } from "./game";
 
 const FINISHED_KEY = "amazons.computer.finished";
 const FINISHED_KEPT = 20;
@@ -55,8 +57,8 @@ export function keepFinishedComputerGame(g: ComputerGame): void {
 export function computerExportButtons(g: ComputerGame, ended: Date | undefined, idPrefix: string, annotations?: readonly PlyReview[]): HTMLElement {
   const name = `amazons-computer-${g.started.toISOString().slice(0, 19).replace(/[:T]/g, "-")}`;
   const record = () => g.record(annotations, ended);
-  return h("span", { class: "export" }, "Export: ",
-    h("button", { id: `${idPrefix}-text`, type: "button", onclick: () => download(`${name}.txt`, recordText(record())) }, "Text"),
+  return h("span", { class: "export" }, t("export.label") + " ",
+    h("button", { id: `${idPrefix}-text`, type: "button", onclick: () => download(`${name}.txt`, recordText(record())) }, t("export.text")),
     h("button", { id: `${idPrefix}-json`, type: "button", onclick: () => download(`${name}.json`, `${JSON.stringify(recordJson(record()), null, 1)}\n`) }, "JSON"),
     h("button", { id: `${idPrefix}-sgf`, type: "button", onclick: () => download(`${name}.sgf`, recordSgf(record())) }, "SGF"));
 }
@@ -66,10 +68,10 @@ export function computerExportButtons(g: ComputerGame, ended: Date | undefined, 
 export function computerGameItem(f: FinishedComputerGame, idPrefix: string, annotations?: (g: ComputerGame) => readonly PlyReview[] | undefined): HTMLElement {
   const g = f.game;
   const result = g.winner === g.you ? "won" : "lost";
-  const how = g.resigned ? "you resigned" : `you ${result}${g.flagged ? " on time" : ""}`;
+  const how = g.resigned ? t("computer.how.resigned", { count: g.moves.length }) : t(`computer.how.${result}${g.flagged ? "_on_time" : ""}`, { count: g.moves.length });
   return h("li", { class: "item", "data-result": result },
-    h("span", {}, `${f.ended.toLocaleString()} · ${g.variant.name} · ${g.level} · ${how} after ${g.moves.length} moves`),
+    h("span", {}, [formatDate(f.ended, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }), rulesName(g.variant.name), t(`computer.level.short.${g.level}`), how].join(" · ")),
     h("span", { class: "buttons" },
-      h("a", { class: "button", id: `${idPrefix}-analyse`, href: analysisLink(g.variant, g.moves, g.moves.length) }, "Analysis board"),
+      h("a", { class: "button", id: `${idPrefix}-analyse`, href: analysisLink(g.variant, g.moves, g.moves.length) }, t("home.analysis_board")),
       computerExportButtons(g, f.ended, idPrefix, annotations?.(g))));
 }

@@ -5,20 +5,15 @@ import type { LocalRecord } from "./record";
 import type { PlyReview } from "./review";
 import { Board, Move, formatMove, other, parseMove, replay } from "./rules";
 
-export const LEVELS: { name: string; label: string }[] = [
-  { name: "beginner", label: "Beginner: for your first games" },
-  { name: "easy", label: "Easy: looks one move ahead" },
-  { name: "medium", label: "Medium: a fair fight for a club player" },
-  { name: "hard", label: "Hard: one second of full search" },
-  { name: "max", label: "Max: five seconds a move" },
-];
+// Each level's words are computer.level.NAME in the catalogue.
+export const LEVELS: { name: string }[] = [{ name: "beginner" }, { name: "easy" }, { name: "medium" }, { name: "hard" }, { name: "max" }];
 
 // The clocks a game against the computer may have: minutes each and seconds added a move.
-export const CLOCKS: { name: string; label: string; initialMs: number; incrementMs: number }[] = [
-  { name: "none", label: "No clock", initialMs: 0, incrementMs: 0 },
-  { name: "3+2", label: "3 min + 2 s", initialMs: 180_000, incrementMs: 2_000 },
-  { name: "5+5", label: "5 min + 5 s", initialMs: 300_000, incrementMs: 5_000 },
-  { name: "10+10", label: "10 min + 10 s", initialMs: 600_000, incrementMs: 10_000 },
+export const CLOCKS: { name: string; initialMs: number; incrementMs: number }[] = [
+  { name: "none", initialMs: 0, incrementMs: 0 },
+  { name: "3+2", initialMs: 180_000, incrementMs: 2_000 },
+  { name: "5+5", initialMs: 300_000, incrementMs: 5_000 },
+  { name: "10+10", initialMs: 600_000, incrementMs: 10_000 },
 ];
 
 export interface ComputerSettings {

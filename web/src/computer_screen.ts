@@ -8,7 +8,8 @@ import { computerExportButtons, computerGameItem, finishedComputerGames, keepFin
 import { formatClock, h, replaceChildren } from "./dom";
 import { icon } from "./icons";
 import { type BrowserEngine, engineUnavailable } from "./engine";
-import { sideName } from "./game";
+import { rulesName, sideName, timeChoiceText } from "./game";
+import { t } from "./i18n";
 import { MoveInput } from "./input";
 import { Premove, premoveBoard } from "./premove";
 import { ReviewView } from "./review_view";
@@ -53,10 +54,10 @@ export class ComputerScreen {
     result: h("div", { class: "result", id: "computer-result" }),
     actions: h("div", { class: "actions" }),
     moves: h("ol", { class: "moves", id: "computer-moves" }),
-    rules: h("select", { id: "computer-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, v.name))),
-    level: h("select", { id: "computer-level" }, ...LEVELS.map((l) => h("option", { value: l.name }, l.label))),
-    clock: h("select", { id: "computer-clock" }, ...CLOCKS.map((c) => h("option", { value: c.name }, c.label))),
-    color: h("select", { id: "computer-color" }, h("option", { value: "white" }, "White"), h("option", { value: "black" }, "Black"), h("option", { value: "random" }, "Random")),
+    rules: h("select", { id: "computer-rules" }, ...BUILTIN_VARIANTS.map((v) => h("option", { value: v.name }, rulesName(v.name)))),
+    level: h("select", { id: "computer-level" }, ...LEVELS.map((l) => h("option", { value: l.name }, t(`computer.level.${l.name}`)))),
+    clock: h("select", { id: "computer-clock" }, ...CLOCKS.map((c) => h("option", { value: c.name }, timeChoiceText(c.initialMs === 0 ? null : { initial: c.initialMs / 1000, increment: c.incrementMs / 1000 })))),
+    color: h("select", { id: "computer-color" }, h("option", { value: "white" }, sideName("white")), h("option", { value: "black" }, sideName("black")), h("option", { value: "random" }, t("lobby.color.random"))),
   };
 
   // `signedIn`: whether the way back leads to the lobby or to signing in; `pageEngine`: the
@@ -68,9 +69,9 @@ export class ComputerScreen {
     p.level.value = this.settings.level;
     p.color.value = this.settings.color;
     p.clock.value = this.settings.clock ?? "none";
-    const start = h("button", { class: "primary", id: "computer-new", type: "submit" }, "New game");
+    const start = h("button", { class: "primary", id: "computer-new", type: "submit" }, t("lobby.new_game"));
     const form = h("form", { class: "computer-setup" },
-      h("label", {}, "Level", p.level), h("label", {}, "Rules", p.rules), h("label", {}, "You play", p.color), h("label", {}, "Clock", p.clock), start);
+      h("label", {}, t("computer.level"), p.level), h("label", {}, t("lobby.rules"), p.rules), h("label", {}, t("computer.you_play"), p.color), h("label", {}, t("tournament.form.clock"), p.clock), start);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       this.newGame();
@@ -78,10 +79,10 @@ export class ComputerScreen {
     replaceChildren(this.el,
       h("div", { class: "board-col" }, p.top, this.boardView.el, p.bottom),
       h("aside", { class: "panel card" },
-        h("h1", { class: "panel-title" }, "Play the computer"),
-        h("p", { class: "muted" }, "The engine runs in your browser: nothing is sent to the server, and the game is not rated."),
+        h("h1", { class: "panel-title" }, t("home.play_computer")),
+        h("p", { class: "muted" }, t("computer.explain")),
         form, p.status, p.result, p.actions, this.territorySwitch(), this.review.el,
-        h("h2", {}, "Moves"), p.moves, this.finished));
+        h("h2", {}, t("game.moves")), p.moves, this.finished));
   }
 
   private territorySwitch(): HTMLElement {
@@ -91,7 +92,7 @@ export class ComputerScreen {
       localStorage.setItem(TERRITORY_KEY, this.territory ? "1" : "0");
       this.render();
     });
-    return h("label", { class: "check" }, box, "Territory");
+    return h("label", { class: "check" }, box, t("game.territory"));
   }
 
   // The screen is left: a review in progress stops.
@@ -110,7 +111,7 @@ export class ComputerScreen {
 
   private renderFinished(): void {
     const rows = finishedComputerGames().map((f, i) => computerGameItem(f, `finished-${i}`, (g) => this.review.reviewOf(this.reviewId(g))));
-    replaceChildren(this.finished, rows.length ? h("h2", {}, "Your finished games") : null, rows.length ? h("ul", { class: "list" }, ...rows) : null);
+    replaceChildren(this.finished, rows.length ? h("h2", {}, t("computer.finished")) : null, rows.length ? h("ul", { class: "list" }, ...rows) : null);
   }
 
   // Called when the screen is shown: starts the engine the first time, and a game if none.
@@ -158,7 +159,7 @@ export class ComputerScreen {
   // Right click or Esc with a premove pending; false when there was none.
   private cancelPremove(): boolean {
     if (!this.premove.cancel()) return false;
-    this.note = "Premove cancelled.";
+    this.note = t("game.premove_cancelled");
     this.next();
     return true;
   }
@@ -184,13 +185,14 @@ export class ComputerScreen {
           if (asked !== this.generation) return;
           this.thinking = false;
           const wrong = g.playEngine(move);
-          if (wrong) this.problem = `Something went wrong: ${wrong}.`;
+          if (wrong) this.problem = t("computer.wrong", { error: wrong });
           this.next();
         },
         (reason: Error) => {
           if (asked !== this.generation) return;
           this.thinking = false;
-          this.problem = `The engine failed: ${reason.message}. Reload the page to try again.`;
+          console.error("engine failed:", reason);
+          this.problem = t("computer.engine_failed", { error: reason.message });
           this.render();
         },
       );
@@ -258,19 +260,19 @@ export class ComputerScreen {
     const p = this.parts;
     if (!g) return;
     const engineSide: Color = g.you === "white" ? "black" : "white";
-    this.seat(p.top, engineSide, `Computer (${g.level})`);
-    this.seat(p.bottom, g.you, "You");
+    this.seat(p.top, engineSide, t("computer.seat", { level: t(`computer.level.short.${g.level}`) }));
+    this.seat(p.bottom, g.you, t("computer.you"));
     this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: this.territory ? territoryMap(g.board) : null, hint: this.hint, premove: this.premove.move });
 
     let status: string;
     if (this.problem) status = "";
-    else if (g.over) status = "The game is over.";
-    else if (this.engine?.state === "loading") status = "Loading the engine...";
-    else if (this.premove.move) status = `The computer is thinking... ${this.premove.panelLine(g.board.size)}.`;
-    else if (this.premoving && this.input.stage === "destination") status = "Premove: choose where the queen goes.";
-    else if (this.premoving && this.input.stage === "arrow") status = "Premove: now shoot the arrow.";
-    else if (this.thinking) status = "The computer is thinking... You may premove.";
-    else if (g.yourTurn) status = this.input.stage === "arrow" ? "Your move: now shoot the arrow." : this.input.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
+    else if (g.over) status = t("game.status.over");
+    else if (this.engine?.state === "loading") status = t("computer.loading");
+    else if (this.premove.move) status = t("computer.thinking_premove", { premove: this.premove.panelLine(g.board.size) });
+    else if (this.premoving && this.input.stage === "destination") status = t("game.status.premove_destination");
+    else if (this.premoving && this.input.stage === "arrow") status = t("game.status.premove_arrow");
+    else if (this.thinking) status = t("computer.thinking");
+    else if (g.yourTurn) status = this.input.stage === "arrow" ? t("game.status.your_move_arrow") : this.input.stage === "destination" ? t("game.status.your_move_destination") : t("game.status.your_move_queen");
     else status = "";
     replaceChildren(p.status, status, this.note && !g.over ? h("div", { class: "note", id: "computer-note" }, this.note) : null,
       this.problem ? h("div", { class: "error", id: "computer-problem" }, this.problem) : null);
@@ -280,7 +282,8 @@ export class ComputerScreen {
     if (g.over) {
       const won = g.winner === g.you;
       const loser = g.winner === "white" ? "black" : "white";
-      const why = g.resigned ? "You resigned." : g.flagged ? `${loser === g.you ? "Your" : "The computer's"} time ran out.` : `${loser === g.you ? "You have" : "The computer has"} no move left (${sideName(loser)}).`;
+      const why = g.resigned ? t("computer.why.resigned") : g.flagged ? (loser === g.you ? t("computer.why.your_time") : t("computer.why.its_time")) :
+        t(loser === g.you ? "computer.why.you_no_moves" : "computer.why.it_no_moves", { side: sideName(loser) });
       // A rematch: the same level, rules and clock, colours exchanged.
       const rematch = h("button", { class: "primary", id: "computer-rematch", onclick: () => {
         p.rules.value = g.variant.name;
@@ -288,8 +291,8 @@ export class ComputerScreen {
         p.clock.value = g.clock.name;
         p.color.value = g.you === "white" ? "black" : "white";
         this.newGame();
-      } }, "Rematch");
-      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? "You won" : "You lost"), h("div", {}, why), rematch, this.exportButtons(g, undefined, "computer-export"));
+      } }, t("game.rematch"));
+      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? t("result.you_won") : t("result.you_lost")), h("div", {}, why), rematch, this.exportButtons(g, undefined, "computer-export"));
       p.result.hidden = false;
       keepFinishedComputerGame(g);
       this.review.render({ game: this.reviewId(g), variant: g.variant, moves: g.moves, ply: g.moves.length });
@@ -301,12 +304,12 @@ export class ComputerScreen {
     this.renderFinished();
 
     const actions: HTMLElement[] = [];
-    if (this.thinking && this.engine?.canStop) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, "Move now"));
-    if (g.yourTurn && this.engine) actions.push(h("button", { id: "computer-hint", disabled: this.hinting, onclick: () => this.askHint() }, this.hinting ? "Thinking..." : "Hint"));
-    if (g.canTakeBack) actions.push(h("button", { id: "computer-takeback", onclick: () => this.takeBack() }, "Take back"));
-    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); this.premove.cancel(); g.resign(); this.input.disable(); localStorage.setItem(GAME_KEY, JSON.stringify(g.saved())); this.sound(g); this.render(); } }, "Resign"));
-    if (g.moves.length > 0) actions.push(h("a", { class: "button", id: "computer-analyse", href: analysisLink(g.variant, g.moves, g.moves.length) }, "Analysis board"));
-    actions.push(h("a", { class: "button", href: "#/" }, this.signedIn() ? "Back to the lobby" : "Sign in to play people"));
+    if (this.thinking && this.engine?.canStop) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, t("computer.move_now")));
+    if (g.yourTurn && this.engine) actions.push(h("button", { id: "computer-hint", disabled: this.hinting, onclick: () => this.askHint() }, this.hinting ? t("computer.hint.thinking") : t("computer.hint")));
+    if (g.canTakeBack) actions.push(h("button", { id: "computer-takeback", onclick: () => this.takeBack() }, t("computer.take_back")));
+    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); this.premove.cancel(); g.resign(); this.input.disable(); localStorage.setItem(GAME_KEY, JSON.stringify(g.saved())); this.sound(g); this.render(); } }, t("game.resign")));
+    if (g.moves.length > 0) actions.push(h("a", { class: "button", id: "computer-analyse", href: analysisLink(g.variant, g.moves, g.moves.length) }, t("home.analysis_board")));
+    actions.push(h("a", { class: "button", href: "#/" }, this.signedIn() ? t("common.back_to_lobby") : t("computer.sign_in")));
     replaceChildren(p.actions, ...actions);
 
     const items: HTMLElement[] = [];
@@ -341,8 +344,8 @@ export class ComputerScreen {
       this.sounds.play("low-time");
     }
     const engineSide: Color = g.you === "white" ? "black" : "white";
-    this.seat(this.parts.top, engineSide, `Computer (${g.level})`);
-    this.seat(this.parts.bottom, g.you, "You");
+    this.seat(this.parts.top, engineSide, t("computer.seat", { level: t(`computer.level.short.${g.level}`) }));
+    this.seat(this.parts.bottom, g.you, t("computer.you"));
   }
 
   private seat(el: HTMLElement, c: Color, who: string): void {

@@ -9,11 +9,13 @@
 // while it searches: its analysis is a search one depth deeper at a time, and stopping it ends
 // the worker and starts another.
 
+import { t } from "./i18n";
+
 export type EngineState = "loading" | "ready" | "failed";
 
 // Why the engine cannot run in this page, or null when it can.
 export function engineUnavailable(): string | null {
-  if (typeof Worker === "undefined" || typeof WebAssembly === "undefined") return "This browser cannot run the engine (no Web Workers or WebAssembly).";
+  if (typeof Worker === "undefined" || typeof WebAssembly === "undefined") return t("engine.unavailable");
   return null;
 }
 

@@ -12,6 +12,7 @@ import type {
   TimeControl,
   Variant,
 } from "@protocol";
+import { formatNumber, has, t } from "./i18n";
 import { Premove } from "./premove";
 import { Board, Move, parseMove, replay } from "./rules";
 
@@ -90,7 +91,7 @@ export class GameModel {
     g.board = r.board;
     g.played = r.played;
     g.moves = m.moves.slice(0, r.played.length);
-    if (r.error) g.problem = `The server's record of this game does not replay: ${r.error}.`;
+    if (r.error) g.problem = t("game.problem.record_does_not_replay", { error: r.error });
     g.setClock(m.clock);
     return g;
   }
@@ -149,14 +150,14 @@ export class GameModel {
 }
 
 export function sideName(c: Color): string {
-  return c === "white" ? "White" : "Black";
+  return c === "white" ? t("side.white") : t("side.black");
 }
 
 // The result in the words of `you` (a player of the game: "You won") or of a spectator.
 export function resultTitle(r: { winner?: Color }, you?: Color): string {
-  if (!r.winner) return "Game aborted";
-  if (you) return r.winner === you ? "You won" : "You lost";
-  return `${sideName(r.winner)} wins`;
+  if (!r.winner) return t("result.aborted");
+  if (you) return r.winner === you ? t("result.you_won") : t("result.you_lost");
+  return t("result.side_wins", { side: sideName(r.winner) });
 }
 
 // Why the game ended, as the desktop client says it (client/game_text.cpp).
@@ -164,41 +165,60 @@ export function resultReason(r: { winner?: Color; reason: EndReason }): string {
   const loser = r.winner ? sideName(r.winner === "white" ? "black" : "white") : "";
   switch (r.reason) {
     case "no_moves":
-      return `${loser} has no legal move left.`;
+      return t("result.reason.no_moves", { loser });
     case "resign":
-      return `${loser} resigned.`;
+      return t("result.reason.resign", { loser });
     case "time":
-      return `${loser} ran out of time.`;
+      return t("result.reason.time", { loser });
     case "abandon":
-      return `${loser} left the game.`;
+      return t("result.reason.abandon", { loser });
     case "aborted":
-      return "The game was called off.";
+      return t("result.reason.aborted");
     case "illegal_move":
-      return `${loser} sent an illegal move.`;
+      return t("result.reason.illegal_move", { loser });
     case "adjudicated":
-      return "A moderator decided the game.";
+      return t("result.reason.adjudicated");
   }
 }
 
-export function timeText(t: TimeControl): string {
-  if (t === null) return "no clock";
-  if ("per_move" in t) return t.per_move >= 86400 && t.per_move % 86400 === 0 ? `${t.per_move / 86400} d per move` : `${t.per_move} s per move`;
-  const min = t.initial / 60;
-  return `${Number.isInteger(min) ? min : min.toFixed(1)} min` + (t.increment > 0 ? ` + ${t.increment} s` : "");
+export function timeText(tc: TimeControl): string {
+  if (tc === null) return t("time.no_clock");
+  if ("per_move" in tc)
+    return tc.per_move >= 86400 && tc.per_move % 86400 === 0 ? t("time.days_per_move", { days: tc.per_move / 86400 }) : t("time.seconds_per_move", { seconds: tc.per_move });
+  const minutes = formatNumber(tc.initial / 60, { maximumFractionDigits: 1 });
+  return tc.increment > 0 ? t("time.minutes_increment", { minutes, increment: tc.increment }) : t("time.minutes", { minutes });
+}
+
+// A time control as the forms offer it: "No clock", "1 day per move", else as timeText says it.
+export function timeChoiceText(tc: TimeControl): string {
+  if (tc === null) return t("time.no_clock_choice");
+  if ("per_move" in tc && tc.per_move >= 86400 && tc.per_move % 86400 === 0) return t("time.choice.days_per_move", { days: tc.per_move / 86400 });
+  return timeText(tc);
 }
 
 export function playerText(p: Player | undefined): string {
-  if (!p) return "(open seat)";
-  return `${p.name} (${p.rating}${p.bot ? ", bot" : ""})`;
+  if (!p) return t("player.open_seat");
+  return t(p.bot ? "player.bot_with_rating" : "player.with_rating", { name: p.name, rating: p.rating });
+}
+
+// A rule variant's name for people ("standard" is 标准 in zh-CN); one no catalogue names is its code.
+export function rulesName(code: string): string {
+  return has(`rules.${code}`) ? t(`rules.${code}`) : code;
+}
+
+// "rated" or "casual".
+export function ratedText(rated: boolean): string {
+  return rated ? t("game.rated") : t("game.casual");
 }
 
 // The time controls offered when creating a game or a tournament.
-export const TIME_CHOICES: { label: string; time: TimeControl }[] = [
-  { label: "No clock", time: null },
-  { label: "3 min + 2 s", time: { initial: 180, increment: 2 } },
-  { label: "5 min + 5 s", time: { initial: 300, increment: 5 } },
-  { label: "10 min + 10 s", time: { initial: 600, increment: 10 } },
-  { label: "30 min", time: { initial: 1800, increment: 0 } },
-  { label: "30 s per move", time: { per_move: 30 } },
-  { label: "1 day per move", time: { per_move: 86400 } },
+// Their labels are timeChoiceText's.
+export const TIME_CHOICES: { time: TimeControl }[] = [
+  { time: null },
+  { time: { initial: 180, increment: 2 } },
+  { time: { initial: 300, increment: 5 } },
+  { time: { initial: 600, increment: 10 } },
+  { time: { initial: 1800, increment: 0 } },
+  { time: { per_move: 30 } },
+  { time: { per_move: 86400 } },
 ];

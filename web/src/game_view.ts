@@ -5,6 +5,7 @@
 import type { Color } from "@protocol";
 import { formatClock, h, replaceChildren } from "./dom";
 import { type GameModel, playerText, resultReason, resultTitle, sideName } from "./game";
+import { formatSigned, t } from "./i18n";
 import { icon } from "./icons";
 import type { Stage } from "./input";
 import { type Board, type Move, completeMove, formatMove, parseMove } from "./rules";
@@ -16,7 +17,7 @@ export function seatText(g: GameModel, c: Color): string {
   const p = g.player(c);
   const r = g.ratings[c];
   if (!p || !r) return playerText(p);
-  return `${p.name} (${r.rating}, ${r.change >= 0 ? "+" : ""}${r.change}${p.bot ? ", bot" : ""})`;
+  return t(p.bot ? "player.bot_with_rating_change" : "player.with_rating_change", { name: p.name, rating: r.rating, change: formatSigned(r.change) });
 }
 
 export function renderSeat(el: HTMLElement, g: GameModel, c: Color): void {
@@ -27,7 +28,7 @@ export function renderSeat(el: HTMLElement, g: GameModel, c: Color): void {
   const offline = g.offline.includes(c);
   replaceChildren(el,
     h("span", { class: `token ${c}` }, icon("queen")),
-    h("span", { class: "name" }, seatText(g, c), offline ? h("span", { class: "offline" }, " offline") : null, g.color === c ? h("span", { class: "you" }, " you") : null),
+    h("span", { class: "name" }, seatText(g, c), offline ? h("span", { class: "offline" }, ` ${t("game.seat.offline")}`) : null, g.color === c ? h("span", { class: "you" }, ` ${t("game.seat.you")}`) : null),
     ms !== null ? h("span", { class: `clock${running ? " running" : ""}${low ? " low" : ""}`, id: `clock-${c}` }, formatClock(ms)) : null);
   el.classList.toggle("to-move", running);
 }
@@ -35,17 +36,17 @@ export function renderSeat(el: HTMLElement, g: GameModel, c: Color): void {
 // What the status line says: whose move, what the input waits for, a premove or a move waiting
 // for Confirm.
 export function statusLine(g: GameModel, now: { connected: boolean; confirming: Move | null; premoving: boolean; stage: Stage }): string {
-  if (!now.connected) return "Reconnecting...";
-  if (g.status === "open") return "Waiting for an opponent to join.";
-  if (g.status === "finished") return "The game is over.";
-  if (g.color === undefined) return `Watching · ${sideName(g.board.toMove)} to move`;
-  if (g.moveSent) return "Sending your move...";
-  if (now.confirming) return `Your move ${formatMove(now.confirming, g.board.size)}: send it?`;
+  if (!now.connected) return t("connection.reconnecting");
+  if (g.status === "open") return t("game.status.waiting_for_opponent");
+  if (g.status === "finished") return t("game.status.over");
+  if (g.color === undefined) return t("game.status.watching", { side: sideName(g.board.toMove) });
+  if (g.moveSent) return t("game.status.sending");
+  if (now.confirming) return t("game.status.confirm", { move: formatMove(now.confirming, g.board.size) });
   if (g.premove.move) return g.premove.panelLine(g.board.size);
-  if (now.premoving && now.stage === "destination") return "Premove: choose where the queen goes.";
-  if (now.premoving && now.stage === "arrow") return "Premove: now shoot the arrow.";
-  if (g.myTurn()) return now.stage === "arrow" ? "Your move: now shoot the arrow." : now.stage === "destination" ? "Your move: choose where the queen goes." : "Your move: pick a queen.";
-  return `Waiting for ${sideName(g.board.toMove)}.${now.premoving ? " You may premove." : ""}`;
+  if (now.premoving && now.stage === "destination") return t("game.status.premove_destination");
+  if (now.premoving && now.stage === "arrow") return t("game.status.premove_arrow");
+  if (g.myTurn()) return now.stage === "arrow" ? t("game.status.your_move_arrow") : now.stage === "destination" ? t("game.status.your_move_destination") : t("game.status.your_move_queen");
+  return now.premoving ? t("game.status.waiting_for_side_premove", { side: sideName(g.board.toMove) }) : t("game.status.waiting_for_side", { side: sideName(g.board.toMove) });
 }
 
 // The result in the player's words, why, and the rating changes; hidden while the game is on.
@@ -56,7 +57,7 @@ export function renderResult(el: HTMLElement, g: GameModel): void {
   }
   const rating = (c: Color) => {
     const r = g.ratings[c];
-    return r ? `${sideName(c)} ${r.rating} (${r.change >= 0 ? "+" : ""}${r.change})` : null;
+    return r ? t("game.result.rating", { side: sideName(c), rating: r.rating, change: formatSigned(r.change) }) : null;
   };
   const ratings = [rating("white"), rating("black")].filter(Boolean).join(" · ");
   replaceChildren(el, h("strong", { id: "result-title" }, resultTitle(g.result, g.color)), h("div", { id: "result-reason" }, resultReason(g.result)), ratings ? h("div", { class: "muted" }, ratings) : null);
@@ -68,7 +69,7 @@ export function renderResult(el: HTMLElement, g: GameModel): void {
 export function renderMoveList(el: HTMLElement, moves: readonly string[], looking: number | null, look: (ply: number) => void): void {
   const shown = looking ?? moves.length;
   const cell = (k: number) => k < moves.length
-    ? h("button", { class: `mv${k + 1 === shown ? " current" : ""}`, type: "button", "data-ply": k + 1, "aria-label": `Move ${k + 1}, ${moves[k]}: show the position after it`, onclick: () => look(k + 1) }, moves[k])
+    ? h("button", { class: `mv${k + 1 === shown ? " current" : ""}`, type: "button", "data-ply": k + 1, "aria-label": t("game.moves.show_after", { ply: k + 1, move: moves[k] }), onclick: () => look(k + 1) }, moves[k])
     : null;
   const rows: HTMLElement[] = [];
   for (let i = 0; i < moves.length; i += 2) rows.push(h("li", {}, cell(i), cell(i + 1)));
@@ -97,16 +98,16 @@ export function confirmButton(id: string, label: string, confirm: string, act: (
 // what is typed begins are counted as one types, Tab completes as far as they agree, Enter
 // plays the one move meant. `board`: the position a move is typed for, null when none may be.
 export function typedMoveForm(board: () => Board | null, play: (m: Move) => void): HTMLElement[] {
-  const field = h("input", { id: "move-input", autocomplete: "off", spellcheck: "false", placeholder: "Type a move: d1-d7/g7", "aria-label": "Type a move", "aria-describedby": "move-hint" });
+  const field = h("input", { id: "move-input", autocomplete: "off", spellcheck: "false", placeholder: t("game.typed.placeholder"), "aria-label": t("game.typed.label"), "aria-describedby": "move-hint" });
   const hint = h("div", { class: "muted", id: "move-hint", "aria-live": "polite" });
-  const form = h("form", { class: "row" }, field, h("button", { type: "submit", id: "move-submit" }, "Play"));
+  const form = h("form", { class: "row" }, field, h("button", { type: "submit", id: "move-submit" }, t("game.typed.play")));
   const explain = () => {
     const b = board();
     const typed = field.value.trim();
-    if (!b) return replaceChildren(hint, typed ? "Not your move." : "");
+    if (!b) return replaceChildren(hint, typed ? t("game.typed.not_your_move") : "");
     if (!typed) return replaceChildren(hint);
     const options = completeMove(b, typed);
-    replaceChildren(hint, options.length === 0 ? `No legal move begins "${typed}".` : options.length === 1 ? `Enter plays ${options[0]}.` : `${options.length} legal moves begin so; Tab completes.`);
+    replaceChildren(hint, options.length === 0 ? t("game.typed.none", { typed }) : options.length === 1 ? t("game.typed.one", { move: options[0] }) : t("game.typed.many", { count: options.length }));
   };
   field.addEventListener("input", explain);
   field.addEventListener("keydown", (e) => {

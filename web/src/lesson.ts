@@ -3,6 +3,7 @@
 // (tests/web/lesson_check.ts solves each); the screen is LessonScreen below.
 import { BoardView } from "./board_view";
 import { h, replaceChildren } from "./dom";
+import { t } from "./i18n";
 import { icon } from "./icons";
 import { MoveInput } from "./input";
 import { Board, type Move, type Square, formatMove, parsePositionText, parseSquare, squareName } from "./rules";
@@ -18,74 +19,66 @@ export interface LessonStep {
   done: string; // said when solved
 }
 
+// A step whose words are the catalogue's lesson.ID.title, .text and .done.
+function step(id: string, s: Omit<LessonStep, "title" | "text" | "done">): LessonStep {
+  return {
+    ...s,
+    get title() { return t(`lesson.${id}.title`); },
+    get text() { return t(`lesson.${id}.text`); },
+    get done() { return t(`lesson.${id}.done`); },
+  };
+}
+
 export const LESSON: readonly LessonStep[] = [
-  {
-    title: "The queen moves",
-    text: "Each side has queens. A queen moves like a chess queen: any number of squares in a straight line or diagonally, never through another queen or an arrow. Move the white queen to the marked square d4 (then shoot its arrow anywhere: the next step explains).",
+  step("queen", {
     position: "5B/6/6/6/6/W5 w",
     target: "d4",
-    check: (b, m) => (squareName(m.to, b.size) === "d4" ? null : "Not there: the queen must land on d4, the marked square."),
-    done: "Right: a1 to d4 is a diagonal.",
-  },
-  {
-    title: "The arrow",
-    text: "After moving, the same queen shoots an arrow, which flies like a queen moves, from where the queen landed (it may fly back over the square the queen left). The square it lands on is burned for the rest of the game. Move the queen, then shoot the arrow onto the marked square c5.",
+    check: (b, m) => (squareName(m.to, b.size) === "d4" ? null : t("lesson.queen.wrong")),
+  }),
+  step("arrow", {
     position: "5B/6/6/6/6/W5 w",
     target: "c5",
-    check: (b, m) => (squareName(m.arrow, b.size) === "c5" ? null : "The arrow did not land on c5. From where the queen lands, c5 must be in a straight line or diagonal."),
-    done: "Right: that square is burned now; nobody can move onto it or through it.",
-  },
-  {
-    title: "Blocking",
-    text: "Queens and arrows block the way: nothing moves or flies through them. The black queen on f6 can run down the long diagonal to a1, into the open corner. Block it: move your queen and shoot the arrow so that the black queen can no longer reach a1 in one move.",
+    check: (b, m) => (squareName(m.arrow, b.size) === "c5" ? null : t("lesson.arrow.wrong")),
+  }),
+  step("block", {
     position: "W4B/6/6/6/6/6 w",
     target: "a1",
     check: (b, m) => {
       const after = b.clone();
       after.play(m);
       const black = after.queens("black")[0];
-      return after.destinations(black).includes(parseSquare("a1", b.size)!) ? "The black queen still reaches a1: put your queen or your arrow on the diagonal between f6 and a1 (e5, d4, c3 or b2)." : null;
+      return after.destinations(black).includes(parseSquare("a1", b.size)!) ? t("lesson.block.wrong") : null;
     },
-    done: "Blocked: a queen or an arrow on the diagonal stops the black queen on its way.",
-  },
-  {
-    title: "Shut a queen in",
-    text: "A side that cannot move on its turn loses. The black queen in the corner has one way out, b6. Move your queen and shoot the arrow so that Black cannot move.",
+  }),
+  step("shut_in", {
     position: "B5/xx4/6/3W2/6/6 w",
     target: "b6",
     check: (b, m) => {
       const after = b.clone();
       after.play(m);
-      return after.hasMove("black") ? "Black can still move: its only way out is b6. Shoot the arrow there." : null;
+      return after.hasMove("black") ? t("lesson.shut_in.wrong") : null;
     },
-    done: "Black has no move on its turn: White wins.",
-  },
-  {
-    title: "Territory",
-    text: "Most games end with the board cut into parts, each queen walled in with its own squares to fill one move at a time; whoever has more room lasts longer. The black queen (f1) can still get out through f2. Cut it off: move and shoot so that it is left with fewer squares than your queen.",
+  }),
+  step("territory", {
     position: "W5/6/6/6/xxxxx1/5B w",
     target: "f2",
     check: (b, m) => {
       const after = b.clone();
       after.play(m);
       const black = reachable(after, after.queens("black")[0]), white = reachable(after, after.queens("white")[0]);
-      return black < white ? null : `Black can still reach ${black} squares and White ${white}: close the gap at f2 with your arrow.`;
+      return black < white ? null : t("lesson.territory.wrong", { black, white });
     },
-    done: "The board is cut: Black will run out of moves first.",
-  },
-  {
-    title: "Filling in",
-    text: "At the end each queen is walled in with its own squares, and the game is a count: each move burns one square of your area. White has five squares (a1, b1, d1, e1, f1), Black four; fill in without waste and White makes the last move. Move so that your queen can still reach every square of its area but the one your arrow burns.",
+  }),
+  step("fill", {
     position: "B4x/xxxxxx/xxxxxx/xxxxxx/xxxxxx/2W3 w",
     check: (b, m) => {
       const before = reachable(b, b.queens("white")[0]);
       const after = b.clone();
       after.play(m);
       const left = reachable(after, after.queens("white")[0]);
-      return left === before - 1 ? null : `Your queen can reach ${left} squares now, ${before - 1 - left} fewer than it could: the move cut off part of its own area. Move towards one end and burn the square behind you.`;
+      return left === before - 1 ? null : t("lesson.fill.wrong", { left, lost: before - 1 - left });
     },
-    done: "No waste: White has four moves left and Black four, and Black, to move now, runs out first.",
-  },
+  }),
 ];
 
 // The empty squares a queen on `from` can ever reach, moving again and again (king steps over
@@ -173,15 +166,15 @@ export class LessonScreen {
     this.view.show({ board: this.board, lastMove: this.lastMove, flipped: false, territory: null, hint: s.target ? parseSquare(s.target, this.board.size) : null });
     const allDone = this.solved.every(Boolean);
     replaceChildren(this.panel,
-      h("h1", { class: "panel-title" }, "Learn to play"),
+      h("h1", { class: "panel-title" }, t("home.learn")),
       h("ol", { class: "steps" }, ...LESSON.map((x, i) => h("li", { class: `${i === this.step ? "current" : ""}${this.solved[i] ? " solved" : ""}` },
-        h("button", { type: "button", id: `lesson-step-${i + 1}`, onclick: () => this.goTo(i) }, x.title, this.solved[i] ? h("span", { class: "solved-mark", "aria-label": ", solved" }, icon("done")) : null)))),
-      h("h2", { id: "lesson-step-title" }, `Step ${this.step + 1} of ${LESSON.length}: ${s.title}`),
+        h("button", { type: "button", id: `lesson-step-${i + 1}`, onclick: () => this.goTo(i) }, x.title, this.solved[i] ? h("span", { class: "solved-mark", "aria-label": t("lesson.solved") }, icon("done")) : null)))),
+      h("h2", { id: "lesson-step-title" }, t("lesson.step", { n: this.step + 1, count: LESSON.length, title: s.title })),
       h("p", { id: "lesson-text" }, s.text),
       h("div", { class: solvedNow ? "result" : "status", id: "lesson-feedback", "aria-live": "polite", "data-solved": solvedNow ? "yes" : "no" }, this.feedback),
       h("div", { class: "actions" },
-        h("button", { type: "button", id: "lesson-again", onclick: () => this.goTo(this.step) }, "Start the step again"),
-        this.step + 1 < LESSON.length ? h("button", { type: "button", class: solvedNow ? "primary" : "", id: "lesson-next", onclick: () => this.goTo(this.step + 1) }, "Next step") : null),
-      allDone ? h("p", { id: "lesson-done" }, "You know the rules. ", h("a", { href: "#/computer" }, "Play the computer"), " to try them.") : null);
+        h("button", { type: "button", id: "lesson-again", onclick: () => this.goTo(this.step) }, t("lesson.again")),
+        this.step + 1 < LESSON.length ? h("button", { type: "button", class: solvedNow ? "primary" : "", id: "lesson-next", onclick: () => this.goTo(this.step + 1) }, t("lesson.next")) : null),
+      allDone ? h("p", { id: "lesson-done" }, t("lesson.done.before") + " ", h("a", { href: "#/computer" }, t("lesson.done.link")), t("lesson.done.after")) : null);
   }
 }

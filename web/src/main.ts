@@ -26,7 +26,9 @@ import { BrowserEngine } from "./engine";
 import { Link, LinkState, defaultUrl } from "./connection";
 import { copyText, download, h, replaceChildren } from "./dom";
 import { icon } from "./icons";
-import { GameModel, playerText, resultReason, resultTitle, timeText } from "./game";
+import { GameModel, playerText, ratedText, resultReason, resultTitle, rulesName, sideName, timeText } from "./game";
+import { errorText } from "./errors";
+import { t } from "./i18n";
 import { MoveInput } from "./input";
 import { premoveBoard } from "./premove";
 import { Board, Move, formatMove, other, parseMove, replay, sameMove } from "./rules";
@@ -206,7 +208,7 @@ class App {
     const id = this.nextId++;
     const withId = { ...m, id } as ClientMessage;
     if (!this.link.send(withId)) {
-      this.notify("Not connected to the server: try again in a moment.", true);
+      this.notify(t("connection.not_connected"), true);
       return false;
     }
     this.pending.set(id, what);
@@ -292,14 +294,14 @@ class App {
         return this.renderLobbyLists();
       case "challenge":
         this.challenges.set(m.challenge, m);
-        this.notify(`${playerText(m.from)} challenges you: ${m.rules}, ${timeText(m.time)}, ${m.rated ? "rated" : "casual"}.`, false, `challenge-${m.challenge}`);
-        notifyWhenHidden(`${m.from.name} challenges you`, `${m.rules}, ${timeText(m.time)}, ${m.rated ? "rated" : "casual"}. Answer in the lobby.`, `challenge-${m.challenge}`);
+        this.notify(t("challenge.received", { player: playerText(m.from), rules: rulesName(m.rules), time: timeText(m.time), rated: ratedText(m.rated) }), false, `challenge-${m.challenge}`);
+        notifyWhenHidden(t("challenge.received.title", { player: m.from.name }), t("challenge.received.body", { rules: rulesName(m.rules), time: timeText(m.time), rated: ratedText(m.rated) }), `challenge-${m.challenge}`);
         return this.renderLobbyLists();
       case "challenge_sent":
-        return this.notify(`Challenge sent to ${m.to}. It is answered in the lobby; a game starts if ${m.to} accepts.`, false, `challenge-${m.challenge}`);
+        return this.notify(t("challenge.sent", { player: m.to }), false, `challenge-${m.challenge}`);
       case "challenge_closed":
         this.challenges.delete(m.challenge);
-        this.notify(m.reason === "declined" ? "A challenge was declined." : "A challenge was withdrawn: its player left.", false, `challenge-${m.challenge}`);
+        this.notify(m.reason === "declined" ? t("challenge.declined") : t("challenge.withdrawn"), false, `challenge-${m.challenge}`);
         return this.renderLobbyLists();
       case "start":
         return this.onStart(m);
@@ -321,14 +323,14 @@ class App {
         g.offline = g.offline.filter((c) => c !== m.color);
         if (!m.online) g.offline.push(m.color);
         g.claimAt = !m.online && m.claim_in_ms !== undefined ? performance.now() + m.claim_in_ms : undefined;
-        this.notify(`${m.player} is ${m.online ? "back online" : "offline"}.`);
+        this.notify(m.online ? t("game.presence.online", { player: m.player }) : t("game.presence.offline", { player: m.player }));
         if (m.game === this.current) this.renderGame();
         return;
       }
       case "rematch_offer": {
         const g = this.games.get(m.game);
         if (g) g.rematchFrom = m.from;
-        this.notify(`${m.from} offers a rematch.`);
+        this.notify(t("game.rematch.offered_by", { player: m.from }));
         if (m.game === this.current) this.renderGame();
         return;
       }
@@ -356,13 +358,14 @@ class App {
         if (ctx?.kind === "other" && ctx.what === "unseek") this.seeking = null;
         if (ctx?.kind === "tournament-join" || ctx?.kind === "tournament-withdraw") {
           this.tournaments.setProblem(ctx.tournament, null);
-          this.notify(ctx.kind === "tournament-join" ? "You joined the tournament." : "You withdrew from the tournament.");
+          this.notify(ctx.kind === "tournament-join" ? t("tournament.joined") : t("tournament.withdrew"));
           if (this.screen === "tournament") this.renderTournament();
         }
         this.renderLobbyLists();
         return;
       case "shutdown":
-        return this.notify(`The server is shutting down: ${m.message}`, true);
+        console.info("server shutting down:", m.message);
+        return this.notify(t("connection.shutdown"), true);
       case "ping":
       case "pong":
         return;
@@ -385,15 +388,17 @@ class App {
   }
 
   private onError(m: ServerMessageOf<"error">, ctx: Pending | undefined): void {
-    let text = m.message || m.code;
+    // The server's words go to the console; the person reads the page's own for the code.
+    console.info("server error:", m.code, m.message, m.game ?? "");
+    let text = errorText(m);
     if (m.code === "tls_required" && location.protocol === "http:")
-      text += ` Open https://${location.host}/ instead.`;
+      text += " " + t("error.tls_required.open", { url: `https://${location.host}/` });
     if (ctx?.kind === "hello" || ["auth_failed", "name_taken", "protocol_version", "tls_required"].includes(m.code)) {
       if (ctx?.kind === "hello" || !this.me) {
         if (ctx?.kind === "hello" && ctx.withToken) localStorage.removeItem(SESSION_KEY);
         this.me = null;
         this.signingIn = null;
-        this.signInError = ctx?.kind === "hello" && ctx.withToken ? `Your session has ended: ${text}. Sign in again.` : text;
+        this.signInError = ctx?.kind === "hello" && ctx.withToken ? t("signin.session_ended", { error: text }) : text;
         this.link.reconnect("signing in again");
         this.renderHeader();
         this.render();
@@ -401,14 +406,14 @@ class App {
       }
     }
     if (m.code === "replaced") {
-      this.link.stop("This name signed in on another page or device; this page is disconnected.");
-      this.notify("You signed in somewhere else, so this page was disconnected. Reload it to play here.", true);
+      this.link.stop(t("connection.replaced.detail"));
+      this.notify(t("connection.replaced"), true);
       return;
     }
     if (ctx?.kind === "join" && (m.code === "not_allowed" || m.code === "game_full")) {
       // Your own game, or both seats taken: watch it instead.
       this.watch(ctx.game, ctx.invite);
-      if (m.code === "game_full") this.notify(`Game ${ctx.game} is full: you are watching it. (${text})`);
+      if (m.code === "game_full") this.notify(t("game.full_watching", { game: ctx.game }));
       return;
     }
     if (ctx?.kind === "invite") {
@@ -421,9 +426,10 @@ class App {
       return;
     }
     if (ctx?.kind === "tournament-join" || ctx?.kind === "tournament-withdraw") {
-      // Refused (started, full, already in, not in...): the server's reason stays on the screen.
-      this.tournaments.setProblem(ctx.tournament, `${ctx.kind === "tournament-join" ? "Join" : "Withdraw"} refused: ${text}`);
-      this.notify(`Tournament: ${text}`, true);
+      // Refused (started, full, already in, not in...): the reason stays on the screen.
+      if (m.code === "not_allowed") text = ctx.kind === "tournament-join" ? t("tournament.not_allowed") : t("tournament.not_in");
+      this.tournaments.setProblem(ctx.tournament, ctx.kind === "tournament-join" ? t("tournament.join_refused", { error: text }) : t("tournament.withdraw_refused", { error: text }));
+      this.notify(t("tournament.error", { error: text }), true);
       if (this.screen === "tournament") this.renderTournament();
       return;
     }
@@ -431,19 +437,19 @@ class App {
       const g = this.games.get(ctx.game);
       if (g) {
         g.moveSent = false;
-        g.problem = `The server refused the move: ${text}`;
+        g.problem = t("game.move_refused.long", { error: text });
       }
-      this.notify(`Move refused: ${text}`, true);
+      this.notify(t("game.move_refused", { error: text }), true);
       if (ctx.game === this.current) this.renderGame();
       return;
     }
     if ((ctx?.kind === "watch" || ctx?.kind === "join") && this.current === ctx.game && !this.games.has(ctx.game)) {
       // The game the address names cannot be shown: say why and go back to the lobby.
-      this.notify(`Game ${ctx.game}: ${text}`, true);
+      this.notify(t("game.error", { game: ctx.game, error: text }), true);
       location.hash = "#/";
       return;
     }
-    this.notify(m.game ? `Game ${m.game}: ${text}` : text, true);
+    this.notify(m.game ? t("game.error", { game: m.game, error: text }) : text, true);
   }
 
   private watch(game: string, invite?: string): void {
@@ -498,9 +504,9 @@ class App {
     if (m.game === this.current) {
       const played = parseMove(m.move, before.size);
       this.sounds.playAll(played && before.isLegal(played) ? moveSounds(before, played, g.myTurn()) : [g.myTurn() ? "your-move" : "move"]);
-      const mover = g.board.toMove === "white" ? "Black" : "White";
-      replaceChildren(this.gameParts.announce, `${mover} played ${m.move}.${g.myTurn() ? " Your move." : ""}`);
-      if (g.myTurn()) notifyWhenHidden("Your move", `${mover} played ${m.move} in game ${m.game}.`, `turn-${m.game}`);
+      const mover = sideName(other(g.board.toMove));
+      replaceChildren(this.gameParts.announce, g.myTurn() ? t("game.announce.played_your_move", { side: mover, move: m.move }) : t("game.announce.played", { side: mover, move: m.move }));
+      if (g.myTurn()) notifyWhenHidden(t("game.your_move"), t("game.notify.played", { side: mover, move: m.move, game: m.game }), `turn-${m.game}`);
       this.showGame(m.game);
     }
   }
@@ -508,10 +514,10 @@ class App {
   private onYourTurn(m: ServerMessageOf<"your_turn">): void {
     const fresh = this.yourTurns.update(m.games, performance.now());
     if (this.turnsSeen)
-      for (const t of fresh)
-        if (t.game !== this.current) {
-          this.notify(`Your move in game ${t.game} against ${t.opponent} (${t.rules}).`);
-          notifyWhenHidden("Your move", `Game ${t.game} against ${t.opponent} (${t.rules}).`, `turn-${t.game}`);
+      for (const x of fresh)
+        if (x.game !== this.current) {
+          this.notify(t("your_turn.notice", { game: x.game, opponent: x.opponent, rules: rulesName(x.rules) }));
+          notifyWhenHidden(t("game.your_move"), t("your_turn.notify", { game: x.game, opponent: x.opponent, rules: rulesName(x.rules) }), `turn-${x.game}`);
         }
     this.turnsSeen = true;
     this.renderLobbyLists();
@@ -526,7 +532,7 @@ class App {
     g.applyEnd(m);
     if (m.game === this.current) {
       this.sounds.play("end");
-      if (g.result) replaceChildren(this.gameParts.announce, `${resultTitle(g.result, g.color)}. ${resultReason(g.result)}`);
+      if (g.result) replaceChildren(this.gameParts.announce, t("game.announce.result", { title: resultTitle(g.result, g.color), reason: resultReason(g.result) }));
     }
     const mine = g.color === "white" ? m.white_rating : g.color === "black" ? m.black_rating : undefined;
     if (mine) {
@@ -540,9 +546,9 @@ class App {
     if (ctx?.kind === "record-text" || m.format === "text") {
       if (typeof m.record === "string") {
         download(`amazons-game-${m.game}.txt`, m.record);
-        this.notify(`Saved amazons-game-${m.game}.txt to your downloads.`);
+        this.notify(t("record.saved", { file: `amazons-game-${m.game}.txt` }));
       }
-      else this.notify("The server sent a text record that is not text.", true);
+      else this.notify(t("record.not_text"), true);
       return;
     }
     if (this.replay.received(m.game, m.record) && this.screen === "replay") this.renderReplay();
@@ -709,28 +715,28 @@ class App {
   private renderHeader(): void {
     const state =
       this.linkState === "open"
-        ? "Online"
+        ? t("connection.online")
         : this.linkState === "reconnecting"
-        ? "Reconnecting..."
+        ? t("connection.reconnecting")
         : this.linkState === "stopped"
-        ? "Disconnected"
-        : "Connecting...";
+        ? t("connection.disconnected")
+        : t("connection.connecting");
     const conn = h("span", { class: `conn ${this.linkState}`, id: "conn", title: this.linkDetail }, state);
     const nav = this.me
       ? h(
           "nav",
           {},
-          h("a", { href: "#/" }, "Lobby"),
-          h("a", { href: "#/archive", id: "nav-archive" }, "My games"),
-          h("a", { href: "#/analysis", id: "nav-analysis" }, "Analysis"),
+          h("a", { href: "#/" }, t("nav.lobby")),
+          h("a", { href: "#/archive", id: "nav-archive" }, t("nav.my_games")),
+          h("a", { href: "#/analysis", id: "nav-analysis" }, t("nav.analysis")),
           h("span", { class: "me", id: "me" }, `${this.me} (${this.myRating})`),
-          h("button", { class: "quiet", id: "signout", onclick: () => this.signOut() }, "Sign out"),
+          h("button", { class: "quiet", id: "signout", onclick: () => this.signOut() }, t("nav.sign_out")),
         )
       : null;
-    const sound = h("button", { class: "quiet", id: "sound", "aria-pressed": this.sounds.enabled ? "true" : "false", title: "Sounds for moves and results",
-      onclick: () => { this.sounds.toggle(); this.renderHeader(); } }, this.sounds.enabled ? "Sound on" : "Sound off");
-    const settings = h("a", { href: "#/settings", id: "nav-settings" }, "Settings");
-    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, icon("queen")), "Amazons"), conn, sound, settings, nav);
+    const sound = h("button", { class: "quiet", id: "sound", "aria-pressed": this.sounds.enabled ? "true" : "false", title: t("nav.sound.title"),
+      onclick: () => { this.sounds.toggle(); this.renderHeader(); } }, this.sounds.enabled ? t("nav.sound.on") : t("nav.sound.off"));
+    const settings = h("a", { href: "#/settings", id: "nav-settings" }, t("nav.settings"));
+    replaceChildren(this.header, h("a", { class: "brand", href: "#/" }, h("span", { class: "crown" }, icon("queen")), t("app.name")), conn, sound, settings, nav);
   }
 
   private signOut(): void {
@@ -749,7 +755,7 @@ class App {
   // it away when what it announced is answered (a challenge accepted or withdrawn).
   notify(text: string, error = false, key?: string): void {
     if (key) this.dismiss(key);
-    const close = h("button", { class: "close", "aria-label": "Dismiss" }, icon("close"));
+    const close = h("button", { class: "close", "aria-label": t("notice.dismiss") }, icon("close"));
     const n = h("div", { class: `notice${error ? " error" : ""}`, role: error ? "alert" : "status", "data-key": key }, h("span", {}, text), close);
     close.addEventListener("click", () => n.remove());
     this.notices.appendChild(n);
@@ -763,15 +769,15 @@ class App {
 
   private renderSignIn(): void {
     if (this.signingIn && !this.signInError) {
-      this.setScreen("signin", h("section", { class: "card narrow" }, h("h1", {}, "Signing in"), h("p", { class: "muted" }, `As ${this.signingIn.name}...`)));
+      this.setScreen("signin", h("section", { class: "card narrow" }, h("h1", {}, t("signin.signing_in")), h("p", { class: "muted" }, t("signin.as", { name: this.signingIn.name }))));
       return;
     }
-    const name = h("input", { id: "name", name: "name", autocomplete: "username", maxlength: 32, required: true, placeholder: "Your name" });
+    const name = h("input", { id: "name", name: "name", autocomplete: "username", maxlength: 32, required: true, placeholder: t("signin.name.placeholder") });
     const saved = loadSession();
     // The name tried last (kept after a refusal), else the saved one, else a guest name to accept.
     this.guestName ||= `guest${Math.floor(1000 + Math.random() * 9000)}`;
     name.value = this.triedName || saved?.name || this.guestName;
-    const password = h("input", { id: "password", type: "password", autocomplete: "current-password", placeholder: "Password (optional: keeps your name yours)" });
+    const password = h("input", { id: "password", type: "password", autocomplete: "current-password", placeholder: t("signin.password.placeholder") });
     const error = h("p", { class: "error", id: "signin-error" }, this.signInError);
     // An invite link: who invites to what first, and the form seats the visitor in one click.
     const r = this.route;
@@ -780,12 +786,12 @@ class App {
     const form = h(
       "form",
       { class: "card", id: "signin" },
-      h("h2", {}, invited ? "Your name for this game" : "Play people online"),
-      h("p", { class: "muted" }, "Take the guest name or choose one. A password keeps the name yours; without one it is a guest name."),
-      h("label", {}, "Name", name),
-      h("label", {}, "Password", password),
+      h("h2", {}, t(invited ? "signin.title_invited" : "signin.title")),
+      h("p", { class: "muted" }, t("signin.explain")),
+      h("label", {}, t("signin.name"), name),
+      h("label", {}, t("signin.password"), password),
       error,
-      h("button", { class: "primary", type: "submit", id: "signin-button" }, invited ? "Accept and play" : "Play online"),
+      h("button", { class: "primary", type: "submit", id: "signin-button" }, t(invited ? "signin.submit_invited" : "signin.submit")),
     );
     // The first screen: the game itself, its rules in two lines, and the ways in.
     const board = new BoardView(new MoveInput(), () => undefined);
@@ -794,13 +800,13 @@ class App {
       h("section", { class: "home-board" }, board.el, this.liveSlot),
       h("section", { class: "home-side" },
         h("div", { class: "card" },
-          h("h1", {}, "The Game of the Amazons"),
-          h("p", { id: "rules-summary" }, "Each turn, move one of your queens like a chess queen, then shoot an arrow from where it lands, the same way; the arrow's square is burned for good. Whoever cannot move on their turn loses."),
+          h("h1", {}, t("home.title")),
+          h("p", { id: "rules-summary" }, t("home.rules_summary")),
           h("div", { class: "home-actions" },
-            h("a", { class: "button primary", href: "#/computer", id: "play-computer" }, "Play the computer"),
-            h("a", { class: "button", href: "#/learn", id: "learn" }, "Learn to play"),
-            h("a", { class: "button", href: "#/analysis", id: "open-analysis" }, "Analysis board")),
-          h("p", { class: "muted" }, "No sign-in needed for these: the computer runs in your browser.")),
+            h("a", { class: "button primary", href: "#/computer", id: "play-computer" }, t("home.play_computer")),
+            h("a", { class: "button", href: "#/learn", id: "learn" }, t("home.learn")),
+            h("a", { class: "button", href: "#/analysis", id: "open-analysis" }, t("home.analysis_board"))),
+          h("p", { class: "muted" }, t("home.no_signin"))),
         form));
     // Invited: who invites to what, and the form that accepts, come first.
     if (invite) (home.querySelector(".home-side") as HTMLElement).prepend(invite, form);
@@ -808,7 +814,7 @@ class App {
       e.preventDefault();
       const n = name.value.trim();
       if (!/^[A-Za-z0-9_.-]{1,32}$/.test(n)) {
-        error.textContent = "A name has 1 to 32 letters, digits, or _ - . characters.";
+        error.textContent = t("signin.name.bad");
         return;
       }
       this.signInError = "";
@@ -881,17 +887,17 @@ class App {
   // "Game 3 against bob · your move", from what the page knows of the game.
   private myGameText(id: string): string {
     const g = this.games.get(id);
-    if (!g || g.color === undefined) return `Game ${id}`;
+    if (!g || g.color === undefined) return t("game.title", { game: id });
     const opponent = g.player(other(g.color))?.name;
-    const against = opponent ? ` against ${opponent}` : "";
-    if (g.status === "open") return `Game ${id} · waiting for an opponent`;
-    return `Game ${id}${against} · ${g.myTurn() ? "your move" : `${opponent ?? "their"} to move`}`;
+    if (g.status === "open") return t("lobby.my_game.waiting", { game: id });
+    const title = opponent ? t("lobby.my_game.against", { game: id, opponent }) : t("game.title", { game: id });
+    return `${title} · ${g.myTurn() ? t("lobby.my_game.your_move") : opponent ? t("lobby.my_game.to_move", { player: opponent }) : t("lobby.my_game.their_move")}`;
   }
 
   private renderLeaderboard(): void {
-    this.setScreen("leaderboard", h("section", { class: "card", id: "leaderboard-page" }, h("h1", {}, "Leaderboard"),
-      h("p", { class: "muted" }, "Rated players, best first. A name opens the player's page: rating graph, results and games."),
-      leaderTable(this.leaderboard, LEADERBOARD_PAGE), h("a", { class: "button quiet", href: "#/" }, "Lobby")));
+    this.setScreen("leaderboard", h("section", { class: "card", id: "leaderboard-page" }, h("h1", {}, t("leaderboard.title")),
+      h("p", { class: "muted" }, t("leaderboard.explain")),
+      leaderTable(this.leaderboard, LEADERBOARD_PAGE), h("a", { class: "button quiet", href: "#/" }, t("nav.lobby"))));
   }
 
   // ---- game ----
@@ -922,7 +928,7 @@ class App {
   private cancelPremove(): boolean {
     const g = this.current ? this.games.get(this.current) : undefined;
     if (this.screen !== "game" || !g || !g.premove.cancel()) return false;
-    this.notify("Premove cancelled.");
+    this.notify(t("game.premove_cancelled"));
     this.showGame(g.id);
     return true;
   }
@@ -940,13 +946,13 @@ class App {
 
   private buildGame(id: string): void {
     this.lookPly = null;
-    const chatInput = h("input", { id: "chat-input", maxlength: MAX_CHAT_BYTES, placeholder: "Say something" });
-    const chatForm = h("form", { class: "chat-form" }, chatInput, h("button", { type: "submit" }, "Send"));
+    const chatInput = h("input", { id: "chat-input", maxlength: MAX_CHAT_BYTES, placeholder: t("game.chat.placeholder"), "aria-label": t("game.chat.placeholder") });
+    const chatForm = h("form", { class: "chat-form" }, chatInput, h("button", { type: "submit" }, t("game.chat.send")));
     chatForm.addEventListener("submit", (e) => {
       e.preventDefault();
       const text = chatInput.value.trim();
       if (!text) return;
-      if (new TextEncoder().encode(text).length > MAX_CHAT_BYTES) return this.notify(`A chat line has at most ${MAX_CHAT_BYTES} bytes.`, true);
+      if (new TextEncoder().encode(text).length > MAX_CHAT_BYTES) return this.notify(t("game.chat.too_long", { max: MAX_CHAT_BYTES }), true);
       if (this.send({ type: "chat", game: id, text })) chatInput.value = "";
     });
     const territory = h("input", { type: "checkbox", id: "territory", checked: this.territory });
@@ -974,11 +980,11 @@ class App {
     append(p.id,
       h("div", { class: "board-col" }, p.top, this.boardView.el, p.bottom),
       h("aside", { class: "panel card" },
-        h("h1", { class: "panel-title" }, `Game ${id}`), p.status, p.announce, p.result, p.invite, p.actions, p.typed,
-        h("label", { class: "check" }, territory, "Territory"),
-        h("h2", {}, "Moves"), p.moves,
-        h("h2", {}, "Chat"), p.chat,
-        this.me ? chatForm : h("p", { class: "muted", id: "visitor-note" }, "You are watching as a visitor. ", h("a", { href: "#/", id: "visitor-signin" }, "Sign in"), " to chat and play.")));
+        h("h1", { class: "panel-title" }, t("game.title", { game: id })), p.status, p.announce, p.result, p.invite, p.actions, p.typed,
+        h("label", { class: "check" }, territory, t("game.territory")),
+        h("h2", {}, t("game.moves")), p.moves,
+        h("h2", {}, t("game.chat")), p.chat,
+        this.me ? chatForm : h("p", { class: "muted", id: "visitor-note" }, t("visitor.watching.before"), h("a", { href: "#/", id: "visitor-signin" }, t("visitor.watching.link")), t("visitor.watching.after"))));
     replaceChildren(p.typed, ...typedMoveForm(() => {
       const g = this.current ? this.games.get(this.current) : undefined;
       return g && g.myTurn() && !g.moveSent && this.lookPly === null ? g.board : null;
@@ -992,7 +998,7 @@ class App {
     const p = this.gameParts;
     this.boardView.el.hidden = !g;
     if (!g) {
-      replaceChildren(p.status, this.linkState === "open" ? "Asking the server for the game..." : "Reconnecting...");
+      replaceChildren(p.status, this.linkState === "open" ? t("game.asking") : t("connection.reconnecting"));
       return;
     }
     const flipped = (g.color === "black") !== this.flipGame;
@@ -1010,12 +1016,12 @@ class App {
 
     const status = statusLine(g, { connected: this.linkState === "open", confirming: this.confirming, premoving: this.premoving, stage: this.input.stage });
     const confirm = this.confirming && looking === null ? h("div", { class: "actions confirm-move" },
-      h("button", { class: "primary", id: "confirm-move", onclick: () => { if (this.confirming) this.sendMove(this.confirming); } }, "Confirm move"),
-      h("button", { id: "cancel-move", onclick: () => this.cancelConfirm() }, "Cancel")) : null;
-    replaceChildren(p.status, h("span", g.premove.move ? { class: "premove-line" } : {}, status), confirm, g.spectators > 0 ? h("span", { class: "muted" }, ` · ${g.spectators} watching`) : null,
+      h("button", { class: "primary", id: "confirm-move", onclick: () => { if (this.confirming) this.sendMove(this.confirming); } }, t("game.confirm_move")),
+      h("button", { id: "cancel-move", onclick: () => this.cancelConfirm() }, t("common.cancel"))) : null;
+    replaceChildren(p.status, h("span", g.premove.move ? { class: "premove-line" } : {}, status), confirm, g.spectators > 0 ? h("span", { class: "muted" }, ` · ${t("game.spectators", { count: g.spectators })}`) : null,
       g.problem ? h("div", { class: "error" }, g.problem) : null,
-      looking !== null ? h("div", { class: "looking", id: "looking" }, `Showing the position after move ${looking} of ${g.moves.length}. `,
-        h("button", { id: "back-live", onclick: () => this.lookBack("live") }, "Back to the game")) : null);
+      looking !== null ? h("div", { class: "looking", id: "looking" }, t("game.looking", { ply: looking, plies: g.moves.length }) + " ",
+        h("button", { id: "back-live", onclick: () => this.lookBack("live") }, t("game.back_live"))) : null);
     p.status.dataset.state = g.status;
     p.status.dataset.premove = g.premove.move ? formatMove(g.premove.move, g.board.size) : "";
 
@@ -1025,11 +1031,11 @@ class App {
     const invite = g.invite ?? this.invites.get(g.id);
     if (invite && g.status === "open" && g.color !== undefined) {
       const url = `${location.origin}/#/join/${g.id}/${invite}`;
-      const copy = h("button", { id: "copy-invite" }, "Copy");
+      const copy = h("button", { id: "copy-invite" }, t("common.copy"));
       copy.addEventListener("click", async () => {
-        copy.textContent = (await copyText(url)) ? "Copied" : "Copy failed";
+        copy.textContent = (await copyText(url)) ? t("common.copied") : t("common.copy_failed");
       });
-      replaceChildren(p.invite, h("div", {}, "Send this link to the friend you want to play:"), h("div", { class: "row" }, h("input", { id: "invite-link", readonly: true, value: url }), copy));
+      replaceChildren(p.invite, h("div", {}, t("game.invite.explain")), h("div", { class: "row" }, h("input", { id: "invite-link", readonly: true, value: url, "aria-label": t("game.invite.link") }), copy));
       p.invite.hidden = false;
     } else {
       p.invite.hidden = true;
@@ -1038,25 +1044,25 @@ class App {
     const actions: HTMLElement[] = [];
     const player = g.color !== undefined;
     if (player && g.status === "active") {
-      if (g.moves.length < 2) actions.push(h("button", { id: "abort", onclick: () => this.send({ type: "abort", game: g.id }) }, "Abort"));
-      else actions.push(confirmButton("resign", "Resign", "Really resign?", () => this.send({ type: "resign", game: g.id })));
+      if (g.moves.length < 2) actions.push(h("button", { id: "abort", onclick: () => this.send({ type: "abort", game: g.id }) }, t("game.abort")));
+      else actions.push(confirmButton("resign", t("game.resign"), t("game.resign.confirm"), () => this.send({ type: "resign", game: g.id })));
       const opponent = other(g.color!);
       if (g.offline.includes(opponent)) {
         const wait = g.claimAt !== undefined ? Math.max(0, g.claimAt - performance.now()) : 0;
-        actions.push(h("button", { id: "claim", disabled: wait > 0, onclick: () => this.send({ type: "claim", game: g.id }) }, wait > 0 ? `Claim the win in ${Math.ceil(wait / 1000)} s` : "Claim the win"));
+        actions.push(h("button", { id: "claim", disabled: wait > 0, onclick: () => this.send({ type: "claim", game: g.id }) }, wait > 0 ? t("game.claim.in", { seconds: Math.ceil(wait / 1000) }) : t("game.claim")));
       }
     }
-    if (player && g.status === "open") actions.push(h("button", { id: "cancel-game", onclick: () => { this.send({ type: "leave", game: g.id }); this.waiting = null; this.myGames.delete(g.id); location.hash = "#/"; } }, "Cancel game"));
+    if (player && g.status === "open") actions.push(h("button", { id: "cancel-game", onclick: () => { this.send({ type: "leave", game: g.id }); this.waiting = null; this.myGames.delete(g.id); location.hash = "#/"; } }, t("game.cancel_game")));
     if (player && g.status === "finished" && g.result?.reason !== "aborted") {
-      const label = g.rematchSent ? "Rematch offered" : g.rematchFrom ? `Accept ${g.rematchFrom}'s rematch` : "Rematch";
+      const label = g.rematchSent ? t("game.rematch.sent") : g.rematchFrom ? t("game.rematch.accept", { player: g.rematchFrom }) : t("game.rematch");
       actions.push(h("button", { id: "rematch", class: g.rematchFrom ? "primary" : "", disabled: g.rematchSent, onclick: () => {
         if (this.send({ type: "rematch", game: g.id })) g.rematchSent = true;
         this.renderGame();
       } }, label));
     }
-    if (g.status === "finished") actions.push(h("a", { class: "button", href: `#/replay/${g.id}`, id: "replay-link" }, "Replay"));
-    actions.push(h("button", { id: "flip", title: "Turn the board around", onclick: () => { this.flipGame = !this.flipGame; this.renderGame(); } }, "Flip board"));
-    actions.push(h("a", { class: "button quiet", href: "#/", id: "back-lobby" }, "Lobby"));
+    if (g.status === "finished") actions.push(h("a", { class: "button", href: `#/replay/${g.id}`, id: "replay-link" }, t("game.replay")));
+    actions.push(h("button", { id: "flip", title: t("game.flip.title"), onclick: () => { this.flipGame = !this.flipGame; this.renderGame(); } }, t("game.flip")));
+    actions.push(h("a", { class: "button quiet", href: "#/", id: "back-lobby" }, t("nav.lobby")));
     replaceChildren(p.actions, ...actions);
 
     renderMoveList(p.moves, g.moves, looking, (ply) => {
@@ -1109,7 +1115,7 @@ class App {
     // The tab says when a game waits for your move, so that another tab shows it too.
     let waiting = 0;
     for (const g of this.games.values()) if (g.status === "active" && g.color !== undefined && g.myTurn() && !g.moveSent) ++waiting;
-    const title = waiting > 0 ? `(${waiting}) Your move · Amazons` : "Amazons";
+    const title = waiting > 0 ? t("app.title.your_move", { count: waiting }) : t("app.name");
     if (document.title !== title) {
       document.title = title;
       const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');

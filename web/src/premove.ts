@@ -4,6 +4,7 @@
 // and dropped with a notice that says why if not. One at a time.
 import type { Color } from "@protocol";
 import { Board, Cell, Move, formatMove, squareName } from "./rules";
+import { t } from "./i18n";
 
 // The board with `me` to move and nothing else changed: where a premove is entered.
 export function premoveBoard(b: Board, me: Color): Board {
@@ -16,11 +17,11 @@ export function premoveBoard(b: Board, me: Color): Board {
 export function dropReason(b: Board, m: Move): string | null {
   if (b.isLegal(m)) return null;
   const name = (s: number) => squareName(s, b.size);
-  if (!b.hasMove(b.toMove)) return "you have no move left";
-  if (b.at(m.to) !== Cell.Empty) return `the square ${name(m.to)} is now blocked`;
-  if (!b.destinations(m.from).includes(m.to)) return `the queen's way to ${name(m.to)} is now blocked`;
-  if (m.arrow !== m.from && b.at(m.arrow) !== Cell.Empty) return `the arrow square ${name(m.arrow)} is now blocked`;
-  return `the arrow's way to ${name(m.arrow)} is now blocked`;
+  if (!b.hasMove(b.toMove)) return t("premove.why.no_moves");
+  if (b.at(m.to) !== Cell.Empty) return t("premove.why.square", { square: name(m.to) });
+  if (!b.destinations(m.from).includes(m.to)) return t("premove.why.queen_way", { square: name(m.to) });
+  if (m.arrow !== m.from && b.at(m.arrow) !== Cell.Empty) return t("premove.why.arrow_square", { square: name(m.arrow) });
+  return t("premove.why.arrow_way", { square: name(m.arrow) });
 }
 
 export interface Outcome {
@@ -51,10 +52,10 @@ export class Premove {
     if (!m) return null;
     this.move = null;
     const why = dropReason(b, m);
-    return { move: m, notice: why === null ? null : `Premove ${formatMove(m, b.size)} dropped: ${why}` };
+    return { move: m, notice: why === null ? null : t("premove.dropped", { move: formatMove(m, b.size), why }) };
   }
 
   panelLine(size: number): string {
-    return this.move ? `Premove ${formatMove(this.move, size)}, Esc cancels` : "";
+    return this.move ? t("premove.line", { move: formatMove(this.move, size) }) : "";
   }
 }

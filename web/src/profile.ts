@@ -3,6 +3,8 @@
 // rating each player had when it started) and the player's rating now when the page knows it.
 import type { ArchiveEntry } from "@protocol";
 import { h, svg } from "./dom";
+import { formatNumber, formatSigned, t } from "./i18n";
+import { rulesName } from "./game";
 
 export interface RatingPoint {
   ended: string; // the game's end (ISO), or "" for "now"
@@ -46,7 +48,7 @@ export function resultsByVariant(player: string, games: readonly ArchiveEntry[])
 // The rating graph: a line through the points, the lowest and highest marked, described in
 // words for screen readers.
 export function ratingGraph(points: readonly RatingPoint[]): HTMLElement {
-  if (points.length < 2) return h("p", { class: "muted", id: "rating-graph" }, "No rated games yet: the rating graph starts with the first.");
+  if (points.length < 2) return h("p", { class: "muted", id: "rating-graph" }, t("profile.graph.empty"));
   const W = 320, H = 120, PAD = 8;
   const low = Math.min(...points.map((p) => p.rating)), high = Math.max(...points.map((p) => p.rating));
   const span = Math.max(20, high - low);
@@ -54,12 +56,12 @@ export function ratingGraph(points: readonly RatingPoint[]): HTMLElement {
   const y = (r: number) => H - PAD - ((r - low) * (H - 2 * PAD)) / span;
   const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
   const first = points[0].rating, last = points[points.length - 1].rating;
-  const words = `Rating over the last ${points.length - 1} rated games: from ${first} to ${last}, lowest ${low}, highest ${high}.`;
+  const words = t("profile.graph.words", { count: points.length - 1, first, last, low, high });
   const graph = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-graph", role: "img", "aria-label": words },
     svg("polyline", { points: line, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
     ...points.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 2.5, "data-rating": p.rating })));
   const figure = h("figure", { class: "rating", id: "rating-graph", "data-points": points.map((p) => p.rating).join(" ") },
-    h("figcaption", {}, `Rating ${last} (${last - first >= 0 ? "+" : ""}${last - first} over ${points.length - 1} rated games; lowest ${low}, highest ${high})`));
+    h("figcaption", {}, t("profile.graph.caption", { last, change: formatSigned(last - first), count: points.length - 1, low, high })));
   figure.appendChild(graph);
   return figure;
 }
@@ -67,6 +69,6 @@ export function ratingGraph(points: readonly RatingPoint[]): HTMLElement {
 export function variantTable(rows: readonly VariantResults[]): HTMLElement | null {
   if (rows.length === 0) return null;
   return h("table", { class: "by-variant", id: "results-by-variant" },
-    h("tr", {}, ...["Rules", "Won", "Lost", "Other"].map((t) => h("th", { scope: "col" }, t))),
-    ...rows.map((r) => h("tr", { "data-rules": r.rules }, h("td", {}, r.rules), h("td", {}, String(r.won)), h("td", {}, String(r.lost)), h("td", {}, String(r.other)))));
+    h("tr", {}, ...[t("lobby.rules"), t("profile.won"), t("profile.lost"), t("profile.other")].map((x) => h("th", { scope: "col" }, x))),
+    ...rows.map((r) => h("tr", { "data-rules": r.rules }, h("td", {}, rulesName(r.rules)), h("td", {}, formatNumber(r.won)), h("td", {}, formatNumber(r.lost)), h("td", {}, formatNumber(r.other)))));
 }

@@ -9,12 +9,13 @@ import { BoardView } from "./board_view";
 import { download, h } from "./dom";
 import { type IconName, icon } from "./icons";
 import type { BrowserEngine } from "./engine";
-import { resultReason, resultTitle } from "./game";
+import { resultReason, resultTitle, sideName } from "./game";
 import { MoveInput } from "./input";
 import { annotatedJson, fromServerRecord, recordSgf, recordText } from "./record";
 import { ReviewView } from "./review_view";
 import { replay } from "./rules";
 import { territoryMap } from "./territory";
+import { t } from "./i18n";
 
 // What the replay needs of the page.
 export interface ReplayHost {
@@ -60,17 +61,17 @@ export class ReplayScreen {
   received(game: string, record: unknown): boolean {
     const rec = record as GameRecordJson;
     if (typeof rec !== "object" || rec === null || !Array.isArray(rec.moves) || !rec.rules) {
-      this.host.notify(`The record of game ${game} is not a game record.`, true);
+      this.host.notify(t("replay.not_a_record", { game }), true);
       return false;
     }
     const moves = rec.moves.map((x) => (typeof x === "string" ? x : x.move));
     try {
       const r = replay(rec.rules, moves);
-      if (r.error) this.host.notify(`The record of game ${game} does not replay: ${r.error}.`, true);
+      if (r.error) this.host.notify(t("replay.does_not_replay", { game, error: r.error }), true);
       this.replayed = { game, record: rec, moves: moves.slice(0, r.played.length), ply: 0 };
       return true;
     } catch (e) {
-      this.host.notify(`The record of game ${game} has rules this page cannot show: ${String(e)}`, true);
+      this.host.notify(t("replay.unknown_rules", { game, error: String(e) }), true);
       return false;
     }
   }
@@ -86,7 +87,7 @@ export class ReplayScreen {
     this.shownGame = game;
     const r = this.replayed;
     if (!r || r.game !== game) {
-      this.host.show(h("section", { class: "card" }, h("p", { class: "muted" }, "Asking the server for the record...")));
+      this.host.show(h("section", { class: "card" }, h("p", { class: "muted" }, t("replay.asking"))));
       return;
     }
     const { board, played } = replay(r.record.rules, r.moves.slice(0, r.ply));
@@ -95,7 +96,7 @@ export class ReplayScreen {
     this.analysis.follow(board);
     this.review.render({ game: r.game, variant: r.record.rules, moves: r.moves, ply: r.ply });
     const rec = r.record;
-    const result = rec.result ? `${resultTitle({ winner: rec.result.winner ?? undefined })}: ${resultReason({ winner: rec.result.winner ?? undefined, reason: rec.result.reason })}` : "Unfinished.";
+    const result = rec.result ? t("replay.result", { title: resultTitle({ winner: rec.result.winner ?? undefined }), reason: resultReason({ winner: rec.result.winner ?? undefined, reason: rec.result.reason }) }) : t("replay.unfinished");
     const step = (id: string, label: IconName, name: string, d: number | "start" | "end") => h("button", { id, "aria-label": name, title: name, onclick: () => this.step(d) }, icon(label));
     const rows: HTMLElement[] = [];
     for (let i = 0; i < r.moves.length; i += 2) {
@@ -108,18 +109,18 @@ export class ReplayScreen {
       rows.push(h("li", {}, cell(i), cell(i + 1)));
     }
     this.host.show(h("div", { class: "game" },
-      h("div", { class: "board-col" }, h("div", { class: "seat top" }, h("span", { class: "token black" }, icon("queen")), h("span", { class: "name" }, rec.black?.name ?? "Black")), view.el,
-        h("div", { class: "seat bottom" }, h("span", { class: "token white" }, icon("queen")), h("span", { class: "name" }, rec.white?.name ?? "White"))),
+      h("div", { class: "board-col" }, h("div", { class: "seat top" }, h("span", { class: "token black" }, icon("queen")), h("span", { class: "name" }, rec.black?.name ?? sideName("black"))), view.el,
+        h("div", { class: "seat bottom" }, h("span", { class: "token white" }, icon("queen")), h("span", { class: "name" }, rec.white?.name ?? sideName("white")))),
       h("aside", { class: "panel card" },
-        h("h1", { class: "panel-title" }, `Replay of game ${r.game}`),
-        h("div", { class: "status", id: "replay-ply" }, `Move ${r.ply} of ${r.moves.length}`),
+        h("h1", { class: "panel-title" }, t("replay.title", { game: r.game })),
+        h("div", { class: "status", id: "replay-ply" }, t("replay.ply", { ply: r.ply, plies: r.moves.length })),
         h("div", { class: "result" }, result),
-        h("div", { class: "actions" }, step("first", "first", "First position", "start"), step("prev", "back", "Back one move", -1), step("next", "forward", "Forward one move", 1), step("last", "last", "Last position", "end")),
-        h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.host.exportRecord(r.game) }, "Export record"),
-          h("a", { class: "button", id: "replay-analyse", href: analysisLink(r.record.rules, r.moves, r.ply) }, "Analysis board"),
-          h("a", { class: "button quiet", href: "#/archive" }, "Back")),
+        h("div", { class: "actions" }, step("first", "first", t("replay.first"), "start"), step("prev", "back", t("replay.back"), -1), step("next", "forward", t("replay.forward"), 1), step("last", "last", t("replay.last"), "end")),
+        h("div", { class: "actions" }, h("button", { id: "export", onclick: () => this.host.exportRecord(r.game) }, t("replay.export")),
+          h("a", { class: "button", id: "replay-analyse", href: analysisLink(r.record.rules, r.moves, r.ply) }, t("home.analysis_board")),
+          h("a", { class: "button quiet", href: "#/archive" }, t("common.back"))),
         this.analysis.el, this.review.el, this.annotatedExport(r.game, rec),
-        h("h2", {}, "Moves"), h("ol", { class: "moves" }, ...rows))));
+        h("h2", {}, t("game.moves")), h("ol", { class: "moves" }, ...rows))));
   }
 
   // After a review: the record with its annotations, as JSON (the server's record, each reviewed
@@ -128,8 +129,8 @@ export class ReplayScreen {
     const analysis = this.review.reviewOf(game);
     if (!analysis) return null;
     const name = `amazons-game-${game}-reviewed`;
-    return h("div", { class: "actions export" }, "With the review: ",
-      h("button", { id: "export-reviewed-text", onclick: () => download(`${name}.txt`, recordText(fromServerRecord(rec, analysis))) }, "Text"),
+    return h("div", { class: "actions export" }, t("export.with_review") + " ",
+      h("button", { id: "export-reviewed-text", onclick: () => download(`${name}.txt`, recordText(fromServerRecord(rec, analysis))) }, t("export.text")),
       h("button", { id: "export-reviewed-json", onclick: () => download(`${name}.json`, `${JSON.stringify(annotatedJson(rec, analysis), null, 1)}\n`) }, "JSON"),
       h("button", { id: "export-reviewed-sgf", onclick: () => download(`${name}.sgf`, recordSgf(fromServerRecord(rec, analysis))) }, "SGF"));
   }

@@ -8,11 +8,12 @@ import type { BrowserEngine } from "./engine";
 import { engineUnavailable } from "./engine";
 import { sideName } from "./game";
 import { Mark, PlyReview, ReviewRun, reviewGame } from "./review";
+import { t } from "./i18n";
 
 const GRAPH_SQUARES = 10; // the graph's scale: a lead of this many squares or more fills it
 const MOVETIMES = [
-  { ms: 200, label: "Quick (0.2 s a position)" },
-  { ms: 1000, label: "Thorough (1 s a position)" },
+  { ms: 200, label: () => t("review.quick") },
+  { ms: 1000, label: () => t("review.thorough") },
 ];
 
 interface Subject {
@@ -28,7 +29,7 @@ export class ReviewView {
   private running: { game: string; run: ReviewRun; done: number; total: number } | null = null;
   private problem = "";
   private subject: Subject | null = null;
-  private readonly movetime = h("select", { id: "review-movetime", "aria-label": "How long the engine looks at each position" }, ...MOVETIMES.map((m) => h("option", { value: String(m.ms) }, m.label)));
+  private readonly movetime = h("select", { id: "review-movetime", "aria-label": t("review.movetime") }, ...MOVETIMES.map((m) => h("option", { value: String(m.ms) }, m.label())));
 
   // `engine` gives the page's engine; `changed` re-renders the screen (progress, results);
   // `goTo` shows a ply.
@@ -53,16 +54,16 @@ export class ReviewView {
   render(subject: Subject): void {
     this.subject = subject;
     const reviews = this.reviews.get(subject.game);
-    const parts: (Node | string)[] = [h("h2", {}, "Review")];
+    const parts: (Node | string)[] = [h("h2", {}, t("review.title"))];
     if (this.running && this.running.game === subject.game) {
-      parts.push(h("div", { class: "row" }, h("span", { id: "review-progress" }, `Reviewing: move ${this.running.done} of ${this.running.total}`),
-        h("button", { id: "review-cancel", onclick: () => { this.cancel(); this.changed(); } }, "Cancel")));
+      parts.push(h("div", { class: "row" }, h("span", { id: "review-progress" }, t("review.progress", { done: this.running.done, total: this.running.total })),
+        h("button", { id: "review-cancel", onclick: () => { this.cancel(); this.changed(); } }, t("common.cancel"))));
     } else if (reviews) {
       parts.push(this.graph(subject, reviews), this.summary(subject.variant, reviews));
     } else if (subject.moves.length > 0) {
       const unavailable = engineUnavailable();
       if (unavailable) parts.push(h("p", { class: "error" }, unavailable));
-      else parts.push(h("div", { class: "row" }, this.movetime, h("button", { id: "review-start", onclick: () => this.start() }, "Review")));
+      else parts.push(h("div", { class: "row" }, this.movetime, h("button", { id: "review-start", onclick: () => this.start() }, t("review.start"))));
     }
     if (this.problem) parts.push(h("p", { class: "error", id: "review-problem" }, this.problem));
     replaceChildren(this.el, ...parts);
@@ -87,7 +88,7 @@ export class ReviewView {
       },
       (reason: Error) => {
         if (this.running?.run === run) this.running = null;
-        this.problem = `The review failed: ${reason.message}`;
+        this.problem = t("review.failed", { error: reason.message });
         this.changed();
       },
     );
@@ -110,7 +111,7 @@ export class ReviewView {
     svg.setAttribute("class", "review-graph");
     svg.setAttribute("id", "review-graph");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "The engine's evaluation after each move, White above the line");
+    svg.setAttribute("aria-label", t("review.graph"));
     const add = (tag: string, attrs: Record<string, string>) => {
       const el = document.createElementNS(ns, tag);
       for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);

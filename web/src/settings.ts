@@ -4,6 +4,7 @@
 // They apply to <html> as data attributes that style.css and the board read, at once and on
 // every later visit.
 import { h, replaceChildren } from "./dom";
+import { language, languageChosen, languages, setLanguage, t } from "./i18n";
 import { askPermission } from "./notify";
 import type { Sounds } from "./sound";
 
@@ -102,7 +103,7 @@ export class SettingsScreen {
       void askPermission().then((granted) => {
         notify.checked = granted;
         this.save({ ...this.settings, notify: granted });
-        if (!granted) replaceChildren(notifyProblem, "The browser does not allow notifications from this page: allow them in its site settings, then switch this on again.");
+        if (!granted) replaceChildren(notifyProblem, t("settings.notify.refused"));
       });
     });
     const sound = h("input", { type: "checkbox", id: "setting-sound", checked: this.sounds.enabled });
@@ -110,16 +111,25 @@ export class SettingsScreen {
       if (sound.checked !== this.sounds.enabled) this.sounds.toggle();
       this.changed();
     });
+    // The language: the browser's ("auto") or one chosen; each in its own words. The page is
+    // loaded again in it, since the screens already built keep their texts.
+    const languageNames: Record<string, string> = { auto: t("settings.language.auto") };
+    for (const l of languages()) languageNames[l.code] = l.name;
+    const languageChoice = choice("setting-language", t("settings.language"), Object.keys(languageNames), languageNames, languageChosen() ? language() : "auto", (code) => {
+      setLanguage(code === "auto" ? null : code);
+      location.reload();
+    });
     replaceChildren(this.el,
-      h("h1", {}, "Settings"),
-      h("p", { class: "muted" }, "Kept in this browser."),
-      choice("setting-theme", "Theme", THEMES, { system: "As the system", dark: "Dark", light: "Light" }, s.theme, (theme) => this.save({ ...this.settings, theme })),
-      choice("setting-board", "Board", BOARDS, { walnut: "Walnut", slate: "Slate", moss: "Moss", sand: "Sand" }, s.board, (board) => this.save({ ...this.settings, board })),
-      h("label", { class: "check" }, coords, "Coordinates on the board"),
-      h("label", { class: "check" }, sound, "Sounds for moves and results"),
-      h("label", { class: "check" }, confirm, "Confirm each move before it is sent (online games)"),
-      h("label", { class: "check" }, notify, "Notify me of my move and of challenges while this tab is hidden"), notifyProblem,
-      choice("setting-animation", "Moves slide on the board", ANIMATIONS, { off: "Not at all", fast: "Fast", normal: "Normal", slow: "Slowly" }, s.animation, (animation) => this.save({ ...this.settings, animation })));
+      h("h1", {}, t("nav.settings")),
+      h("p", { class: "muted" }, t("settings.kept")),
+      languageChoice,
+      choice("setting-theme", t("settings.theme"), THEMES, { system: t("settings.theme.system"), dark: t("settings.theme.dark"), light: t("settings.theme.light") }, s.theme, (theme) => this.save({ ...this.settings, theme })),
+      choice("setting-board", t("settings.board"), BOARDS, { walnut: t("settings.board.walnut"), slate: t("settings.board.slate"), moss: t("settings.board.moss"), sand: t("settings.board.sand") }, s.board, (board) => this.save({ ...this.settings, board })),
+      h("label", { class: "check" }, coords, t("settings.coordinates")),
+      h("label", { class: "check" }, sound, t("nav.sound.title")),
+      h("label", { class: "check" }, confirm, t("settings.confirm")),
+      h("label", { class: "check" }, notify, t("settings.notify")), notifyProblem,
+      choice("setting-animation", t("settings.animation"), ANIMATIONS, { off: t("settings.animation.off"), fast: t("settings.animation.fast"), normal: t("settings.animation.normal"), slow: t("settings.animation.slow") }, s.animation, (animation) => this.save({ ...this.settings, animation })));
   }
 
   private save(s: PageSettings): void {

@@ -3,7 +3,8 @@
 // invites them to what. Views only; main.ts asks the server and signs in.
 import type { GameSummary } from "@protocol";
 import { h } from "./dom";
-import { GameModel, playerText, sideName, timeText } from "./game";
+import { GameModel, playerText, rulesName, timeText } from "./game";
+import { t } from "./i18n";
 
 // How many live games the first screen lists.
 export const LIVE_GAMES_SHOWN = 8;
@@ -17,13 +18,13 @@ export function liveGamesView(games: GameSummary[]): HTMLElement | null {
     .slice(0, LIVE_GAMES_SHOWN);
   if (live.length === 0) return null;
   return h("section", { class: "card", id: "live-games" },
-    h("h2", {}, "Being played now"),
+    h("h2", {}, t("visitor.live.title")),
     h("ul", { class: "compact-list" }, ...live.map((g) =>
       h("li", {},
         h("a", { href: `#/game/${encodeURIComponent(g.game)}`, class: "live-game", "data-game": g.game },
-          `${playerText(g.white)} vs ${playerText(g.black)}`),
-        h("span", { class: "muted" }, ` · ${g.rules}, ${timeText(g.time)}, move ${(g.plies ?? 0) + 1}${(g.spectators ?? 0) > 0 ? `, ${g.spectators} watching` : ""}`)))),
-    h("p", { class: "muted" }, "Open one to watch; no sign-in needed."));
+          t("visitor.live.players", { white: playerText(g.white), black: playerText(g.black) })),
+        h("span", { class: "muted" }, " · " + t("visitor.live.details", { rules: rulesName(g.rules), time: timeText(g.time), move: (g.plies ?? 0) + 1, watching: g.spectators ?? 0 }))))),
+    h("p", { class: "muted" }, t("visitor.live.explain")));
 }
 
 // What an invite link opens to: who invites, to which game, and the seat it offers. `problem` is
@@ -32,19 +33,19 @@ export function liveGamesView(games: GameSummary[]): HTMLElement | null {
 export function inviteView(gameId: string, game: GameModel | undefined, problem: string | null): HTMLElement {
   if (problem)
     return h("section", { class: "card invite-card", id: "invite-card" },
-      h("h2", {}, "This invite cannot be used"),
-      h("p", { id: "invite-problem" }, `Game ${gameId}: ${problem}. It may have been cancelled, or the link is incomplete.`));
-  if (!game) return h("section", { class: "card invite-card", id: "invite-card" }, h("p", { class: "muted" }, "Looking up the invite..."));
+      h("h2", {}, t("visitor.invite.unusable")),
+      h("p", { id: "invite-problem" }, t("visitor.invite.problem", { game: gameId, problem })));
+  if (!game) return h("section", { class: "card invite-card", id: "invite-card" }, h("p", { class: "muted" }, t("visitor.invite.looking")));
   const host = game.white ?? game.black;
   const free = game.white ? "black" : "white";
-  const what = `${game.rules}, ${timeText(game.time)}, ${game.rated ? "rated" : "casual"}`;
+  const what = t("visitor.invite.what", { rules: rulesName(game.rules), time: timeText(game.time), rated: game.rated ? "yes" : "no" });
   if (game.status !== "open")
     return h("section", { class: "card invite-card", id: "invite-card" },
-      h("h2", {}, "This game has started"),
-      h("p", { id: "invite-text" }, `${playerText(game.white)} plays ${playerText(game.black)} (${what}).`),
-      h("a", { class: "button", href: `#/game/${encodeURIComponent(gameId)}`, id: "invite-watch" }, "Watch it"));
+      h("h2", {}, t("visitor.invite.started")),
+      h("p", { id: "invite-text" }, t("visitor.invite.started_text", { white: playerText(game.white), black: playerText(game.black), what })),
+      h("a", { class: "button", href: `#/game/${encodeURIComponent(gameId)}`, id: "invite-watch" }, t("visitor.invite.watch")));
   return h("section", { class: "card invite-card", id: "invite-card" },
-    h("h2", { id: "invite-title" }, `${host?.name ?? "Someone"} invites you to a game`),
-    h("p", { id: "invite-text" }, `${playerText(host)} · ${what}. You play ${sideName(free)}${free === "white" ? " and move first" : ""}.`),
-    h("p", { class: "muted" }, "Take the guest name below or choose one, then accept: the game starts at once."));
+    h("h2", { id: "invite-title" }, t("visitor.invite.title", { host: host?.name ?? "?" })),
+    h("p", { id: "invite-text" }, t("visitor.invite.text", { host: playerText(host), what, side: free })),
+    h("p", { class: "muted" }, t("visitor.invite.explain")));
 }

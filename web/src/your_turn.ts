@@ -3,7 +3,8 @@
 // move it is; this keeps its last list and tells which games are new in it.
 import type { TimeControl, TurnInfo } from "@protocol";
 import { h } from "./dom";
-import { timeText } from "./game";
+import { rulesName, timeText } from "./game";
+import { t } from "./i18n";
 
 // A correspondence time control (docs/PROTOCOL.md "Correspondence"): a day or more a move.
 export function isCorrespondence(t: TimeControl): boolean {
@@ -14,18 +15,18 @@ export function isCorrespondence(t: TimeControl): boolean {
 // "3 d 4 h left", "5 h 12 min left", "42 min left", "under a minute left"; time the server
 // counted from the given number of milliseconds. Rounded down: a day shown is a day there.
 export function timeLeftText(ms: number | undefined): string {
-  if (ms === undefined) return "no clock";
-  const t = Math.max(0, Math.floor(ms / 60_000)); // whole minutes
-  if (t === 0) return ms > 0 ? "under a minute left" : "time is up";
-  const d = Math.floor(t / 1440), hr = Math.floor((t % 1440) / 60), min = t % 60;
-  if (d > 0) return hr > 0 ? `${d} d ${hr} h left` : `${d} d left`;
-  if (hr > 0) return min > 0 ? `${hr} h ${min} min left` : `${hr} h left`;
-  return `${min} min left`;
+  if (ms === undefined) return t("time.no_clock");
+  const m = Math.max(0, Math.floor(ms / 60_000)); // whole minutes
+  if (m === 0) return ms > 0 ? t("time.left.under_a_minute") : t("time.left.none");
+  const d = Math.floor(m / 1440), hr = Math.floor((m % 1440) / 60), min = m % 60;
+  if (d > 0) return hr > 0 ? t("time.left.days_hours", { d, h: hr }) : t("time.left.days", { d });
+  if (hr > 0) return min > 0 ? t("time.left.hours_minutes", { h: hr, min }) : t("time.left.hours", { h: hr });
+  return t("time.left.minutes", { min });
 }
 
 // One line of the list, without the button: "bob · standard · 1 d per move · move 4 · 23 h 59 min left".
-export function turnLine(t: TurnInfo, leftMs: number | undefined): string {
-  return `${t.opponent} · ${t.rules} · ${timeText(t.time)} · move ${t.plies + 1} · ${timeLeftText(leftMs)}`;
+export function turnLine(x: TurnInfo, leftMs: number | undefined): string {
+  return [x.opponent, rulesName(x.rules), timeText(x.time), t("game.move_number", { n: x.plies + 1 }), timeLeftText(leftMs)].join(" · ");
 }
 
 export class YourTurns {
@@ -61,11 +62,11 @@ export class YourTurns {
 
   // The list's rows, each opening its game the way "Your games" does (#/game/ID).
   rows(now: number): HTMLElement[] {
-    return this.games.map((t) => {
-      const left = t.left_ms === undefined ? undefined : t.left_ms - (now - this.receivedAt);
-      return h("div", { class: "item turn", "data-game": t.game },
-        h("span", {}, turnLine(t, left)),
-        h("a", { class: "button primary", href: `#/game/${encodeURIComponent(t.game)}`, id: `turn-${t.game}` }, "Play"));
+    return this.games.map((x) => {
+      const left = x.left_ms === undefined ? undefined : x.left_ms - (now - this.receivedAt);
+      return h("div", { class: "item turn", "data-game": x.game },
+        h("span", {}, turnLine(x, left)),
+        h("a", { class: "button primary", href: `#/game/${encodeURIComponent(x.game)}`, id: `turn-${x.game}` }, t("game.typed.play")));
     });
   }
 }

@@ -1,0 +1,20 @@
+# Writes OUT, a TypeScript module with every catalogue of messages in DIR (i18n/LANG.json), keyed
+# by LANG: the page's languages are the files there, so a new language is a new file only.
+file(GLOB files ${DIR}/*.json)
+list(SORT files)
+set(text "// Generated from i18n/*.json by web/catalogues.cmake: do not edit.\n")
+string(APPEND text "export const CATALOGUES: Record<string, Record<string, string>> = {\n")
+foreach(f ${files})
+  get_filename_component(lang ${f} NAME_WE)
+  file(READ ${f} json)
+  string(APPEND text "\"${lang}\": ${json},\n")
+endforeach()
+string(APPEND text "};\n")
+# Written only when it changed, so that the bundle is not made again for nothing.
+set(old "")
+if(EXISTS ${OUT})
+  file(READ ${OUT} old)
+endif()
+if(NOT old STREQUAL text)
+  file(WRITE ${OUT} "${text}")
+endif()
