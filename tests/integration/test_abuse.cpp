@@ -841,3 +841,88 @@ TEST_CASE("abuse: a forged Host makes no other site's page the server's own (DNS
   CHECK(status != 0);
   CHECK(output.find("web.public_addresses") != std::string::npos);
 }
+
+namespace {
+
+// A hello on a new connection; the refusal it gets (a welcome fails the test).
+Error refused_hello(unsigned short port, const std::string& name, const std::string& extra = "") {
+  Client c(port);
+  c.send(R"({"type":"hello","protocol":1,"name":")" + name + "\"" + extra + "}");
+  return c.expect<Error>();
+}
+
+bool too_like(const Error& e, const std::string& other) {
+  return e.code == ErrorCode::NameTaken &&
+         e.message.find("too like \"" + other + "\"") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: names that look alike are one name: accounts, names in use and bans") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  { Client(server.port()).hello("reg", kRegistered); }
+  // Case, trailing punctuation and look-alike letters ("0" for "o"); as a guest, or registering
+  // with another password.
+  for (const std::string name : {"Reg", "REG.", "rEG", "reg_", "REG-."}) {
+    for (const std::string& extra :
+         {std::string(), std::string(R"(,"password":"another one")"), kRegistered}) {
+      CAPTURE(name);
+      CAPTURE(extra);
+      CHECK(too_like(refused_hello(server.port(), name, extra), "reg"));
+    }
+  }
+  // A Cyrillic "е" (U+0435) is refused before any comparison: names are ASCII.
+  CHECK(refused_hello(server.port(), "r\xd0\xb5g").code == ErrorCode::BadField);
+  Client r3g(server.port());
+  r3g.hello("r3g");  // "3" is no "e": a name of its own
+  Client owner(server.port());
+  owner.hello("reg", kRegistered);
+
+  // A guest's name holds its look-alikes off while the guest is connected, and no longer.
+  Client bob(server.port());
+  bob.hello("Bob");
+  for (const std::string name : {"bob", "BOB.", "B0B", "b0b_"}) {
+    CAPTURE(name);
+    CHECK(too_like(refused_hello(server.port(), name), "Bob"));
+    CHECK(too_like(refused_hello(server.port(), name, kRegistered), "Bob"));
+  }
+  bob.raw().close();
+  const auto left = std::chrono::steady_clock::now();
+  bool free = false;
+  while (!free && std::chrono::steady_clock::now() - left < std::chrono::seconds(5)) {
+    Client again(server.port());
+    again.send(R"({"type":"hello","protocol":1,"name":"b0b."})");
+    free = std::holds_alternative<Welcome>(again.next().message);
+  }
+  CHECK(free);
+  MESSAGE("a look-alike of the guest free "
+          << std::chrono::duration<double>(std::chrono::steady_clock::now() - left).count()
+          << " s after he left");
+
+  // A ban on "reg" shuts out its look-alikes too.
+  const auto [status, out] = PgServer::shell(std::string(amazons::test::kServerBinary) +
+                                             " admin grant mod moderator --db '" +
+                                             (dir.path() / "test.db").string() + "' 2>&1");
+  REQUIRE_MESSAGE(status == 0, out);
+  Client mod(server.port());
+  mod.hello("mod");
+  // The running server reads roles every 2 s.
+  const auto granted = std::chrono::steady_clock::now();
+  bool banned = false;
+  while (!banned && std::chrono::steady_clock::now() - granted < std::chrono::seconds(10)) {
+    mod.send(Ban{"reg", std::nullopt, 3600, "look-alikes"});
+    const auto reply = mod.next();
+    banned = std::holds_alternative<Ok>(reply.message);
+    if (!banned) {
+      REQUIRE(std::get<Error>(reply.message).code == ErrorCode::Forbidden);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
+  REQUIRE(banned);
+  CHECK(owner.expect<Error>().code == ErrorCode::Banned);
+  for (const std::string name : {"reg", "Reg", "REG.", "rEg_"}) {
+    CAPTURE(name);
+    CHECK(refused_hello(server.port(), name).code == ErrorCode::Banned);
+  }
+}
