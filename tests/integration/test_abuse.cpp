@@ -926,3 +926,24 @@ TEST_CASE("abuse: names that look alike are one name: accounts, names in use and
     CHECK(refused_hello(server.port(), name).code == ErrorCode::Banned);
   }
 }
+
+TEST_CASE("abuse: TLS 1.2 takes only ECDHE suites with AEAD (Mozilla intermediate), and TLS 1.3") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const auto handshake = [&](const std::string& options) {
+    const auto [status, out] =
+        PgServer::shell("openssl s_client -connect 127.0.0.1:" + std::to_string(server.port()) +
+                        " " + options + " </dev/null 2>&1");
+    CAPTURE(out);
+    return status == 0 && out.find("Cipher is (NONE)") == std::string::npos &&
+           out.find("New, ") != std::string::npos;
+  };
+  // CBC with SHA-1 and SHA-256 MACs: what TLS 1.2 took before.
+  CHECK_FALSE(handshake("-tls1_2 -cipher ECDHE-ECDSA-AES128-SHA"));
+  CHECK_FALSE(handshake("-tls1_2 -cipher ECDHE-ECDSA-AES256-SHA384"));
+  CHECK_FALSE(handshake("-tls1_2 -cipher AES128-SHA"));
+  CHECK(handshake("-tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256"));
+  CHECK(handshake("-tls1_2 -cipher ECDHE-ECDSA-CHACHA20-POLY1305"));
+  CHECK(handshake("-tls1_3"));
+  CHECK_FALSE(handshake("-tls1_1"));
+}
