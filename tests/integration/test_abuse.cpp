@@ -927,6 +927,44 @@ TEST_CASE("abuse: names that look alike are one name: accounts, names in use and
   }
 }
 
+TEST_CASE("abuse: a line that never ends, fed a byte at a time, is closed after line_timeout") {
+  TempDir dir;
+  constexpr int kLineTimeoutSeconds = 2;
+  ServerProcess server(dir.path(), {{"limits", {{"line_timeout_seconds", kLineTimeoutSeconds}}}});
+  Client c(server.port());
+  c.hello("slow");
+  // Every byte is a sign of life, so the idle timeout (60 s) never fires: only the line's does.
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(c.raw().send_raw(R"({"type":"list",)"));
+  std::optional<Error> told;
+  bool closed = false;
+  while (!closed && std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+    c.raw().send_raw(" ");
+    if (const auto line = c.raw().read_line(Millis{250})) {
+      if (auto env = decode_server(*line); env && std::holds_alternative<Error>(env->message))
+        told = std::get<Error>(env->message);
+    }
+    closed = c.raw().closed();
+  }
+  const double after =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("closed after " << after << " s");
+  REQUIRE(closed);
+  CHECK(after >= kLineTimeoutSeconds - 0.1);
+  CHECK(after < kLineTimeoutSeconds + 8);
+  REQUIRE(told);
+  CHECK(told->code == ErrorCode::IdleTimeout);
+  // Lines that end are never cut, however long the connection has been typing them.
+  Client d(server.port());
+  d.hello("steady");
+  const auto since = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - since < std::chrono::seconds(kLineTimeoutSeconds + 1)) {
+    d.send(Players{});
+    d.expect<PlayerList>();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
 TEST_CASE("abuse: TLS 1.2 takes only ECDHE suites with AEAD (Mozilla intermediate), and TLS 1.3") {
   TempDir dir;
   ServerProcess server(dir.path());
