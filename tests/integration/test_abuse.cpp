@@ -985,3 +985,23 @@ TEST_CASE("abuse: TLS 1.2 takes only ECDHE suites with AEAD (Mozilla intermediat
   CHECK(handshake("-tls1_3"));
   CHECK_FALSE(handshake("-tls1_1"));
 }
+
+TEST_CASE("abuse: WebSocket pings beyond 10 a second close the connection, unanswered") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  for (const auto wire : {amazons::test::Wire::Ws, amazons::test::Wire::Wss}) {
+    CAPTURE(std::string(amazons::test::to_string(wire)));
+    auto flood = amazons::test::TransportClient::connect(wire, server.port());
+    REQUIRE(flood.has_value());
+    const int pongs = flood->ping_flood(1000);
+    MESSAGE(std::string(amazons::test::to_string(wire))
+            << ": " << pongs << " pongs for 1000 pings");
+    CHECK(pongs <= 20);  // 10 a second, and the burst may straddle two seconds
+    CHECK(flood->closed());
+    // A few pings are answered as ever.
+    auto calm = amazons::test::TransportClient::connect(wire, server.port());
+    REQUIRE(calm.has_value());
+    CHECK(calm->ping_flood(5) == 5);
+    CHECK_FALSE(calm->closed());
+  }
+}
