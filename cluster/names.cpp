@@ -50,8 +50,13 @@ std::optional<NameHolder> parse_name_value(std::string_view value) {
   return NameHolder{std::string(value.substr(0, space)), std::string(value.substr(space + 1))};
 }
 
-NameRegistry::NameRegistry(Redis& redis, std::string node, Millis ttl, std::string prefix)
-    : redis_(redis), node_(std::move(node)), ttl_(ttl), prefix_(std::move(prefix)) {
+NameRegistry::NameRegistry(Redis& redis, std::string node, Millis ttl, std::string prefix,
+                           NameKey key_of)
+    : redis_(redis),
+      node_(std::move(node)),
+      ttl_(ttl),
+      prefix_(std::move(prefix)),
+      key_of_(std::move(key_of)) {
   if (!valid_node_name(node_)) throw std::invalid_argument("node name: \"" + node_ + "\"");
 }
 

@@ -6,6 +6,7 @@
 // Not thread-safe (one Redis connection); each call is one Redis command.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,7 +29,12 @@ struct NameClaim {
 
 class NameRegistry {
  public:
-  NameRegistry(Redis& redis, std::string node, Millis ttl, std::string prefix = "amz:");
+  // The form a name is claimed in: names with one form are one name (the server passes its
+  // canonical form, so that look-alikes cannot be held at once). Empty: the name as it is.
+  using NameKey = std::function<std::string(std::string_view)>;
+
+  NameRegistry(Redis& redis, std::string node, Millis ttl,
+               std::string prefix = "amz:", NameKey key_of = {});
 
   // Claims `name` for a session on this node when nobody holds it (or this very session does:
   // then the claim is refreshed).
@@ -46,13 +52,16 @@ class NameRegistry {
       const std::vector<std::pair<std::string, std::string>>& held);
 
  private:
-  std::string key(std::string_view name) const { return prefix_ + "name:" + std::string(name); }
+  std::string key(std::string_view name) const {
+    return prefix_ + "name:" + (key_of_ ? key_of_(name) : std::string(name));
+  }
   std::string value(std::string_view session) const;
 
   Redis& redis_;
   std::string node_;
   Millis ttl_;
   std::string prefix_;
+  NameKey key_of_;
 };
 
 std::optional<NameHolder> parse_name_value(std::string_view value);

@@ -5,6 +5,7 @@
 #include <future>
 
 #include "common/protocol.h"
+#include "server/canonical_name.h"
 
 namespace amazons::server {
 
@@ -118,8 +119,10 @@ void ClusterNode::start() {
       *redis_, options_.node,
       cluster::LeaseOptions{options_.lease_ttl, std::min(Millis{500}, options_.lease_ttl / 4)},
       options_.prefix);
-  names_ = std::make_unique<cluster::NameRegistry>(*redis_, options_.node, options_.name_ttl,
-                                                   options_.prefix);
+  // Claimed by canonical form: two nodes cannot seat look-alikes at once.
+  names_ = std::make_unique<cluster::NameRegistry>(
+      *redis_, options_.node, options_.name_ttl, options_.prefix,
+      [](std::string_view name) { return canonical_name(name); });
   pairing_ = std::make_unique<cluster::PairingQueue>(*redis_, options_.node, options_.prefix);
   membership_ = std::make_unique<cluster::Membership>(*redis_, options_.node, options_.node_ttl,
                                                       options_.prefix);
@@ -1062,15 +1065,18 @@ void ClusterNode::login(LoginJob job) {
   hooks_.storage([this, job = std::move(job)](Storage& storage) mutable {
     std::optional<PlayerRow> row;
     std::vector<GameId> games;
+    std::optional<std::string> look_alike;
     std::string why;
     try {
       row = storage.player(job.name);
       games = storage.unfinished_games_of(job.name);
+      // An account of its own is never refused for a look-alike (schema.h, version 7).
+      if (!row || row->password_hash.empty()) look_alike = storage.registered_look_alike(job.name);
     } catch (const std::exception& e) {
       why = e.what();
     }
     hooks_.background([this, job = std::move(job), row = std::move(row), games = std::move(games),
-                       why = std::move(why)]() mutable {
+                       look_alike = std::move(look_alike), why = std::move(why)]() mutable {
       LoginOutcome out;
       const auto refuse = [&](ErrorCode code, std::string message) {
         out.error = protocol::make_error(code, std::move(message));
@@ -1078,6 +1084,8 @@ void ClusterNode::login(LoginJob job) {
       bool take = false;
       if (!why.empty()) {
         refuse(ErrorCode::Internal, "the player could not be read: " + why);
+      } else if (look_alike) {
+        refuse(ErrorCode::NameTaken, look_alike_message(*look_alike));
       } else if (job.known_only && !row) {
         refuse(ErrorCode::RegistrationsClosed,
                "this server takes known names only: registrations are closed");

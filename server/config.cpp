@@ -67,6 +67,8 @@ std::optional<std::string> apply_limits(ServerConfig& c, const json& limits) {
       if (!(err = number(v, k, 0.1, 3'600, d))) c.handshake_timeout = seconds(d);
     } else if (key == "idle_timeout_seconds") {
       if (!(err = number(v, k, 0.1, 86'400, d))) c.idle_timeout = seconds(d);
+    } else if (key == "line_timeout_seconds") {
+      if (!(err = number(v, k, 0.1, 86'400, d))) c.line_timeout = seconds(d);
     } else if (key == "claim_grace_seconds") {
       if (!(err = number(v, k, 0, 86'400 * 30, d))) c.lobby.claim_grace = seconds(d);
     } else if (key == "finished_retention_seconds") {

@@ -49,6 +49,7 @@ struct ServerConfig {
   Millis idle_ping{30'000};          // silent this long: the server sends a ping
   Millis idle_timeout{60'000};       // silent this long: the connection is closed
   Millis handshake_timeout{10'000};  // to send a first request, finish TLS or the upgrade
+  Millis line_timeout{60'000};  // a line begun and not ended this long: the connection is closed
   // TLS on the port. Without cert and key files, a self-signed certificate beside the database.
   bool tls = true;
   std::optional<std::filesystem::path> tls_cert;

@@ -87,7 +87,7 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
   // (Lobby::adopt) or starts, and players' rows are read fresh at login, since other nodes
   // change them.
   if (clustered()) return;
-  for (const PlayerRow& row : state.players) players_[row.name].row = row;
+  for (const PlayerRow& row : state.players) player_entry(row.name).row = row;
   next_game_id_ = state.last_game_id + 1;
   for (const StoredGame& stored : state.unfinished) {
     auto room = GameRoom::restore(stored, config_.claim_grace, now);
@@ -97,8 +97,8 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
     }
     for (Color c : {Color::White, Color::Black}) {
       const std::string& name = room->seat(c)->name;
-      if (!players_.contains(name)) players_[name].row.name = name;
-      players_[name].seats.insert(room->id());
+      if (!players_.contains(name)) player_entry(name).row.name = name;
+      player_entry(name).seats.insert(room->id());
     }
     if (room->deadline()) clocked_.insert(room->id());
     rooms_.emplace(room->id(), Room{std::move(*room), {}, std::nullopt});

@@ -600,6 +600,19 @@ class Lobby {
   protocol::ChallengeReceived challenge_received(const std::string& id,
                                                  const ChallengeEntry& c) const;
   PlayerState& player(const std::string& name) { return players_.at(name); }
+  // The player's entry, made (and indexed by its canonical form) if new. Every entry of
+  // players_ is made here, so that look_alike_taken sees it.
+  PlayerState& player_entry(const std::string& name);
+  // Another name with the canonical form of `name` (server/canonical_name.h) that is taken: a
+  // registered account, or a name in use (connected, seated, or holding offers). Nullopt when
+  // `name` may be used. A name that is itself registered or in use is never refused by this: two
+  // look-alike accounts made before names were compared so both keep working.
+  std::optional<std::string> look_alike_taken(const std::string& name) const;
+  bool name_in_use(const std::string& name, const PlayerState& p) const;
+  // Answers name_taken, naming the look-alike.
+  void refuse_look_alike(Ctx& ctx, const std::string& other);
+  // The ban in force on `name` or on a name that looks like it, if any.
+  const SanctionRow* name_ban(const std::string& name, Timestamp now);
   std::optional<SessionId> session_of(const std::string& name) const;
   Color random_color();
 
@@ -621,6 +634,7 @@ class Lobby {
   LobbyConfig config_;
   std::map<SessionId, SessionState> sessions_;
   std::map<std::string, PlayerState> players_;
+  std::multimap<std::string, std::string> look_alikes_;  // canonical form -> names in players_
   std::map<GameId, Room> rooms_;
   std::set<GameId> clocked_;                              // running games with a clock
   std::deque<std::pair<Millis, GameId>> finished_order_;  // finished games, oldest first

@@ -56,7 +56,7 @@ SessionId Lobby::remote_session(Ctx& ctx, const RemoteSession& from, const Remot
     sessions_.at(it->second).reported_correspondence = who.correspondence;
     return it->second;
   }
-  PlayerState& p = players_[who.name];
+  PlayerState& p = player_entry(who.name);
   // Connected here: a remote session for them is stale (they moved to this node, and the node
   // they left has not said so yet).
   if (p.session && !is_remote_session(*p.session)) return 0;
@@ -235,7 +235,7 @@ Effects Lobby::complete_login(const LoginOutcome& outcome, Instant now) {
   }
   // The row as the database has it now: another node may have changed the rating since this
   // one last saw the player.
-  PlayerState& p = players_[job.name];
+  PlayerState& p = player_entry(job.name);
   p.row = outcome.row;
   p.row.name = job.name;
   login(ctx, job.name, job.bot, outcome.new_hash, job.token, outcome.games);
@@ -292,7 +292,7 @@ Effects Lobby::complete_seek(const SeekOutcome& outcome, Instant now) {
     ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(*who)});
   // The player who waited: here, on another node, or gone meanwhile (then they start offline,
   // as a challenge's sender who dropped does).
-  PlayerState& other = players_[outcome.opponent];
+  PlayerState& other = player_entry(outcome.opponent);
   if (other.row.name.empty()) {
     other.row = outcome.opponent_row.value_or(PlayerRow{});
     other.row.name = outcome.opponent;
@@ -381,7 +381,7 @@ Effects Lobby::adopt(const StoredGame& stored, std::int64_t token, Instant now) 
   if (room.game.deadline()) clocked_.insert(id);
   for (Color c : {Color::White, Color::Black}) {
     const auto& seat = room.game.seat(c);
-    PlayerState& p = players_[seat->name];
+    PlayerState& p = player_entry(seat->name);
     if (p.row.name.empty()) {
       p.row.name = seat->name;
       p.row.bot = seat->bot;
@@ -408,7 +408,7 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
     if (!seek || offer.expires_at <= now.wall ||
         (here != cluster_seeks_.end() && here->second.kept_until == offer.expires_at))
       return std::move(ctx.fx);  // expired, or already this node's
-    PlayerState& p = players_[offer.owner];
+    PlayerState& p = player_entry(offer.owner);
     if (p.row.name.empty()) {
       p.row = owner.value_or(PlayerRow{});
       p.row.name = offer.owner;
@@ -428,7 +428,7 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
     return std::move(ctx.fx);
   }
   if (challenges_.contains(offer.id)) return std::move(ctx.fx);
-  PlayerState& p = players_[offer.owner];
+  PlayerState& p = player_entry(offer.owner);
   if (p.row.name.empty()) {
     p.row = owner.value_or(PlayerRow{});
     p.row.name = offer.owner;

@@ -3,6 +3,7 @@
 // action is refused with `forbidden` for players and writes one audit line.
 #include <algorithm>
 
+#include "server/canonical_name.h"
 #include "server/lobby.h"
 #include "server/lobby_context.h"
 
@@ -79,12 +80,25 @@ bool Lobby::refuse_address(Ctx& ctx, SessionId session, const std::string& addre
   return true;
 }
 
+const SanctionRow* Lobby::name_ban(const std::string& name, Timestamp now) {
+  if (const SanctionRow* ban = moderation_.active(SanctionKind::BanName, name, now)) return ban;
+  // Bans are few; a look-alike of a banned name is the banned name.
+  const std::string canonical = canonical_name(name);
+  std::vector<std::string> look_alikes;
+  for (const auto& [key, row] : moderation_.sanctions)
+    if (key.first == SanctionKind::BanName && canonical_name(key.second) == canonical)
+      look_alikes.push_back(key.second);
+  for (const std::string& target : look_alikes)
+    if (const SanctionRow* ban = moderation_.active(SanctionKind::BanName, target, now)) return ban;
+  return nullptr;
+}
+
 bool Lobby::refuse_hello(Ctx& ctx, const std::string& name) {
   if (refuse_address(ctx, ctx.requester, sessions_.at(ctx.requester).connection.address)) {
     ctx.errored = true;
     return true;
   }
-  if (const SanctionRow* ban = moderation_.active(SanctionKind::BanName, name, ctx.now.wall)) {
+  if (const SanctionRow* ban = name_ban(name, ctx.now.wall)) {
     ctx.error(sanction_error(ErrorCode::Banned, *ban, "the name " + name + " is banned"));
     ctx.fx.close.push_back(ctx.requester);
     return true;
@@ -127,9 +141,11 @@ void Lobby::enforce_ban(Ctx& ctx, const SanctionRow& row, bool remote) {
     ctx.fx.close.push_back(s);
   };
   if (row.kind == SanctionKind::BanName) {
-    if (const auto s = session_of(row.target))
-      close_with(*s,
-                 sanction_error(ErrorCode::Banned, row, "the name " + row.target + " is banned"));
+    const auto [first, last] = look_alikes_.equal_range(canonical_name(row.target));
+    for (auto it = first; it != last; ++it)
+      if (const auto s = session_of(it->second))
+        close_with(*s,
+                   sanction_error(ErrorCode::Banned, row, "the name " + row.target + " is banned"));
   } else if (row.kind == SanctionKind::BanAddress) {
     for (const auto& [id, state] : sessions_)
       if (state.connection.address == row.target)

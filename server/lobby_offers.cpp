@@ -19,7 +19,7 @@ void Lobby::restore_offer(const OfferRow& row) {
   };
   const auto decoded = protocol::decode_client(row.request);
   if (!decoded) return problem(decoded.error().message);
-  if (!players_.contains(row.owner)) players_[row.owner].row.name = row.owner;
+  if (!players_.contains(row.owner)) player_entry(row.owner).row.name = row.owner;
   const std::uint64_t number = offer_number(row.id);
   if (const auto* create = std::get_if<protocol::Create>(&decoded->message);
       create && row.id[0] == 'g' && number > 0) {
@@ -40,7 +40,7 @@ void Lobby::restore_offer(const OfferRow& row) {
   } else if (const auto* challenge = std::get_if<protocol::ChallengeSend>(&decoded->message);
              challenge && row.id[0] == 'c' && number > 0) {
     if (!players_.contains(challenge->player))
-      players_[challenge->player].row.name = challenge->player;
+      player_entry(challenge->player).row.name = challenge->player;
     challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at, std::nullopt};
     next_challenge_ = std::max(next_challenge_, number + 1);
   } else {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "server/auth.h"
+#include "server/canonical_name.h"
 #include "server/lobby_context.h"
 
 namespace amazons::server {
@@ -62,6 +63,8 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
     return login_clustered(ctx, m);
   }
 
+  // A cluster node compares in its login job, with the database's and Redis's names.
+  if (const auto other = look_alike_taken(m.name)) return refuse_look_alike(ctx, *other);
   if (m.token) {
     if (existing == players_.end() || existing->second.row.token_digest.empty() ||
         !equal_secret(token_digest(*m.token), existing->second.row.token_digest))
@@ -70,9 +73,7 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
   }
   const bool has_password =
       existing != players_.end() && !existing->second.row.password_hash.empty();
-  const bool busy =
-      existing != players_.end() && (existing->second.session.has_value() ||
-                                     !existing->second.seats.empty() || holds_offers(m.name));
+  const bool busy = existing != players_.end() && name_in_use(m.name, existing->second);
   if (m.password) {
     if (!has_password && busy)
       return ctx.error(ErrorCode::NameTaken,
@@ -111,10 +112,11 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
       login(ctx, job.name, job.bot, std::nullopt);
   } else if (!outcome.new_hash) {
     ctx.error(ErrorCode::Internal, "could not hash the password");
-  } else if (existing != players_.end() &&
-             (!existing->second.row.password_hash.empty() || existing->second.session ||
-              !existing->second.seats.empty() || holds_offers(job.name))) {
+  } else if (existing != players_.end() && (!existing->second.row.password_hash.empty() ||
+                                            name_in_use(job.name, existing->second))) {
     ctx.error(ErrorCode::NameTaken, "that name was taken meanwhile");
+  } else if (const auto other = look_alike_taken(job.name)) {
+    refuse_look_alike(ctx, *other);
   } else {
     login(ctx, job.name, job.bot, outcome.new_hash);
   }
@@ -129,7 +131,7 @@ Effects Lobby::complete_password(const PasswordOutcome& outcome, Instant now) {
 
 void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash,
                   std::optional<std::string> kept_token, const std::vector<GameId>& elsewhere) {
-  PlayerState& p = players_[name];
+  PlayerState& p = player_entry(name);
   p.row.name = name;
   p.row.bot = bot;
   if (new_hash) p.row.password_hash = *new_hash;
@@ -224,6 +226,34 @@ bool Lobby::over_auth_budget(Ctx& ctx, const char* what, std::optional<std::stri
 
 void Lobby::auth_failed(const Ctx& ctx) {
   auth_budget_.failed(sessions_.at(ctx.requester).connection.address, ctx.now.mono);
+}
+
+Lobby::PlayerState& Lobby::player_entry(const std::string& name) {
+  const auto [it, made] = players_.try_emplace(name);
+  if (made) look_alikes_.emplace(canonical_name(name), name);
+  return it->second;
+}
+
+bool Lobby::name_in_use(const std::string& name, const PlayerState& p) const {
+  return p.session.has_value() || !p.seats.empty() || holds_offers(name);
+}
+
+std::optional<std::string> Lobby::look_alike_taken(const std::string& name) const {
+  if (const auto it = players_.find(name);
+      it != players_.end() &&
+      (!it->second.row.password_hash.empty() || name_in_use(name, it->second)))
+    return std::nullopt;
+  const auto [first, last] = look_alikes_.equal_range(canonical_name(name));
+  for (auto it = first; it != last; ++it) {
+    if (it->second == name) continue;
+    const PlayerState& other = players_.at(it->second);
+    if (!other.row.password_hash.empty() || name_in_use(it->second, other)) return it->second;
+  }
+  return std::nullopt;
+}
+
+void Lobby::refuse_look_alike(Ctx& ctx, const std::string& other) {
+  ctx.error(ErrorCode::NameTaken, look_alike_message(other));
 }
 
 PlayerInfo Lobby::info_of(const PlayerState& p) const {

@@ -292,7 +292,7 @@ Effects Lobby::tournament_reads(const std::vector<PlayerRow>& players,
   // Whoever is still missing (a read that failed) is asked for again at the next pairing.
   reading_players_.clear();
   for (const PlayerRow& row : players) {
-    PlayerState& p = players_[row.name];
+    PlayerState& p = player_entry(row.name);
     if (p.row.name.empty()) p.row = row;
   }
   for (const GameRow& row : games)

@@ -61,9 +61,13 @@ class LineSession final : public Session {
   // Hands every complete line to the server; false once the connection is closing.
   bool take_lines() {
     std::string line;
+    bool ended = false;
     for (;;) {
       const auto status = framer_.next(line);
-      if (status == protocol::LineFramer::Status::NeedMore) break;
+      if (status == protocol::LineFramer::Status::NeedMore) {
+        line_progress(ended, framer_.buffered() > 0);
+        break;
+      }
       if (status == protocol::LineFramer::Status::TooLong) {
         server_.log().warn("line_too_long",
                            {{"session", std::to_string(id())}, {"addr", address()}});
@@ -73,6 +77,7 @@ class LineSession final : public Session {
         return false;
       }
       on_message(line);
+      ended = true;
     }
     return !closing();
   }

@@ -1,5 +1,7 @@
 #include "server/net_session.h"
 
+#include <algorithm>
+
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
@@ -117,7 +119,9 @@ void Session::on_written(error_code ec) {
 }
 
 void Session::arm_idle_timer() {
-  const auto check = std::min(server_.config().idle_ping, server_.config().idle_timeout) / 2;
+  const auto check = std::min({server_.config().idle_ping, server_.config().idle_timeout,
+                               server_.config().line_timeout}) /
+                     2;
   timer_.expires_after(std::max(check, Millis{10}));
   timer_.async_wait([self = shared_from_this()](error_code ec) {
     if (ec || self->closed_) return;
@@ -128,8 +132,12 @@ void Session::arm_idle_timer() {
 
 void Session::on_idle_check() {
   if (closing_) return;
-  const Millis silent = steady_now() - last_heard_;
-  if (silent >= server_.config().idle_timeout) {
+  const Millis now = steady_now();
+  const Millis silent = now - last_heard_;
+  if (line_started_ && now - *line_started_ >= server_.config().line_timeout) {
+    server_.log().warn("line_timeout", {{"session", std::to_string(id_)}, {"addr", address_}});
+    refuse_and_close(protocol::ErrorCode::IdleTimeout, "a line left unfinished: closing");
+  } else if (silent >= server_.config().idle_timeout) {
     refuse_and_close(protocol::ErrorCode::IdleTimeout, "no answer to ping: closing");
   } else if (silent >= server_.config().idle_ping && !ping_sent_) {
     ping_sent_ = true;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -74,6 +75,15 @@ class Session : public std::enable_shared_from_this<Session> {
     last_heard_ = steady_now();
     ping_sent_ = false;
   }
+  // After reading: whether a line ended, and whether part of one waits for its end. A line begun
+  // and not ended within limits.line_timeout_seconds closes the connection, however slowly its
+  // bytes come (each of them is a sign of life, so the idle timeout never would).
+  void line_progress(bool line_ended, bool partial) {
+    if (!partial)
+      line_started_.reset();
+    else if (line_ended || !line_started_)
+      line_started_ = steady_now();
+  }
   bool closing() const { return closing_; }
   bool closed() const { return closed_; }
   static Millis steady_now();
@@ -99,6 +109,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool closed_ = false;
   Millis last_heard_;
   bool ping_sent_ = false;
+  std::optional<Millis> line_started_;
 };
 
 // Takes over a freshly accepted socket: sniffs it and ends up as a Session registered with

@@ -12,6 +12,10 @@ namespace websocket = beast::websocket;
 
 namespace {
 
+// A browser pings rarely if ever (keep-alives are a few a minute); a flood of pings costs a pong
+// each, written by Beast before the session sees a message.
+constexpr int kMaxPingsPerSecond = 10;
+
 // ---- one JSON message per WebSocket text frame ------------------------------------------------
 
 template <class Stream>
@@ -36,6 +40,10 @@ class WsSession final : public Session {
         [](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
     ws_.read_message_max(protocol::kMaxLineBytes);
     ws_.text(true);
+    // Beast answers every ping itself: past the cap, the connection is closed before its pong.
+    ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
+      if (kind == websocket::frame_type::ping) on_ping();
+    });
     ws_.async_accept(request, [self = shared()](error_code ec) {
       if (ec) {
         self->server_.log().debug("ws_handshake_failed",
@@ -70,6 +78,19 @@ class WsSession final : public Session {
     });
   }
 
+  // Runs inside the read that got the ping, on the session's strand.
+  void on_ping() {
+    const Millis now = steady_now();
+    if (now - ping_window_ >= Millis{1000}) {
+      ping_window_ = now;
+      pings_in_window_ = 0;
+    }
+    if (++pings_in_window_ <= kMaxPingsPerSecond || closed()) return;
+    server_.log().warn("ping_flood", {{"session", std::to_string(id())}, {"addr", address()}});
+    // Closing the socket fails the pong and then the read, which ends the session.
+    close_transport();
+  }
+
   std::size_t max_messages_per_write() const override { return 1; }
 
   void write(std::size_t) override {
@@ -94,6 +115,8 @@ class WsSession final : public Session {
 
   websocket::stream<Stream> ws_;
   beast::flat_buffer buffer_;
+  Millis ping_window_{0};
+  int pings_in_window_ = 0;
 };
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <pqxx/pqxx>
+#include <set>
 
+#include "server/canonical_name.h"
 #include "server/storage_rows.h"
 #include "server/tournament.h"
 
@@ -55,7 +57,8 @@ CREATE TABLE players (
   rating DOUBLE PRECISION NOT NULL,
   deviation DOUBLE PRECISION NOT NULL,
   volatility DOUBLE PRECISION NOT NULL,
-  rated_games INTEGER NOT NULL);
+  rated_games INTEGER NOT NULL,
+  canonical TEXT);
 CREATE TABLE games (
   id BIGINT PRIMARY KEY,
   rules TEXT NOT NULL,
@@ -103,7 +106,8 @@ constexpr const char* kUpgrades[kSchemaVersion] = {
     kModerationTables,
     "CREATE TABLE tournaments (id BIGINT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, "
     "state TEXT NOT NULL);",
-    "ALTER TABLE games ADD COLUMN owner_token BIGINT NOT NULL DEFAULT 0;"};
+    "ALTER TABLE games ADD COLUMN owner_token BIGINT NOT NULL DEFAULT 0;",
+    "ALTER TABLE players ADD COLUMN canonical TEXT;"};  // filled in open_schema
 
 // Held while a server creates or upgrades the schema, so servers starting together on one
 // database take turns.
@@ -112,11 +116,16 @@ constexpr long kSchemaLock = 0x616d617a;  // "amaz"
 // The writes of apply(), each followed by a row of literals (Params::tuple).
 constexpr const char* kUpsertPlayer =
     "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
-    "volatility, rated_games) VALUES ";
+    "volatility, rated_games, canonical) VALUES ";
+// A registered player's canonical form is kept (schema.h: a look-alike made before schema 7
+// keeps NULL); anyone else's is set. Ends an upsert's SET list.
+constexpr const char* kKeepCanonical =
+    ", canonical = CASE WHEN players.password_hash = '' THEN EXCLUDED.canonical ELSE "
+    "players.canonical END;\n";
 constexpr const char* kUpsertPlayerTail =
     " ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, token_digest = "
     "EXCLUDED.token_digest, bot = EXCLUDED.bot, rating = EXCLUDED.rating, deviation = "
-    "EXCLUDED.deviation, volatility = EXCLUDED.volatility, rated_games = EXCLUDED.rated_games;\n";
+    "EXCLUDED.deviation, volatility = EXCLUDED.volatility, rated_games = EXCLUDED.rated_games";
 constexpr const char* kUpsertGameTail =
     " ON CONFLICT (id) DO UPDATE SET winner = EXCLUDED.winner, reason = EXCLUDED.reason, "
     "ended_at = EXCLUDED.ended_at;\n";
@@ -374,6 +383,18 @@ void PgStorage::open_schema() {
       if (kUpgrades[v]) t.exec(kUpgrades[v]);
   }
   if (found < 6) t.exec(kClusterTables);  // a new database, or the upgrade from 5
+  if (found < 7) {
+    // Schema 7's upgrade (schema.h): computed here, since SQL has no TR39 skeleton.
+    std::set<std::string> registered;
+    for (const auto& row :
+         t.exec("SELECT name, password_hash <> '' FROM players ORDER BY name COLLATE \"C\"")) {
+      const std::string name = row[0].as<std::string>();
+      const std::string canonical = canonical_name(name);
+      if (row[1].as<bool>() && !registered.insert(canonical).second) continue;
+      t.exec_params("UPDATE players SET canonical = $1 WHERE name = $2", canonical, name);
+    }
+    t.exec(kCanonicalIndex);
+  }
   if (found != kSchemaVersion) {
     t.exec("DELETE FROM schema_version");
     t.exec("INSERT INTO schema_version (version) VALUES (" + std::to_string(kSchemaVersion) + ")");
@@ -408,13 +429,15 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
                      .add(p->rating.deviation)
                      .add(p->rating.volatility)
                      .add(std::int64_t{p->rated_games})
+                     .add(canonical_name(p->name))
                      .tuple(c);
           sql += kUpsertPlayerTail;
+          sql += kKeepCanonical;
         } else if (const auto* pl = std::get_if<PlayerLogin>(&w)) {
           const Rating start;
           sql +=
               "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
-              "volatility, rated_games) VALUES ";
+              "volatility, rated_games, canonical) VALUES ";
           sql += Params()
                      .add(pl->name)
                      .add(pl->password_hash)
@@ -424,10 +447,12 @@ void PgStorage::apply(std::span<const WriteBatch> batches) {
                      .add(start.deviation)
                      .add(start.volatility)
                      .add(std::int64_t{0})
+                     .add(canonical_name(pl->name))
                      .tuple(c);
           sql +=
               " ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, "
-              "token_digest = EXCLUDED.token_digest, bot = EXCLUDED.bot;\n";
+              "token_digest = EXCLUDED.token_digest, bot = EXCLUDED.bot";
+          sql += kKeepCanonical;
         } else if (const auto* pr = std::get_if<PlayerRating>(&w)) {
           sql +=
               "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
@@ -712,6 +737,18 @@ PlayerRow read_player(const Row& q) {
           static_cast<int>(q.integer(7))};
 }
 }  // namespace
+
+std::optional<std::string> PgStorage::registered_look_alike(const std::string& name) {
+  return guarded("registered_look_alike", [&]() -> std::optional<std::string> {
+    pqxx::read_transaction t(conn_->c);
+    const auto r = t.exec_params(
+        "SELECT name FROM players WHERE canonical = $1 AND password_hash <> '' AND name <> $2 "
+        "LIMIT 1",
+        canonical_name(name), name);
+    if (r.empty()) return std::nullopt;
+    return r[0][0].as<std::string>();
+  });
+}
 
 std::optional<PlayerRow> PgStorage::player(const std::string& name) {
   return guarded("player", [&]() -> std::optional<PlayerRow> {

@@ -39,6 +39,7 @@ class PgStorage final : public Storage {
   TakeResult take_game(GameId id, std::int64_t token) override;
   GameId reserve_game_ids(int count) override;
   std::optional<PlayerRow> player(const std::string& name) override;
+  std::optional<std::string> registered_look_alike(const std::string& name) override;
   std::vector<GameId> unfinished_games_of(const std::string& name) override;
   std::vector<std::pair<GameId, std::int64_t>> unfinished_games() override;
   std::vector<OfferRow> offers() override;

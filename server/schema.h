@@ -15,13 +15,22 @@
 //   6  the cluster: games.owner_token (the fencing token of the node that holds the game, 0 for
 //      none), counters(name, value) for game ids reserved in blocks; in PostgreSQL also the
 //      function amz_fence that fenced writes run first.
+//   7  players.canonical: the name's canonical form (server/canonical_name.h), unique among
+//      registered players (a partial unique index), so that no two accounts have names that
+//      look alike. The upgrade computes it in the program (ICU, not SQL); of look-alike
+//      accounts made before, the first by name keeps it and the others keep NULL: they go on
+//      working, and no new look-alike of them can be registered.
 #pragma once
 
 #include <string>
 
 namespace amazons::server {
 
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
+
+// Schema 7's index: registered names are unique by canonical form.
+inline constexpr const char* kCanonicalIndex =
+    "CREATE UNIQUE INDEX players_canonical ON players(canonical) WHERE password_hash <> ''";
 
 // What opening a database did to its schema.
 struct SchemaStatus {

@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <set>
 
+#include "server/canonical_name.h"
 #include "server/storage_rows.h"
 #include "server/tournament.h"
 
@@ -38,7 +40,8 @@ CREATE TABLE players (
   rating REAL NOT NULL,
   deviation REAL NOT NULL,
   volatility REAL NOT NULL,
-  rated_games INTEGER NOT NULL);
+  rated_games INTEGER NOT NULL,
+  canonical TEXT);
 CREATE TABLE games (
   id INTEGER PRIMARY KEY,
   rules TEXT NOT NULL,
@@ -89,6 +92,7 @@ constexpr const char* kUpgrades[kSchemaVersion] = {
     "state TEXT NOT NULL);",
     "ALTER TABLE games ADD COLUMN owner_token INTEGER NOT NULL DEFAULT 0; CREATE TABLE counters "
     "(name TEXT PRIMARY KEY, value INTEGER NOT NULL);",
+    "ALTER TABLE players ADD COLUMN canonical TEXT;",  // filled by fill_canonical_names
 };
 
 enum Which {
@@ -115,9 +119,10 @@ enum Which {
 
 constexpr const char* kSql[kStatementCount] = {
     "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, volatility, "
-    "rated_games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(name) DO UPDATE SET "
-    "password_hash = ?2, token_digest = ?3, bot = ?4, rating = ?5, deviation = ?6, volatility = "
-    "?7, rated_games = ?8",
+    "rated_games, canonical) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT(name) DO "
+    "UPDATE SET password_hash = ?2, token_digest = ?3, bot = ?4, rating = ?5, deviation = ?6, "
+    "volatility = ?7, rated_games = ?8, canonical = CASE WHEN players.password_hash = '' THEN ?9 "
+    "ELSE players.canonical END",
     "INSERT INTO games (id, rules, variant, time_control, white, white_bot, white_rating, black, "
     "black_bot, black_rating, rated, invite, winner, reason, started_at, ended_at, owner_token) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) ON "
@@ -313,6 +318,7 @@ void SqliteStorage::write(const PlayerRow& r) {
       .bind(6, r.rating.deviation)
       .bind(7, r.rating.volatility)
       .bind(8, std::int64_t{r.rated_games})
+      .bind(9, canonical_name(r.name))
       .run();
 }
 
@@ -335,8 +341,10 @@ void SqliteStorage::write(const PlayerLogin& r) {
   const Rating start;
   Statement q(db_,
               "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
-              "volatility, rated_games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0) ON CONFLICT(name) "
-              "DO UPDATE SET password_hash = ?2, token_digest = ?3, bot = ?4");
+              "volatility, rated_games, canonical) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8) ON "
+              "CONFLICT(name) DO UPDATE SET password_hash = ?2, token_digest = ?3, bot = ?4, "
+              "canonical = CASE WHEN players.password_hash = '' THEN ?8 ELSE players.canonical "
+              "END");
   q.bind(1, r.name)
       .bind(2, r.password_hash)
       .bind(3, r.token_digest)
@@ -344,6 +352,7 @@ void SqliteStorage::write(const PlayerLogin& r) {
       .bind(5, start.rating)
       .bind(6, start.deviation)
       .bind(7, start.volatility)
+      .bind(8, canonical_name(r.name))
       .run();
 }
 
@@ -742,6 +751,10 @@ void SqliteStorage::open_schema() {
       exec(kModerationTables);
     } else
       for (int v = found; v < kSchemaVersion; ++v) exec(kUpgrades[v]);
+    if (found < 7) {
+      fill_canonical_names();
+      exec(kCanonicalIndex);
+    }
     if (found != kSchemaVersion) {
       exec("DELETE FROM schema_version");
       exec(("INSERT INTO schema_version (version) VALUES (" + std::to_string(kSchemaVersion) + ")")
@@ -753,6 +766,34 @@ void SqliteStorage::open_schema() {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
+}
+
+// Schema 7's upgrade: every player's canonical form; of registered look-alikes only the first
+// by name gets it (schema.h).
+void SqliteStorage::fill_canonical_names() {
+  std::vector<std::pair<std::string, bool>> players;
+  {
+    Statement q(db_, "SELECT name, password_hash <> '' FROM players ORDER BY name");
+    while (q.step()) players.emplace_back(q.text(0), q.integer(1) != 0);
+  }
+  std::set<std::string> registered;
+  for (const auto& [name, has_password] : players) {
+    const std::string canonical = canonical_name(name);
+    if (has_password && !registered.insert(canonical).second) continue;
+    Statement(db_, "UPDATE players SET canonical = ?1 WHERE name = ?2")
+        .bind(1, canonical)
+        .bind(2, name)
+        .run();
+  }
+}
+
+std::optional<std::string> SqliteStorage::registered_look_alike(const std::string& name) {
+  Statement q(db_,
+              "SELECT name FROM players WHERE canonical = ?1 AND password_hash <> '' AND name <> "
+              "?2 LIMIT 1");
+  q.bind(1, canonical_name(name)).bind(2, name);
+  if (!q.step()) return std::nullopt;
+  return q.text(0);
 }
 
 // ---- what a cluster node reads (rare: prepared when used) --------------------------------------

@@ -38,6 +38,7 @@ class SqliteStorage final : public Storage {
   TakeResult take_game(GameId id, std::int64_t token) override;
   GameId reserve_game_ids(int count) override;
   std::optional<PlayerRow> player(const std::string& name) override;
+  std::optional<std::string> registered_look_alike(const std::string& name) override;
   std::vector<GameId> unfinished_games_of(const std::string& name) override;
   std::vector<std::pair<GameId, std::int64_t>> unfinished_games() override;
   std::vector<OfferRow> offers() override;
@@ -51,6 +52,7 @@ class SqliteStorage final : public Storage {
   Statement& prepared(int which);
   void exec(const char* sql);
   void open_schema();
+  void fill_canonical_names();
   std::int64_t single_integer(const char* sql);
   void write(const PlayerRow& row);
   void write(const PlayerRating& row);

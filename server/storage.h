@@ -328,6 +328,9 @@ class Storage {
   // the truth about players and games that other nodes change ----
   // A player's row as it is stored now, if any (login reads it fresh).
   virtual std::optional<PlayerRow> player(const std::string& name) = 0;
+  // A registered player, other than `name`, whose name has the canonical form of `name`
+  // (server/canonical_name.h): a registration of `name` is refused while one exists.
+  virtual std::optional<std::string> registered_look_alike(const std::string& name) = 0;
   // The unfinished games a player sits in, by id.
   virtual std::vector<GameId> unfinished_games_of(const std::string& name) = 0;
   // Every unfinished game, by id, with the fencing token it is held with (the failover scan).

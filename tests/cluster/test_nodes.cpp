@@ -1046,6 +1046,46 @@ TEST_SUITE("redis") {
       for (const auto& [game, players] : games) CHECK(players.size() == 2);
     }
 
+    TEST_CASE("cluster: look-alike names are one name on every node") {
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      // Guests racing on two nodes with names that differ only in case and a trailing dot.
+      for (int round = 0; round < 3; ++round) {
+        const std::string names[] = {"Zed" + std::to_string(round),
+                                     "zED" + std::to_string(round) + "."};
+        Client on_a(c.port("a")), on_b(c.port("b"));
+        on_a.send(R"({"type":"hello","protocol":1,"name":")" + names[0] + R"("})");
+        on_b.send(R"({"type":"hello","protocol":1,"name":")" + names[1] + R"("})");
+        int welcomed = 0, refused = 0;
+        for (Client* r : {&on_a, &on_b}) {
+          const auto env = r->next(Millis{10'000});
+          if (std::holds_alternative<Welcome>(env.message)) ++welcomed;
+          if (const auto* e = std::get_if<Error>(&env.message);
+              e && e->code == ErrorCode::NameTaken)
+            ++refused;
+        }
+        CHECK(welcomed == 1);
+        CHECK(refused == 1);
+      }
+      // An account made on one node keeps its look-alikes off every node, connected or not.
+      {
+        Client reg(c.port("a"));
+        reg.hello("reg", R"(,"password":"secret")");
+      }
+      for (const char* node : {"a", "b"}) {
+        for (const std::string name : {"Reg", "REG.", "reg_"}) {
+          CAPTURE(node);
+          CAPTURE(name);
+          Client look_alike(c.port(node));
+          look_alike.send(R"({"type":"hello","protocol":1,"name":")" + name + R"("})");
+          const auto e = wait_for<Error>(look_alike);
+          CHECK(e.code == ErrorCode::NameTaken);
+          CHECK(e.message.find("too like \"reg\"") != std::string::npos);
+        }
+      }
+    }
+
     TEST_CASE(
         "cluster: the settings reach Redis: lease, heartbeat and name lifetimes, the key prefix, "
         "the advertised address") {

@@ -841,3 +841,167 @@ TEST_CASE("abuse: a forged Host makes no other site's page the server's own (DNS
   CHECK(status != 0);
   CHECK(output.find("web.public_addresses") != std::string::npos);
 }
+
+namespace {
+
+// A hello on a new connection; the refusal it gets (a welcome fails the test).
+Error refused_hello(unsigned short port, const std::string& name, const std::string& extra = "") {
+  Client c(port);
+  c.send(R"({"type":"hello","protocol":1,"name":")" + name + "\"" + extra + "}");
+  return c.expect<Error>();
+}
+
+bool too_like(const Error& e, const std::string& other) {
+  return e.code == ErrorCode::NameTaken &&
+         e.message.find("too like \"" + other + "\"") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("abuse: names that look alike are one name: accounts, names in use and bans") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  { Client(server.port()).hello("reg", kRegistered); }
+  // Case, trailing punctuation and look-alike letters ("0" for "o"); as a guest, or registering
+  // with another password.
+  for (const std::string name : {"Reg", "REG.", "rEG", "reg_", "REG-."}) {
+    for (const std::string& extra :
+         {std::string(), std::string(R"(,"password":"another one")"), kRegistered}) {
+      CAPTURE(name);
+      CAPTURE(extra);
+      CHECK(too_like(refused_hello(server.port(), name, extra), "reg"));
+    }
+  }
+  // A Cyrillic "е" (U+0435) is refused before any comparison: names are ASCII.
+  CHECK(refused_hello(server.port(), "r\xd0\xb5g").code == ErrorCode::BadField);
+  Client r3g(server.port());
+  r3g.hello("r3g");  // "3" is no "e": a name of its own
+  Client owner(server.port());
+  owner.hello("reg", kRegistered);
+
+  // A guest's name holds its look-alikes off while the guest is connected, and no longer.
+  Client bob(server.port());
+  bob.hello("Bob");
+  for (const std::string name : {"bob", "BOB.", "B0B", "b0b_"}) {
+    CAPTURE(name);
+    CHECK(too_like(refused_hello(server.port(), name), "Bob"));
+    CHECK(too_like(refused_hello(server.port(), name, kRegistered), "Bob"));
+  }
+  bob.raw().close();
+  const auto left = std::chrono::steady_clock::now();
+  bool free = false;
+  while (!free && std::chrono::steady_clock::now() - left < std::chrono::seconds(5)) {
+    Client again(server.port());
+    again.send(R"({"type":"hello","protocol":1,"name":"b0b."})");
+    free = std::holds_alternative<Welcome>(again.next().message);
+  }
+  CHECK(free);
+  MESSAGE("a look-alike of the guest free "
+          << std::chrono::duration<double>(std::chrono::steady_clock::now() - left).count()
+          << " s after he left");
+
+  // A ban on "reg" shuts out its look-alikes too.
+  const auto [status, out] = PgServer::shell(std::string(amazons::test::kServerBinary) +
+                                             " admin grant mod moderator --db '" +
+                                             (dir.path() / "test.db").string() + "' 2>&1");
+  REQUIRE_MESSAGE(status == 0, out);
+  Client mod(server.port());
+  mod.hello("mod");
+  // The running server reads roles every 2 s.
+  const auto granted = std::chrono::steady_clock::now();
+  bool banned = false;
+  while (!banned && std::chrono::steady_clock::now() - granted < std::chrono::seconds(10)) {
+    mod.send(Ban{"reg", std::nullopt, 3600, "look-alikes"});
+    const auto reply = mod.next();
+    banned = std::holds_alternative<Ok>(reply.message);
+    if (!banned) {
+      REQUIRE(std::get<Error>(reply.message).code == ErrorCode::Forbidden);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
+  REQUIRE(banned);
+  CHECK(owner.expect<Error>().code == ErrorCode::Banned);
+  for (const std::string name : {"reg", "Reg", "REG.", "rEg_"}) {
+    CAPTURE(name);
+    CHECK(refused_hello(server.port(), name).code == ErrorCode::Banned);
+  }
+}
+
+TEST_CASE("abuse: a line that never ends, fed a byte at a time, is closed after line_timeout") {
+  TempDir dir;
+  constexpr int kLineTimeoutSeconds = 2;
+  ServerProcess server(dir.path(), {{"limits", {{"line_timeout_seconds", kLineTimeoutSeconds}}}});
+  Client c(server.port());
+  c.hello("slow");
+  // Every byte is a sign of life, so the idle timeout (60 s) never fires: only the line's does.
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(c.raw().send_raw(R"({"type":"list",)"));
+  std::optional<Error> told;
+  bool closed = false;
+  while (!closed && std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+    c.raw().send_raw(" ");
+    if (const auto line = c.raw().read_line(Millis{250})) {
+      if (auto env = decode_server(*line); env && std::holds_alternative<Error>(env->message))
+        told = std::get<Error>(env->message);
+    }
+    closed = c.raw().closed();
+  }
+  const double after =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("closed after " << after << " s");
+  REQUIRE(closed);
+  CHECK(after >= kLineTimeoutSeconds - 0.1);
+  CHECK(after < kLineTimeoutSeconds + 8);
+  REQUIRE(told);
+  CHECK(told->code == ErrorCode::IdleTimeout);
+  // Lines that end are never cut, however long the connection has been typing them.
+  Client d(server.port());
+  d.hello("steady");
+  const auto since = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - since < std::chrono::seconds(kLineTimeoutSeconds + 1)) {
+    d.send(Players{});
+    d.expect<PlayerList>();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+TEST_CASE("abuse: TLS 1.2 takes only ECDHE suites with AEAD (Mozilla intermediate), and TLS 1.3") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  const auto handshake = [&](const std::string& options) {
+    const auto [status, out] =
+        PgServer::shell("openssl s_client -connect 127.0.0.1:" + std::to_string(server.port()) +
+                        " " + options + " </dev/null 2>&1");
+    CAPTURE(out);
+    return status == 0 && out.find("Cipher is (NONE)") == std::string::npos &&
+           out.find("New, ") != std::string::npos;
+  };
+  // CBC with SHA-1 and SHA-256 MACs: what TLS 1.2 took before.
+  CHECK_FALSE(handshake("-tls1_2 -cipher ECDHE-ECDSA-AES128-SHA"));
+  CHECK_FALSE(handshake("-tls1_2 -cipher ECDHE-ECDSA-AES256-SHA384"));
+  CHECK_FALSE(handshake("-tls1_2 -cipher AES128-SHA"));
+  CHECK(handshake("-tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256"));
+  CHECK(handshake("-tls1_2 -cipher ECDHE-ECDSA-CHACHA20-POLY1305"));
+  CHECK(handshake("-tls1_3"));
+  CHECK_FALSE(handshake("-tls1_1"));
+}
+
+TEST_CASE("abuse: WebSocket pings beyond 10 a second close the connection, unanswered") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  for (const auto wire : {amazons::test::Wire::Ws, amazons::test::Wire::Wss}) {
+    CAPTURE(std::string(amazons::test::to_string(wire)));
+    auto flood = amazons::test::TransportClient::connect(wire, server.port());
+    REQUIRE(flood.has_value());
+    const int pongs = flood->ping_flood(1000);
+    MESSAGE(std::string(amazons::test::to_string(wire))
+            << ": " << pongs << " pongs for 1000 pings");
+    CHECK(pongs <= 20);  // 10 a second, and the burst may straddle two seconds
+    CHECK(flood->closed());
+    // A few pings are answered as ever.
+    auto calm = amazons::test::TransportClient::connect(wire, server.port());
+    REQUIRE(calm.has_value());
+    CHECK(calm->ping_flood(5) == 5);
+    CHECK_FALSE(calm->closed());
+  }
+}

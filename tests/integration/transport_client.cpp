@@ -244,6 +244,54 @@ std::optional<std::string> TransportClient::read(Millis timeout) {
   return result;
 }
 
+int TransportClient::ping_flood(int count, Millis timeout) {
+  Impl& m = *impl_;
+  int pongs = 0;
+  std::visit(
+      [&](auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, websocket::stream<Plain>> ||
+                      std::is_same_v<S, websocket::stream<Secure>>) {
+          s.control_callback([&](websocket::frame_type kind, beast::string_view) {
+            if (kind == websocket::frame_type::pong) ++pongs;
+          });
+          for (int i = 0; i < count && !m.closed; ++i) {
+            bool done = false;
+            error_code ec;
+            s.async_ping({}, [&](error_code e) {
+              ec = e;
+              done = true;
+            });
+            if (!m.run(done, Millis{5000}) || ec) m.closed = true;
+          }
+          // Pongs arrive inside the read (which waits for a message): it is run a handler at a
+          // time and left, cancelled, once every pong came.
+          bool done = false;
+          error_code ec;
+          s.async_read(m.buffer, [&](error_code e, std::size_t) {
+            ec = e;
+            done = true;
+          });
+          m.io.restart();
+          const auto deadline = std::chrono::steady_clock::now() + timeout;
+          while (!done && pongs < count && std::chrono::steady_clock::now() < deadline)
+            m.io.run_one_until(deadline);
+          if (done) {
+            if (ec) m.closed = true;
+          } else {
+            beast::get_lowest_layer(s).cancel();
+            m.io.restart();
+            m.io.run_for(std::chrono::milliseconds(100));
+          }
+          s.control_callback();
+        } else {
+          throw std::logic_error("ping_flood: WebSocket only");
+        }
+      },
+      m.stream);
+  return pongs;
+}
+
 std::string TransportClient::read_until_closed(Millis timeout) {
   Impl& m = *impl_;
   std::string all = std::move(m.lines);

@@ -43,6 +43,10 @@ class TransportClient {
   // Everything until the server closes the connection or the timeout (TCP and TLS: for HTTP).
   std::string read_until_closed(Millis timeout = Millis{5000});
   bool closed() const;
+  // WebSocket wires: sends `count` pings one after another (stopping if the connection goes),
+  // then reads until every pong came, the server closed the connection, or the timeout.
+  // Returns the pongs received.
+  int ping_flood(int count, Millis timeout = Millis{10000});
   // The WebSocket close code the server sent, once closed.
   std::optional<int> close_code() const;
   // The SHA-256 fingerprint of the certificate the server showed (TLS wires).

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "server/auth.h"
+#include "server/canonical_name.h"
 #include "server/clock.h"
 #include "server/glicko2.h"
 #include "server/rate_limiter.h"
@@ -115,4 +116,30 @@ TEST_CASE("auth: tokens are random, digests stable") {
   CHECK_FALSE(equal_secret("abc", "abd"));
   CHECK_FALSE(equal_secret("abc", "ab"));
   CHECK(random_code(10).size() == 10);
+}
+
+TEST_CASE("names: look-alikes share one canonical form, other names do not") {
+  const std::string reg = canonical_name("reg");
+  // Case, trailing punctuation, and TR39's confusables: a Cyrillic "е" (U+0435), a fullwidth
+  // "Ｒ" (U+FF32, NFKC), "0" for "o", "1" and "|" for "l", "rn" for "m".
+  for (const char* name : {"Reg", "REG", "REG.", "reg_", "reg-.", "r\xd0\xb5g",
+                           "\xef\xbc\xb2"
+                           "eg"})
+    CHECK_MESSAGE(canonical_name(name) == reg, name);
+  CHECK(canonical_name("B0B") == canonical_name("bob"));
+  CHECK(canonical_name("l1|") == canonical_name("LLL"));
+  CHECK(canonical_name("ALICE") == canonical_name("alice"));
+  CHECK(canonical_name("rn") == canonical_name("m"));
+  CHECK(canonical_name("Stra\xc3\x9f"
+                       "e") == canonical_name("STRASSE"));  // full case folding
+  // Not look-alikes: inner punctuation, other letters and digits.
+  for (const char* name : {"re.g", "r3g", "regs", "_reg", "rag", "reg2"})
+    CHECK_MESSAGE(canonical_name(name) != reg, name);
+  // A name of punctuation only keeps it, or all such names would be one (the empty one).
+  CHECK(canonical_name("...") != canonical_name("-"));
+  CHECK_FALSE(canonical_name("...").empty());
+  // Bytes that are not UTF-8 are left as they are.
+  CHECK(canonical_name("\xff\xfe") == "\xff\xfe");
+  // The display name is never changed: the form is only a key.
+  CHECK(canonical_name(canonical_name("Reg.")) == reg);
 }

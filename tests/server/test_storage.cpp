@@ -44,7 +44,11 @@ class Backend {
   virtual void set_schema_version(int v) = 0;
   // Runs SQL behind the storage's back.
   virtual void exec(const std::string& sql) = 0;
-  // Takes schema 6's additions out again, leaving the tables as schema 5 made them.
+  // Takes schema 7's additions out again, leaving the tables as schema 6 made them.
+  void drop_schema_7() {
+    exec("DROP INDEX players_canonical; ALTER TABLE players DROP COLUMN canonical;");
+  }
+  // Takes schema 6's and 7's additions out again, leaving the tables as schema 5 made them.
   virtual void drop_schema_6() = 0;
 };
 
@@ -65,6 +69,7 @@ class SqliteBackend final : public Backend {
     sqlite3_close(db);
   }
   void drop_schema_6() override {
+    drop_schema_7();
     exec("ALTER TABLE games DROP COLUMN owner_token; DROP TABLE counters;");
   }
 
@@ -88,6 +93,7 @@ class PgBackend final : public Backend {
     CHECK_MESSAGE(status == 0, out);
   }
   void drop_schema_6() override {
+    drop_schema_7();
     exec(
         "ALTER TABLE games DROP COLUMN owner_token; DROP TABLE counters; DROP FUNCTION "
         "amz_fence;");
@@ -729,6 +735,35 @@ STORAGE_CASE(moderation_rows,
   CHECK(s->audit_log(10).empty());
 }
 
+STORAGE_CASE(look_alike_accounts,
+             "names: no two registered names with one canonical form, and look-alikes of an "
+             "older database are kept") {
+  backend.open();
+  // Schema 6 compared names as bytes: "Reg" and "reg" could both be accounts.
+  backend.drop_schema_7();
+  backend.exec(
+      "INSERT INTO players (name, password_hash, token_digest, bot, rating, deviation, "
+      "volatility, rated_games) VALUES ('reg', 'h2', 'd', false, 1500, 350, 0.06, 0), ('Reg', "
+      "'h1', 'd', false, 1500, 350, 0.06, 0), ('REG.', '', '', false, 1500, 350, 0.06, 0);");
+  backend.set_schema_version(6);
+  auto s = backend.open();
+  CHECK(s->schema().found == 6);
+  CHECK(s->counts().players == 3);
+  // The first by name keeps the canonical form; the other goes on working but is found by none.
+  CHECK(s->registered_look_alike("r\xd0\xb5g") == "Reg");  // a Cyrillic U+0435
+  CHECK(s->registered_look_alike("reg") == "Reg");
+  CHECK_FALSE(s->registered_look_alike("Reg"));
+  CHECK_FALSE(s->registered_look_alike("bob"));
+  apply(*s, batch({PlayerLogin{"reg", "h3", "d3", false}, PlayerLogin{"REG.", "", "d4", false}}));
+  CHECK(s->player("reg")->password_hash == "h3");
+  // A new account of that form is refused by the database itself, whatever the program checked.
+  CHECK_THROWS_AS(apply(*s, batch({PlayerLogin{"rEG", "h4", "d5", false}})), StorageError);
+  CHECK_THROWS_AS(apply(*s, batch({PlayerLogin{"REG.", "h4", "d5", false}})), StorageError);
+  CHECK_FALSE(s->player("rEG"));
+  apply(*s, batch({PlayerLogin{"bob", "h5", "d6", false}, PlayerLogin{"BOB", "", "d7", false}}));
+  CHECK(s->registered_look_alike("BOB") == "bob");
+}
+
 STORAGE_CASE(upgrade_3_to_current,
              "moderation: a database of schema 3 is upgraded to the current one and keeps its "
              "rows") {
@@ -860,7 +895,7 @@ TEST_CASE("storage sqlite: a database of today's release (schema 5) is upgraded 
     check_v5_upgrade(s);
   }
   SqliteStorage again(path);
-  CHECK(again.schema().found == 6);
+  CHECK(again.schema().found == kSchemaVersion);
   CHECK(again.game_row(2)->owner_token == 1);
 }
 
@@ -1027,7 +1062,7 @@ TEST_SUITE("postgres") {
       CHECK_THROWS_AS(s.apply(std::span(&stale, 1)), FencedWrite);
     }
     PgStorage again(url);
-    CHECK(again.schema().found == 6);
+    CHECK(again.schema().found == kSchemaVersion);
     CHECK(again.game_row(2)->owner_token == 1);
   }
 
