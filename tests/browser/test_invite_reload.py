@@ -64,6 +64,7 @@ def main():
             link = link.replace(server.url, server.https_url)
             bob.get(link)
             wait_for(bob, "the sign-in form", lambda d: d.find_elements(By.ID, "name"))
+            bob.find_element(By.ID, "name").clear()  # a guest name is offered: bob takes his own
             bob.find_element(By.ID, "name").send_keys("bob")
             bob.find_element(By.ID, "signin-button").click()
             wait_for(bob, "the game to start for bob", lambda d: (game_state(d) or {}).get("status") == "active")

@@ -70,7 +70,7 @@ def main():
             if not visitor.find_elements(By.ID, "signin"):
                 fail("the sign-in form is not on the first screen")
             js(visitor, "document.getElementById('live-games').scrollIntoView({block: 'end'})")
-            shot(visitor, "visitor-home.png")
+            shot(visitor, "web-visitor-home.png")
             accessible(visitor, "the first screen with a live game")
             link.click()
             wait_for(visitor, "the watched game", lambda d: (game_state(d) or {}).get("moves") == ["d1-d7/g7"])
@@ -80,7 +80,7 @@ def main():
                 fail("a visitor is offered the chat, or no way to sign in")
             bob.send({"type": "move", "game": game, "move": "d10-d8/d9"})
             wait_for(visitor, "bob's move, live", lambda d: len(game_state(d)["moves"]) == 2)
-            shot(visitor, "visitor-watching.png")
+            shot(visitor, "web-visitor-watching.png")
             accessible(visitor, "a game watched by a visitor")
             if alice.request({"type": "list"})["games"][0].get("spectators", 0) != 1:
                 fail("the server does not count the visitor as a spectator")
@@ -108,7 +108,7 @@ def main():
             if text(guest, "#signin-button") != "Accept and play":
                 fail("the button says %r" % text(guest, "#signin-button"))
             no_sideways_scroll(guest, 390, "the invite")
-            shot(guest, "visitor-invite-phone.png")
+            shot(guest, "web-invite-phone.png")
             accessible(guest, "an invite on a phone")
             guest.find_element(By.ID, "signin-button").click()  # the one click
             wait_for(guest, "the game to start", lambda d: (game_state(d) or {}).get("status") == "active")
