@@ -68,7 +68,7 @@ struct Options {
   std::string host = "127.0.0.1";
   std::vector<unsigned short> ports;
   std::string servers;  // "a:7420,b:7420": overrides --host/--port
-  net::Transport transport = net::Transport::Tcp;
+  amazons::Transport transport = amazons::Transport::Tcp;
   std::optional<std::string> tls_fingerprint;
   int games = 1000;
   double seconds = 10;
@@ -358,7 +358,7 @@ class Loadgen {
 
   void run(std::vector<Target> targets) {
     targets_ = std::move(targets);
-    if (net::uses_tls(opt_.transport)) {
+    if (amazons::uses_tls(opt_.transport)) {
       tls_ = std::make_unique<ssl::context>(ssl::context::tls_client);
       if (opt_.tls_fingerprint) {
         tls::ClientTrust trust;
@@ -521,7 +521,7 @@ class Loadgen {
     std::printf(
         "transport %s, servers %zu%s, games %d, connections %d, sources %d, think %.0f ms, "
         "measured %.1f s\n",
-        std::string(net::to_string(opt_.transport)).c_str(), targets_.size(),
+        std::string(amazons::to_string(opt_.transport)).c_str(), targets_.size(),
         opt_.cross_node && targets_.size() > 1 ? " (players of a game on two)" : "", opt_.games,
         2 * opt_.games, opt_.sources, opt_.think_ms, secs);
     std::printf("accepted moves: %zu (%.0f per second), games finished: %d, errors: %llu\n",
@@ -770,16 +770,16 @@ class WsConn final : public Conn, public std::enable_shared_from_this<WsConn<Nex
 std::shared_ptr<Conn> Loadgen::make_conn(const Target& target, int g, Color c) {
   const std::string host = net::host_port(target.address);
   switch (opt_.transport) {
-    case net::Transport::Tcp:
+    case amazons::Transport::Tcp:
       return std::make_shared<LineConn<tcp::socket>>(*this, g, c, io_);
-    case net::Transport::Tls: {
+    case amazons::Transport::Tls: {
       auto conn =
           std::make_shared<LineConn<ssl::stream<tcp::socket>>>(*this, g, c, io_, tls_context());
       return conn;
     }
-    case net::Transport::Ws:
+    case amazons::Transport::WebSocket:
       return std::make_shared<WsConn<tcp::socket>>(*this, g, c, host, io_);
-    case net::Transport::Wss:
+    case amazons::Transport::SecureWebSocket:
       return std::make_shared<WsConn<ssl::stream<tcp::socket>>>(*this, g, c, host, io_,
                                                                 tls_context());
   }

@@ -147,11 +147,11 @@ std::filesystem::path default_known_servers() {
 
 std::optional<std::string> apply_server(BotConfig& c, const std::vector<net::ServerAddress>& all) {
   const net::ServerAddress& a = all.front();
-  if (a.transport != net::Transport::Tcp && a.transport != net::Transport::Tls)
+  if (a.transport != Transport::Tcp && a.transport != Transport::Tls)
     return "server \"" + net::to_string(a) + "\": the bot connects with tcp:// or tls://";
   c.host = a.host;
   c.port = a.port;
-  c.tls = a.transport == net::Transport::Tls;
+  c.tls = a.transport == Transport::Tls;
   c.more_servers.clear();
   for (std::size_t i = 1; i < all.size(); ++i) c.more_servers.push_back({all[i].host, all[i].port});
   return std::nullopt;

@@ -9,7 +9,7 @@ net::ConnectionOptions connection_options(const Settings& settings, const Server
   net::ConnectionOptions o;
   o.host = where.host;
   o.port = where.port;
-  o.tls = where.transport == net::Transport::Tls;
+  o.tls = where.transport == Transport::Tls;
   if (o.tls) {
     const auto& pins = settings.pinned_servers;
     if (const auto it = pins.find(net::host_port(where)); it != pins.end())
@@ -33,8 +33,8 @@ net::ConnectionOptions connection_options(const Settings& settings,
 std::string nodes_text(const std::vector<ServerAddress>& nodes, bool with_scheme) {
   std::string out;
   for (const auto& n : nodes) out += (out.empty() ? "" : ",") + net::host_port(n);
-  if (with_scheme && !nodes.empty() && nodes.front().transport != net::Transport::Tcp)
-    out = std::string(net::to_string(nodes.front().transport)) + "://" + out;
+  if (with_scheme && !nodes.empty() && nodes.front().transport != Transport::Tcp)
+    out = std::string(to_string(nodes.front().transport)) + "://" + out;
   return out;
 }
 
@@ -43,7 +43,7 @@ std::string player_text(const protocol::PlayerRef& p) {
 }
 
 OnlineClient::OnlineClient(net::ConnectionOptions options)
-    : address_{options.host, options.port, options.tls ? net::Transport::Tls : net::Transport::Tcp},
+    : address_{options.host, options.port, options.tls ? Transport::Tls : Transport::Tcp},
       name_(options.name) {
   options.delivery = net::Delivery::Poll;
   connection_ = std::make_unique<net::Connection>(

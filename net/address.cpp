@@ -5,20 +5,6 @@
 
 namespace amazons::net {
 
-std::string_view to_string(Transport t) {
-  switch (t) {
-    case Transport::Tcp:
-      return "tcp";
-    case Transport::Tls:
-      return "tls";
-    case Transport::Ws:
-      return "ws";
-    case Transport::Wss:
-      return "wss";
-  }
-  return "tcp";
-}
-
 Expected<ServerAddress, std::string> parse_server_address(std::string_view text,
                                                           unsigned short default_port) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
@@ -34,9 +20,9 @@ Expected<ServerAddress, std::string> parse_server_address(std::string_view text,
     else if (scheme == "tls")
       out.transport = Transport::Tls;
     else if (scheme == "ws")
-      out.transport = Transport::Ws;
+      out.transport = Transport::WebSocket;
     else if (scheme == "wss")
-      out.transport = Transport::Wss;
+      out.transport = Transport::SecureWebSocket;
     else
       return Unexpected(shown + "unknown scheme \"" + std::string(scheme) +
                         "://\" (tcp://, tls://, ws:// or wss://)");

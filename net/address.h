@@ -15,13 +15,9 @@
 #include <vector>
 
 #include "common/expected.h"
+#include "common/transport.h"
 
 namespace amazons::net {
-
-enum class Transport : std::uint8_t { Tcp, Tls, Ws, Wss };
-std::string_view to_string(Transport t);  // "tcp", "tls", "ws", "wss"
-// Is this transport encrypted (TLS underneath)?
-constexpr bool uses_tls(Transport t) { return t == Transport::Tls || t == Transport::Wss; }
 
 inline constexpr unsigned short kDefaultPort = 7420;
 

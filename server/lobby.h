@@ -23,12 +23,11 @@
 #include "server/game_room.h"
 #include "server/moderation.h"
 #include "server/rate_limiter.h"
+#include "server/session_id.h"
 #include "server/storage.h"
 #include "server/tournament.h"
 
 namespace amazons::server {
-
-using SessionId = std::uint64_t;
 
 struct LobbyConfig {
   std::string server_name = "amazons";

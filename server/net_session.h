@@ -21,12 +21,12 @@
 
 #include "common/protocol.h"
 #include "common/time_control.h"
+#include "server/session_id.h"
 #include "server/transport.h"
 
 namespace amazons::server {
 
 class Server;
-using SessionId = std::uint64_t;
 
 class Session : public std::enable_shared_from_this<Session> {
  public:

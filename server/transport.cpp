@@ -9,22 +9,6 @@
 
 namespace amazons::server {
 
-std::string_view to_string(Transport t) {
-  switch (t) {
-    case Transport::Tcp:
-      return "tcp";
-    case Transport::Tls:
-      return "tls";
-    case Transport::WebSocket:
-      return "ws";
-    case Transport::SecureWebSocket:
-      return "wss";
-  }
-  return "?";
-}
-
-bool is_secure(Transport t) { return t == Transport::Tls || t == Transport::SecureWebSocket; }
-
 FirstBytes classify_first_bytes(std::string_view bytes, bool inside_tls) {
   if (bytes.empty()) return FirstBytes::NeedMore;
   if (!inside_tls) {

@@ -10,17 +10,9 @@
 #include <string_view>
 #include <vector>
 
-namespace amazons::server {
+#include "common/transport.h"
 
-// How a connection reaches the lobby, for logs, metrics and the TLS rules.
-enum class Transport : std::uint8_t {
-  Tcp,              // JSON lines over plain TCP
-  Tls,              // JSON lines under TLS
-  WebSocket,        // one JSON message per text frame, plain HTTP upgrade
-  SecureWebSocket,  // the same under TLS
-};
-std::string_view to_string(Transport t);
-bool is_secure(Transport t);
+namespace amazons::server {
 
 // What the first bytes of a connection (or of the plaintext inside TLS) say it speaks.
 enum class FirstBytes : std::uint8_t {

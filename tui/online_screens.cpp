@@ -111,7 +111,7 @@ class ConnectScreen final : public Screen {
       return;
     }
     const auto transport = where->front().transport;
-    if (transport == net::Transport::Ws || transport == net::Transport::Wss) {
+    if (transport == Transport::WebSocket || transport == Transport::SecureWebSocket) {
       app_.notify("Server: this client connects with tcp:// or tls:// (ws:// is for browsers).",
                   true);
       return;

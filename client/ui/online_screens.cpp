@@ -84,7 +84,7 @@ class ConnectScreen final : public Screen {
         app_.settings().last_server.empty() ? "127.0.0.1:7420" : app_.settings().last_server;
     // The switch says TLS; the field holds host:port (a typed tls:// works too).
     if (auto last = parse_server_addresses(server_.text); last) {
-      tls_.value = last->front().transport == net::Transport::Tls;
+      tls_.value = last->front().transport == Transport::Tls;
       server_.text = nodes_text(*last, false);
     }
     name_.text = app_.settings().name;
@@ -218,12 +218,12 @@ class ConnectScreen final : public Screen {
       return;
     }
     const auto transport = where->front().transport;
-    if (transport == net::Transport::Ws || transport == net::Transport::Wss) {
+    if (transport == Transport::WebSocket || transport == Transport::SecureWebSocket) {
       error_ = "Server: this client connects with tcp:// or tls:// (ws:// is for browsers).";
       return;
     }
     if (tls_.value)
-      for (auto& node : *where) node.transport = net::Transport::Tls;
+      for (auto& node : *where) node.transport = Transport::Tls;
     if (auto why = check_name(name_.text)) {
       error_ = "Name: " + *why + ".";
       return;

@@ -2,10 +2,10 @@
 
 #include "net/address.h"
 
+using amazons::Transport;
 using amazons::net::host_port;
 using amazons::net::parse_server_address;
 using amazons::net::ServerAddress;
-using amazons::net::Transport;
 
 TEST_CASE("address: host:port, a default port, IPv6 in brackets, and the schemes") {
   CHECK(parse_server_address("example.org:7000").value() == ServerAddress{"example.org", 7000});
@@ -18,8 +18,9 @@ TEST_CASE("address: host:port, a default port, IPv6 in brackets, and the schemes
         ServerAddress{"example.org", 7000, Transport::Tls});
   CHECK(parse_server_address("tls://[::1]:9").value() == ServerAddress{"::1", 9, Transport::Tls});
   CHECK(parse_server_address("tcp://h:1").value() == ServerAddress{"h", 1, Transport::Tcp});
-  CHECK(parse_server_address("ws://h:1/ws").value() == ServerAddress{"h", 1, Transport::Ws});
-  CHECK(parse_server_address("wss://h/").value() == ServerAddress{"h", 7420, Transport::Wss});
+  CHECK(parse_server_address("ws://h:1/ws").value() == ServerAddress{"h", 1, Transport::WebSocket});
+  CHECK(parse_server_address("wss://h/").value() ==
+        ServerAddress{"h", 7420, Transport::SecureWebSocket});
 }
 
 TEST_CASE("address: printed so that it parses back, and host_port is the key without the scheme") {
