@@ -130,6 +130,44 @@ TEST_SUITE("tui") {
     CHECK(text_width("d1-d7/g7") == 8);
   }
 
+  TEST_CASE("canvas: Chinese takes two columns, is clipped whole and never cut in half") {
+    CHECK(char_width(U'亚') == 2);
+    CHECK(char_width(U'，') == 2);  // fullwidth punctuation
+    CHECK(char_width(U'a') == 1);
+    CHECK(char_width(U'\u2655') == 1);  // the queens stay one column
+    CHECK(char_width(U'\u0301') == 0);  // a combining accent
+    CHECK(text_width("亚马逊棋 d1") == 11);
+    CHECK(fit_width("亚马逊棋", 5) == "亚马");
+    CHECK(pad_width("白方", 6) == "白方  ");
+
+    Canvas c(9, 3);
+    CHECK(c.text(0, 0, "亚马逊棋") == 8);
+    CHECK(c.row_text(0) == "亚马逊棋");
+    CHECK(c.at(1, 0).ch == kWideTail);
+    // Clipped to 5 columns: the third character would need columns 4 and 5, so it is left out.
+    CHECK(c.text(0, 1, "亚马逊棋", {}, 5) == 4);
+    CHECK(c.row_text(1) == "亚马");
+    // At the canvas's edge likewise: column 8 is the last, too narrow for a wide character.
+    CHECK(c.text(6, 2, "ab亚") == 8);
+    CHECK(c.row_text(2) == "      ab");
+    // Writing over half of a wide character blanks its other half.
+    c.text(1, 0, "x");
+    CHECK(c.row_text(0) == " x马逊棋");
+    c.text(4, 0, "y");
+    CHECK(c.row_text(0) == " x马y 棋");
+
+    // Wrapping breaks between Chinese characters, and at spaces in Latin text.
+    Canvas w(8, 4);
+    CHECK(w.wrapped(0, 0, "轮到你：选一个皇后。", {}, 8, 4) == 3);
+    CHECK(w.row_text(0) == "轮到你：");
+    CHECK(w.row_text(1) == "选一个皇");
+    CHECK(w.row_text(2) == "后。");
+    Canvas l(10, 3);
+    CHECK(l.wrapped(0, 0, "White has no move", {}, 10, 3) == 2);
+    CHECK(l.row_text(0) == "White has");
+    CHECK(l.row_text(1) == "no move");
+  }
+
   TEST_CASE("model: the board with coordinates, the cursor and the stage marks, also in ASCII") {
     const Position pos(standard_variant());
     Canvas c(40, 12);
