@@ -5,6 +5,7 @@
 // loading: any thread may format with a Catalogue it can see.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
@@ -22,9 +23,8 @@ namespace amazons::client {
 struct MessageArg {
   MessageArg(std::string_view n, std::string v) : name(n), value(std::move(v)) {}
   MessageArg(std::string_view n, const char* v) : name(n), value(std::string(v)) {}
-  MessageArg(std::string_view n, std::int64_t v) : name(n), value(v) {}
-  MessageArg(std::string_view n, int v) : name(n), value(std::int64_t{v}) {}
-  MessageArg(std::string_view n, std::size_t v) : name(n), value(static_cast<std::int64_t>(v)) {}
+  template <std::integral T>
+  MessageArg(std::string_view n, T v) : name(n), value(static_cast<std::int64_t>(v)) {}
   std::string_view name;
   std::variant<std::string, std::int64_t> value;
 };
@@ -53,6 +53,8 @@ class Catalogue {
   }
   // Whether the language itself (not the English fallback) has `key`.
   bool has(std::string_view key) const { return messages_.contains(key); }
+  // Whether the language or English has `key`.
+  bool knows(std::string_view key) const { return has(key) || english_.contains(key); }
 
  private:
   std::string language_ = std::string(kSourceLanguage);
