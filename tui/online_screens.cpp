@@ -81,7 +81,7 @@ class ConnectScreen final : public Screen {
     c.text(2, 1, "Play online", {Ink::Accent, Ink::Default, true});
     c.text(2, 2, "A server's host:port, or tls://host:port. The password is for registered names.",
            {Ink::Muted}, c.width() - 4);
-    int y = form_.draw(c, 2, 4, 9) + 1;
+    int y = form_.draw(c, 2, 4) + 1;
     c.text(2, y++, lan_text_, {Ink::Muted}, c.width() - 4);
     for (std::size_t i = 0; i < found_.size() && y < c.height() - 2; ++i)
       c.text(4, y++, std::to_string(i + 1) + "  " + found_[i] + "  " + found_names_[i], {Ink::Text},

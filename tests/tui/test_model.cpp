@@ -20,6 +20,13 @@ namespace {
 
 Square sq(const char* s) { return *parse_square(s); }
 
+const client::Catalogue& english() {
+  static const client::Catalogue catalogue =
+      client::Catalogue::load(std::filesystem::path(amazons::test::source_dir()) / "i18n", "en")
+          .catalogue;
+  return catalogue;
+}
+
 struct Driven {
   explicit Driven(const std::filesystem::path& home, bool ascii = false)
       : app([&] {
@@ -28,6 +35,8 @@ struct Driven {
           o.data_dir = home / "data";
           o.rules_dir = std::filesystem::path(amazons::test::config_dir()) / "rules";
           o.ai_config = std::filesystem::path(amazons::test::config_dir()) / "ai.json";
+          o.i18n_dir = std::filesystem::path(amazons::test::source_dir()) / "i18n";
+          o.language = "en";
           o.ascii = ascii;
           return o;
         }()) {}
@@ -60,7 +69,7 @@ struct Driven {
 TEST_SUITE("tui") {
   TEST_CASE("move entry: the fitting moves, the completion and the squares every fit shares") {
     const Position pos(standard_variant());
-    MoveEntry e = read_move_entry(pos, "d1");
+    MoveEntry e = read_move_entry(english(), pos, "d1");
     CHECK(e.problem.empty());
     CHECK(e.from == sq("d1"));
     CHECK(e.to.is_none());
@@ -72,38 +81,40 @@ TEST_SUITE("tui") {
             return n;
           }()));
     CHECK(e.completion == "d1-");
-    e = read_move_entry(pos, "D1 d7");
+    e = read_move_entry(english(), pos, "D1 d7");
     CHECK(e.canonical == "d1-d7");
     CHECK(e.to == sq("d7"));
-    e = read_move_entry(pos, "d1d7g7");
+    e = read_move_entry(english(), pos, "d1d7g7");
     REQUIRE(e.unique());
     CHECK(to_string(e.fits.front()) == "d1-d7/g7");
-    e = read_move_entry(pos, "a4-a5/a");
+    e = read_move_entry(english(), pos, "a4-a5/a");
     CHECK(e.problem.empty());
     CHECK(e.completion.rfind("a4-a5/a", 0) == 0);
-    e = read_move_entry(pos, "");
+    e = read_move_entry(english(), pos, "");
     CHECK(e.problem.empty());
     CHECK(e.from.is_none());
   }
 
   TEST_CASE("move entry: why nothing fits") {
     const Position pos(standard_variant());
-    CHECK(read_move_entry(pos, "a1").problem == "there is no White queen on a1");
-    CHECK(read_move_entry(pos, "a7-a8/a9").problem == "there is no White queen on a7");
-    CHECK(read_move_entry(pos, "d1-d10").problem ==
-          "d1-d10: " + std::string(describe(MoveError::DestinationOccupied)));
-    CHECK(read_move_entry(pos, "d1-e3/e4").problem ==
-          "d1-e3: " + std::string(describe(MoveError::NotOnQueenLine)));
-    CHECK(read_move_entry(pos, "d1-d7/d10").problem ==
-          "d1-d7/d10: " + std::string(describe(MoveError::ArrowOccupied)));
-    CHECK(read_move_entry(pos, "d1-d7/e9").problem ==
-          "d1-d7/e9: " + std::string(describe(MoveError::ArrowNotOnLine)));
-    CHECK(read_move_entry(pos, "k1").problem == "'k1' is not a square of this board");
-    CHECK(read_move_entry(pos, "d1?").problem.find("'?' has no place") == 0);
-    CHECK(read_move_entry(pos, "1d").problem.find("starts with its file letter") !=
+    CHECK(read_move_entry(english(), pos, "a1").problem == "there is no White queen on a1");
+    CHECK(read_move_entry(english(), pos, "a7-a8/a9").problem == "there is no White queen on a7");
+    CHECK(read_move_entry(english(), pos, "d1-d10").problem ==
+          "d1-d10: The queen's destination is taken.");
+    CHECK(read_move_entry(english(), pos, "d1-e3/e4").problem ==
+          "d1-e3: A queen moves in a straight line: along a row, a column or a diagonal.");
+    CHECK(read_move_entry(english(), pos, "d1-d7/d10").problem ==
+          "d1-d7/d10: The arrow's square is taken.");
+    CHECK(read_move_entry(english(), pos, "d1-d7/e9").problem ==
+          "d1-d7/e9: An arrow flies in a straight line from the queen: along a row, a column or a "
+          "diagonal.");
+    CHECK(read_move_entry(english(), pos, "k1").problem == "'k1' is not a square of this board");
+    CHECK(read_move_entry(english(), pos, "d1?").problem.find("'?' has no place") == 0);
+    CHECK(read_move_entry(english(), pos, "1d").problem.find("starts with its file letter") !=
           std::string::npos);
-    CHECK(read_move_entry(pos, "d1-d7/g7-a1").problem.find("three squares") != std::string::npos);
-    CHECK(read_move_entry(pos, "d1234").problem == "'d123' is not a square");
+    CHECK(read_move_entry(english(), pos, "d1-d7/g7-a1").problem.find("three squares") !=
+          std::string::npos);
+    CHECK(read_move_entry(english(), pos, "d1234").problem == "'d123' is not a square");
   }
 
   TEST_CASE("board fit: larger squares when there is room, the smallest otherwise") {
