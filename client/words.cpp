@@ -83,9 +83,13 @@ std::string time_choice_text(const Catalogue& t, const TimeControl& tc) {
   return {};
 }
 
+std::string rules_name(const Catalogue& t, const std::string& name) {
+  const std::string key = "rules." + name;
+  return t.knows(key) ? t(key) : name;
+}
+
 std::string variant_text(const Catalogue& t, const RuleVariant& v) {
-  const std::string key = "rules." + v.name;
-  return t("rules.label", {{"name", t.knows(key) ? t(key) : v.name}, {"size", v.size}});
+  return t("rules.label", {{"name", rules_name(t, v.name)}, {"size", v.size}});
 }
 
 std::string level_name(const Catalogue& t, std::string_view level) {

@@ -28,6 +28,8 @@ std::string game_status(const Catalogue& t, const GameViewModel& vm);
 std::string stage_hint(const Catalogue& t, InputStage s);
 // A time control as the forms offer it: "No clock", "5 min + 5 s", "1 day per move".
 std::string time_choice_text(const Catalogue& t, const TimeControl& tc);
+// A rule variant's name: rules.NAME when the catalogue has it ("标准"), else the name.
+std::string rules_name(const Catalogue& t, const std::string& name);
 // A rule variant with its board: "standard (10×10)", "标准 (10×10)".
 std::string variant_text(const Catalogue& t, const RuleVariant& v);
 // An engine level's name ("Hard", "困难") and what it is like, from its name in ai.json; the
