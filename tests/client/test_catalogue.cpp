@@ -7,6 +7,7 @@
 #include <string>
 
 #include "client/catalogue.h"
+#include "client/words.h"
 #include "tests/client/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -128,4 +129,39 @@ TEST_CASE("catalogue: the language follows the locale, Simplified Chinese only f
   CHECK(choose_language("", available, chinese) == "zh-CN");
   CHECK(choose_language("zh-CN", available, env_of({{"LANG", "C"}})) == "zh-CN");
   CHECK(choose_language("xx", available, chinese) == "zh-CN");
+}
+
+TEST_CASE("words: the server's refusals in the client's words, in both languages") {
+  const auto en = Catalogue::load(shipped_catalogues(), "en").catalogue;
+  const auto zh = Catalogue::load(shipped_catalogues(), "zh-CN").catalogue;
+  CHECK(error_text(en, "not_your_turn") == "It is not your turn.");
+  CHECK(error_text(zh, "not_your_turn") == "还没轮到你走棋。");
+  CHECK(error_text(en, "illegal_move", "path_blocked") == "The path of the queen is blocked.");
+  CHECK(error_text(zh, "illegal_move", "path_blocked") == "皇后的路线被挡住了。");
+  // An unknown reason falls back to the code's message, an unknown code to error.unknown.
+  CHECK(error_text(en, "illegal_move", "no_such_reason") == "The rules do not allow that move.");
+  CHECK(error_text(en, "brand_new_code") == "The server refused (brand_new_code).");
+  CHECK(error_text(zh, "brand_new_code") == "服务器拒绝了请求（brand_new_code）。");
+}
+
+TEST_CASE("words: results, time controls and rules in both languages") {
+  const auto en = Catalogue::load(shipped_catalogues(), "en").catalogue;
+  const auto zh = Catalogue::load(shipped_catalogues(), "zh-CN").catalogue;
+  const GameResult black_wins{Color::Black, EndReason::NoMoves};
+  CHECK(result_title(en, black_wins) == "Black wins");
+  CHECK(result_title(zh, black_wins) == "黑方胜");
+  CHECK(result_reason(en, black_wins) == "White has no legal move left.");
+  CHECK(result_reason(zh, black_wins) == "白方已无合法着法。");
+  using std::chrono::seconds;
+  CHECK(time_choice_text(en, TimeControl::fischer(seconds(300), seconds(5))) == "5 min + 5 s");
+  CHECK(time_choice_text(zh, TimeControl::fischer(seconds(300), seconds(5))) == "5 分 + 5 秒");
+  CHECK(time_choice_text(en, TimeControl::fixed_per_move(seconds(86'400))) == "1 day per move");
+  CHECK(time_choice_text(en, TimeControl::fixed_per_move(seconds(3 * 86'400))) ==
+        "3 days per move");
+  CHECK(time_choice_text(zh, TimeControl::unlimited()) == "不计时");
+  CHECK(variant_text(en, standard_variant()) == "standard (10x10)");
+  CHECK(variant_text(zh, standard_variant()) == "标准（10x10）");
+  CHECK(level_name(en, "beginner") == "Beginner");
+  CHECK(level_name(zh, "beginner") == "入门");
+  CHECK(level_name(zh, "custom_level") == "custom_level");
 }
