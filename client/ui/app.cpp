@@ -9,6 +9,7 @@
 #include "client/replay_model.h"
 #include "client/ui/screens.h"
 #include "client/user_files.h"
+#include "client/words.h"
 
 namespace amazons::client::ui {
 
@@ -62,6 +63,13 @@ void App::save_settings() {
   sounds_.set_enabled(settings_.sound);
   if (auto problem = client::save_settings(options_.config_dir / "settings.json", settings_))
     notify("Settings not saved: " + *problem, true);
+}
+
+void App::notify(const OnlineNotice& notice) {
+  if (notice.code.empty()) return notify(notice.text, notice.error);
+  log_.warn("server_refused",
+            {{"code", notice.code}, {"reason", notice.reason}, {"message", notice.text}});
+  notify(error_text(catalogue_, notice.code, notice.reason), true);
 }
 
 void App::notify(std::string message, bool error) {

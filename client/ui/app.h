@@ -15,10 +15,12 @@
 #include "client/catalogue.h"
 #include "client/game_store.h"
 #include "client/game_view_model.h"
+#include "client/online_client.h"
 #include "client/server_host.h"
 #include "client/settings.h"
 #include "client/ui/sounds.h"
 #include "client/ui/widgets.h"
+#include "common/log.h"
 
 namespace amazons::client::ui {
 
@@ -84,6 +86,9 @@ class App {
   Sounds& sounds() { return sounds_; }
   // A line at the bottom of the window for a few seconds.
   void notify(std::string message, bool error = false);
+  // A notice of the online client: a refusal in the client's words (error.CODE), the server's
+  // own sentence on stderr, the client's log.
+  void notify(const OnlineNotice& notice);
   // The server this client hosts, if any: kept until the client quits, then stopped.
   std::unique_ptr<ServerHost>& hosted_server() { return hosted_server_; }
 
@@ -100,6 +105,7 @@ class App {
   Settings settings_;
   std::vector<std::pair<std::string, std::string>> languages_;
   Catalogue catalogue_;
+  Log log_{stderr};
   Sounds sounds_;
   std::unique_ptr<Screen> screen_;
   std::unique_ptr<Screen> next_;
