@@ -58,6 +58,8 @@ class GameViewModel {
   // "White to move", "Black is thinking...", or the result title once the game is over.
   std::string status() const;
   const std::optional<GameResult>& result() const { return result_; }
+  // The game driver's detail of an illegal move that ended the game; else empty.
+  const std::string& end_detail() const { return detail_; }
   std::string result_title() const;
   std::string result_reason() const;
 

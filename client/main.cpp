@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
   bool host = false;
   unsigned width = 1200, height = 800;
   int analysis_movetime = 500;
+  std::string i18n_dir = amazons::shipped_dir("i18n", AMAZONS_I18N_DIR).string();
+  std::string language;
   cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
   cli.add_option("--data-dir", data, "Where games are saved (default: XDG data)");
   cli.add_option("--rules-dir", rules_dir, "Directory of rule variant files")
@@ -46,12 +48,18 @@ int main(int argc, char** argv) {
                  "analyses a game")
       ->capture_default_str()
       ->check(CLI::Range(10, 60000));
+  cli.add_option("--i18n-dir", i18n_dir, "Directory of the message catalogues (LANG.json)")
+      ->capture_default_str();
+  cli.add_option("--language", language,
+                 "Speak this language (en, zh-CN) in this run; default: the settings, else LANG");
   cli.add_option("--width", width, "Initial window width")->check(CLI::Range(640u, 7680u));
   cli.add_option("--height", height, "Initial window height")->check(CLI::Range(480u, 4320u));
   CLI11_PARSE(cli, argc, argv);
 
   ui::AppOptions options;
   options.rules_dir = rules_dir;
+  options.i18n_dir = i18n_dir;
+  if (!language.empty()) options.language = language;
   for (auto [given, field, lookup] : {std::tuple{&config, &options.config_dir, &config_dir},
                                       std::tuple{&data, &options.data_dir, &data_dir}}) {
     if (!given->empty()) {
@@ -89,6 +97,9 @@ int main(int argc, char** argv) {
     std::cerr << "amazons-client: " << loaded.error() << "\n";
     return 4;
   }
+  // Without a Chinese font the client still runs; Chinese then shows as boxes.
+  if (auto cjk = ui::load_cjk_fonts(fonts); !cjk)
+    std::cerr << "amazons-client: " << cjk.error() << "\n";
 
   // No multisampling: round shapes come antialiased from textures (see board_view.cpp).
   sf::RenderWindow window(sf::VideoMode(width, height), "Amazons", sf::Style::Default);

@@ -92,12 +92,23 @@ std::vector<OnlineNotice> OnlineClient::take_notices() {
   notices_.clear();
   for (auto& [id, g] : games_held_)
     if (id == current_)
-      for (auto& text : g->take_notices()) out.push_back({std::move(text), true});
+      for (auto& text : g->take_notices()) out.push_back({std::move(text), true, {}, {}});
   return out;
 }
 
 void OnlineClient::notice(std::string text, bool error) {
-  notices_.push_back({std::move(text), error});
+  notices_.push_back({std::move(text), error, {}, {}});
+  if (notices_.size() > 20) notices_.pop_front();
+}
+
+void OnlineClient::notice(const std::string& what, const net::ClientError& e) {
+  const bool refused = e.kind == net::ClientError::Kind::Server && e.code;
+  OnlineNotice n{what.empty() ? e.describe() : what + ": " + e.message, true, {}, {}};
+  if (refused) {
+    n.code = std::string(protocol::code(*e.code));
+    n.reason = e.reason.value_or("");
+  }
+  notices_.push_back(std::move(n));
   if (notices_.size() > 20) notices_.pop_front();
 }
 
@@ -132,7 +143,7 @@ void OnlineClient::on_event(const net::ConnectionEvent& event) {
   } else if (const auto* m = std::get_if<net::MessageEvent>(&event)) {
     on_message(m->message);
   } else if (const auto* e = std::get_if<net::ErrorEvent>(&event)) {
-    notice(e->error.describe(), true);
+    notice("", e->error);
   }
 }
 
@@ -238,7 +249,7 @@ void OnlineClient::request(protocol::ClientMessage message, std::string what,
                            std::function<void(const protocol::ServerMessage&)> done) {
   connection_->send(std::move(message), [this, what = std::move(what),
                                          done = std::move(done)](net::ServerLink::Reply r) {
-    if (!r) return notice(what + ": " + r.error().message, true);
+    if (!r) return notice(what, r.error());
     if (done) done(*r);
   });
 }

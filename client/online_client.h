@@ -32,8 +32,12 @@ using net::to_string;
 
 // A line for the person: a refusal from the server, a lost connection, a challenge declined.
 struct OnlineNotice {
-  std::string text;
+  std::string text;  // in English: the log's words, and what a client without a catalogue shows
   bool error = false;
+  // A refusal by the server: its code ("not_your_turn") and for an illegal move the rules'
+  // reason, for the client to say in its own words (client/words.h error_text); else empty.
+  std::string code;
+  std::string reason;
 };
 
 // One finished game of the archive, fetched in full.
@@ -177,6 +181,8 @@ class OnlineClient {
   void request(protocol::ClientMessage message, std::string what,
                std::function<void(const protocol::ServerMessage&)> done = {});
   void notice(std::string text, bool error = false);
+  // An error as a notice: `what` failed, and for a refusal the server's code and reason.
+  void notice(const std::string& what, const net::ClientError& e);
 
   ServerAddress address_;
   std::string name_;

@@ -73,7 +73,8 @@ json to_json(const Settings& s) {
           {"territory_view", s.territory_view},
           {"last_variant", s.last_variant},
           {"last_time_control", s.last_time_control},
-          {"last_level", s.last_level}};
+          {"last_level", s.last_level},
+          {"language", s.language}};
 }
 
 LoadedSettings settings_from_json(const json& j) {
@@ -109,6 +110,7 @@ LoadedSettings settings_from_json(const json& j) {
   text("name", s.name, true);
   text("last_server", s.last_server, false);
   text("discovery_target", s.discovery_target, false);
+  text("language", s.language, false);
   if (j.contains("pinned_servers")) {
     const json& pins = j["pinned_servers"];
     if (!pins.is_object()) {

@@ -48,6 +48,8 @@ struct Settings {
   std::string last_variant = "standard";  // what the new-game screen offers first
   std::string last_time_control = "none";
   std::string last_level;  // the engine level last played; empty: the config's default
+  // The language spoken (a catalogue's tag, "zh-CN"); empty: the system's (catalogue.h).
+  std::string language;
   friend bool operator==(const Settings&, const Settings&) = default;
 };
 

@@ -10,6 +10,8 @@ App::App(AppOptions options) : options_(std::move(options)) {
   client::LoadedSettings loaded = client::load_settings(options_.config_dir / "settings.json");
   settings_ = std::move(loaded.settings);
   if (options_.name) settings_.name = *options_.name;
+  languages_ = client::catalogue_languages(options_.i18n_dir);
+  load_catalogue();
   if (!loaded.problems.empty()) notify(loaded.problems.front(), true);
   if (options_.replay_file)
     screen_ = make_replay_file_screen(*this, *options_.replay_file,
@@ -23,6 +25,38 @@ App::~App() {
   // Screens leave their games (an unfinished local game stays saved) before the rest goes.
   next_.reset();
   screen_.reset();
+  log_.reset();
+  if (log_file_) std::fclose(log_file_);
+}
+
+void App::load_catalogue() {
+  const std::string language =
+      options_.language ? client::choose_language(*options_.language, languages_, options_.env)
+                        : client::choose_language(settings_.language, languages_, options_.env);
+  client::Catalogue::Loaded loaded = client::Catalogue::load(options_.i18n_dir, language);
+  catalogue_ = std::move(loaded.catalogue);
+  for (const std::string& problem : loaded.problems) {
+    log("catalogue", {{"problem", problem}});
+    notify(problem, true);
+  }
+}
+
+void App::set_language(std::string setting) {
+  settings_.language = std::move(setting);
+  options_.language.reset();
+  save_settings();
+  load_catalogue();
+}
+
+void App::log(std::string_view event, Log::Fields fields) {
+  if (!log_) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.data_dir, ec);
+    log_file_ = std::fopen((options_.data_dir / "amazons-tui.log").c_str(), "a");
+    if (!log_file_) return;
+    log_ = std::make_unique<Log>(log_file_, Log::Level::Info);
+  }
+  log_->info(event, fields);
 }
 
 void App::save_settings() {

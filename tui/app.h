@@ -12,10 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "client/catalogue.h"
 #include "client/computer_game.h"
 #include "client/game_session.h"
 #include "client/game_store.h"
 #include "client/settings.h"
+#include "common/log.h"
 #include "tui/canvas.h"
 
 namespace amazons::tui {
@@ -52,7 +54,11 @@ struct AppOptions {
   std::filesystem::path data_dir;    // saved games
   std::filesystem::path rules_dir;   // rule variant files
   std::filesystem::path ai_config;   // config/ai.json
-  bool ascii = false;                // no Unicode pieces and no colours
+  std::filesystem::path i18n_dir;    // the catalogues of messages, LANG.json
+  // The language for this run (--language), over the setting and the locale.
+  std::optional<std::string> language;
+  client::EnvLookup env = client::process_env;  // LC_ALL, LC_MESSAGES, LANG
+  bool ascii = false;                           // no Unicode pieces and no colours
   // Straight to the connect screen (or to the lobby, with `connect`): --server, --name,
   // --password.
   std::optional<std::string> server;
@@ -95,6 +101,14 @@ class App {
   void save_settings();
   client::GameStore store() const { return client::GameStore(options_.data_dir); }
   const client::ComputerConfig& computer();
+  // The messages in the language spoken (the setting, else the locale; catalogue.h).
+  const client::Catalogue& tr() const { return catalogue_; }
+  // The languages there are catalogues for, and a change of the setting ("" follows the
+  // locale): kept in the settings and spoken at once.
+  const std::vector<std::string>& languages() const { return languages_; }
+  void set_language(std::string setting);
+  // A line in data_dir/amazons-tui.log: what the server said in its own words, what failed.
+  void log(std::string_view event, Log::Fields fields);
 
   // Shows `screen` after the current key or tick is handled (a screen may replace itself).
   void show(std::unique_ptr<Screen> screen);
@@ -110,9 +124,14 @@ class App {
 
  private:
   void swap_screen();
+  void load_catalogue();
 
   AppOptions options_;
   client::Settings settings_;
+  std::vector<std::string> languages_;
+  client::Catalogue catalogue_;
+  std::FILE* log_file_ = nullptr;
+  std::unique_ptr<Log> log_;
   std::optional<client::ComputerConfig> computer_;
   std::unique_ptr<Screen> screen_;
   std::unique_ptr<Screen> next_;
@@ -129,6 +148,7 @@ class App {
 std::unique_ptr<Screen> make_menu_screen(App& app);
 std::unique_ptr<Screen> make_computer_setup_screen(App& app);
 std::unique_ptr<Screen> make_two_player_setup_screen(App& app);
+std::unique_ptr<Screen> make_language_screen(App& app);
 // Plays a local game (against the computer or between two people here).
 // Moves an unfinished game to the saved games, then plays `setup`; returns why not.
 std::optional<std::string> start_local_game(App& app, client::SessionSetup setup);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <unicode/uchar.h>
+
 namespace amazons::tui {
 
 Canvas::Canvas(int width, int height)
@@ -11,15 +13,35 @@ Canvas::Canvas(int width, int height)
 
 void Canvas::put(int x, int y, char32_t ch, Paint paint) {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
+  const int w = ch == kWideTail ? 1 : char_width(ch);
+  if (w == 0) return;
+  if (w == 2 && x + 1 >= width_) return;
+  // A wide character whose half is overwritten would leave the other half on the terminal.
+  auto clear_cell = [&](int cx) {
+    Cell& cell = cells_[index(cx, y)];
+    if (cell.ch == kWideTail && cx > 0)
+      cells_[index(cx - 1, y)].ch = U' ';
+    else if (cx + 1 < width_ && cells_[index(cx + 1, y)].ch == kWideTail)
+      cells_[index(cx + 1, y)].ch = U' ';
+    cell.ch = U' ';
+  };
+  clear_cell(x);
+  if (w == 2) clear_cell(x + 1);
   cells_[index(x, y)] = {ch, paint};
+  if (w == 2) cells_[index(x + 1, y)] = {kWideTail, paint};
 }
 
 int Canvas::text(int x, int y, std::string_view utf8, Paint paint, int max_width) {
   int col = x;
   for (char32_t ch : decode_utf8(utf8)) {
-    if (max_width >= 0 && col - x >= max_width) break;
     // Control characters from untrusted text (names, chat) would move the terminal's cursor.
-    put(col++, y, ch < 0x20 || ch == 0x7F ? U'?' : ch, paint);
+    if (ch < 0x20 || ch == 0x7F) ch = U'?';
+    const int w = char_width(ch);
+    if (w == 0) continue;
+    if (max_width >= 0 && col - x + w > max_width) break;
+    if (col + w > width_) break;
+    put(col, y, ch, paint);
+    col += w;
   }
   return col;
 }
@@ -30,10 +52,18 @@ int Canvas::wrapped(int x, int y, std::string_view utf8, Paint paint, int width,
   std::size_t start = 0;
   int rows = 0;
   while (start < all.size() && rows < max_lines) {
-    std::size_t end = std::min(all.size(), start + static_cast<std::size_t>(width));
-    if (end < all.size()) {
-      const std::size_t space = all.rfind(U' ', end);
-      if (space != std::u32string::npos && space > start) end = space;
+    std::size_t end = start;
+    int used = 0;
+    while (end < all.size() && used + char_width(all[end]) <= width) used += char_width(all[end++]);
+    if (end == start) ++end;  // a character wider than the line: shown clipped, not looped on
+    if (end < all.size() && all[end] != U' ') {
+      // Break at the last space, or after the last wide character (between two Chinese
+      // characters), whichever is later; else cut the word.
+      std::size_t cut = end;
+      while (cut > start + 1 && all[cut - 1] != U' ' && char_width(all[cut - 1]) < 2 &&
+             char_width(all[cut]) < 2)
+        --cut;
+      if (cut > start + 1) end = all[cut - 1] == U' ' ? cut - 1 : cut;
     }
     std::string line;
     for (std::size_t i = start; i < end; ++i) line += encode_utf8(all[i]);
@@ -55,7 +85,8 @@ std::string Canvas::row_text(int y) const {
   if (y < 0 || y >= height_) return out;
   int last = width_ - 1;
   while (last >= 0 && at(last, y).ch == U' ') --last;
-  for (int x = 0; x <= last; ++x) out += encode_utf8(at(x, y).ch);
+  for (int x = 0; x <= last; ++x)
+    if (at(x, y).ch != kWideTail) out += encode_utf8(at(x, y).ch);
   return out;
 }
 
@@ -122,6 +153,39 @@ std::string encode_utf8(char32_t c) {
   return out;
 }
 
-int text_width(std::string_view text) { return static_cast<int>(decode_utf8(text).size()); }
+int char_width(char32_t ch) {
+  if (ch < 0x7F) return 1;
+  const auto c = static_cast<UChar32>(ch);
+  const auto category = static_cast<UCharCategory>(u_charType(c));
+  if (category == U_NON_SPACING_MARK || category == U_ENCLOSING_MARK || category == U_FORMAT_CHAR ||
+      ch == 0x200B)
+    return 0;
+  const auto east_asian =
+      static_cast<UEastAsianWidth>(u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH));
+  return east_asian == U_EA_WIDE || east_asian == U_EA_FULLWIDTH ? 2 : 1;
+}
+
+int text_width(std::string_view text) {
+  int w = 0;
+  for (char32_t ch : decode_utf8(text)) w += char_width(ch);
+  return w;
+}
+
+std::string fit_width(std::string_view text, int width) {
+  std::string out;
+  int used = 0;
+  for (char32_t ch : decode_utf8(text)) {
+    used += char_width(ch);
+    if (used > width) break;
+    out += encode_utf8(ch);
+  }
+  return out;
+}
+
+std::string pad_width(std::string_view text, int width) {
+  std::string out(text);
+  out.append(static_cast<std::size_t>(std::max(0, width - text_width(text))), ' ');
+  return out;
+}
 
 }  // namespace amazons::tui

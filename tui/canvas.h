@@ -1,7 +1,8 @@
 // The screen as the terminal client's model draws it: a grid of cells, each one character with
 // a foreground and a background ink. The screens draw into a Canvas; the curses view copies it
-// to the terminal, and the tests read it as text. Every glyph the client draws is one column
-// wide. Pure; single-threaded.
+// to the terminal, and the tests read it as text. A character takes the columns a terminal
+// gives it: two for Chinese and other East Asian wide characters, whose second cell holds
+// kWideTail. Pure; single-threaded.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,9 @@ struct Paint {
   friend bool operator==(const Paint&, const Paint&) = default;
 };
 
+// The second column of a double-width character: no character of its own.
+inline constexpr char32_t kWideTail = 0;
+
 struct Cell {
   char32_t ch = U' ';
   Paint paint;
@@ -52,12 +56,16 @@ class Canvas {
   int height() const { return height_; }
   const Cell& at(int x, int y) const { return cells_[index(x, y)]; }
 
-  // Writes UTF-8 `text` from column x on row y, one column per code point, clipped to the
-  // canvas and to `max_width` columns when given (>= 0). Returns the column after the text.
+  // Writes UTF-8 `text` from column x on row y, each character in its display width, clipped
+  // to the canvas and to `max_width` columns when given (>= 0): a wide character that does not
+  // fit whole is left out, never cut. Returns the column after the text.
   int text(int x, int y, std::string_view text, Paint paint = {}, int max_width = -1);
+  // Puts one character (two cells when it is wide and both fit; else nothing). A wide
+  // character partly overwritten is blanked whole.
   void put(int x, int y, char32_t ch, Paint paint = {});
-  // Writes `text` in lines of at most `width` columns, broken at spaces, from row y on; at most
-  // `max_lines`. Returns the number of rows used.
+  // Writes `text` in lines of at most `width` columns from row y on, broken at spaces, or
+  // anywhere between wide characters (Chinese has no spaces); at most `max_lines`. Returns the
+  // number of rows used.
   int wrapped(int x, int y, std::string_view text, Paint paint, int width, int max_lines);
   // Fills a rectangle with spaces of `paint`.
   void fill(int x, int y, int w, int h, Paint paint = {});
@@ -81,7 +89,15 @@ class Canvas {
 // Decodes UTF-8 (a bad byte becomes U+FFFD); encodes one code point.
 std::u32string decode_utf8(std::string_view text);
 std::string encode_utf8(char32_t ch);
-// The number of columns `text` takes (code points).
+// The columns a character takes in a terminal: 2 for East Asian wide and fullwidth characters,
+// 0 for combining marks and other zero-width ones, else 1. From ICU's character properties, so
+// it needs no locale.
+int char_width(char32_t ch);
+// The number of columns `text` takes.
 int text_width(std::string_view text);
+// `text` cut to at most `width` columns, at a character's edge.
+std::string fit_width(std::string_view text, int width);
+// `text` followed by spaces up to `width` columns (nothing cut).
+std::string pad_width(std::string_view text, int width);
 
 }  // namespace amazons::tui

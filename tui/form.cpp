@@ -1,5 +1,7 @@
 #include "tui/form.h"
 
+#include <algorithm>
+
 namespace amazons::tui {
 
 std::size_t Form::add(Field f) {
@@ -56,7 +58,10 @@ bool Form::key(const Key& k) {
   }
 }
 
-int Form::draw(Canvas& c, int x, int y, int label_w) const {
+int Form::draw(Canvas& c, int x, int y) const {
+  int label_w = 0;
+  for (const Field& f : fields_)
+    if (f.kind != Field::Kind::Button) label_w = std::max(label_w, text_width(f.label));
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     const Field& f = fields_[i];
     const bool focused = i == focus_;
@@ -75,8 +80,9 @@ int Form::draw(Canvas& c, int x, int y, int label_w) const {
       const std::string shown = f.options.empty() ? "" : f.options[f.index];
       c.text(vx, y, "< " + shown + " >", value);
     } else {
-      const std::string shown =
-          f.kind == Field::Kind::Secret ? std::string(f.text.size(), '*') : f.text;
+      const std::string shown = f.kind == Field::Kind::Secret
+                                    ? std::string(static_cast<std::size_t>(text_width(f.text)), '*')
+                                    : f.text;
       int end = c.text(vx, y, shown, value);
       if (focused) c.put(end, y, U'_', {Ink::Accent, Ink::Default, true});
     }

@@ -56,8 +56,9 @@ class Form {
 
   // True when the key was used.
   bool key(const Key& k);
-  // Draws the fields from row y, labels in a column `label_w` wide; returns the next row.
-  int draw(Canvas& c, int x, int y, int label_w) const;
+  // Draws the fields from row y, labels in a column as wide as the widest label (in display
+  // columns); returns the next row.
+  int draw(Canvas& c, int x, int y) const;
 
  private:
   std::vector<Field> fields_;

@@ -4,6 +4,7 @@
 
 #include "client/game_text.h"
 #include "client/move_input.h"
+#include "client/words.h"
 #include "common/notation.h"
 #include "tui/board_draw.h"
 #include "tui/move_entry.h"
@@ -98,11 +99,12 @@ class GameScreen final : public Screen {
   void draw(Canvas& c, SteadyTime now) override {
     const client::GameViewModel* vm = source_->view();
     if (!vm) {
-      c.text(2, 1, "Starting the game...", {Ink::Muted});
+      c.text(2, 1, app_.tr()("game.starting"), {Ink::Muted});
       c.text(2, 3, source_->status_line(), {Ink::Danger}, c.width() - 4);
-      c.text(2, c.height() - 2, "Esc: back", {Ink::Muted});
+      c.text(2, c.height() - 2, app_.tr()("tui.keys.back"), {Ink::Muted});
       return;
     }
+    const client::Catalogue& t = app_.tr();
     const bool ascii = app_.options().ascii;
     const bool flipped = source_->flipped();
     const int max_board_w = c.width() - kPanelMin - 3;
@@ -128,10 +130,12 @@ class GameScreen final : public Screen {
     const Color top = flipped ? Color::White : Color::Black;
     draw_player(c, *vm, top, px, y++, pw, now, ascii);
     draw_player(c, *vm, ~top, px, y++, pw, now, ascii);
-    std::string status = vm->running() ? vm->status() : vm->result_title();
+    std::string status = client::game_status(t, *vm);
     c.text(px, ++y, status, {vm->running() ? Ink::Text : Ink::Good, Ink::Default, true}, pw);
     ++y;
-    if (!vm->running()) y += c.wrapped(px, y, vm->result_reason(), {Ink::Text}, pw, 2);
+    if (!vm->running() && vm->result())
+      y += c.wrapped(px, y, client::result_reason(t, *vm->result(), vm->end_detail()), {Ink::Text},
+                     pw, 2);
     if (const std::string line = source_->status_line(); !line.empty())
       y += c.wrapped(px, y, line, {source_->status_is_problem() ? Ink::Danger : Ink::Muted}, pw, 3);
     ++y;
@@ -148,7 +152,9 @@ class GameScreen final : public Screen {
 
     // ---- at the bottom: the move being entered ----
     int by = c.height() - kRowsBelow - 1;
-    std::string prompt = input_enabled_ ? "Move: " : "      ";
+    const std::string move_prompt = t("tui.game.prompt");
+    const std::string prompt =
+        input_enabled_ ? move_prompt : pad_width("", text_width(move_prompt));
     int end = c.text(1, by, prompt, {Ink::Muted});
     end = c.text(end, by, text_, {Ink::Text, Ink::Default, true});
     if (input_enabled_ || !text_.empty()) c.put(end, by, U'_', {Ink::Accent, Ink::Default, true});
@@ -156,13 +162,13 @@ class GameScreen final : public Screen {
     c.text(1, by++, feedback_, {feedback_error_ ? Ink::Danger : Ink::Muted}, c.width() - 2);
     std::string hint;
     if (!vm->running())
-      hint = "Game over.";
+      hint = t("game.status.over");
     else if (submitted_)
-      hint = "Sending your move...";
+      hint = t("game.status.sending");
     else if (input_enabled_)
-      hint = client::stage_hint(input_.stage());
+      hint = client::stage_hint(t, input_.stage());
     c.text(1, by, hint, {Ink::Muted}, c.width() - 2);
-    std::string keys = input_enabled_ ? "Type d1-d7/g7 or arrows+Enter. Tab completes. " : "";
+    std::string keys = input_enabled_ ? t("tui.game.keys") + " " : "";
     for (const std::string& cmd : source_->commands()) keys += cmd + " ";
     c.text(1, c.height() - 2, keys, {Ink::Muted}, c.width() - 2);
   }
@@ -183,16 +189,16 @@ class GameScreen final : public Screen {
     c.text(x + 2, y, piece,
            {side == Color::White ? Ink::WhiteQueen : Ink::BlackQueen, Ink::Default, true});
     c.text(x + 4, y, name, {active ? Ink::Accent : Ink::Text, Ink::Default, active},
-           std::max(0, w - 4 - static_cast<int>(clock.size()) - 1));
+           std::max(0, w - 4 - text_width(clock) - 1));
     if (!clock.empty())
-      c.text(x + w - static_cast<int>(clock.size()), y, clock,
+      c.text(x + w - text_width(clock), y, clock,
              {vm.low_time(side, now) ? Ink::Danger : Ink::Text, Ink::Default, active});
   }
 
   void draw_moves(Canvas& c, const client::GameViewModel& vm, int x, int y, int w,
                   int bottom) const {
     const std::vector<client::MoveRow> rows = vm.move_rows();
-    c.text(x, y, "Moves", {Ink::Muted, Ink::Default, true});
+    c.text(x, y, app_.tr()("game.moves"), {Ink::Muted, Ink::Default, true});
     ++y;
     const int room = bottom - y;
     if (room <= 0) return;
@@ -234,13 +240,16 @@ class GameScreen final : public Screen {
 
   void choose_at_cursor(const client::GameViewModel& vm) {
     if (!input_enabled_) {
-      feedback(vm.running() ? "It is not your turn." : "The game is over.", true);
+      feedback(not_your_turn(vm), true);
       return;
     }
     text_.clear();
     const client::InputEffect e = input_.press(cursor_);
     if (e == client::InputEffect::None) {
-      feedback(to_string(cursor_) + " is not marked: " + client::stage_hint(input_.stage()), true);
+      feedback(app_.tr()("tui.game.not_marked",
+                         {{"square", to_string(cursor_)},
+                          {"hint", client::stage_hint(app_.tr(), input_.stage())}}),
+               true);
       return;
     }
     input_.release(cursor_);
@@ -253,14 +262,13 @@ class GameScreen final : public Screen {
     feedback_.clear();
     if (!text_.empty() && text_[0] == ':') return;
     if (!input_enabled_) {
-      if (!text_.empty())
-        feedback(vm.running() ? "It is not your turn." : "The game is over.", true);
+      if (!text_.empty()) feedback(not_your_turn(vm), true);
       return;
     }
     // The typed squares drive the same stages and highlights as the cursor does.
     input_.reset(vm.position(), true);
     if (text_.empty()) return;
-    const MoveEntry e = read_move_entry(vm.position(), text_);
+    const MoveEntry e = read_move_entry(app_.tr(), vm.position(), text_);
     if (!e.problem.empty()) {
       feedback(e.problem, true);
       return;
@@ -276,16 +284,18 @@ class GameScreen final : public Screen {
       cursor_ = e.to;
     }
     if (e.unique())
-      feedback("Enter plays " + to_string(e.fits.front()), false);
+      feedback(app_.tr()("game.typed.one", {{"move", to_string(e.fits.front())}}), false);
     else
-      feedback(std::to_string(e.fits.size()) + " moves fit" +
-                   (e.completion.size() > e.canonical.size() ? "; Tab: " + e.completion : ""),
+      feedback(app_.tr()("tui.game.fits", {{"count", e.fits.size()},
+                                           {"completion", e.completion.size() > e.canonical.size()
+                                                              ? e.completion
+                                                              : std::string("none")}}),
                false);
   }
 
   void complete(const client::GameViewModel& vm) {
     if (!input_enabled_) return;
-    const MoveEntry e = read_move_entry(vm.position(), text_);
+    const MoveEntry e = read_move_entry(app_.tr(), vm.position(), text_);
     if (e.problem.empty() && e.completion.size() > e.canonical.size()) set_text(vm, e.completion);
   }
 
@@ -304,18 +314,17 @@ class GameScreen final : public Screen {
       return;
     }
     if (!input_enabled_) {
-      feedback(vm.running() ? "It is not your turn." : "The game is over.", true);
+      feedback(not_your_turn(vm), true);
       return;
     }
-    const MoveEntry e = read_move_entry(vm.position(), text_);
+    const MoveEntry e = read_move_entry(app_.tr(), vm.position(), text_);
     if (!e.problem.empty()) {
       feedback(e.problem, true);
       return;
     }
     if (!e.unique()) {
-      feedback(
-          std::to_string(e.fits.size()) + " moves fit " + e.canonical + ": type the rest, or Tab",
-          true);
+      feedback(app_.tr()("tui.game.fits_more", {{"count", e.fits.size()}, {"typed", e.canonical}}),
+               true);
       return;
     }
     submit(e.fits.front());
@@ -324,16 +333,20 @@ class GameScreen final : public Screen {
   void submit(Move m) {
     const client::GameViewModel* vm = source_->view();
     if (!vm || !source_->play(m)) {
-      feedback("The move was not taken: it is no longer your turn.", true);
+      feedback(app_.tr()("tui.game.not_taken"), true);
       return;
     }
     submitted_ = m;
     submitted_at_ = vm->moves().size();
     last_played_ = to_string(m);
     text_.clear();
-    feedback("You played " + last_played_, false);
+    feedback(app_.tr()("game.you_played", {{"move", last_played_}}), false);
     input_.disable();
     input_enabled_ = false;
+  }
+
+  std::string not_your_turn(const client::GameViewModel& vm) const {
+    return app_.tr()(vm.running() ? "error.not_your_turn" : "game.status.over");
   }
 
   void feedback(std::string text, bool error) {

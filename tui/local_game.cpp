@@ -33,41 +33,41 @@ class LocalSource final : public GameSource {
 
   std::optional<std::string> command(const std::string& word, const std::string&) override {
     if (word == "resign") {
-      if (!vm_ || !vm_->human_to_move()) return "You can resign on your own turn.";
+      if (!vm_ || !vm_->human_to_move()) return app_.tr()("tui.game.resign_own_turn");
       session_->resign(vm_->to_move());
       return std::nullopt;
     }
     if (word == "abort") {
-      if (!vm_ || !vm_->running()) return "The game is over.";
+      if (!vm_ || !vm_->running()) return app_.tr()("game.status.over");
       session_->abort();
       return std::nullopt;
     }
     if (word == "menu" || word == "q" || word == "quit") {
       const bool running = vm_ && vm_->running() && !vm_->moves().empty();
       session_->leave();
-      if (running) app_.notify("Game saved. Resume it from the menu.");
+      if (running) app_.notify(app_.tr()("tui.game.saved"));
       app_.show(make_menu_screen(app_));
       return std::nullopt;
     }
     if (word == "rematch") {
-      if (!vm_ || vm_->running()) return "A rematch is for a finished game.";
+      if (!vm_ || vm_->running()) return app_.tr()("tui.game.rematch_finished");
       client::SessionSetup setup;
       setup.game = client::rematch_record(session_->setup_record());
       setup.store = app_.store();
       std::random_device rd;
       if (auto problem = client::add_computer_players(setup, app_.computer().config,
                                                       (std::uint64_t{rd()} << 32) | rd()))
-        return "No rematch: " + *problem + ".";
+        return app_.tr()("tui.game.no_rematch", {{"problem", *problem}});
       app_.show(make_local_game_screen(app_, std::move(setup)));
       return std::nullopt;
     }
     if (word == "replay") {
-      if (!record_) return "The replay is for a finished game.";
+      if (!record_) return app_.tr()("tui.game.replay_finished");
       app_.show(
           make_replay_screen(app_, *record_, [&app = app_] { return make_menu_screen(app); }));
       return std::nullopt;
     }
-    return "Unknown command :" + word + " (try " + join_commands() + ")";
+    return app_.tr()("tui.game.unknown_command", {{"word", word}, {"commands", join_commands()}});
   }
 
   std::vector<std::string> commands() const override {
@@ -122,7 +122,7 @@ class LocalSource final : public GameSource {
 std::unique_ptr<Screen> make_local_game_screen(App& app, client::SessionSetup setup) {
   auto session = client::GameSession::start(std::move(setup));
   if (!session) {
-    app.notify("The game cannot start: " + session.error(), true);
+    app.notify(app.tr()("tui.game.cannot_start", {{"error", session.error()}}), true);
     return make_menu_screen(app);
   }
   return make_game_screen(app, std::make_unique<LocalSource>(app, std::move(session).value()));

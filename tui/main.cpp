@@ -22,11 +22,17 @@ int main(int argc, char** argv) {
   std::string ai_config = (amazons::shipped_config_dir(AMAZONS_CONFIG_DIR) / "ai.json").string();
   std::string discovery_target;
   int discovery_port = 0;
+  std::string i18n_dir = amazons::shipped_dir("i18n", AMAZONS_I18N_DIR).string();
+  std::string language;
   cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
   cli.add_option("--data-dir", data, "Where games are saved (default: XDG data)");
   cli.add_option("--rules-dir", rules_dir, "Directory of rule variant files")
       ->capture_default_str();
   cli.add_option("--ai-config", ai_config, "The engine levels (ai.json)")->capture_default_str();
+  cli.add_option("--i18n-dir", i18n_dir, "Directory of the message catalogues (LANG.json)")
+      ->capture_default_str();
+  cli.add_option("--language", language,
+                 "Speak this language (en, zh-CN) in this run; default: the settings, else LANG");
   cli.add_flag("--ascii", options.ascii, "Plain ASCII, no colours: for terminals without them");
   cli.add_option("--server", server,
                  "Open the connect screen with this server: host:port or tls://host:port");
@@ -47,6 +53,8 @@ int main(int argc, char** argv) {
 
   options.rules_dir = rules_dir;
   options.ai_config = ai_config;
+  options.i18n_dir = i18n_dir;
+  if (!language.empty()) options.language = language;
   if (!server.empty()) options.server = server;
   if (!name.empty()) {
     if (auto problem = client::check_name(name)) {
@@ -71,7 +79,10 @@ int main(int argc, char** argv) {
     *field = *dir;
   }
 
-  std::setlocale(LC_ALL, "");
+  // curses needs a UTF-8 character type to draw anything but ASCII. A locale named in LANG but
+  // not generated on this system (zh_CN.UTF-8 often is not) would leave "C": keep UTF-8 then.
+  // The language spoken is read from the environment's names, not from this (catalogue.h).
+  if (std::setlocale(LC_ALL, "") == nullptr) std::setlocale(LC_CTYPE, "C.UTF-8");
   auto opened = Terminal::open(options.ascii);
   if (!opened) {
     std::cerr << "amazons-tui: " << opened.error() << "\n";

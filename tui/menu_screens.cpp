@@ -4,6 +4,7 @@
 
 #include "client/computer_game.h"
 #include "client/game_choices.h"
+#include "client/words.h"
 #include "tui/app.h"
 #include "tui/form.h"
 
@@ -16,11 +17,6 @@ std::uint64_t fresh_seed() {
   return (std::uint64_t{rd()} << 32) | rd();
 }
 
-std::string capitalized(std::string s) {
-  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
-  return s;
-}
-
 void draw_title(Canvas& c, const std::string& title, const std::string& subtitle) {
   c.text(2, 1, title, {Ink::Accent, Ink::Default, true});
   c.text(2, 2, subtitle, {Ink::Muted}, c.width() - 4);
@@ -31,14 +27,17 @@ class MenuScreen final : public Screen {
   explicit MenuScreen(App& app) : Screen(app) {
     if (auto unfinished = app_.store().load_unfinished(); unfinished && *unfinished)
       resumable_ = **unfinished;
-    if (resumable_) items_.push_back({"Resume the unfinished game", [this] { resume(); }});
+    const client::Catalogue& t = app_.tr();
+    if (resumable_) items_.push_back({t("menu.resume"), [this] { resume(); }});
     items_.push_back(
-        {"Play the computer", [this] { app_.show(make_computer_setup_screen(app_)); }});
-    items_.push_back({"Two players at this terminal",
-                      [this] { app_.show(make_two_player_setup_screen(app_)); }});
-    items_.push_back({"Play online", [this] { app_.show(make_connect_screen(app_)); }});
-    items_.push_back({"Replay saved games", [this] { app_.show(make_replay_list_screen(app_)); }});
-    items_.push_back({"Quit", [this] { app_.quit(); }});
+        {t("home.play_computer"), [this] { app_.show(make_computer_setup_screen(app_)); }});
+    items_.push_back(
+        {t("tui.menu.two_players"), [this] { app_.show(make_two_player_setup_screen(app_)); }});
+    items_.push_back({t("menu.online"), [this] { app_.show(make_connect_screen(app_)); }});
+    items_.push_back({t("menu.replays"), [this] { app_.show(make_replay_list_screen(app_)); }});
+    items_.push_back({t("menu.language", {{"language", t("language.name")}}),
+                      [this] { app_.show(make_language_screen(app_)); }});
+    items_.push_back({t("menu.quit"), [this] { app_.quit(); }});
   }
 
   void key(const Key& k) override {
@@ -52,7 +51,8 @@ class MenuScreen final : public Screen {
   }
 
   void draw(Canvas& c, SteadyTime) override {
-    draw_title(c, "Amazons", "The Game of the Amazons in your terminal.");
+    const client::Catalogue& t = app_.tr();
+    draw_title(c, t("app.name"), t("tui.menu.subtitle"));
     int y = 4;
     for (std::size_t i = 0; i < items_.size(); ++i) {
       const bool f = i == focus_;
@@ -62,8 +62,8 @@ class MenuScreen final : public Screen {
       ++y;
     }
     if (resumable_)
-      c.text(4, y + 1, client::describe_game(*resumable_), {Ink::Muted}, c.width() - 6);
-    c.text(2, c.height() - 2, "Up/Down and Enter, or the number.  q: quit", {Ink::Muted});
+      c.text(4, y + 1, client::game_summary(t, *resumable_), {Ink::Muted}, c.width() - 6);
+    c.text(2, c.height() - 2, t("tui.menu.keys"), {Ink::Muted}, c.width() - 4);
   }
 
  private:
@@ -72,7 +72,7 @@ class MenuScreen final : public Screen {
     setup.game = *resumable_;
     setup.store = app_.store();
     if (auto problem = client::add_computer_players(setup, app_.computer().config, fresh_seed())) {
-      app_.notify("The computer cannot play: " + *problem + ".", true);
+      app_.notify(app_.tr()("computer.cannot_play", {{"problem", *problem}}), true);
       return;
     }
     app_.show(make_local_game_screen(app_, std::move(setup)));
@@ -92,24 +92,26 @@ class ComputerSetupScreen final : public Screen {
   explicit ComputerSetupScreen(App& app)
       : Screen(app), variants_(client::known_variants(app.options().rules_dir)) {
     const client::ComputerConfig& cc = app_.computer();
+    const client::Catalogue& t = app_.tr();
     if (cc.problem) app_.notify(*cc.problem, true);
-    Field level = Field::choice("Level");
+    Field level = Field::choice(t("computer.level"));
     for (const ai::Level& l : cc.config.levels) {
-      level.options.push_back(capitalized(l.name));
+      level.options.push_back(client::level_name(t, l.name));
       const std::string& want =
           app_.settings().last_level.empty() ? cc.config.default_level : app_.settings().last_level;
       if (l.name == want) level.index = level.options.size() - 1;
     }
     level_ = form_.add(level);
-    color_ = form_.add(Field::choice("Your colour", {"White", "Black", "Random"}));
-    Field rules = Field::choice("Rules");
+    color_ = form_.add(Field::choice(
+        t("computer.colour"), {t("side.white"), t("side.black"), t("computer.colour.random")}));
+    Field rules = Field::choice(t("setup.rules"));
     for (const RuleVariant& v : variants_) {
-      rules.options.push_back(client::variant_label(v));
+      rules.options.push_back(client::variant_text(t, v));
       if (v.name == app_.settings().last_variant) rules.index = rules.options.size() - 1;
     }
     rules_ = form_.add(rules);
-    form_.add(Field::button("Start game", [this] { start(); }));
-    form_.add(Field::button("Back", [this] { app_.show(make_menu_screen(app_)); }));
+    form_.add(Field::button(t("setup.start"), [this] { start(); }));
+    form_.add(Field::button(t("common.back"), [this] { app_.show(make_menu_screen(app_)); }));
   }
 
   void key(const Key& k) override {
@@ -118,13 +120,16 @@ class ComputerSetupScreen final : public Screen {
   }
 
   void draw(Canvas& c, SteadyTime) override {
-    draw_title(c, "Play the computer", "Choose your opponent's strength and your colour.");
-    int y = form_.draw(c, 2, 4, 12);
+    const client::Catalogue& t = app_.tr();
+    draw_title(c, t("home.play_computer"), t("computer.setup.subtitle"));
+    int y = form_.draw(c, 2, 4);
     const auto& levels = app_.computer().config.levels;
-    if (form_[level_].index < levels.size())
-      c.text(4, y + 1, levels[form_[level_].index].description, {Ink::Muted}, c.width() - 6);
-    c.text(2, c.height() - 2, "Up/Down: field  Left/Right: change  Enter: start  Esc: back",
-           {Ink::Muted});
+    if (form_[level_].index < levels.size()) {
+      const ai::Level& level = levels[form_[level_].index];
+      c.wrapped(4, y + 1, client::level_description(t, level.name, level.description), {Ink::Muted},
+                c.width() - 6, 2);
+    }
+    c.text(2, c.height() - 2, t("tui.form.keys"), {Ink::Muted}, c.width() - 4);
   }
 
  private:
@@ -145,7 +150,7 @@ class ComputerSetupScreen final : public Screen {
     setup.game.black = person == Color::White ? engine : me;
     setup.store = app_.store();
     if (auto problem = client::add_computer_players(setup, cc.config, fresh_seed())) {
-      app_.notify("The computer cannot play: " + *problem + ".", true);
+      app_.notify(app_.tr()("computer.cannot_play", {{"problem", *problem}}), true);
       return;
     }
     app_.settings().last_variant = rules.name;
@@ -166,23 +171,24 @@ class TwoPlayerSetupScreen final : public Screen {
       : Screen(app),
         variants_(client::known_variants(app.options().rules_dir)),
         times_(client::time_choices()) {
-    white_ = form_.add(Field::input("White", app_.settings().name, client::kMaxNameLength));
-    black_ = form_.add(Field::input("Black", "Guest", client::kMaxNameLength));
-    Field rules = Field::choice("Rules");
+    const client::Catalogue& t = app_.tr();
+    white_ = form_.add(Field::input(t("side.white"), app_.settings().name, client::kMaxNameLength));
+    black_ = form_.add(Field::input(t("side.black"), t("tui.two.guest"), client::kMaxNameLength));
+    Field rules = Field::choice(t("setup.rules"));
     for (const RuleVariant& v : variants_) {
-      rules.options.push_back(client::variant_label(v));
+      rules.options.push_back(client::variant_text(t, v));
       if (v.name == app_.settings().last_variant) rules.index = rules.options.size() - 1;
     }
     rules_ = form_.add(rules);
-    Field time = Field::choice("Clock");
-    for (const client::TimeChoice& t : times_) {
-      time.options.push_back(t.label);
-      if (to_string(t.control) == app_.settings().last_time_control)
+    Field time = Field::choice(t("setup.clock"));
+    for (const client::TimeChoice& choice : times_) {
+      time.options.push_back(client::time_choice_text(t, choice.control));
+      if (to_string(choice.control) == app_.settings().last_time_control)
         time.index = time.options.size() - 1;
     }
     time_ = form_.add(time);
-    form_.add(Field::button("Start game", [this] { start(); }));
-    form_.add(Field::button("Back", [this] { app_.show(make_menu_screen(app_)); }));
+    form_.add(Field::button(t("setup.start"), [this] { start(); }));
+    form_.add(Field::button(t("common.back"), [this] { app_.show(make_menu_screen(app_)); }));
   }
 
   void key(const Key& k) override {
@@ -191,10 +197,10 @@ class TwoPlayerSetupScreen final : public Screen {
   }
 
   void draw(Canvas& c, SteadyTime) override {
-    draw_title(c, "Two players", "Both play at this terminal, taking turns at the keyboard.");
-    form_.draw(c, 2, 4, 8);
-    c.text(2, c.height() - 2, "Up/Down: field  Left/Right: change  Enter: start  Esc: back",
-           {Ink::Muted});
+    const client::Catalogue& t = app_.tr();
+    draw_title(c, t("tui.two.title"), t("tui.two.subtitle"));
+    form_.draw(c, 2, 4);
+    c.text(2, c.height() - 2, t("tui.form.keys"), {Ink::Muted}, c.width() - 4);
   }
 
  private:
@@ -222,7 +228,51 @@ class TwoPlayerSetupScreen final : public Screen {
   std::size_t white_ = 0, black_ = 0, rules_ = 0, time_ = 0;
 };
 
+// The language the client speaks: the locale's, or one chosen here and kept in the settings.
+class LanguageScreen final : public Screen {
+ public:
+  explicit LanguageScreen(App& app) : Screen(app) {
+    const client::Catalogue& t = app_.tr();
+    Field choice = Field::choice(t("settings.language"), {t("settings.language.system")});
+    tags_.push_back("");
+    for (const std::string& tag : app_.languages()) {
+      // Each language by its own name, so that a person finds theirs whatever is spoken now.
+      tags_.push_back(tag);
+      choice.options.push_back(
+          client::Catalogue::load(app_.options().i18n_dir, tag).catalogue("language.name"));
+      if (tag == app_.settings().language) choice.index = choice.options.size() - 1;
+    }
+    choice_ = form_.add(choice);
+    form_.add(Field::button(t("settings.save"), [this] {
+      app_.set_language(tags_[form_[choice_].index]);
+      app_.show(make_menu_screen(app_));
+    }));
+    form_.add(Field::button(t("common.back"), [this] { app_.show(make_menu_screen(app_)); }));
+  }
+
+  void key(const Key& k) override {
+    if (k.code == Key::Code::Escape) return app_.show(make_menu_screen(app_));
+    form_.key(k);
+  }
+
+  void draw(Canvas& c, SteadyTime) override {
+    const client::Catalogue& t = app_.tr();
+    draw_title(c, t("settings.language"), t("tui.language.subtitle"));
+    form_.draw(c, 2, 4);
+    c.text(2, c.height() - 2, t("tui.form.keys_save"), {Ink::Muted}, c.width() - 4);
+  }
+
+ private:
+  Form form_;
+  std::vector<std::string> tags_;
+  std::size_t choice_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<Screen> make_language_screen(App& app) {
+  return std::make_unique<LanguageScreen>(app);
+}
 
 std::unique_ptr<Screen> make_menu_screen(App& app) { return std::make_unique<MenuScreen>(app); }
 std::unique_ptr<Screen> make_computer_setup_screen(App& app) {
@@ -234,8 +284,8 @@ std::unique_ptr<Screen> make_two_player_setup_screen(App& app) {
 
 std::optional<std::string> start_local_game(App& app, client::SessionSetup setup) {
   auto shelved = app.store().shelve_unfinished();
-  if (!shelved) return "The unfinished game could not be put aside: " + shelved.error();
-  if (*shelved) app.notify("The unfinished game was moved to your saved games.");
+  if (!shelved) return app.tr()("tui.shelve_failed", {{"error", shelved.error()}});
+  if (*shelved) app.notify(app.tr()("tui.shelved"));
   app.show(make_local_game_screen(app, std::move(setup)));
   return std::nullopt;
 }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "client/game_text.h"
+#include "client/words.h"
 #include "common/movegen.h"
 #include "common/notation.h"
 
@@ -15,8 +15,8 @@ bool is_separator(char c) { return c == '-' || c == '/' || c == ' ' || c == ',' 
 
 // Splits into squares ("d", "d1", "d10"): a letter starts one, digits continue it; a separator
 // after a square closes it. Returns false with `problem` set on a character that has no place.
-bool tokenize(std::string_view text, std::vector<std::string>& squares, bool& closed,
-              std::string& problem) {
+bool tokenize(const client::Catalogue& t, std::string_view text, std::vector<std::string>& squares,
+              bool& closed, std::string& problem) {
   closed = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
@@ -25,23 +25,23 @@ bool tokenize(std::string_view text, std::vector<std::string>& squares, bool& cl
       closed = false;
     } else if (c >= '0' && c <= '9') {
       if (squares.empty() || closed) {
-        problem = "a square starts with its file letter (a, b, c, ...)";
+        problem = t("tui.entry.file_first");
         return false;
       }
       squares.back() += c;
       if (squares.back().size() > 3) {
-        problem = "'" + squares.back() + "' is not a square";
+        problem = t("tui.entry.not_square", {{"text", squares.back()}});
         return false;
       }
     } else if (is_separator(c)) {
       if (!squares.empty()) closed = true;
     } else {
-      problem = "'" + std::string(1, text[i]) + "' has no place in a move such as d1-d7/g7";
+      problem = t("tui.entry.no_place", {{"text", std::string(1, text[i])}});
       return false;
     }
   }
   if (squares.size() > 3) {
-    problem = "a move names three squares: the queen, where it goes, where the arrow lands";
+    problem = t("tui.entry.three_squares");
     return false;
   }
   return true;
@@ -61,48 +61,57 @@ std::string canonical_of(const std::vector<std::string>& squares, bool closed) {
 }
 
 // Why no legal move starts with the typed squares; `squares` holds at least one.
-std::string explain(const Position& pos, const std::vector<std::string>& squares) {
+// A rule broken by the typed move, in the words of error.illegal_move.REASON.
+std::string broken_rule(const client::Catalogue& t, const std::string& what, MoveError e) {
+  return what + ": " + client::error_text(t, "illegal_move", code(e));
+}
+
+std::string explain(const client::Catalogue& t, const Position& pos,
+                    const std::vector<std::string>& squares) {
   std::vector<Square> parsed;
-  for (const std::string& t : squares) {
-    auto s = parse_square(t);
+  for (const std::string& token : squares) {
+    auto s = parse_square(token);
     if (!s || !s->on_board(pos.size())) {
-      if (t.size() == 1) break;  // only a file letter: judged by the squares before it
-      return "'" + t + "' is not a square of this board";
+      if (token.size() == 1) break;  // only a file letter: judged by the squares before it
+      return t("tui.entry.not_on_board", {{"text", token}});
     }
     parsed.push_back(*s);
   }
   const Color me = pos.side_to_move();
+  const std::string side = client::side_name(t, me);
   if (parsed.empty())
-    return "no queen of " + client::side_name(me) + " can move on file " + squares[0];
+    return t("tui.entry.no_queen_on_file", {{"side", side}, {"file", squares[0]}});
   const Square from = parsed[0];
   if (pos.piece_at(from) != queen_of(me))
-    return "there is no " + client::side_name(me) + " queen on " + to_string(from);
+    return t("tui.entry.no_queen_on", {{"side", side}, {"square", to_string(from)}});
   if (queen_destinations(pos, from).empty())
-    return "the queen on " + to_string(from) + " cannot move";
-  if (parsed.size() == 1 && squares.size() == 1) return "no legal move starts like that";
+    return t("tui.entry.queen_stuck", {{"square", to_string(from)}});
+  if (parsed.size() == 1 && squares.size() == 1) return t("tui.entry.no_start");
   if (parsed.size() == 1)
-    return "the queen on " + to_string(from) + " cannot go to file " + squares[1];
+    return t("tui.entry.not_to_file", {{"square", to_string(from)}, {"file", squares[1]}});
   const Square to = parsed[1];
   // Shooting back to where the queen came from is always possible, so this judges the step.
   if (auto e = pos.check(Move(from, to, from)))
-    return to_string(from) + "-" + to_string(to) + ": " + std::string(describe(*e));
-  if (parsed.size() == 2 && squares.size() == 2) return "no legal move starts like that";
-  if (parsed.size() == 2) return "no arrow from " + to_string(to) + " lands on file " + squares[2];
+    return broken_rule(t, to_string(from) + "-" + to_string(to), *e);
+  if (parsed.size() == 2 && squares.size() == 2) return t("tui.entry.no_start");
+  if (parsed.size() == 2)
+    return t("tui.entry.no_arrow_to_file", {{"square", to_string(to)}, {"file", squares[2]}});
   const Move m(from, to, parsed[2]);
-  if (auto e = pos.check(m)) return to_string(m) + ": " + std::string(describe(*e));
-  return "no legal move starts like that";
+  if (auto e = pos.check(m)) return broken_rule(t, to_string(m), *e);
+  return t("tui.entry.no_start");
 }
 
 }  // namespace
 
-MoveEntry read_move_entry(const Position& pos, std::string_view text) {
+MoveEntry read_move_entry(const client::Catalogue& t, const Position& pos, std::string_view text) {
   MoveEntry out;
   std::vector<std::string> squares;
   bool closed = false;
-  if (!tokenize(text, squares, closed, out.problem)) return out;
+  if (!tokenize(t, text, squares, closed, out.problem)) return out;
   out.canonical = canonical_of(squares, closed);
   if (pos.is_game_over()) {
-    out.problem = client::side_name(pos.side_to_move()) + " has no legal move";
+    out.problem =
+        t("tui.entry.no_legal_move", {{"side", client::side_name(t, pos.side_to_move())}});
     return out;
   }
   MoveList all;
@@ -110,14 +119,14 @@ MoveEntry read_move_entry(const Position& pos, std::string_view text) {
   for (Move m : all)
     if (to_string(m).rfind(out.canonical, 0) == 0) out.fits.push_back(m);
   if (out.fits.empty()) {
-    out.problem = explain(pos, squares);
+    out.problem = explain(t, pos, squares);
     return out;
   }
   out.completion = to_string(out.fits.front());
   for (Move m : out.fits) {
-    const std::string t = to_string(m);
+    const std::string written = to_string(m);
     std::size_t n = 0;
-    while (n < t.size() && n < out.completion.size() && t[n] == out.completion[n]) ++n;
+    while (n < written.size() && n < out.completion.size() && written[n] == out.completion[n]) ++n;
     out.completion.resize(n);
   }
   if (squares.empty()) return out;

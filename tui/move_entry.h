@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "client/catalogue.h"
 #include "common/move.h"
 #include "common/position.h"
 
@@ -22,7 +23,8 @@ struct MoveEntry {
   bool unique() const { return fits.size() == 1; }
 };
 
-// Reads `text` as the start of a move of the side to move in `pos`.
-MoveEntry read_move_entry(const Position& pos, std::string_view text);
+// Reads `text` as the start of a move of the side to move in `pos`; says why nothing fits in
+// the words of `t`.
+MoveEntry read_move_entry(const client::Catalogue& t, const Position& pos, std::string_view text);
 
 }  // namespace amazons::tui

@@ -6,6 +6,7 @@
 
 #include "client/game_choices.h"
 #include "client/online_client.h"
+#include "client/words.h"
 #include "net/discovery.h"
 #include "tui/app.h"
 #include "tui/form.h"
@@ -23,8 +24,17 @@ std::unique_ptr<Screen> make_online_game_screen(App& app,
                                                 std::shared_ptr<client::OnlineClient> client);
 std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<client::OnlineClient> client);
 
+// A refusal is said in the client's words (error.CODE); the server's own sentence goes to the
+// log, where a person reporting a problem finds it.
 void show_notices(App& app, client::OnlineClient& c) {
-  for (const client::OnlineNotice& n : c.take_notices()) app.notify(n.text, n.error);
+  for (const client::OnlineNotice& n : c.take_notices()) {
+    if (n.code.empty()) {
+      app.notify(n.text, n.error);
+      continue;
+    }
+    app.log("server_refused", {{"code", n.code}, {"reason", n.reason}, {"message", n.text}});
+    app.notify(client::error_text(app.tr(), n.code, n.reason), true);
+  }
 }
 
 // ---- where and as whom ----
@@ -34,12 +44,13 @@ class ConnectScreen final : public Screen {
   explicit ConnectScreen(App& app) : Screen(app) {
     std::string server = app_.options().server.value_or(
         app_.settings().last_server.empty() ? "127.0.0.1:7420" : app_.settings().last_server);
-    server_ = form_.add(Field::input("Server", server, 80));
-    name_ = form_.add(Field::input("Name", app_.settings().name, client::kMaxNameLength));
-    password_ = form_.add(Field::input("Password", app_.options().password, 64, true));
-    form_.add(Field::button("Connect", [this] { go(); }));
-    form_.add(Field::button("Find servers on the LAN", [this] { find(); }));
-    form_.add(Field::button("Back", [this] { app_.show(make_menu_screen(app_)); }));
+    const client::Catalogue& t = app_.tr();
+    server_ = form_.add(Field::input(t("online.server"), server, 80));
+    name_ = form_.add(Field::input(t("online.name"), app_.settings().name, client::kMaxNameLength));
+    password_ = form_.add(Field::input(t("online.password"), app_.options().password, 64, true));
+    form_.add(Field::button(t("online.connect"), [this] { go(); }));
+    form_.add(Field::button(t("online.find_lan"), [this] { find(); }));
+    form_.add(Field::button(t("common.back"), [this] { app_.show(make_menu_screen(app_)); }));
     if (app_.options().connect) go();
   }
 
@@ -65,7 +76,7 @@ class ConnectScreen final : public Screen {
     auto found = search_.get();
     found_.clear();
     if (!found) {
-      lan_text_ = "LAN search failed: " + found.error();
+      lan_text_ = app_.tr()("online.lan_failed", {{"error", found.error()}});
       return;
     }
     for (const net::DiscoveredServer& s : *found) {
@@ -73,20 +84,19 @@ class ConnectScreen final : public Screen {
                        std::to_string(s.reply.port));
       found_names_.push_back(s.reply.name);
     }
-    lan_text_ = found_.empty() ? "No server answered on the LAN."
-                               : "Servers on the LAN (press the number to use one):";
+    lan_text_ = app_.tr()(found_.empty() ? "online.lan_none" : "online.lan_found");
   }
 
   void draw(Canvas& c, SteadyTime) override {
-    c.text(2, 1, "Play online", {Ink::Accent, Ink::Default, true});
-    c.text(2, 2, "A server's host:port, or tls://host:port. The password is for registered names.",
-           {Ink::Muted}, c.width() - 4);
-    int y = form_.draw(c, 2, 4, 9) + 1;
+    const client::Catalogue& t = app_.tr();
+    c.text(2, 1, t("menu.online"), {Ink::Accent, Ink::Default, true});
+    c.text(2, 2, t("online.connect.explain"), {Ink::Muted}, c.width() - 4);
+    int y = form_.draw(c, 2, 4) + 1;
     c.text(2, y++, lan_text_, {Ink::Muted}, c.width() - 4);
     for (std::size_t i = 0; i < found_.size() && y < c.height() - 2; ++i)
       c.text(4, y++, std::to_string(i + 1) + "  " + found_[i] + "  " + found_names_[i], {Ink::Text},
              c.width() - 6);
-    c.text(2, c.height() - 2, "Up/Down: field  Enter: connect  Esc: back", {Ink::Muted});
+    c.text(2, c.height() - 2, t("online.connect.keys"), {Ink::Muted}, c.width() - 4);
   }
 
  private:
@@ -96,7 +106,7 @@ class ConnectScreen final : public Screen {
     o.target = app_.options().discovery_target.value_or(app_.settings().discovery_target);
     o.port = static_cast<unsigned short>(
         app_.options().discovery_port.value_or(app_.settings().discovery_port));
-    lan_text_ = "Searching the LAN...";
+    lan_text_ = app_.tr()("online.lan_searching");
     found_.clear();
     found_names_.clear();
     // Blocks for up to a second: not on the loop's thread.
@@ -107,17 +117,16 @@ class ConnectScreen final : public Screen {
     // One address, or the nodes of a cluster separated by commas.
     auto where = client::parse_server_addresses(form_[server_].text);
     if (!where) {
-      app_.notify("Server: " + where.error() + ".", true);
+      app_.notify(app_.tr()("online.bad_server", {{"error", where.error()}}), true);
       return;
     }
     const auto transport = where->front().transport;
     if (transport == Transport::WebSocket || transport == Transport::SecureWebSocket) {
-      app_.notify("Server: this client connects with tcp:// or tls:// (ws:// is for browsers).",
-                  true);
+      app_.notify(app_.tr()("online.no_websocket"), true);
       return;
     }
     if (auto why = client::check_name(form_[name_].text)) {
-      app_.notify("Name: " + *why + ".", true);
+      app_.notify(app_.tr()("online.bad_name", {{"error", *why}}), true);
       return;
     }
     app_.settings().last_server = client::nodes_text(*where, true);
@@ -164,17 +173,16 @@ class CertificateScreen final : public Screen {
   void draw(Canvas& c, SteadyTime) override {
     const bool changed = error_.certificate == net::ClientError::Trust::Changed;
     const std::string where = options_.host + ":" + std::to_string(options_.port);
-    c.text(2, 1, changed ? "Certificate changed!" : "Trust this server?",
+    const client::Catalogue& t = app_.tr();
+    c.text(2, 1, t(changed ? "online.cert.changed" : "online.cert.trust"),
            {changed ? Ink::Danger : Ink::Accent, Ink::Default, true});
-    c.text(2, 3,
-           changed ? where + " shows another certificate than the one you trusted."
-                   : "No certificate authority vouches for the certificate of " + where + ".",
-           {Ink::Text}, c.width() - 4);
+    c.wrapped(2, 3,
+              t(changed ? "online.cert.changed.explain" : "online.cert.trust.explain",
+                {{"server", where}}),
+              {Ink::Text}, c.width() - 4, 2);
     c.text(2, 5, "SHA-256: " + error_.fingerprint, {Ink::Text}, c.width() - 4);
-    c.text(2, 7,
-           changed ? "Someone may be intercepting the connection. Press Enter to go back."
-                   : "Compare it with the one the host shows. y: trust and connect  n: back",
-           {Ink::Muted}, c.width() - 4);
+    c.wrapped(2, 7, t(changed ? "online.cert.changed.keys" : "online.cert.trust.keys"),
+              {Ink::Muted}, c.width() - 4, 2);
   }
 
  private:
@@ -185,8 +193,9 @@ class CertificateScreen final : public Screen {
 // ---- the lobby ----
 
 enum class Section : std::uint8_t { Open, Live, Players, Challenges, Mine };
-constexpr std::array<const char*, 5> kSectionNames = {"Open games", "Live games", "Players",
-                                                      "Challenges", "Mine"};
+constexpr std::array<const char*, 5> kSectionNames = {
+    "online.section.open", "online.section.live", "online.section.players",
+    "online.section.challenges", "online.section.mine"};
 
 class LobbyScreen final : public Screen {
  public:
@@ -269,22 +278,25 @@ class LobbyScreen final : public Screen {
   }
 
   void draw(Canvas& c, SteadyTime) override {
-    const std::string title = client_->welcome() ? client_->welcome()->server : "Lobby";
-    c.text(2, 0, "Lobby: " + title, {Ink::Accent, Ink::Default, true}, c.width() - 4);
+    const client::Catalogue& t = app_.tr();
+    const std::string title = client_->welcome() ? client_->welcome()->server : t("nav.lobby");
+    c.text(2, 0, t("online.lobby.title", {{"server", title}}), {Ink::Accent, Ink::Default, true},
+           c.width() - 4);
     c.text(2, 1, client_->status_text(), {client_->online() ? Ink::Muted : Ink::Danger},
            c.width() - 4);
     int x = 2;
     for (std::size_t i = 0; i < kSectionNames.size(); ++i) {
       const bool on = static_cast<std::size_t>(section_) == i;
-      std::string label = std::string(kSectionNames[i]) + " (" +
-                          std::to_string(section_rows(static_cast<Section>(i)).size()) + ")";
+      std::string label =
+          t("online.section.count", {{"section", t(kSectionNames[i])},
+                                     {"count", section_rows(static_cast<Section>(i)).size()}});
       x = c.text(x, 3, on ? "[" + label + "]" : " " + label + " ",
                  {on ? Ink::Accent : Ink::Muted, Ink::Default, on}) +
           1;
     }
     const std::vector<std::string> list = rows();
     const int top = 5, room = c.height() - top - 6;
-    if (list.empty()) c.text(4, top, empty_text(), {Ink::Muted}, c.width() - 6);
+    if (list.empty()) c.text(4, top, t(empty_text()), {Ink::Muted}, c.width() - 6);
     const std::size_t first =
         focus_ >= static_cast<std::size_t>(room) ? focus_ - static_cast<std::size_t>(room) + 1 : 0;
     for (std::size_t i = first; i < list.size() && static_cast<int>(i - first) < room; ++i) {
@@ -295,64 +307,72 @@ class LobbyScreen final : public Screen {
     }
     int y = c.height() - 6;
     if (const auto& w = client_->waiting_game())
-      c.text(2, y,
-             "Waiting in game " + w->game + (w->invite ? ", invite code " + *w->invite : "") +
-                 "  (x: cancel)",
+      c.text(2, y, t("online.waiting", {{"game", w->game}, {"invite", w->invite.value_or("none")}}),
              {Ink::Good}, c.width() - 4);
     else if (client_->seeking())
-      c.text(2, y, "Looking for an opponent... (s: stop)", {Ink::Good}, c.width() - 4);
+      c.text(2, y, t("online.seeking"), {Ink::Good}, c.width() - 4);
     ++y;
-    const char* colours[] = {"random", "white", "black"};
+    const char* colours[] = {"online.colour.random", "online.colour.white", "online.colour.black"};
     c.text(2, y++,
-           "New game: " + variants_[rules_].name + ", " + times_[time_].label + ", " +
-               colours[colour_] + ", " + (rated_ ? "rated" : "casual") +
-               (private_ ? ", private" : ""),
+           t("online.new_game", {{"rules", client::rules_name(t, variants_[rules_].name)},
+                                 {"time", client::time_choice_text(t, times_[time_].control)},
+                                 {"colour", t(colours[colour_])},
+                                 {"rated", t(rated_ ? "game.rated" : "game.casual")},
+                                 {"private", private_ ? "yes" : "no"}}),
            {Ink::Text}, c.width() - 4);
-    c.text(2, y++, "v: rules  t: clock  o: colour  r: rated  p: private", {Ink::Muted},
-           c.width() - 4);
+    c.text(2, y++, t("online.new_game.keys"), {Ink::Muted}, c.width() - 4);
     if (typing_)
-      c.text(2, y++, "Private game and invite code: " + typed_ + "_", {Ink::Accent}, c.width() - 4);
+      c.text(2, y++, t("online.invite.typing", {{"typed", typed_}}), {Ink::Accent}, c.width() - 4);
     else
-      c.text(2, y++, "c: create  s: quick pairing  j: join private  h: archive  Esc: leave",
-             {Ink::Muted}, c.width() - 4);
-    c.text(2, y, "Left/Right: section  Enter: " + std::string(action_text()), {Ink::Muted},
+      c.text(2, y++, t("online.lobby.keys"), {Ink::Muted}, c.width() - 4);
+    c.text(2, y, t("online.section.keys", {{"action", t(action_text())}}), {Ink::Muted},
            c.width() - 4);
   }
 
  private:
   std::vector<std::string> section_rows(Section s) const {
     std::vector<std::string> out;
+    const client::Catalogue& t = app_.tr();
     const std::string me = client_->name();
     switch (s) {
       case Section::Open:
         for (const auto& g : client_->open_games()) {
           const auto& creator = g.white ? *g.white : g.black ? *g.black : protocol::PlayerRef{};
-          out.push_back(g.game + "  " + client::player_text(creator) + "  " + g.rules + "  " +
-                        client::time_text(g.time) + (g.rated ? "  rated" : ""));
+          out.push_back(
+              g.game + "  " + client::player_text(creator) + "  " + client::rules_name(t, g.rules) +
+              "  " + client::time_choice_text(t, g.time) + (g.rated ? "  " + t("game.rated") : ""));
         }
         break;
       case Section::Live:
         for (const auto& g : client_->live_games())
-          out.push_back(g.game + "  " +
-                        client::player_text(g.white.value_or(protocol::PlayerRef{})) + " vs " +
-                        client::player_text(g.black.value_or(protocol::PlayerRef{})) + "  move " +
-                        std::to_string(g.plies) + "  " + g.rules);
+          out.push_back(
+              g.game + "  " +
+              t("game.players",
+                {{"white", client::player_text(g.white.value_or(protocol::PlayerRef{}))},
+                 {"black", client::player_text(g.black.value_or(protocol::PlayerRef{}))}}) +
+              "  " + t("game.move_number", {{"n", g.plies}}) + "  " +
+              client::rules_name(t, g.rules));
         break;
       case Section::Players:
         for (const auto& p : client_->players())
-          out.push_back(p.name + " (" + std::to_string(p.rating) + (p.bot ? ", bot" : "") + ")" +
-                        (p.name == me ? "  you" : "") +
-                        (p.games > 0 ? "  playing " + std::to_string(p.games) : ""));
+          out.push_back(t("online.player", {{"name", p.name},
+                                            {"rating", std::to_string(p.rating)},
+                                            {"bot", p.bot ? "yes" : "no"},
+                                            {"you", p.name == me ? "yes" : "no"},
+                                            {"games", p.games}}));
         break;
       case Section::Challenges:
         for (const auto& ch : client_->challenges())
-          out.push_back("from " + client::player_text(ch.from) + "  " + ch.rules + "  " +
-                        client::time_text(ch.time) + (ch.rated ? "  rated" : "  casual"));
+          out.push_back(t("online.challenge.from", {{"player", client::player_text(ch.from)}}) +
+                        "  " + client::rules_name(t, ch.rules) + "  " +
+                        client::time_choice_text(t, ch.time) + "  " +
+                        t(ch.rated ? "game.rated" : "game.casual"));
         for (const auto& [id, player] : client_->sent_challenges())
-          out.push_back("sent to " + player + " (waiting)");
+          out.push_back(t("online.challenge.sent_to", {{"player", player}}));
         break;
       case Section::Mine:
-        for (const std::string& id : client_->games_in_progress()) out.push_back("game " + id);
+        for (const std::string& id : client_->games_in_progress())
+          out.push_back(t("game.title", {{"game", id}}));
         break;
     }
     return out;
@@ -362,30 +382,30 @@ class LobbyScreen final : public Screen {
   const char* empty_text() const {
     switch (section_) {
       case Section::Open:
-        return "No open games: press c to create one, s for quick pairing.";
+        return "online.empty.open";
       case Section::Live:
-        return "No games are being played.";
+        return "online.empty.live";
       case Section::Players:
-        return "Nobody else is online.";
+        return "online.empty.players";
       case Section::Challenges:
-        return "No challenges. Challenge a player from Players.";
+        return "online.empty.challenges";
       case Section::Mine:
-        return "You play no games right now.";
+        return "online.empty.mine";
     }
     return "";
   }
   const char* action_text() const {
     switch (section_) {
       case Section::Open:
-        return "join";
+        return "online.action.join";
       case Section::Live:
-        return "watch";
+        return "online.action.watch";
       case Section::Players:
-        return "challenge with the new-game settings";
+        return "online.action.challenge";
       case Section::Challenges:
-        return "accept  d: decline";
+        return "online.action.accept";
       case Section::Mine:
-        return "go back to the game";
+        return "online.action.back";
     }
     return "";
   }
@@ -419,7 +439,7 @@ class LobbyScreen final : public Screen {
         c.color = colour();
         c.rated = rated_;
         client_->challenge(c);
-        app_.notify("Challenge sent to " + c.player + ".");
+        app_.notify(app_.tr()("online.challenge.sent", {{"player", c.player}}));
         return;
       }
       case Section::Challenges:
@@ -474,9 +494,8 @@ class LobbyScreen final : public Screen {
     typing_ = false;
     const auto invite = client::parse_invite(typed_);
     if (!invite) {
-      app_.notify("Type the game number and its invite code, e.g. \"" +
-                      std::string(client::kInviteExample) + "\", or paste the invite link.",
-                  true);
+      app_.notify(
+          app_.tr()("online.invite.how", {{"example", std::string(client::kInviteExample)}}), true);
       return;
     }
     client_->join(invite->game, invite->code);
@@ -528,12 +547,13 @@ class ArchiveScreen final : public Screen {
   }
 
   void draw(Canvas& c, SteadyTime) override {
-    c.text(2, 1, "Your finished games on the server", {Ink::Accent, Ink::Default, true});
+    const client::Catalogue& t = app_.tr();
+    c.text(2, 1, t("online.archive.title"), {Ink::Accent, Ink::Default, true});
     const auto& h = client_->history();
     if (!h)
-      c.text(2, 3, "Asking the server...", {Ink::Muted});
+      c.text(2, 3, t("online.asking"), {Ink::Muted});
     else if (h->games.empty())
-      c.text(2, 3, "No finished games yet.", {Ink::Muted});
+      c.text(2, 3, t("tui.replays.none"), {Ink::Muted});
     if (h) {
       int y = 3;
       for (std::size_t i = 0; i < h->games.size() && y < c.height() - 3; ++i, ++y) {
@@ -542,12 +562,14 @@ class ArchiveScreen final : public Screen {
         const std::string winner = g.winner ? (*g.winner == Color::White ? "1-0" : "0-1") : "-";
         c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
         c.text(4, y,
-               g.game + "  " + g.white.name + " vs " + g.black.name + "  " + winner + "  " +
-                   std::to_string(g.plies) + " moves  " + g.ended_at,
+               g.game + "  " +
+                   t("game.players", {{"white", g.white.name}, {"black", g.black.name}}) + "  " +
+                   winner + "  " + t("online.archive.plies", {{"count", g.plies}}) + "  " +
+                   g.ended_at,
                {f ? Ink::Accent : Ink::Text, Ink::Default, f}, c.width() - 6);
       }
     }
-    c.text(2, c.height() - 2, "Up/Down, Enter: replay  Esc: lobby", {Ink::Muted});
+    c.text(2, c.height() - 2, t("online.archive.keys"), {Ink::Muted}, c.width() - 4);
   }
 
  private:
@@ -567,7 +589,12 @@ class OnlineSource final : public GameSource {
     show_notices(app_, *client_);
     client::OnlineGame* g = client_->game();
     if (!g) return app_.show(make_lobby_screen(app_, client_));
-    for (const std::string& n : g->take_notices()) app_.notify(n, true);
+    // The game's notices are still English sentences (client/online_game.cpp): logged, and
+    // shown as they are until they carry codes.
+    for (const std::string& n : g->take_notices()) {
+      app_.log("game_notice", {{"message", n}});
+      app_.notify(n, true);
+    }
   }
   const client::GameViewModel* view() const override {
     client::OnlineGame* g = client_->game();
@@ -592,27 +619,27 @@ class OnlineSource final : public GameSource {
 
   std::optional<std::string> command(const std::string& word, const std::string& rest) override {
     client::OnlineGame* g = client_->game();
-    if (!g) return "There is no game.";
+    const client::Catalogue& t = app_.tr();
+    if (!g) return t("online.no_game");
     if (word == "resign") {
-      if (!g->playing()) return "You are watching.";
+      if (!g->playing()) return t("online.watching_only");
       g->resign();
     } else if (word == "abort") {
-      if (!g->playing()) return "You are watching.";
+      if (!g->playing()) return t("online.watching_only");
       g->abort();
     } else if (word == "rematch") {
-      if (!g->finished()) return "A rematch is for a finished game.";
+      if (!g->finished()) return t("tui.game.rematch_finished");
       g->offer_rematch();
-      app_.notify(g->rematch_offer() ? "Rematch accepted." : "Rematch offered.");
+      app_.notify(t(g->rematch_offer() ? "online.rematch.accepted" : "game.rematch.sent"));
     } else if (word == "chat" || word == "c" || word == "say") {
-      if (rest.empty()) return "Type :chat and your message.";
+      if (rest.empty()) return t("online.chat.how");
       g->send_chat(rest);
     } else if (word == "lobby" || word == "menu" || word == "q") {
-      if (g->playing() && g->view() && g->view()->running())
-        app_.notify("The game goes on, your clock too: the lobby has the way back to it.");
+      if (g->playing() && g->view() && g->view()->running()) app_.notify(t("online.left_running"));
       client_->leave_game();
       app_.show(make_lobby_screen(app_, client_));
     } else {
-      return "Unknown command :" + word;
+      return t("tui.game.unknown_command", {{"word", word}, {"commands", join_commands()}});
     }
     return std::nullopt;
   }
@@ -632,19 +659,28 @@ class OnlineSource final : public GameSource {
     return out;
   }
 
+  std::string join_commands() const {
+    std::string out;
+    for (const std::string& c : commands()) out += (out.empty() ? "" : " ") + c;
+    return out;
+  }
+
   std::string status_line() const override {
     const client::OnlineGame* g = client_->game();
     if (!client_->online()) return client_->status_text();
     if (!g || !g->view()) return {};
     const client::GameViewModel& vm = *g->view();
+    const client::Catalogue& t = app_.tr();
     for (Color c : g->offline())
-      return vm.player(c).name + " is disconnected; their clock runs on their turn.";
+      return t("online.opponent_offline", {{"player", vm.player(c).name}});
     std::string line;
-    if (!g->playing()) line = "Watching";
+    if (!g->playing()) line = t("online.watching");
     if (const auto& who = g->rematch_offer(); who && !vm.running())
-      line = who->empty() ? "Rematch offered" : *who + " offers a rematch (:rematch accepts)";
+      line = who->empty() ? t("game.rematch.sent")
+                          : t("online.rematch.offered_by", {{"player", *who}});
     if (g->spectators() > 0)
-      line += (line.empty() ? "" : ", ") + std::to_string(g->spectators()) + " watching";
+      line += (line.empty() ? "" : t("online.separator")) +
+              t("game.spectators", {{"count", g->spectators()}});
     return line;
   }
   bool status_is_problem() const override {

@@ -2,6 +2,7 @@
 // archive) with client::ReplayModel.
 #include "client/game_store.h"
 #include "client/replay_model.h"
+#include "client/words.h"
 #include "tui/app.h"
 #include "tui/board_draw.h"
 
@@ -32,7 +33,7 @@ class ReplayListScreen final : public Screen {
     if (k.code == C::Enter) {
       const auto& e = entries_[focus_ - imports_.size()];
       if (!e.record) {
-        app_.notify("This game cannot be read: " + e.problem, true);
+        app_.notify(app_.tr()("tui.replays.unreadable", {{"problem", e.problem}}), true);
         return;
       }
       App& app = app_;
@@ -42,8 +43,9 @@ class ReplayListScreen final : public Screen {
   }
 
   void draw(Canvas& c, SteadyTime) override {
-    c.text(2, 1, "Saved games", {Ink::Accent, Ink::Default, true});
-    if (entries_.empty() && imports_.empty()) c.text(2, 3, "No finished games yet.", {Ink::Muted});
+    const client::Catalogue& t = app_.tr();
+    c.text(2, 1, t("tui.replays.title"), {Ink::Accent, Ink::Default, true});
+    if (entries_.empty() && imports_.empty()) c.text(2, 3, t("tui.replays.none"), {Ink::Muted});
     const int rows = c.height() - 6;
     const std::size_t first =
         focus_ >= static_cast<std::size_t>(rows) ? focus_ - static_cast<std::size_t>(rows) + 1 : 0;
@@ -51,14 +53,14 @@ class ReplayListScreen final : public Screen {
     for (std::size_t i = first; i < imports_.size() && y < 3 + rows; ++i, ++y) {
       const bool f = i == focus_;
       c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
-      c.text(4, y, "Open " + imports_[i].filename().string(),
+      c.text(4, y, t("tui.replays.open", {{"file", imports_[i].filename().string()}}),
              {f ? Ink::Accent : Ink::Text, Ink::Default, f}, c.width() - 6);
     }
     for (std::size_t i = first > imports_.size() ? first - imports_.size() : 0;
          i < entries_.size() && y < 3 + rows; ++i, ++y) {
       const auto& e = entries_[i];
       const bool f = i + imports_.size() == focus_;
-      const std::string line = e.record ? client::describe_game(*e.record)
+      const std::string line = e.record ? client::game_summary(t, *e.record)
                                         : e.file.filename().string() + ": " + e.problem;
       c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
       c.text(4, y, line,
@@ -68,7 +70,7 @@ class ReplayListScreen final : public Screen {
               Ink::Default, f},
              c.width() - 6);
     }
-    c.text(2, c.height() - 2, "Up/Down, Enter: replay  Esc: back", {Ink::Muted});
+    c.text(2, c.height() - 2, t("tui.replays.keys"), {Ink::Muted}, c.width() - 4);
   }
 
  private:
@@ -96,24 +98,34 @@ class ReplayScreen final : public Screen {
           model_, app_.options().data_dir,
           k.is(U's') ? client::ExportFormat::Sgf : client::ExportFormat::Text);
       if (file)
-        app_.notify("Exported to " + file->string());
+        app_.notify(app_.tr()("tui.replay.exported", {{"file", file->string()}}));
       else
-        app_.notify("Export failed: " + file.error(), true);
+        app_.notify(app_.tr()("tui.replay.export_failed", {{"error", file.error()}}), true);
     }
   }
 
   void draw(Canvas& c, SteadyTime) override {
+    const client::Catalogue& t = app_.tr();
     const GameRecord& r = model_.record();
     const BoardFit fit = fit_board(r.rules.size, c.width() - 33, c.height() - 4);
     BoardMarks marks;
     marks.last_move = model_.last_move();
     draw_board(c, 1, 1, fit, model_.position(), marks, {app_.options().ascii, false});
     const int px = 1 + fit.width() + 3, pw = c.width() - px - 1;
-    c.text(px, 1, "Replay", {Ink::Accent, Ink::Default, true});
-    c.text(px, 2, "White: " + r.white.name, {Ink::Text}, pw);
-    c.text(px, 3, "Black: " + r.black.name, {Ink::Text}, pw);
-    c.text(px, 5, model_.progress(), {Ink::Text, Ink::Default, true}, pw);
-    c.wrapped(px, 6, model_.result_text(), {Ink::Muted}, pw, 2);
+    c.text(px, 1, t("game.replay"), {Ink::Accent, Ink::Default, true});
+    c.text(px, 2, t("tui.replay.player", {{"side", t("side.white")}, {"name", r.white.name}}),
+           {Ink::Text}, pw);
+    c.text(px, 3, t("tui.replay.player", {{"side", t("side.black")}, {"name", r.black.name}}),
+           {Ink::Text}, pw);
+    const std::string progress =
+        model_.ply() == 0 ? t("tui.replay.start")
+                          : t("replay.ply", {{"ply", model_.ply()}, {"plies", model_.size()}});
+    c.text(px, 5, progress, {Ink::Text, Ink::Default, true}, pw);
+    const std::string result =
+        r.result ? t("replay.result", {{"title", client::result_title(t, *r.result)},
+                                       {"reason", client::result_reason(t, *r.result)}})
+                 : t("tui.replay.unfinished");
+    c.wrapped(px, 6, result, {Ink::Muted}, pw, 2);
     const std::vector<client::MoveRow> rows = model_.move_rows();
     const int top = 9, room = c.height() - 3 - top;
     // The row of the shown move stays in view.
@@ -130,9 +142,7 @@ class ReplayScreen final : public Screen {
       line += rows[i].second;
       c.text(px, y, line, {i == current && model_.ply() > 0 ? Ink::Accent : Ink::Text}, pw);
     }
-    c.text(1, c.height() - 2,
-           "Left/Right: step  Home/End  PgUp/PgDn: 10  e: export text  s: SGF  Esc: back",
-           {Ink::Muted}, c.width() - 2);
+    c.text(1, c.height() - 2, t("tui.replay.keys"), {Ink::Muted}, c.width() - 2);
   }
 
  private:
@@ -150,7 +160,7 @@ std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record,
                                            std::function<std::unique_ptr<Screen>()> back) {
   auto model = client::ReplayModel::make(std::move(record));
   if (!model) {
-    app.notify("This game cannot be replayed: " + model.error(), true);
+    app.notify(app.tr()("tui.replay.cannot", {{"error", model.error()}}), true);
     return back();
   }
   return std::make_unique<ReplayScreen>(app, std::move(model).value(), std::move(back));

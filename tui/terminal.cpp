@@ -203,12 +203,16 @@ void Terminal::present(const Canvas& c) {
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       const Cell& cell = c.at(x, y);
+      // The terminal fills a wide character's second column itself; in ASCII the character
+      // became one '?' and its second column a space.
+      if (cell.ch == kWideTail && !ascii_) continue;
+      const char32_t ch = cell.ch == kWideTail ? U' ' : cell.ch;
       attr_t attrs = A_NORMAL;
       short pair = 0;
       if (cell.paint.bold) attrs |= A_BOLD;
       if (cell.paint.reverse) attrs |= A_REVERSE;
       if (colors_) pair = pair_for(color_of(cell.paint.fg, rich), color_of(cell.paint.bg, rich));
-      wchar_t text[2] = {static_cast<wchar_t>(ascii_ && cell.ch > 0x7E ? U'?' : cell.ch), 0};
+      wchar_t text[2] = {static_cast<wchar_t>(ascii_ && ch > 0x7E ? U'?' : ch), 0};
       cchar_t cc;
       setcchar(&cc, text, attrs, pair, nullptr);
       // The bottom-right cell: writing it would scroll on some terminals, so it stays blank.

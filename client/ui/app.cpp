@@ -9,6 +9,7 @@
 #include "client/replay_model.h"
 #include "client/ui/screens.h"
 #include "client/user_files.h"
+#include "client/words.h"
 
 namespace amazons::client::ui {
 
@@ -20,8 +21,13 @@ constexpr float kDesignHeight = 800;  // the window height at which the unit is 
 App::App(AppOptions options, sf::RenderWindow& window, Fonts& fonts)
     : options_(std::move(options)), window_(window) {
   style_.fonts = &fonts;
+  style_.tr = &catalogue_;
   LoadedSettings loaded = load_settings(options_.config_dir / "settings.json");
   settings_ = loaded.settings;
+  for (const std::string& tag : catalogue_languages(options_.i18n_dir))
+    languages_.emplace_back(tag,
+                            Catalogue::load(options_.i18n_dir, tag).catalogue("language.name"));
+  load_catalogue();
   sounds_.set_enabled(settings_.sound);
   if (!loaded.problems.empty()) notify(loaded.problems.front(), true);
   screen_ = options_.host ? make_host_screen(*this) : make_menu_screen(*this);
@@ -37,12 +43,33 @@ App::App(AppOptions options, sf::RenderWindow& window, Fonts& fonts)
 
 App::~App() = default;
 
+void App::load_catalogue() {
+  std::vector<std::string> tags;
+  for (const auto& [tag, name] : languages_) tags.push_back(tag);
+  const std::string language =
+      choose_language(options_.language.value_or(settings_.language), tags);
+  // --language sets the start; a language chosen in the settings later wins.
+  options_.language.reset();
+  Catalogue::Loaded loaded = Catalogue::load(options_.i18n_dir, language);
+  catalogue_ = std::move(loaded.catalogue);
+  if (!loaded.problems.empty()) notify(loaded.problems.front(), true);
+  const std::string title = catalogue_("app.name");
+  window_.setTitle(sf::String::fromUtf8(title.begin(), title.end()));
+}
+
 void App::show(std::unique_ptr<Screen> screen) { next_ = std::move(screen); }
 
 void App::save_settings() {
   sounds_.set_enabled(settings_.sound);
   if (auto problem = client::save_settings(options_.config_dir / "settings.json", settings_))
     notify("Settings not saved: " + *problem, true);
+}
+
+void App::notify(const OnlineNotice& notice) {
+  if (notice.code.empty()) return notify(notice.text, notice.error);
+  log_.warn("server_refused",
+            {{"code", notice.code}, {"reason", notice.reason}, {"message", notice.text}});
+  notify(error_text(catalogue_, notice.code, notice.reason), true);
 }
 
 void App::notify(std::string message, bool error) {

@@ -12,12 +12,15 @@
 #include <SFML/Graphics/RenderWindow.hpp>
 #include <nlohmann/json.hpp>
 
+#include "client/catalogue.h"
 #include "client/game_store.h"
 #include "client/game_view_model.h"
+#include "client/online_client.h"
 #include "client/server_host.h"
 #include "client/settings.h"
 #include "client/ui/sounds.h"
 #include "client/ui/widgets.h"
+#include "common/log.h"
 
 namespace amazons::client::ui {
 
@@ -52,6 +55,9 @@ struct AppOptions {
   std::filesystem::path server_exe;                  // amazons-server, for hosting
   std::vector<std::string> server_args;              // more arguments for it
   int analysis_movetime_ms = 500;  // per position, for "Analyse this game" (--analysis-movetime)
+  std::filesystem::path i18n_dir;  // the catalogues of messages, LANG.json
+  // The language for this run (--language), over the setting and the locale.
+  std::optional<std::string> language;
 };
 
 class App {
@@ -67,6 +73,12 @@ class App {
 
   const Style& style() const { return style_; }
   Settings& settings() { return settings_; }
+  // The messages in the language spoken (the setting, else the locale; catalogue.h).
+  const Catalogue& tr() const { return catalogue_; }
+  // The languages there are catalogues for, each by its own name ("简体中文").
+  const std::vector<std::pair<std::string, std::string>>& languages() const { return languages_; }
+  // Speaks the language the settings now name (after the settings screen saved them).
+  void load_catalogue();
   // Saves the settings; a failure becomes a notice.
   void save_settings();
   GameStore store() const { return GameStore(options_.data_dir); }
@@ -74,6 +86,9 @@ class App {
   Sounds& sounds() { return sounds_; }
   // A line at the bottom of the window for a few seconds.
   void notify(std::string message, bool error = false);
+  // A notice of the online client: a refusal in the client's words (error.CODE), the server's
+  // own sentence on stderr, the client's log.
+  void notify(const OnlineNotice& notice);
   // The server this client hosts, if any: kept until the client quits, then stopped.
   std::unique_ptr<ServerHost>& hosted_server() { return hosted_server_; }
 
@@ -88,6 +103,9 @@ class App {
   sf::RenderWindow& window_;
   Style style_;
   Settings settings_;
+  std::vector<std::pair<std::string, std::string>> languages_;
+  Catalogue catalogue_;
+  Log log_{stderr};
   Sounds sounds_;
   std::unique_ptr<Screen> screen_;
   std::unique_ptr<Screen> next_;

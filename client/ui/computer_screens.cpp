@@ -7,6 +7,7 @@
 #include "ai/levels.h"
 #include "client/computer_game.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 
 namespace amazons::client::ui {
 
@@ -21,11 +22,6 @@ const ComputerConfig& computer_config() {
 std::uint64_t fresh_seed() {
   std::random_device rd;
   return (std::uint64_t{rd()} << 32) | rd();
-}
-
-std::string capitalized(std::string s) {
-  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
-  return s;
 }
 
 // Splits `text` at spaces into lines no wider than `width`.
@@ -58,18 +54,24 @@ class ComputerSetupScreen final : public Screen {
   explicit ComputerSetupScreen(App& app)
       : Screen(app), variants_(known_variants(app.options().rules_dir)) {
     const ComputerConfig& cc = computer_config();
+    const Catalogue& t = app_.tr();
+    level_.label = t("computer.level");
+    color_.label = t("computer.colour");
+    rules_.label = t("setup.rules");
+    start_.label = t("setup.start");
+    back_.label = t("common.back");
     if (cc.problem) app_.notify(*cc.problem, true);
     for (const ai::Level& l : cc.config.levels) {
-      level_.options.push_back(capitalized(l.name));
+      level_.options.push_back(level_name(t, l.name));
       if (l.name == cc.config.default_level) level_.index = level_.options.size() - 1;
     }
     // A first game deserves a gentle opponent; afterwards the last level chosen.
     if (const std::string& last = app_.settings().last_level; !last.empty())
       for (std::size_t i = 0; i < cc.config.levels.size(); ++i)
         if (cc.config.levels[i].name == last) level_.index = i;
-    color_.options = {"White", "Black", "Random"};
+    color_.options = {t("side.white"), t("side.black"), t("computer.colour.random")};
     for (const RuleVariant& v : variants_) {
-      rules_.options.push_back(variant_label(v));
+      rules_.options.push_back(variant_text(t, v));
       if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
     }
     start_.on_click = [this] { start(); };
@@ -110,12 +112,15 @@ class ComputerSetupScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_text(t, s.fonts->bold, "Play the computer", s.px(34), x_, top_ + s.f(18), colors::kText);
-    draw_text(t, s.fonts->regular, "Choose your opponent's strength and your colour.", s.px(16), x_,
-              top_ + s.f(56), colors::kMuted);
+    const Catalogue& tr = app_.tr();
+    draw_text(t, s.fonts->bold, tr("home.play_computer"), s.px(34), x_, top_ + s.f(18),
+              colors::kText);
+    draw_text(t, s.fonts->regular, tr("computer.setup.subtitle"), s.px(16), x_, top_ + s.f(56),
+              colors::kMuted);
     widgets_.draw(t, s);
     float y = description_y_ + s.f(8);
-    for (const std::string& line : wrap(s.fonts->regular, level().description, s.px(15), w_)) {
+    const std::string description = level_description(tr, level().name, level().description);
+    for (const std::string& line : wrap(s.fonts->regular, description, s.px(15), w_)) {
       draw_text(t, s.fonts->regular, line, s.px(15), x_, y, colors::kMuted);
       y += s.f(21);
     }
@@ -155,7 +160,7 @@ class ComputerSetupScreen final : public Screen {
     setup.game.black = person == Color::White ? engine : me;
     setup.store = app_.store();
     if (auto problem = add_computer(setup)) {
-      error_ = "The computer cannot play: " + *problem + ".";
+      error_ = app_.tr()("computer.cannot_play", {{"problem", *problem}});
       return;
     }
     app_.settings().last_variant = rules.name;

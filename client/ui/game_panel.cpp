@@ -1,5 +1,7 @@
 #include "client/ui/game_panel.h"
 
+#include "client/words.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -24,15 +26,15 @@ std::vector<MoveCell> draw_move_list(sf::RenderTarget& t, const Style& s, Rect a
   const float pad = s.f(14), row_h = s.f(26);
   const float c0 = area.x + pad, c1 = c0 + s.f(40), c2 = c1 + (area.w - 2 * pad - s.f(40)) / 2;
   float y = area.y + pad + row_h / 2;
-  draw_text(t, s.fonts->bold, side_name(first_mover), s.px(14), c1, y, colors::kMuted);
-  draw_text(t, s.fonts->bold, side_name(~first_mover), s.px(14), c2, y, colors::kMuted);
+  draw_text(t, s.fonts->bold, side_name(*s.tr, first_mover), s.px(14), c1, y, colors::kMuted);
+  draw_text(t, s.fonts->bold, side_name(*s.tr, ~first_mover), s.px(14), c2, y, colors::kMuted);
   sf::RectangleShape rule({area.w - 2 * pad, 1});
   rule.setPosition(c0, std::round(y + row_h / 2 + s.f(2)));
   rule.setFillColor(colors::kBorder);
   t.draw(rule);
   y += row_h + s.f(8);
   if (rows.empty()) {
-    draw_text(t, s.fonts->regular, "No moves yet.", s.px(15), c0, y, colors::kMuted);
+    draw_text(t, s.fonts->regular, (*s.tr)("game.no_moves"), s.px(15), c0, y, colors::kMuted);
     return {};
   }
   const int fit = std::max(1, static_cast<int>((area.bottom() - y - pad) / row_h) + 1);

@@ -13,6 +13,7 @@
 #include "client/ui/board_view.h"
 #include "client/ui/game_panel.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 #include "common/notation.h"
 #include "common/position_text.h"
 
@@ -44,6 +45,12 @@ class GameScreen final : public Screen {
       : Screen(app),
         session_(std::move(session)),
         computer_(has_computer(session_->setup_record())) {
+    const Catalogue& t = app_.tr();
+    abort_.label = t("game.abort");
+    rematch_.label = t("game.rematch");
+    replay_.label = t("game.replay");
+    leave_.label = t("desktop.game.menu");
+    territory_.label = t("desktop.game.territory");
     territory_.value = app_.settings().territory_view;
     territory_.on_change = [this] {
       app_.settings().territory_view = territory_.value;
@@ -88,7 +95,7 @@ class GameScreen final : public Screen {
     leave_.visible = true;
     const bool armed = resign_armed_ && now < *resign_armed_;
     if (!armed) resign_armed_.reset();
-    resign_.label = armed ? "Really resign?" : "Resign";
+    resign_.label = app_.tr()(armed ? "game.resign.confirm" : "game.resign");
     resign_.style = armed ? ButtonStyle::Primary : ButtonStyle::Danger;
     place();
   }
@@ -96,7 +103,7 @@ class GameScreen final : public Screen {
   void draw(sf::RenderTarget& t, SteadyTime now) override {
     const Style& s = app_.style();
     if (!vm_) {
-      draw_text(t, s.fonts->regular, "Starting the game...", s.px(18), width_ / 2, height_ / 2,
+      draw_text(t, s.fonts->regular, app_.tr()("game.starting"), s.px(18), width_ / 2, height_ / 2,
                 colors::kMuted, Align::Center);
       return;
     }
@@ -115,9 +122,10 @@ class GameScreen final : public Screen {
     draw_card(t, ~top, bottom_card_, now);
     if (computer_) draw_eval_bar(t);
     draw_move_list(t, s, moves_, vm_->move_rows(), vm_->rules().first_to_move, vm_->moves().size());
-    const std::string status = !vm_->running()        ? vm_->result_reason()
-                               : vm_->human_to_move() ? stage_hint(input_.stage())
-                                                      : vm_->status();
+    const Catalogue& tr = app_.tr();
+    const std::string status = !vm_->running()        ? reason_text()
+                               : vm_->human_to_move() ? stage_hint(tr, input_.stage())
+                                                      : game_status(tr, *vm_);
     draw_text(t, s.fonts->regular, elide(s.fonts->regular, status, s.px(15), panel_.w), s.px(15),
               panel_.x, status_y_, colors::kMuted);
     widgets_.draw(t, s);
@@ -140,7 +148,7 @@ class GameScreen final : public Screen {
     nlohmann::json moves = nlohmann::json::array();
     for (Move m : vm_->moves()) moves.push_back(to_string(m));
     j["moves"] = std::move(moves);
-    j["status"] = vm_->status();
+    j["status"] = game_status(app_.tr(), *vm_);
     j["white"] = vm_->player(Color::White).name;
     j["black"] = vm_->player(Color::Black).name;
     j["time_control"] = to_string(time_control_);
@@ -155,8 +163,8 @@ class GameScreen final : public Screen {
     if (const auto& r = vm_->result()) {
       j["result"] = {{"winner", r->winner ? nlohmann::json(color_name(*r->winner)) : nullptr},
                      {"reason", code(r->reason)},
-                     {"title", vm_->result_title()},
-                     {"text", vm_->result_reason()}};
+                     {"title", result_title(app_.tr(), *r)},
+                     {"text", reason_text()}};
       j["saved"] = saved_ ? saved_->string() : "";
     } else {
       j["result"] = nullptr;
@@ -225,7 +233,7 @@ class GameScreen final : public Screen {
   void leave() {
     const bool running = vm_ && vm_->running() && !vm_->moves().empty();
     session_->leave();
-    if (running) app_.notify("Game saved. Resume it from the menu.");
+    if (running) app_.notify(app_.tr()("tui.game.saved"));
     app_.show(make_menu_screen(app_));
   }
 
@@ -234,7 +242,7 @@ class GameScreen final : public Screen {
     setup.game = rematch_record(session_->setup_record());
     setup.store = app_.store();
     if (auto problem = add_computer(setup)) {
-      app_.notify("No rematch: " + *problem + ".", true);
+      app_.notify(app_.tr()("tui.game.no_rematch", {{"problem", *problem}}), true);
       return;
     }
     app_.show(make_game_screen(app_, std::move(setup)));
@@ -281,18 +289,25 @@ class GameScreen final : public Screen {
     moves_ = {panel_.x, below_card, panel_.w, bottom_card_.y - gap - below_card};
   }
 
+  // Why the game ended, in the catalogue's words; empty while it runs.
+  std::string reason_text() const {
+    return vm_ && vm_->result() ? result_reason(app_.tr(), *vm_->result(), vm_->end_detail())
+                                : std::string();
+  }
+
   void draw_card(sf::RenderTarget& t, Color c, Rect r, SteadyTime now) const {
     const bool active = vm_->running() && vm_->to_move() == c;
     const PlayerInfo& p = vm_->player(c);
-    std::string sub = side_name(c);
+    const Catalogue& tr = app_.tr();
+    std::string sub = side_name(tr, c);
     if (p.rating) sub += kDot + std::to_string(*p.rating);
     if (vm_->thinking(c)) {
       const auto phase =
           std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() /
           400 % 4;
-      sub += kDot + "thinking" + std::string(static_cast<std::size_t>(phase), '.');
+      sub += kDot + tr("desktop.card.thinking") + std::string(static_cast<std::size_t>(phase), '.');
     } else if (active) {
-      sub += kDot + "to move";
+      sub += kDot + tr("desktop.card.to_move");
     }
     draw_player_card(t, app_.style(), *vm_, c, r, now, p.name, sub,
                      active ? colors::kAccent : colors::kMuted);
@@ -323,7 +338,8 @@ class GameScreen final : public Screen {
   }
 
   void draw_banner(sf::RenderTarget& t) const {
-    draw_result_banner(t, app_.style(), geometry_, vm_->result_title(), vm_->result_reason());
+    draw_result_banner(t, app_.style(), geometry_, result_title(app_.tr(), *vm_->result()),
+                       reason_text());
   }
 
   std::unique_ptr<GameSession> session_;
@@ -361,7 +377,7 @@ class GameScreen final : public Screen {
 std::unique_ptr<Screen> make_game_screen(App& app, SessionSetup setup) {
   auto session = GameSession::start(std::move(setup));
   if (!session) {
-    app.notify("The game cannot start: " + session.error(), true);
+    app.notify(app.tr()("tui.game.cannot_start", {{"error", session.error()}}), true);
     return make_menu_screen(app);
   }
   return std::make_unique<GameScreen>(app, std::move(session).value());

@@ -1,11 +1,13 @@
 // The main menu, the new-game form and the settings screen.
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include <SFML/Graphics/RectangleShape.hpp>
 
 #include "client/ui/board_view.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 #include "common/variant.h"
 
 namespace amazons::client::ui {
@@ -42,6 +44,15 @@ void draw_heading(sf::RenderTarget& t, const Style& s, const Column& c, const st
 class MenuScreen final : public Screen {
  public:
   explicit MenuScreen(App& app) : Screen(app) {
+    const Catalogue& t = app_.tr();
+    computer_.label = t("home.play_computer");
+    hotseat_.label = t("desktop.menu.two_players");
+    online_.label = t("menu.online");
+    host_.label = t("desktop.menu.host");
+    resume_.label = t("desktop.menu.resume");
+    replay_.label = t("desktop.menu.replay");
+    settings_.label = t("nav.settings");
+    quit_.label = t("menu.quit");
     computer_.on_click = [this] { app_.show(make_computer_setup_screen(app_)); };
     hotseat_.on_click = [this] { app_.show(make_new_game_screen(app_)); };
     online_.on_click = [this] { app_.show(make_connect_screen(app_)); };
@@ -56,10 +67,11 @@ class MenuScreen final : public Screen {
     if (auto unfinished = app_.store().load_unfinished()) {
       if (*unfinished) {
         resumable_ = std::move(**unfinished);
-        resume_.label = "Resume: " + resumable_->white.name + " vs " + resumable_->black.name +
-                        ", move " + std::to_string(resumable_->moves.size() + 1);
+        resume_.label = t("desktop.menu.resume_game", {{"white", resumable_->white.name},
+                                                       {"black", resumable_->black.name},
+                                                       {"move", resumable_->moves.size() + 1}});
       } else {
-        app_.notify("The unfinished game cannot be resumed: " + unfinished->error(), true);
+        app_.notify(t("desktop.menu.cannot_resume", {{"error", unfinished->error()}}), true);
       }
     }
     resume_.visible = resumable_.has_value();
@@ -102,13 +114,14 @@ class MenuScreen final : public Screen {
     }
     draw_queen(t, s, Color::White, x0 + sq * 1.5f, y0 + sq / 2, sq);
     draw_queen(t, s, Color::Black, x0 + sq * 5.5f, y0 + sq / 2, sq);
-    draw_text(t, s.fonts->bold, "AMAZONS", s.px(60), width_ / 2, y0 + sq + s.f(58), colors::kAccent,
-              Align::Center);
-    draw_text(t, s.fonts->regular, "The Game of the Amazons", s.px(18), width_ / 2,
+    const Catalogue& tr = app_.tr();
+    draw_text(t, s.fonts->bold, tr("desktop.menu.title"), s.px(60), width_ / 2, y0 + sq + s.f(58),
+              colors::kAccent, Align::Center);
+    draw_text(t, s.fonts->regular, tr("desktop.menu.subtitle"), s.px(18), width_ / 2,
               y0 + sq + s.f(108), colors::kMuted, Align::Center);
     widgets_.draw(t, s);
-    draw_text(t, s.fonts->regular, "Playing as " + app_.settings().name, s.px(14), width_ / 2,
-              height_ - s.f(18), colors::kMuted, Align::Center);
+    draw_text(t, s.fonts->regular, tr("desktop.menu.playing_as", {{"name", app_.settings().name}}),
+              s.px(14), width_ / 2, height_ - s.f(18), colors::kMuted, Align::Center);
     if (const std::string hosting = hosting_line(app_); !hosting.empty())
       draw_text(t, s.fonts->regular, hosting, s.px(15), width_ / 2, height_ - s.f(42),
                 colors::kAccent, Align::Center);
@@ -124,7 +137,7 @@ class MenuScreen final : public Screen {
     setup.game = *resumable_;
     setup.store = app_.store();
     if (auto problem = add_computer(setup)) {
-      app_.notify("The game cannot be resumed: " + *problem + ".", true);
+      app_.notify(app_.tr()("desktop.menu.cannot_resume", {{"error", *problem}}), true);
       return;
     }
     app_.show(make_game_screen(app_, std::move(setup)));
@@ -147,8 +160,8 @@ class MenuScreen final : public Screen {
 
 std::optional<std::string> start_new_game(App& app, SessionSetup setup) {
   auto shelved = app.store().shelve_unfinished();
-  if (!shelved) return "The unfinished game could not be put aside: " + shelved.error();
-  if (*shelved) app.notify("The unfinished game was moved to your saved games.");
+  if (!shelved) return app.tr()("tui.shelve_failed", {{"error", shelved.error()}});
+  if (*shelved) app.notify(app.tr()("tui.shelved"));
   app.show(make_game_screen(app, std::move(setup)));
   return std::nullopt;
 }
@@ -159,15 +172,22 @@ class NewGameScreen final : public Screen {
  public:
   explicit NewGameScreen(App& app)
       : Screen(app), variants_(known_variants(app.options().rules_dir)), times_(time_choices()) {
+    const Catalogue& t = app_.tr();
+    white_.label = t("side.white");
+    black_.label = t("side.black");
+    rules_.label = t("setup.rules");
+    time_.label = t("desktop.time_control");
+    start_.label = t("setup.start");
+    back_.label = t("common.back");
     white_.text = app_.settings().name;
-    black_.text = "Guest";
+    black_.text = t("tui.two.guest");
     for (const RuleVariant& v : variants_) {
-      rules_.options.push_back(variant_label(v));
+      rules_.options.push_back(variant_text(t, v));
       if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
     }
-    for (const TimeChoice& t : times_) {
-      time_.options.push_back(t.label);
-      if (to_string(t.control) == app_.settings().last_time_control)
+    for (const TimeChoice& choice : times_) {
+      time_.options.push_back(time_choice_text(t, choice.control));
+      if (to_string(choice.control) == app_.settings().last_time_control)
         time_.index = time_.options.size() - 1;
     }
     start_.on_click = [this] { start(); };
@@ -203,7 +223,7 @@ class NewGameScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_heading(t, s, col_, "Two players", "Take turns at this computer.");
+    draw_heading(t, s, col_, app_.tr()("tui.two.title"), app_.tr()("desktop.two.subtitle"));
     widgets_.draw(t, s);
     if (!error_.empty())
       draw_text(t, s.fonts->regular, error_, s.px(15), col_.x, error_y_, colors::kDanger);
@@ -253,14 +273,37 @@ class NewGameScreen final : public Screen {
 class SettingsScreen final : public Screen {
  public:
   explicit SettingsScreen(App& app) : Screen(app), edited_(app.settings()) {
+    const Catalogue& t = app_.tr();
+    name_.label = t("desktop.settings.name");
+    theme_.label = t("desktop.settings.board_colours");
+    coordinates_.label = t("desktop.settings.coordinates");
+    territory_.label = t("desktop.settings.territory");
+    sound_.label = t("desktop.settings.sound");
+    language_.label = t("settings.language");
+    save_.label = t("settings.save");
+    back_.label = t("common.cancel");
+    // Each language by its own name, so that a person finds theirs whatever is spoken now.
+    language_.options.push_back(t("settings.language.system"));
+    language_tags_.emplace_back();
+    for (const auto& [tag, own_name] : app_.languages()) {
+      language_.options.push_back(own_name);
+      language_tags_.push_back(tag);
+      if (tag == edited_.language) language_.index = language_.options.size() - 1;
+    }
+    language_.on_change = [this] { edited_.language = language_tags_[language_.index]; };
     name_.text = edited_.name;
-    for (const BoardTheme& th : board_themes()) theme_.options.emplace_back(th.name);
+    for (const BoardTheme& th : board_themes()) {
+      std::string key = "settings.board." + std::string(th.name);
+      for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      theme_.options.push_back(t.knows(key) ? t(key) : std::string(th.name));
+    }
     theme_.index = theme_.options.size();
     for (std::size_t i = 0; i < board_themes().size(); ++i)
       if (board_themes()[i].light == edited_.light_squares &&
           board_themes()[i].dark == edited_.dark_squares)
         theme_.index = i;
-    if (theme_.index == theme_.options.size()) theme_.options.emplace_back("Custom");
+    if (theme_.index == theme_.options.size())
+      theme_.options.emplace_back(t("desktop.settings.custom"));
     theme_.on_change = [this] {
       if (theme_.index < board_themes().size()) {
         edited_.light_squares = board_themes()[theme_.index].light;
@@ -275,8 +318,8 @@ class SettingsScreen final : public Screen {
     sound_.on_change = [this] { edited_.sound = sound_.value; };
     save_.on_click = [this] { save(); };
     back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
-    for (Widget* w : std::initializer_list<Widget*>{&name_, &theme_, &coordinates_, &territory_,
-                                                    &sound_, &save_, &back_})
+    for (Widget* w : std::initializer_list<Widget*>{&name_, &language_, &theme_, &coordinates_,
+                                                    &territory_, &sound_, &save_, &back_})
       widgets_.add(*w);
   }
 
@@ -287,6 +330,8 @@ class SettingsScreen final : public Screen {
     col_ = column(s, w, h);
     float y = col_.top + s.f(120);
     name_.rect = {col_.x, y, col_.w, s.f(46)};
+    y += s.f(80);
+    language_.rect = {col_.x, y, col_.w, s.f(46)};
     y += s.f(80);
     theme_.rect = {col_.x, y, col_.w, s.f(46)};
     y += s.f(56);
@@ -313,7 +358,9 @@ class SettingsScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_heading(t, s, col_, "Settings", "Kept in " + home_relative(app_.options().config_dir));
+    draw_heading(
+        t, s, col_, app_.tr()("nav.settings"),
+        app_.tr()("desktop.settings.kept", {{"dir", home_relative(app_.options().config_dir)}}));
     widgets_.draw(t, s);
     // The chosen colours as a strip of squares with a queen of each side.
     const int n = 10;
@@ -337,13 +384,14 @@ class SettingsScreen final : public Screen {
  private:
   void save() {
     if (auto why = check_name(name_.text)) {
-      error_ = "Name: " + *why + ".";
+      error_ = app_.tr()("online.bad_name", {{"error", *why}});
       return;
     }
     edited_.name = name_.text;
     app_.settings() = edited_;
     app_.save_settings();
-    app_.notify("Settings saved.");
+    app_.load_catalogue();
+    app_.notify(app_.tr()("desktop.settings.saved"));
     app_.show(make_menu_screen(app_));
   }
 
@@ -353,6 +401,8 @@ class SettingsScreen final : public Screen {
   Toggle coordinates_{"coordinates", "Coordinates around the board"};
   Toggle territory_{"territory_view", "Territory view in games"};
   Toggle sound_{"sound", "Sound"};
+  Selector language_{"language", "Language", {}};
+  std::vector<std::string> language_tags_;
   Button save_{"save", "Save", ButtonStyle::Primary};
   Button back_{"back", "Cancel"};
   WidgetSet widgets_;

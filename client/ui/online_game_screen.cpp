@@ -69,7 +69,7 @@ class OnlineGameScreen final : public Screen {
 
   void update(SteadyTime now) override {
     client_->poll();
-    for (const OnlineNotice& n : client_->take_notices()) app_.notify(n.text, n.error);
+    for (const OnlineNotice& n : client_->take_notices()) app_.notify(n);
     OnlineGame* g = game();
     if (!g) return app_.show(make_lobby_screen(app_, client_));
     if (g->id() != shown_id_) {
@@ -101,7 +101,7 @@ class OnlineGameScreen final : public Screen {
         input_.disable();
       } else {
         // A dropped premove's notice shows with the turn it was dropped on.
-        for (const OnlineNotice& n : client_->take_notices()) app_.notify(n.text, n.error);
+        for (const OnlineNotice& n : client_->take_notices()) app_.notify(n);
         if (premove) dropped_ = "Premove " + to_string(*premove) + " dropped. Your move.";
         request_ = pending;
         input_.reset(vm->position(), true);

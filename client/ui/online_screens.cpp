@@ -39,7 +39,7 @@ void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std
 }
 
 void show_notices(App& app, OnlineClient& client) {
-  for (const OnlineNotice& n : client.take_notices()) app.notify(n.text, n.error);
+  for (const OnlineNotice& n : client.take_notices()) app.notify(n);
 }
 
 Button& add_row(std::vector<std::unique_ptr<Button>>& rows, const std::string& id,

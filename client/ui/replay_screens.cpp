@@ -14,6 +14,7 @@
 #include "client/ui/game_panel.h"
 #include "client/ui/screens.h"
 #include "client/user_files.h"
+#include "client/words.h"
 #include "common/notation.h"
 #include "common/position_text.h"
 
@@ -86,15 +87,20 @@ class ReplayListScreen final : public Screen {
       : Screen(app),
         entries_(app.store().list()),
         imports_(importable_files(app.options().data_dir / "imports")) {
+    const Catalogue& t = app_.tr();
+    up_.label = t("desktop.replays.newer");
+    down_.label = t("desktop.replays.older");
+    back_.label = t("common.back");
     // Files of other programs (SGF, LittleGolem, move lists) put in <data>/imports come first.
     for (std::size_t i = 0; i < imports_.size(); ++i) {
-      auto b =
-          std::make_unique<Button>("import" + std::to_string(i),
-                                   "Open " + imports_[i].filename().string(), ButtonStyle::Normal);
+      auto b = std::make_unique<Button>(
+          "import" + std::to_string(i),
+          t("tui.replays.open", {{"file", imports_[i].filename().string()}}), ButtonStyle::Normal);
       b->align = Align::Left;
       b->on_click = [this, i] {
         auto model = ReplayModel::open(imports_[i]);
-        if (!model) return app_.notify("This file cannot be replayed: " + model.error(), true);
+        if (!model)
+          return app_.notify(app_.tr()("tui.replay.cannot", {{"error", model.error()}}), true);
         app_.show(make_replay_screen(app_, model->record()));
       };
       widgets_.add(*b);
@@ -104,7 +110,8 @@ class ReplayListScreen final : public Screen {
       const auto& e = entries_[i];
       auto b = std::make_unique<Button>(
           "game" + std::to_string(i),
-          e.record ? describe_game(*e.record) : e.file.filename().string() + ": cannot be read",
+          e.record ? game_summary(t, *e.record)
+                   : t("desktop.replays.unreadable", {{"file", e.file.filename().string()}}),
           ButtonStyle::Normal);
       b->align = Align::Left;
       b->enabled = e.record.has_value();
@@ -135,12 +142,12 @@ class ReplayListScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_text(t, s.fonts->bold, "Replay a game", s.px(34), x_, top_ + s.f(18), colors::kText);
+    const Catalogue& tr = app_.tr();
+    draw_text(t, s.fonts->bold, tr("desktop.menu.replay"), s.px(34), x_, top_ + s.f(18),
+              colors::kText);
     draw_text(t, s.fonts->regular,
-              entries_.empty() ? "No finished games yet: they appear here when a game ends."
-              : entries_.size() == 1
-                  ? std::string("1 finished game")
-                  : std::to_string(entries_.size()) + " finished games, newest first",
+              entries_.empty() ? tr("desktop.replays.none")
+                               : tr("desktop.replays.count", {{"count", entries_.size()}}),
               s.px(16), x_, top_ + s.f(56), colors::kMuted);
     widgets_.draw(t, s);
   }
@@ -206,6 +213,11 @@ class ReplayScreen final : public Screen {
         close_to_(std::move(back)),
         job_(analysis_options(app.options())) {
     model_.to_end();
+    const Catalogue& t = app_.tr();
+    export_.label = t("desktop.replay.export");
+    export_sgf_.label = t("desktop.replay.export_sgf");
+    close_.label = t("common.back");
+    cancel_.label = t("desktop.replay.cancel_analysis");
     points_ = graph_points(model_.record());
     analyse_.on_click = [this] { job_.start(model_.record()); };
     cancel_.on_click = [this] { job_.cancel(); };
@@ -295,13 +307,14 @@ class ReplayScreen final : public Screen {
     if (auto analysed = job_.take_result()) {
       if (model_.annotate(*analysed)) {
         points_ = graph_points(model_.record());
-        app_.notify("Analysis done: Export saves the game with it");
+        app_.notify(app_.tr()("desktop.replay.analysis_done"));
       }
     }
     cancel_.visible = running;
     analyse_.visible = !running;
     analyse_.enabled = model_.size() > 0;
-    analyse_.label = points_.empty() ? "Analyse this game" : "Analyse again";
+    analyse_.label =
+        app_.tr()(points_.empty() ? "desktop.replay.analyse" : "desktop.replay.analyse_again");
   }
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
@@ -317,19 +330,28 @@ class ReplayScreen final : public Screen {
     if (best) draw_best_move(t, geometry_, *best);
 
     const GameRecord& r = model_.record();
+    const Catalogue& tr = app_.tr();
     const float w = panel_.w;
-    draw_text(t, s.fonts->bold,
-              elide(s.fonts->bold, r.white.name + " vs " + r.black.name, s.px(22), w), s.px(22),
-              panel_.x, panel_.y + s.f(16), colors::kText);
-    draw_text(t, s.fonts->regular, elide(s.fonts->regular, model_.result_text(), s.px(15), w),
-              s.px(15), panel_.x, panel_.y + s.f(50), colors::kMuted);
+    const std::string players =
+        tr("game.players", {{"white", r.white.name}, {"black", r.black.name}});
+    draw_text(t, s.fonts->bold, elide(s.fonts->bold, players, s.px(22), w), s.px(22), panel_.x,
+              panel_.y + s.f(16), colors::kText);
+    const std::string result = r.result
+                                   ? tr("replay.result", {{"title", result_title(tr, *r.result)},
+                                                          {"reason", result_reason(tr, *r.result)}})
+                                   : tr("tui.replay.unfinished");
+    draw_text(t, s.fonts->regular, elide(s.fonts->regular, result, s.px(15), w), s.px(15), panel_.x,
+              panel_.y + s.f(50), colors::kMuted);
     draw_text(t, s.fonts->regular,
-              r.rules.name + ", " +
-                  (r.time_control.kind == TimeControl::Kind::Unlimited ? std::string("no clock")
-                                                                       : to_string(r.time_control)),
+              rules_name(tr, r.rules.name) + tr("online.separator") +
+                  (r.time_control.kind == TimeControl::Kind::Unlimited
+                       ? tr("time.no_clock")
+                       : time_choice_text(tr, r.time_control)),
               s.px(15), panel_.x, panel_.y + s.f(76), colors::kMuted);
-    draw_text(t, s.fonts->bold, model_.progress(), s.px(17), panel_.x, panel_.y + s.f(108),
-              colors::kAccent);
+    const std::string progress =
+        model_.ply() == 0 ? tr("tui.replay.start")
+                          : tr("replay.ply", {{"ply", model_.ply()}, {"plies", model_.size()}});
+    draw_text(t, s.fonts->bold, progress, s.px(17), panel_.x, panel_.y + s.f(108), colors::kAccent);
     draw_graph(t, s);
     draw_text(
         t, s.fonts->regular,
@@ -373,11 +395,11 @@ class ReplayScreen final : public Screen {
   void export_as(ExportFormat format) {
     auto file = export_replay(model_, app_.options().data_dir, format);
     if (!file) {
-      app_.notify("Export failed: " + file.error(), true);
+      app_.notify(app_.tr()("tui.replay.export_failed", {{"error", file.error()}}), true);
       return;
     }
     exported_ = file->string();
-    app_.notify("Exported to " + exported_);
+    app_.notify(app_.tr()("tui.replay.exported", {{"file", exported_}}));
   }
 
   static ai::AnalysisOptions analysis_options(const AppOptions& app) {
@@ -394,7 +416,7 @@ class ReplayScreen final : public Screen {
     const std::string status = job_.status_text();
     if (points_.empty() || job_.state() == AnalysisJob::State::Running) {
       std::string text = status;
-      if (text.empty()) text = "Not analysed yet";
+      if (text.empty()) text = (*s.tr)("desktop.replay.not_analysed");
       draw_text(t, s.fonts->regular, text, s.px(15), graph_.x + graph_.w / 2, mid, colors::kMuted,
                 Align::Center);
       if (job_.state() == AnalysisJob::State::Running && job_.total() > 0) {
@@ -474,7 +496,7 @@ std::unique_ptr<Screen> make_replay_screen(App& app, GameRecord record,
                                            std::function<std::unique_ptr<Screen>()> back) {
   auto model = ReplayModel::make(std::move(record));
   if (!model) {
-    app.notify("This game cannot be replayed: " + model.error(), true);
+    app.notify(app.tr()("tui.replay.cannot", {{"error", model.error()}}), true);
     return back();
   }
   return std::make_unique<ReplayScreen>(app, std::move(model).value(), std::move(back));

@@ -45,10 +45,22 @@ sf::Color to_sf(Rgb c, sf::Uint8 alpha = 255);
 struct Fonts {
   sf::Font regular;
   sf::Font bold;
+  // Chinese (and the rest of CJK), which DejaVu lacks: text drawn in regular or bold takes such
+  // characters from these (draw_text). Empty when no CJK font was found.
+  sf::Font cjk_regular;
+  sf::Font cjk_bold;
+  bool has_cjk = false;
+  // The font files' bytes: SFML reads a font loaded from memory for as long as it is used.
+  std::vector<char> cjk_regular_data, cjk_bold_data;
 };
 
 // Loads DejaVu Sans (Debian package fonts-dejavu-core) from the usual places, or from the
 // directory in $AMAZONS_FONT_DIR. The error names every place tried and the package to install.
 Expected<bool, std::string> load_fonts(Fonts& fonts);
+
+// Loads a Simplified Chinese font as the fallback of `fonts` and registers it with draw_text:
+// Noto Sans CJK SC (fonts-noto-cjk), else WenQuanYi Micro Hei (fonts-wqy-microhei). Without
+// one the client runs and Chinese shows as boxes; the error names the packages to install.
+Expected<bool, std::string> load_cjk_fonts(Fonts& fonts);
 
 }  // namespace amazons::client::ui

@@ -1,6 +1,7 @@
 #include "client/ui/widgets.h"
 
 #include <cmath>
+#include <map>
 
 #include <SFML/Graphics/ConvexShape.hpp>
 #include <SFML/Graphics/RectangleShape.hpp>
@@ -22,25 +23,79 @@ sf::Color mix(sf::Color a, sf::Color b, float t) {
 
 }  // namespace
 
+namespace {
+
+// The fonts that stand in for others' missing characters (set_fallback_font).
+std::map<const sf::Font*, const sf::Font*>& fallbacks() {
+  static std::map<const sf::Font*, const sf::Font*> table;
+  return table;
+}
+
+// DejaVu Sans has no CJK ideographs, kana, Hangul, CJK punctuation or fullwidth forms: all of
+// them lie from the CJK radicals (U+2E80) up, apart from the replacement character it has.
+bool needs_cjk(sf::Uint32 cp) { return cp >= 0x2E80 && cp != 0xFFFD; }
+
+struct Run {
+  sf::String text;
+  const sf::Font* font;
+};
+
+// `utf8` cut where the font changes.
+std::vector<Run> font_runs(const sf::Font& font, const std::string& utf8) {
+  const sf::String all = sf::String::fromUtf8(utf8.begin(), utf8.end());
+  const auto it = fallbacks().find(&font);
+  const sf::Font* fallback = it == fallbacks().end() ? nullptr : it->second;
+  std::vector<Run> runs;
+  for (sf::Uint32 cp : all) {
+    const sf::Font* f = fallback && needs_cjk(cp) ? fallback : &font;
+    if (runs.empty() || runs.back().font != f) runs.push_back({sf::String(), f});
+    runs.back().text += cp;
+  }
+  return runs;
+}
+
+// How far the pen moves over the run (to where the next run starts).
+float advance(const sf::Text& text) {
+  return text.findCharacterPos(text.getString().getSize()).x - text.getPosition().x;
+}
+
+}  // namespace
+
+void set_fallback_font(const sf::Font& primary, const sf::Font* fallback) {
+  fallbacks()[&primary] = fallback;
+}
+
 void draw_text(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,
                unsigned size, float x, float y, sf::Color color, Align align) {
-  sf::Text text(sf::String::fromUtf8(utf8.begin(), utf8.end()), font, size);
-  text.setFillColor(color);
-  const float width = text.getLocalBounds().width + text.getLocalBounds().left;
+  const float width = text_width(font, utf8, size);
   float left = x;
   if (align == Align::Center) left = x - width / 2;
   if (align == Align::Right) left = x - width;
   // Centre the capitals on y, the same for every text of a size. SFML puts the baseline of the
-  // first line at characterSize below the position; bounds.top is minus the cap height.
+  // first line at characterSize below the position, in every font, so runs in two fonts share
+  // it; bounds.top is minus the cap height.
   const sf::Glyph& cap = font.getGlyph(U'H', size, false);
-  const float top = y - static_cast<float>(size) - cap.bounds.top / 2;
-  text.setPosition(std::round(left), std::round(top));
-  target.draw(text);
+  const float top = std::round(y - static_cast<float>(size) - cap.bounds.top / 2);
+  float pen = std::round(left);
+  for (const Run& run : font_runs(font, utf8)) {
+    sf::Text text(run.text, *run.font, size);
+    text.setFillColor(color);
+    text.setPosition(pen, top);
+    target.draw(text);
+    pen += advance(text);
+  }
 }
 
 float text_width(const sf::Font& font, const std::string& utf8, unsigned size) {
-  sf::Text text(sf::String::fromUtf8(utf8.begin(), utf8.end()), font, size);
-  return text.getLocalBounds().width + text.getLocalBounds().left;
+  const std::vector<Run> runs = font_runs(font, utf8);
+  float width = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const sf::Text text(runs[i].text, *runs[i].font, size);
+    // The last run ends where its ink does, as a single-font text always has.
+    width += i + 1 < runs.size() ? advance(text)
+                                 : text.getLocalBounds().width + text.getLocalBounds().left;
+  }
+  return width;
 }
 
 std::string elide(const sf::Font& font, const std::string& utf8, unsigned size, float width) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "client/board_geometry.h"
+#include "client/catalogue.h"
 #include "client/ui/theme.h"
 
 namespace amazons::client::ui {
@@ -19,12 +20,18 @@ namespace amazons::client::ui {
 // What drawing needs besides the target: fonts and the size unit (1 at a 800 px high window).
 struct Style {
   const Fonts* fonts = nullptr;
+  const Catalogue* tr = nullptr;  // the words (catalogue.h); set by the App
   float unit = 1;
   unsigned px(float base) const { return static_cast<unsigned>(base * unit + 0.5f); }
   float f(float base) const { return base * unit; }
 };
 
 enum class Align { Left, Center, Right };
+
+// Characters `primary` lacks (Chinese, Japanese, Korean) are drawn and measured in `fallback`
+// by draw_text, text_width and elide: mixed text such as "白方 Ann" renders whole. Set when the
+// fonts are loaded, before anything is drawn; both fonts outlive every drawing.
+void set_fallback_font(const sf::Font& primary, const sf::Font* fallback);
 
 // Text whose left, centre or right (by `align`) is at x and whose line is centred on y.
 void draw_text(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,

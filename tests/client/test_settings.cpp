@@ -56,6 +56,7 @@ TEST_CASE("settings are saved and loaded back unchanged") {
   s.last_variant = "botzone8";
   s.last_time_control = "300+5";
   s.last_level = "hard";
+  s.language = "zh-CN";
   REQUIRE_FALSE(save_settings(file, s));  // creates the directory
   const LoadedSettings loaded = load_settings(file);
   CHECK(loaded.problems.empty());

@@ -182,6 +182,8 @@ void ClientDriver::start(const std::vector<std::string>& extra, const std::strin
                    {"HOME", home_.string()},
                    {"XDG_CONFIG_HOME", (home_ / "config").string()},
                    {"XDG_DATA_HOME", (home_ / "data").string()},
+                   // English whatever the machine's locale (the client speaks LC_ALL's).
+                   {"LC_ALL", "C.UTF-8"},
                    {"ASAN_OPTIONS", asan_options}},
                   -1, home_ / "client.log");
   wait_screen(first_screen);

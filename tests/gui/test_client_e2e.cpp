@@ -178,7 +178,7 @@ TEST_SUITE("gui") {
     c.wait_screen("new_game");
     set_name(c, "white_name", "Alice");
     set_name(c, "black_name", "Bob");
-    select_option(c, "rules", "botzone8  (8x8)");
+    select_option(c, "rules", "botzone8 (8x8)");
     select_option(c, "time_control", "3 min + 2 s");
     c.screenshot(kShotDir, "new-game");
     c.click("start");
@@ -337,7 +337,7 @@ TEST_SUITE("gui") {
     // ---- a second game: left after two moves, resumed after a restart, then resigned ----
     c.click("hotseat");
     s = c.wait_screen("new_game");
-    CHECK(s["widgets"]["rules"]["value"] == "botzone8  (8x8)");  // remembered
+    CHECK(s["widgets"]["rules"]["value"] == "botzone8 (8x8)");  // remembered
     CHECK(s["widgets"]["time_control"]["value"] == "3 min + 2 s");
     c.click("start");
     s = wait_game(c);
@@ -416,7 +416,7 @@ TEST_SUITE("gui") {
     CHECK(s["level"] == "beginner");
     CHECK(s["description"].get<std::string>().find("mistakes") != std::string::npos);
     select_option(c, "color", "White");
-    select_option(c, "rules", "botzone8  (8x8)");
+    select_option(c, "rules", "botzone8 (8x8)");
     c.screenshot(kShotDir, "computer-setup");
     c.click("start");
     s = wait_game(c);

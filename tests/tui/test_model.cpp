@@ -20,6 +20,13 @@ namespace {
 
 Square sq(const char* s) { return *parse_square(s); }
 
+const client::Catalogue& english() {
+  static const client::Catalogue catalogue =
+      client::Catalogue::load(std::filesystem::path(amazons::test::source_dir()) / "i18n", "en")
+          .catalogue;
+  return catalogue;
+}
+
 struct Driven {
   explicit Driven(const std::filesystem::path& home, bool ascii = false)
       : app([&] {
@@ -28,6 +35,8 @@ struct Driven {
           o.data_dir = home / "data";
           o.rules_dir = std::filesystem::path(amazons::test::config_dir()) / "rules";
           o.ai_config = std::filesystem::path(amazons::test::config_dir()) / "ai.json";
+          o.i18n_dir = std::filesystem::path(amazons::test::source_dir()) / "i18n";
+          o.language = "en";
           o.ascii = ascii;
           return o;
         }()) {}
@@ -60,7 +69,7 @@ struct Driven {
 TEST_SUITE("tui") {
   TEST_CASE("move entry: the fitting moves, the completion and the squares every fit shares") {
     const Position pos(standard_variant());
-    MoveEntry e = read_move_entry(pos, "d1");
+    MoveEntry e = read_move_entry(english(), pos, "d1");
     CHECK(e.problem.empty());
     CHECK(e.from == sq("d1"));
     CHECK(e.to.is_none());
@@ -72,38 +81,40 @@ TEST_SUITE("tui") {
             return n;
           }()));
     CHECK(e.completion == "d1-");
-    e = read_move_entry(pos, "D1 d7");
+    e = read_move_entry(english(), pos, "D1 d7");
     CHECK(e.canonical == "d1-d7");
     CHECK(e.to == sq("d7"));
-    e = read_move_entry(pos, "d1d7g7");
+    e = read_move_entry(english(), pos, "d1d7g7");
     REQUIRE(e.unique());
     CHECK(to_string(e.fits.front()) == "d1-d7/g7");
-    e = read_move_entry(pos, "a4-a5/a");
+    e = read_move_entry(english(), pos, "a4-a5/a");
     CHECK(e.problem.empty());
     CHECK(e.completion.rfind("a4-a5/a", 0) == 0);
-    e = read_move_entry(pos, "");
+    e = read_move_entry(english(), pos, "");
     CHECK(e.problem.empty());
     CHECK(e.from.is_none());
   }
 
   TEST_CASE("move entry: why nothing fits") {
     const Position pos(standard_variant());
-    CHECK(read_move_entry(pos, "a1").problem == "there is no White queen on a1");
-    CHECK(read_move_entry(pos, "a7-a8/a9").problem == "there is no White queen on a7");
-    CHECK(read_move_entry(pos, "d1-d10").problem ==
-          "d1-d10: " + std::string(describe(MoveError::DestinationOccupied)));
-    CHECK(read_move_entry(pos, "d1-e3/e4").problem ==
-          "d1-e3: " + std::string(describe(MoveError::NotOnQueenLine)));
-    CHECK(read_move_entry(pos, "d1-d7/d10").problem ==
-          "d1-d7/d10: " + std::string(describe(MoveError::ArrowOccupied)));
-    CHECK(read_move_entry(pos, "d1-d7/e9").problem ==
-          "d1-d7/e9: " + std::string(describe(MoveError::ArrowNotOnLine)));
-    CHECK(read_move_entry(pos, "k1").problem == "'k1' is not a square of this board");
-    CHECK(read_move_entry(pos, "d1?").problem.find("'?' has no place") == 0);
-    CHECK(read_move_entry(pos, "1d").problem.find("starts with its file letter") !=
+    CHECK(read_move_entry(english(), pos, "a1").problem == "there is no White queen on a1");
+    CHECK(read_move_entry(english(), pos, "a7-a8/a9").problem == "there is no White queen on a7");
+    CHECK(read_move_entry(english(), pos, "d1-d10").problem ==
+          "d1-d10: The queen's destination is taken.");
+    CHECK(read_move_entry(english(), pos, "d1-e3/e4").problem ==
+          "d1-e3: A queen moves in a straight line: along a row, a column or a diagonal.");
+    CHECK(read_move_entry(english(), pos, "d1-d7/d10").problem ==
+          "d1-d7/d10: The arrow's square is taken.");
+    CHECK(read_move_entry(english(), pos, "d1-d7/e9").problem ==
+          "d1-d7/e9: An arrow flies in a straight line from the queen: along a row, a column or a "
+          "diagonal.");
+    CHECK(read_move_entry(english(), pos, "k1").problem == "'k1' is not a square of this board");
+    CHECK(read_move_entry(english(), pos, "d1?").problem.find("'?' has no place") == 0);
+    CHECK(read_move_entry(english(), pos, "1d").problem.find("starts with its file letter") !=
           std::string::npos);
-    CHECK(read_move_entry(pos, "d1-d7/g7-a1").problem.find("three squares") != std::string::npos);
-    CHECK(read_move_entry(pos, "d1234").problem == "'d123' is not a square");
+    CHECK(read_move_entry(english(), pos, "d1-d7/g7-a1").problem.find("three squares") !=
+          std::string::npos);
+    CHECK(read_move_entry(english(), pos, "d1234").problem == "'d123' is not a square");
   }
 
   TEST_CASE("board fit: larger squares when there is room, the smallest otherwise") {
@@ -128,6 +139,44 @@ TEST_SUITE("tui") {
     CHECK(decode_utf8("\xff") == U"\uFFFD");
     CHECK(decode_utf8("\xe2\x99") == U"\uFFFD\uFFFD");
     CHECK(text_width("d1-d7/g7") == 8);
+  }
+
+  TEST_CASE("canvas: Chinese takes two columns, is clipped whole and never cut in half") {
+    CHECK(char_width(U'亚') == 2);
+    CHECK(char_width(U'，') == 2);  // fullwidth punctuation
+    CHECK(char_width(U'a') == 1);
+    CHECK(char_width(U'\u2655') == 1);  // the queens stay one column
+    CHECK(char_width(U'\u0301') == 0);  // a combining accent
+    CHECK(text_width("亚马逊棋 d1") == 11);
+    CHECK(fit_width("亚马逊棋", 5) == "亚马");
+    CHECK(pad_width("白方", 6) == "白方  ");
+
+    Canvas c(9, 3);
+    CHECK(c.text(0, 0, "亚马逊棋") == 8);
+    CHECK(c.row_text(0) == "亚马逊棋");
+    CHECK(c.at(1, 0).ch == kWideTail);
+    // Clipped to 5 columns: the third character would need columns 4 and 5, so it is left out.
+    CHECK(c.text(0, 1, "亚马逊棋", {}, 5) == 4);
+    CHECK(c.row_text(1) == "亚马");
+    // At the canvas's edge likewise: column 8 is the last, too narrow for a wide character.
+    CHECK(c.text(6, 2, "ab亚") == 8);
+    CHECK(c.row_text(2) == "      ab");
+    // Writing over half of a wide character blanks its other half.
+    c.text(1, 0, "x");
+    CHECK(c.row_text(0) == " x马逊棋");
+    c.text(4, 0, "y");
+    CHECK(c.row_text(0) == " x马y 棋");
+
+    // Wrapping breaks between Chinese characters, and at spaces in Latin text.
+    Canvas w(8, 4);
+    CHECK(w.wrapped(0, 0, "轮到你：选一个皇后。", {}, 8, 4) == 3);
+    CHECK(w.row_text(0) == "轮到你：");
+    CHECK(w.row_text(1) == "选一个皇");
+    CHECK(w.row_text(2) == "后。");
+    Canvas l(10, 3);
+    CHECK(l.wrapped(0, 0, "White has no move", {}, 10, 3) == 2);
+    CHECK(l.row_text(0) == "White has");
+    CHECK(l.row_text(1) == "no move");
   }
 
   TEST_CASE("model: the board with coordinates, the cursor and the stage marks, also in ASCII") {

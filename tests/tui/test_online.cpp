@@ -55,7 +55,7 @@ TEST_SUITE("tui") {
     REQUIRE(contains(s, found));
     const bool tls = contains(s, "tls://" + found);
     t.keys({"1"});
-    t.wait_for("> Server    " + std::string(tls ? "tls://" : "") + found + "_");
+    t.wait_for("> Server   " + std::string(tls ? "tls://" : "") + found + "_");
     t.keys({"Enter"});
     if (tls) {
       t.wait_for("Trust this server?");

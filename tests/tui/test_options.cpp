@@ -84,13 +84,13 @@ TEST_SUITE("tui") {
       const auto first = row.find_first_not_of(' ');
       return first != std::string::npos && row[first] == '>';
     });
-    for (int i = 0; i < 4 && !contains(s, "< small  (6x6) >"); ++i) {
+    for (int i = 0; i < 4 && !contains(s, "< small (6x6) >"); ++i) {
       const std::string before = line_with(s, "Rules");
       t.keys({"Right"});
       s = t.wait_until("the rules to change",
                        [&](const std::string& x) { return line_with(x, "Rules") != before; });
     }
-    REQUIRE(contains(s, "< small  (6x6) >"));
+    REQUIRE(contains(s, "< small (6x6) >"));
     t.keys({"Enter"});
     s = t.wait_for(kPickQueen);
     auto b = read_board(s, 6);

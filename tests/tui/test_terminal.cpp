@@ -186,7 +186,7 @@ TEST_SUITE("tui") {
     const Position start(standard_variant());
     t.type("d1-d10/d9");
     t.keys({"Enter"});
-    std::string s = t.wait_for("d1-d10: " + std::string(describe(MoveError::DestinationOccupied)));
+    std::string s = t.wait_for("d1-d10: The queen's destination is taken.");
     keep_screen("illegal", s);
     CHECK(same_board(s, start));
     t.keys({"Escape"});
@@ -194,7 +194,7 @@ TEST_SUITE("tui") {
     t.wait_for("there is no White queen on a1");
     t.keys({"Escape"});
     t.type("d1-e3");
-    t.wait_for("d1-e3: " + std::string(describe(MoveError::NotOnQueenLine)));
+    t.wait_for("d1-e3: A queen moves in a straight line");
     t.keys({"Escape"});
     t.type("d1-d7/d1/d2");
     t.wait_for("a move names three squares");
@@ -315,5 +315,60 @@ TEST_SUITE("tui") {
       t.wait_for(restored);
       CHECK(!contains(s, "Moves"));
     }
+  }
+}
+
+TEST_SUITE("tui") {
+  TEST_CASE("terminal: in Chinese from LANG=zh_CN.UTF-8, aligned by display width, never cut") {
+    REQUIRE_MESSAGE(tmux_available(), "tmux is needed (scripts/debian-packages.txt)");
+    TempDir home;
+    // LC_ALL empty: LANG decides, as on a Chinese desktop (zh_CN.UTF-8 need not be generated).
+    const std::map<std::string, std::string> chinese = {{"LANG", "zh_CN.UTF-8"}, {"LC_ALL", ""}};
+    TmuxSession t(home.path(), tui_args(home.path()), 80, 24, chinese);
+    std::string s = t.wait_for("两人在本终端对弈");
+    keep_screen("menu-zh", s);
+    CHECK(contains(s, "亚马逊棋"));
+    CHECK(contains(s, "1  与电脑对弈"));
+    CHECK(contains(s, "语言：简体中文"));
+    CHECK_FALSE(contains(s, "Play the computer"));
+
+    // The form's values start in one column whatever the labels' widths: "白方" and "规则" are
+    // two characters and four columns, "用时" too, so the values line up after them.
+    t.keys({"2"});
+    s = t.wait_for("双人对弈");
+    keep_screen("two-players-zh", s);
+    const std::string white = line_with(s, "白方"), rules = line_with(s, "规则");
+    REQUIRE_FALSE(white.empty());
+    REQUIRE_FALSE(rules.empty());
+    CHECK(tui::text_width(white.substr(0, white.find("Player"))) ==
+          tui::text_width(rules.substr(0, rules.find("<"))));
+
+    t.keys({"Enter"});
+    s = t.wait_for("选一个你的皇后。");
+    keep_screen("game-zh", s);
+    CHECK(contains(s, "轮到白方"));
+    CHECK(contains(s, "着法"));
+    CHECK(same_board(s, Position(standard_variant())));
+    t.type("d1-d7/g7");
+    s = t.wait_for("按回车走 d1-d7/g7。");
+    t.keys({"Enter"});
+    s = t.wait_for("轮到黑方");
+    CHECK(contains(s, "1.   d1-d7/g7"));
+    // A refused square says why in Chinese, in the rules' words.
+    t.type("a1");
+    s = t.wait_for("a1 上没有黑方的皇后");
+    keep_screen("game-typed-zh", s);
+
+    // Narrow: the hint line is clipped at a character's edge, never through one (tmux would show
+    // the half as a space or a stray byte), and the board still reads back.
+    t.resize(50, 24);
+    s = t.wait_until("the narrow screen", [](const std::string& x) {
+      for (const std::string& line : lines_of(x))
+        if (tui::text_width(line) > 50) return false;
+      return contains(x, "轮到黑方");
+    });
+    keep_screen("game-narrow-zh", s);
+    CHECK_FALSE(contains(s, "\uFFFD"));
+    for (const std::string& line : lines_of(s)) CHECK(tui::text_width(line) <= 50);
   }
 }

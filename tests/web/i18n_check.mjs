@@ -5,6 +5,10 @@
 // - the code names a key (t("a.b")) that the source lacks;
 // - the source has a key that no code names: in a call t("a.b"), as a dotted literal chosen before
 //   the call, or under a prefix the code builds keys from (t(`error.${code}`) covers error.*).
+// The code is the web client's TypeScript and the native clients' C++ (client/, tui/: .cpp and .h,
+// folders read with their subfolders). In C++ a key is a dotted string literal in a namespace of
+// the catalogue ("game.status.over", also chosen before the call), a prefix one that code extends
+// ("error." + code); every such key must be in the source.
 // Usage: node i18n_check.mjs I18N_DIR NODE_MODULES SRC_DIR...
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -64,7 +68,24 @@ for (const lang of langs) {
 const used = new Set();
 const prefixes = new Set();
 const mentioned = new Set();
+const walk = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+const allFiles = srcDirs.flatMap(walk);
 const files = srcDirs.flatMap((d) => readdirSync(d).filter((f) => /\.(ts|mjs|js)$/.test(f)).map((f) => join(d, f)));
+// C++: the catalogue's namespaces tell keys from other dotted literals (file names, hosts).
+const namespaces = new Set(Object.keys(source).map((k) => k.split(".")[0]));
+const fileLike = /\.(json|log|txt|sgf|lg|moves|cpp|h|ttf|ttc|otf|wav|ogg|png|sock|bad)$/;
+let nativeKeys = 0;
+for (const f of allFiles.filter((f) => /\.(cpp|h)$/.test(f))) {
+  const text = readFileSync(f, "utf8");
+  for (const m of text.matchAll(/"([a-z0-9_]+(?:\.[a-z0-9_]+)+)"/g)) {
+    const key = m[1];
+    if (!namespaces.has(key.split(".")[0]) || fileLike.test(key)) continue;
+    used.add(key);
+    nativeKeys += 1;
+  }
+  for (const m of text.matchAll(/"([a-z0-9_]+(?:\.[a-z0-9_]+)*\.)"\s*\+/g))
+    if (namespaces.has(m[1].split(".")[0])) prefixes.add(m[1]);
+}
 for (const f of files) {
   const text = readFileSync(f, "utf8");
   for (const m of text.matchAll(/\bt\(\s*"([A-Za-z0-9_.-]+)"/g)) used.add(m[1]);
@@ -78,7 +99,7 @@ for (const key of Object.keys(source))
   if (!used.has(key) && !mentioned.has(key) && !always.has(key) && ![...prefixes].some((p) => key.startsWith(p))) problems.push(`${SOURCE}.json: ${key} is used by no code`);
 
 for (const p of problems) console.log(p);
-console.log(`${langs.length} languages, ${Object.keys(source).length} keys, ${used.size} named in the code, ${prefixes.size} prefixes`);
+console.log(`${langs.length} languages, ${Object.keys(source).length} keys, ${used.size} named in the code (${nativeKeys} times in C++), ${prefixes.size} prefixes`);
 if (problems.length) {
   console.log(`${problems.length} problems`);
   process.exit(1);

@@ -1,0 +1,137 @@
+#include "client/words.h"
+
+#include <chrono>
+
+#include "common/protocol_enums.h"
+
+namespace amazons::client {
+
+std::string side_name(const Catalogue& t, Color c) {
+  return t(c == Color::White ? "side.white" : "side.black");
+}
+
+std::string result_title(const Catalogue& t, const GameResult& r) {
+  if (!r.winner) return t("result.aborted");
+  return t("result.side_wins", {{"side", side_name(t, *r.winner)}});
+}
+
+std::string result_reason(const Catalogue& t, const GameResult& r, const std::string& detail) {
+  const std::string loser = r.winner ? side_name(t, ~*r.winner) : std::string();
+  switch (r.reason) {
+    case EndReason::NoMoves:
+      return t("result.reason.no_moves", {{"loser", loser}});
+    case EndReason::Resign:
+      return t("result.reason.resign", {{"loser", loser}});
+    case EndReason::Time:
+      return t("result.reason.time", {{"loser", loser}});
+    case EndReason::Abandon:
+      return t("result.reason.abandon", {{"loser", loser}});
+    case EndReason::Aborted:
+      return t("result.reason.aborted");
+    case EndReason::Adjudicated:
+      return t("result.reason.adjudicated");
+    case EndReason::IllegalMove:
+      return detail.empty() ? t("result.reason.illegal_move", {{"loser", loser}})
+                            : t("result.reason.illegal_move_detail", {{"detail", detail}});
+  }
+  return {};
+}
+
+std::string game_status(const Catalogue& t, const GameViewModel& vm) {
+  if (!vm.running()) return vm.result() ? result_title(t, *vm.result()) : std::string();
+  const std::string side = side_name(t, vm.to_move());
+  return t(vm.thinking(vm.to_move()) ? "game.status.thinking" : "game.status.to_move",
+           {{"side", side}});
+}
+
+std::string stage_hint(const Catalogue& t, InputStage s) {
+  switch (s) {
+    case InputStage::ChooseQueen:
+      return t("game.hint.queen");
+    case InputStage::ChooseDestination:
+      return t("game.hint.destination");
+    case InputStage::ChooseArrow:
+      return t("game.hint.arrow");
+    case InputStage::Disabled:
+      break;
+  }
+  return {};
+}
+
+std::string time_choice_text(const Catalogue& t, const TimeControl& tc) {
+  using std::chrono::duration_cast;
+  using std::chrono::seconds;
+  constexpr long long kDay = 86'400;
+  const long long initial = duration_cast<seconds>(tc.initial).count();
+  const long long increment = duration_cast<seconds>(tc.increment).count();
+  const long long per_move = duration_cast<seconds>(tc.per_move).count();
+  switch (tc.kind) {
+    case TimeControl::Kind::Unlimited:
+      return t("time.no_clock_choice");
+    case TimeControl::Kind::PerMove:
+      if (per_move >= kDay && per_move % kDay == 0)
+        return t("time.choice.days_per_move", {{"days", per_move / kDay}});
+      return t("time.seconds_per_move", {{"seconds", per_move}});
+    case TimeControl::Kind::Fischer:
+      if (initial % kDay == 0 && increment % kDay == 0 && increment > 0)
+        return t("time.days_increment",
+                 {{"days", initial / kDay}, {"increment", increment / kDay}});
+      if (increment > 0)
+        return t("time.minutes_increment", {{"minutes", initial / 60}, {"increment", increment}});
+      return t("time.minutes", {{"minutes", initial / 60}});
+  }
+  return {};
+}
+
+std::string rules_name(const Catalogue& t, const std::string& name) {
+  const std::string key = "rules." + name;
+  return t.knows(key) ? t(key) : name;
+}
+
+std::string variant_text(const Catalogue& t, const RuleVariant& v) {
+  return t("rules.label", {{"name", rules_name(t, v.name)}, {"size", v.size}});
+}
+
+std::string level_name(const Catalogue& t, std::string_view level) {
+  const std::string key = "computer.level.short." + std::string(level);
+  if (t.knows(key)) {
+    std::string name = t(key);
+    // "hard" as a sentence's word, "Hard" alone in a list (Chinese has no capitals).
+    if (!name.empty() && name[0] >= 'a' && name[0] <= 'z')
+      name[0] = static_cast<char>(name[0] - 32);
+    return name;
+  }
+  return std::string(level);
+}
+
+std::string level_description(const Catalogue& t, std::string_view level,
+                              const std::string& configured) {
+  const std::string key = "computer.level." + std::string(level);
+  return t.knows(key) ? t(key) : configured;
+}
+
+std::string game_summary(const Catalogue& t, const GameRecord& r) {
+  std::string when;
+  if (r.started_at) {
+    const std::string at = format_timestamp(*r.started_at);  // 2026-11-29T14:25:19Z
+    when = at.substr(0, 10) + " " + at.substr(11, 5);
+  }
+  return t("record.summary",
+           {{"white", r.white.name},
+            {"black", r.black.name},
+            {"when", when.empty() ? std::string("none") : when},
+            {"result", r.result ? result_title(t, *r.result) : t("record.unfinished")},
+            {"count", r.moves.size()}});
+}
+
+std::string error_text(const Catalogue& t, std::string_view code, std::string_view reason) {
+  if (code == "illegal_move" && !reason.empty()) {
+    const std::string key = "error.illegal_move." + std::string(reason);
+    if (t.knows(key)) return t(key);
+  }
+  const std::string key = "error." + std::string(code);
+  if (!code.empty() && t.knows(key)) return t(key);
+  return t("error.unknown", {{"code", std::string(code)}});
+}
+
+}  // namespace amazons::client

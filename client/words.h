@@ -1,0 +1,46 @@
+// What the native clients say about games, in the person's language (catalogue.h): sides,
+// results, whose move it is, the input's hints, time controls, rules, levels, the server's
+// refusals. The same keys as the web client's where the words are the same.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "client/catalogue.h"
+#include "client/game_view_model.h"
+#include "client/move_input.h"
+#include "common/game_record.h"
+#include "common/time_control.h"
+#include "common/types.h"
+#include "common/variant.h"
+
+namespace amazons::client {
+
+std::string side_name(const Catalogue& t, Color c);  // "White", "白方"
+// "White wins", "Game aborted".
+std::string result_title(const Catalogue& t, const GameResult& r);
+// Why the game ended, as a sentence; for an illegal move the game driver's detail when given.
+std::string result_reason(const Catalogue& t, const GameResult& r, const std::string& detail = {});
+// The line under the players: the result, "White to move", "Black is thinking...".
+std::string game_status(const Catalogue& t, const GameViewModel& vm);
+// What to do in this stage of entering a move ("Pick up one of your queens."); empty when
+// disabled.
+std::string stage_hint(const Catalogue& t, InputStage s);
+// A time control as the forms offer it: "No clock", "5 min + 5 s", "1 day per move".
+std::string time_choice_text(const Catalogue& t, const TimeControl& tc);
+// A rule variant's name: rules.NAME when the catalogue has it ("标准"), else the name.
+std::string rules_name(const Catalogue& t, const std::string& name);
+// A rule variant with its board: "standard (10×10)", "标准 (10×10)".
+std::string variant_text(const Catalogue& t, const RuleVariant& v);
+// An engine level's name ("Hard", "困难") and what it is like, from its name in ai.json; the
+// configuration's own words for a level the catalogue does not know.
+std::string level_name(const Catalogue& t, std::string_view level);
+std::string level_description(const Catalogue& t, std::string_view level,
+                              const std::string& configured);
+// One line for a saved game: "Ann vs Bob, 2026-11-29 14:25 - White wins, 31 moves".
+std::string game_summary(const Catalogue& t, const GameRecord& r);
+// A refusal from the server in the client's words: error.CODE, error.illegal_move.REASON, else
+// error.unknown naming the code. The server's own message belongs in a log, not here.
+std::string error_text(const Catalogue& t, std::string_view code, std::string_view reason = {});
+
+}  // namespace amazons::client

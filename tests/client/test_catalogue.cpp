@@ -1,0 +1,167 @@
+// The catalogue of messages the native clients speak (client/catalogue.h): the real i18n/ files,
+// ICU's plurals and selects in both languages, the English fallback, and the choice of language.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "client/catalogue.h"
+#include "client/words.h"
+#include "tests/client/temp_dir.h"
+#include "tests/test_paths.h"
+
+using namespace amazons;
+using namespace amazons::client;
+
+namespace {
+
+std::filesystem::path shipped_catalogues() {
+  return std::filesystem::path(test::source_dir()) / "i18n";
+}
+
+EnvLookup env_of(std::map<std::string, std::string> vars) {
+  return [vars = std::move(vars)](const char* name) -> const char* {
+    auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+}
+
+}  // namespace
+
+TEST_CASE("catalogue: the shipped English and Chinese catalogues format plurals by their rules") {
+  const auto en = Catalogue::load(shipped_catalogues(), "en");
+  const auto zh = Catalogue::load(shipped_catalogues(), "zh-CN");
+  CHECK(en.problems.empty());
+  CHECK(zh.problems.empty());
+  CHECK(en.catalogue.language() == "en");
+  CHECK(zh.catalogue.language() == "zh-CN");
+  CHECK(en.catalogue("computer.how.won", {{"count", 1}}) == "you won after 1 move");
+  CHECK(en.catalogue("computer.how.won", {{"count", 12}}) == "you won after 12 moves");
+  CHECK(zh.catalogue("computer.how.won", {{"count", 1}}) == "你在 1 步后获胜");
+  CHECK(zh.catalogue("computer.how.won", {{"count", 12}}) == "你在 12 步后获胜");
+  CHECK(en.catalogue("result.side_wins", {{"side", en.catalogue("side.white")}}) == "White wins");
+  CHECK(zh.catalogue("result.side_wins", {{"side", zh.catalogue("side.white")}}) == "白方胜");
+  CHECK(zh.catalogue("app.name") == "亚马逊棋");
+}
+
+TEST_CASE("catalogue: select and plural with named arguments, in English and Chinese") {
+  const std::map<std::string, std::string, std::less<>> english = {
+      {"who",
+       "{side, select, white {White} black {Black} other {Nobody}} has {n, plural, "
+       "one {# queen} other {# queens}} left"}};
+  const Catalogue en("en", english);
+  const Catalogue zh("zh-CN",
+                     {{"who",
+                       "{side, select, white {白方} black {黑方} other {无人}}还剩 "
+                       "{n, plural, other {# 个皇后}}"}},
+                     english);
+  CHECK(en("who", {{"side", "white"}, {"n", 1}}) == "White has 1 queen left");
+  CHECK(en("who", {{"side", "black"}, {"n", 3}}) == "Black has 3 queens left");
+  CHECK(en("who", {{"side", "?"}, {"n", 0}}) == "Nobody has 0 queens left");
+  CHECK(zh("who", {{"side", "white"}, {"n", 1}}) == "白方还剩 1 个皇后");
+  CHECK(zh("who", {{"side", "black"}, {"n", 3}}) == "黑方还剩 3 个皇后");
+}
+
+TEST_CASE("catalogue: a key the language lacks is said in English, an unknown key as itself") {
+  const Catalogue zh("zh-CN", {{"a", "甲"}}, {{"a", "A"}, {"b", "B {x}"}});
+  CHECK(zh("a") == "甲");
+  CHECK(zh("b", {{"x", 2}}) == "B 2");
+  CHECK(zh.has("a"));
+  CHECK_FALSE(zh.has("b"));
+  CHECK(zh("no.such.key") == "no.such.key");
+  // A pattern ICU cannot read is shown as written rather than lost.
+  const Catalogue broken("en", {{"bad", "{unclosed"}});
+  CHECK(broken("bad") == "{unclosed");
+}
+
+TEST_CASE("catalogue: a missing catalogue file is named and English stands in") {
+  test::TempDir dir;
+  std::filesystem::copy_file(shipped_catalogues() / "en.json", dir.path() / "en.json");
+  const auto loaded = Catalogue::load(dir.path(), "zh-CN");
+  REQUIRE(loaded.problems.size() == 1);
+  CHECK(loaded.problems[0].find("zh-CN.json") != std::string::npos);
+  CHECK(loaded.problems[0].find("cannot be read") != std::string::npos);
+  CHECK(loaded.problems[0].find("English") != std::string::npos);
+  CHECK(loaded.catalogue.language() == "en");
+  CHECK(loaded.catalogue("side.black") == "Black");
+
+  std::ofstream(dir.path() / "fr.json") << "[1, 2]";
+  const auto bad = Catalogue::load(dir.path(), "fr");
+  REQUIRE(bad.problems.size() == 1);
+  CHECK(bad.problems[0].find("not a JSON object") != std::string::npos);
+  CHECK(bad.catalogue("side.black") == "Black");
+
+  test::TempDir empty;
+  const auto none = Catalogue::load(empty.path(), "en");
+  REQUIRE(none.problems.size() == 1);
+  CHECK(none.problems[0].find("en.json") != std::string::npos);
+  CHECK(none.catalogue("side.black") == "side.black");
+}
+
+TEST_CASE("catalogue: the language follows the locale, Simplified Chinese only for zh-CN") {
+  const std::vector<std::string> available = catalogue_languages(shipped_catalogues());
+  CHECK(available == std::vector<std::string>{"en", "zh-CN"});
+  CHECK(language_of_locale("zh_CN.UTF-8", available) == "zh-CN");
+  CHECK(language_of_locale("zh_CN.utf8", available) == "zh-CN");
+  CHECK(language_of_locale("zh_SG", available) == "zh-CN");
+  CHECK(language_of_locale("zh", available) == "zh-CN");
+  CHECK(language_of_locale("zh_TW.UTF-8", available).empty());
+  CHECK(language_of_locale("zh_HK", available).empty());
+  CHECK(language_of_locale("en_GB.UTF-8", available) == "en");
+  CHECK(language_of_locale("fr_FR.UTF-8", available).empty());
+  CHECK(language_of_locale("C.UTF-8", available).empty());
+  CHECK(language_of_locale("POSIX", available).empty());
+
+  CHECK(system_language(available, env_of({{"LANG", "zh_CN.UTF-8"}})) == "zh-CN");
+  CHECK(system_language(available, env_of({{"LANG", "zh_TW.UTF-8"}})) == "en");
+  CHECK(system_language(available, env_of({{"LANG", "fr_FR.UTF-8"}})) == "en");
+  CHECK(system_language(available, env_of({})) == "en");
+  // POSIX's order: LC_ALL, then LC_MESSAGES, then LANG; an empty one is not set.
+  CHECK(system_language(available, env_of({{"LC_ALL", "en_US.UTF-8"}, {"LANG", "zh_CN.UTF-8"}})) ==
+        "en");
+  CHECK(system_language(available,
+                        env_of({{"LC_ALL", ""}, {"LC_MESSAGES", "zh_SG"}, {"LANG", "en_US"}})) ==
+        "zh-CN");
+  // The setting overrides the locale, unless there is no catalogue for it.
+  const auto chinese = env_of({{"LANG", "zh_CN.UTF-8"}});
+  CHECK(choose_language("en", available, chinese) == "en");
+  CHECK(choose_language("", available, chinese) == "zh-CN");
+  CHECK(choose_language("zh-CN", available, env_of({{"LANG", "C"}})) == "zh-CN");
+  CHECK(choose_language("xx", available, chinese) == "zh-CN");
+}
+
+TEST_CASE("words: the server's refusals in the client's words, in both languages") {
+  const auto en = Catalogue::load(shipped_catalogues(), "en").catalogue;
+  const auto zh = Catalogue::load(shipped_catalogues(), "zh-CN").catalogue;
+  CHECK(error_text(en, "not_your_turn") == "It is not your turn.");
+  CHECK(error_text(zh, "not_your_turn") == "还没轮到你走棋。");
+  CHECK(error_text(en, "illegal_move", "path_blocked") == "The path of the queen is blocked.");
+  CHECK(error_text(zh, "illegal_move", "path_blocked") == "皇后的路线被挡住了。");
+  // An unknown reason falls back to the code's message, an unknown code to error.unknown.
+  CHECK(error_text(en, "illegal_move", "no_such_reason") == "The rules do not allow that move.");
+  CHECK(error_text(en, "brand_new_code") == "The server refused (brand_new_code).");
+  CHECK(error_text(zh, "brand_new_code") == "服务器拒绝了请求（brand_new_code）。");
+}
+
+TEST_CASE("words: results, time controls and rules in both languages") {
+  const auto en = Catalogue::load(shipped_catalogues(), "en").catalogue;
+  const auto zh = Catalogue::load(shipped_catalogues(), "zh-CN").catalogue;
+  const GameResult black_wins{Color::Black, EndReason::NoMoves};
+  CHECK(result_title(en, black_wins) == "Black wins");
+  CHECK(result_title(zh, black_wins) == "黑方胜");
+  CHECK(result_reason(en, black_wins) == "White has no legal move left.");
+  CHECK(result_reason(zh, black_wins) == "白方已无合法着法。");
+  using std::chrono::seconds;
+  CHECK(time_choice_text(en, TimeControl::fischer(seconds(300), seconds(5))) == "5 min + 5 s");
+  CHECK(time_choice_text(zh, TimeControl::fischer(seconds(300), seconds(5))) == "5 分 + 5 秒");
+  CHECK(time_choice_text(en, TimeControl::fixed_per_move(seconds(86'400))) == "1 day per move");
+  CHECK(time_choice_text(en, TimeControl::fixed_per_move(seconds(3 * 86'400))) ==
+        "3 days per move");
+  CHECK(time_choice_text(zh, TimeControl::unlimited()) == "不计时");
+  CHECK(variant_text(en, standard_variant()) == "standard (10x10)");
+  CHECK(variant_text(zh, standard_variant()) == "标准（10x10）");
+  CHECK(level_name(en, "beginner") == "Beginner");
+  CHECK(level_name(zh, "beginner") == "入门");
+  CHECK(level_name(zh, "custom_level") == "custom_level");
+}
