@@ -6,6 +6,7 @@
 #include <concepts>
 
 #include "server/lobby_context.h"
+#include "server/transport.h"
 
 namespace amazons::server {
 
@@ -113,6 +114,7 @@ Effects Lobby::connect(SessionId session, Instant now, ConnectionInfo info) {
                     SessionState{std::nullopt,
                                  false,
                                  info,
+                                 address_group(info.address),
                                  {},
                                  RateLimiter(config_.requests_per_second, config_.requests_burst),
                                  RateLimiter(config_.errors_per_second, config_.errors_burst),
@@ -155,8 +157,7 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
     }
   }
   if (it->second.hello_pending)
-    if (const auto w = password_waiting_.find(it->second.connection.address);
-        w != password_waiting_.end()) {
+    if (const auto w = password_waiting_.find(it->second.group); w != password_waiting_.end()) {
       std::erase_if(w->second, [&](const PasswordJob& j) { return j.session == session; });
       if (w->second.empty()) password_waiting_.erase(w);
     }

@@ -428,6 +428,8 @@ class Lobby {
     std::optional<std::string> player;
     bool hello_pending = false;
     ConnectionInfo connection;
+    // address_group(connection.address): what every per-address limit counts it against.
+    std::string group;
     std::set<GameId> watching;
     RateLimiter requests;
     RateLimiter errors;

@@ -73,6 +73,7 @@ SessionId Lobby::remote_session(Ctx& ctx, const RemoteSession& from, const Remot
                     SessionState{who.name,
                                  false,
                                  ConnectionInfo{true, ""},
+                                 "",
                                  {},
                                  RateLimiter(config_.requests_per_second, config_.requests_burst),
                                  RateLimiter(config_.errors_per_second, config_.errors_burst),
@@ -205,7 +206,7 @@ void Lobby::login_clustered(Ctx& ctx, const protocol::Hello& m) {
   sessions_.at(ctx.requester).hello_pending = true;
   ctx.fx.cluster.logins.push_back(LoginJob{ctx.requester, ctx.id, m.name, m.password, m.token,
                                            m.bot, !moderation_.settings.registrations_open,
-                                           sessions_.at(ctx.requester).connection.address,
+                                           sessions_.at(ctx.requester).group,
                                            m.password && !m.token});
   ctx.id_used = true;  // complete_login answers
 }

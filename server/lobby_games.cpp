@@ -104,7 +104,7 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
                       : m.color == protocol::ColorChoice::Black ? Color::Black
                                                                 : random_color();
   room.game.sit(color, info_of(me));
-  room.address = sessions_.at(ctx.requester).connection.address;
+  room.address = sessions_.at(ctx.requester).group;
   me.open.insert(id);
   if (*kept) {
     protocol::Create stored = m;

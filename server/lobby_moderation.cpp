@@ -274,7 +274,7 @@ void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
       return ctx.error(ErrorCode::NotAllowed, "you have too many open reports");
     // Throwaway names share their address: the address is capped too, and so is what any number
     // of addresses may pile on one player. Counted afresh, as the kept offers are.
-    const std::string& address = sessions_.at(ctx.requester).connection.address;
+    const std::string& address = sessions_.at(ctx.requester).group;
     const auto from_here = address.empty()
                                ? 0
                                : std::count_if(moderation_.report_addresses.begin(),

@@ -73,7 +73,7 @@ void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
   const auto match = std::find_if(seeks_.begin(), seeks_.end(), matches);
   if (match == seeks_.end()) {
     SeekEntry entry{me, m.rules, m.time, m.rated, {}, *kept};
-    entry.address = sessions_.at(ctx.requester).connection.address;
+    entry.address = sessions_.at(ctx.requester).group;
     if (*kept) {
       entry.id = "s" + std::to_string(next_seek_++);
       ctx.fx.writes.writes.emplace_back(
@@ -122,7 +122,7 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   const std::string id = "c" + std::to_string(number);
   if (clustered()) ctx.fx.cluster.acquire.push_back(id);
   ChallengeEntry& entry = challenges_[id] = {me, m.player, m, *kept, std::nullopt};
-  entry.address = sessions_.at(ctx.requester).connection.address;
+  entry.address = sessions_.at(ctx.requester).group;
   if (*kept)
     ctx.fx.writes.writes.emplace_back(offer_row(id, me, m, std::nullopt, ctx.now.wall, **kept));
   ctx.reply(protocol::ChallengeSent{id, m.player});
@@ -136,7 +136,7 @@ Expected<void, std::string> Lobby::may_keep_offer(const Ctx& ctx,
                                                   const std::optional<std::string>& challenged,
                                                   bool replaces_own_seek) const {
   const SessionState& s = sessions_.at(ctx.requester);
-  const std::string& address = s.connection.address;
+  const std::string& address = s.group;
   if (address.empty()) return {};
   // Counted afresh each time: kept offers end in many ways (taken, withdrawn, expired, declined)
   // and a count kept alongside would have to follow them all. A few hundred entries per request

@@ -47,7 +47,7 @@ void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
   // before any hashing, whichever name it is for (the name's owner still logs in with the token,
   // or with the password from another address).
   if (m.password && !m.token && over_auth_budget(ctx, "password")) return;
-  const std::string& address = sessions_.at(ctx.requester).connection.address;
+  const std::string& address = sessions_.at(ctx.requester).group;
   if (clustered()) {
     // A cluster node hashes in its login job, which has no queue to wait in: over the share, the
     // password is refused.
@@ -213,7 +213,7 @@ Effects Lobby::start_waiting_password_jobs(const std::string& address, Instant n
 }
 
 bool Lobby::over_auth_budget(Ctx& ctx, const char* what, std::optional<std::string> game) {
-  const std::string& address = sessions_.at(ctx.requester).connection.address;
+  const std::string& address = sessions_.at(ctx.requester).group;
   const auto verdict = auth_budget_.attempt(address, ctx.now.mono);
   if (verdict == AuthBudget::Verdict::Allowed) return false;
   ctx.fx.auth_backoffs.push_back({address, what, verdict == AuthBudget::Verdict::RefusedFirst});
@@ -225,7 +225,7 @@ bool Lobby::over_auth_budget(Ctx& ctx, const char* what, std::optional<std::stri
 }
 
 void Lobby::auth_failed(const Ctx& ctx) {
-  auth_budget_.failed(sessions_.at(ctx.requester).connection.address, ctx.now.mono);
+  auth_budget_.failed(sessions_.at(ctx.requester).group, ctx.now.mono);
 }
 
 Lobby::PlayerState& Lobby::player_entry(const std::string& name) {

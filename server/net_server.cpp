@@ -237,7 +237,9 @@ void Server::accept(tcp::acceptor& acceptor) {
 void Server::on_accept(tcp::socket socket, std::string address) {
   if (stopping_) return;
   const SessionId id = next_session_++;
-  int& count = per_address_[address];
+  // Counted by the address's group: an IPv6 host may take any address of its /64.
+  const std::string group = address_group(address);
+  int& count = per_address_[group];
   const bool refused = count >= config_.connections_per_address;
   ++metrics_.connections_accepted;
   if (refused) {
@@ -246,7 +248,7 @@ void Server::on_accept(tcp::socket socket, std::string address) {
   } else {
     ++count;
   }
-  connections_.emplace(id, Connection{address, !refused});
+  connections_.emplace(id, Connection{group, !refused});
   serve_connection(*this, std::move(socket), id, std::move(address), refused);
 }
 
@@ -320,8 +322,8 @@ void Server::on_closed(SessionId id) {
   asio::post(strand_, [this, id] {
     const auto c = connections_.find(id);
     if (c == connections_.end()) return;
-    if (c->second.counted && --per_address_[c->second.address] <= 0)
-      per_address_.erase(c->second.address);
+    if (c->second.counted && --per_address_[c->second.group] <= 0)
+      per_address_.erase(c->second.group);
     connections_.erase(c);
     closing_.erase(id);
     const auto s = sessions_.find(id);

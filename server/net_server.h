@@ -69,8 +69,8 @@ class Server {
  private:
   friend class Session;
   struct Connection {
-    std::string address;
-    bool counted = false;  // holds one of its address's connection slots
+    std::string group;     // address_group of its peer's address
+    bool counted = false;  // holds one of its group's connection slots
   };
   struct Pending {
     std::uint64_t seq = 0;  // 0: waits for nothing but the groups before it

@@ -4,6 +4,7 @@
 
 #include "lobby_harness.h"
 #include "server/lobby.h"
+#include "server/transport.h"
 #include "tests/test_paths.h"
 
 using namespace amazons;
@@ -164,4 +165,36 @@ TEST_CASE("lobby: a cluster node tells a visitor to sign in for a game another n
   REQUIRE(error);
   CHECK(error->code == ErrorCode::NotLoggedIn);
   CHECK(answer->id == nlohmann::json(3));
+}
+
+TEST_CASE("lobby: an IPv6 host's guesses count against its /64, whichever address it takes") {
+  CHECK(server::address_group("192.0.2.7") == "192.0.2.7");
+  CHECK(server::address_group("2001:db8:1:2:aaaa:bbbb:cccc:dddd") == "2001:db8:1:2::/64");
+  CHECK(server::address_group("2001:db8:1:2::1") == "2001:db8:1:2::/64");
+  CHECK(server::address_group("2001:db8:1:3::1") == "2001:db8:1:3::/64");
+  CHECK(server::address_group("::1") == "::/64");
+  CHECK(server::address_group("") == "");
+  CHECK(server::address_group("not an address") == "not an address");
+
+  auto config = LobbyHarness::default_config();
+  config.auth_budget.burst = 3;
+  LobbyHarness h(config);
+  const auto alice = h.login("alice");
+  h.send(alice, visitor_test_game(ColorChoice::White, true));
+  const auto created = h.take<Created>(alice);
+  // Six guesses, each from a new address of one /64: the budget is the /64's, so the last three
+  // are refused (before, each address had a budget of its own and all six were answered).
+  int refused = 0;
+  for (int i = 1; i <= 6; ++i) {
+    const auto guesser =
+        h.connect(server::ConnectionInfo{.address = "2001:db8:1:2::" + std::to_string(i)});
+    h.send(guesser, Watch{created.game, std::string("guess") + std::to_string(i)});
+    refused += h.error(guesser) == ErrorCode::RateLimited;
+    h.disconnect(guesser);
+  }
+  CHECK(refused == 3);
+  // Another /64 has its own budget.
+  const auto elsewhere = h.connect(server::ConnectionInfo{.address = "2001:db8:1:3::1"});
+  h.send(elsewhere, Watch{created.game, created.invite});
+  CHECK(h.take<State>(elsewhere).game == created.game);
 }
