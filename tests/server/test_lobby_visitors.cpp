@@ -2,6 +2,9 @@
 // invite's game) and what it refuses them (everything that acts).
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "lobby_harness.h"
 #include "server/lobby.h"
 #include "server/transport.h"
@@ -30,6 +33,20 @@ std::string visitor_test_started(LobbyHarness& h, SessionId alice, SessionId bob
   h.take<Start>(alice);
   h.take<Start>(bob);
   return game;
+}
+
+// Wrong invite codes for `game`, one per connection, from each address of `addresses` in turn;
+// returns how many were refused rate_limited (over the guessing budget) rather than no_such_game.
+int visitor_test_refused_guesses(LobbyHarness& h, const std::string& game,
+                                 const std::vector<std::string>& addresses) {
+  int refused = 0;
+  for (std::size_t i = 0; i < addresses.size(); ++i) {
+    const auto guesser = h.connect(server::ConnectionInfo{.address = addresses[i]});
+    h.send(guesser, Watch{game, "guess" + std::to_string(i)});
+    refused += h.error(guesser) == ErrorCode::RateLimited;
+    h.disconnect(guesser);
+  }
+  return refused;
 }
 
 }  // namespace
@@ -121,15 +138,9 @@ TEST_CASE("lobby: a visitor's wrong invite codes count against the address's gue
   const auto alice = h.login("alice");
   h.send(alice, visitor_test_game(ColorChoice::White, true));
   const auto created = h.take<Created>(alice);
-  int refused = 0;
-  for (int i = 0; i < 6; ++i) {
-    // A new connection each time, from one address: reconnecting does not reset the budget.
-    const auto visitor = h.connect(server::ConnectionInfo{.address = "192.0.2.7"});
-    h.send(visitor, Watch{created.game, std::string("guess") + std::to_string(i)});
-    refused += h.error(visitor) == ErrorCode::RateLimited;
-    h.disconnect(visitor);
-  }
-  CHECK(refused == 3);
+  // A new connection each time, from one address: reconnecting does not reset the budget.
+  CHECK(visitor_test_refused_guesses(h, created.game, std::vector<std::string>(6, "192.0.2.7")) ==
+        3);
   // Over the budget, even the right code is not checked.
   const auto visitor = h.connect(server::ConnectionInfo{.address = "192.0.2.7"});
   h.send(visitor, Watch{created.game, created.invite});
@@ -184,15 +195,9 @@ TEST_CASE("lobby: an IPv6 host's guesses count against its /64, whichever addres
   const auto created = h.take<Created>(alice);
   // Six guesses, each from a new address of one /64: the budget is the /64's, so the last three
   // are refused (before, each address had a budget of its own and all six were answered).
-  int refused = 0;
-  for (int i = 1; i <= 6; ++i) {
-    const auto guesser =
-        h.connect(server::ConnectionInfo{.address = "2001:db8:1:2::" + std::to_string(i)});
-    h.send(guesser, Watch{created.game, std::string("guess") + std::to_string(i)});
-    refused += h.error(guesser) == ErrorCode::RateLimited;
-    h.disconnect(guesser);
-  }
-  CHECK(refused == 3);
+  std::vector<std::string> one_host;
+  for (int i = 1; i <= 6; ++i) one_host.push_back("2001:db8:1:2::" + std::to_string(i));
+  CHECK(visitor_test_refused_guesses(h, created.game, one_host) == 3);
   // Another /64 has its own budget.
   const auto elsewhere = h.connect(server::ConnectionInfo{.address = "2001:db8:1:3::1"});
   h.send(elsewhere, Watch{created.game, created.invite});
