@@ -15,11 +15,14 @@
 //   6  the cluster: games.owner_token (the fencing token of the node that holds the game, 0 for
 //      none), counters(name, value) for game ids reserved in blocks; in PostgreSQL also the
 //      function amz_fence that fenced writes run first.
-//   7  players.canonical: the name's canonical form (server/canonical_name.h), unique among
-//      registered players (a partial unique index), so that no two accounts have names that
-//      look alike. The upgrade computes it in the program (ICU, not SQL); of look-alike
-//      accounts made before, the first by name keeps it and the others keep NULL: they go on
-//      working, and no new look-alike of them can be registered.
+//   7  players.canonical: the name's canonical form (server/canonical_name.h), indexed among
+//      registered players, so that a look-alike of any account is found in one lookup. The
+//      lobby (and a cluster's login job) refuses a look-alike before it is written; the index
+//      is not unique, since a write the database refused would stop the server (a storage
+//      failure is fatal), and two cluster nodes racing to register look-alikes must not be a way
+//      to stop nodes: such a pair is kept, as look-alikes from before schema 7 are. The upgrade
+//      computes the form in the program (ICU, not SQL); of look-alike accounts made before, the
+//      first by name keeps it and the others keep NULL: they go on working.
 #pragma once
 
 #include <string>
@@ -28,9 +31,9 @@ namespace amazons::server {
 
 inline constexpr int kSchemaVersion = 7;
 
-// Schema 7's index: registered names are unique by canonical form.
+// Schema 7's index: registered names by canonical form (not unique: see schema 7 above).
 inline constexpr const char* kCanonicalIndex =
-    "CREATE UNIQUE INDEX players_canonical ON players(canonical) WHERE password_hash <> ''";
+    "CREATE INDEX players_canonical ON players(canonical) WHERE password_hash <> ''";
 
 // What opening a database did to its schema.
 struct SchemaStatus {
