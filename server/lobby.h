@@ -203,7 +203,7 @@ struct LoginJob {
   std::optional<std::string> token;
   bool bot = false;
   bool known_only = false;      // registrations are closed: a name never stored is refused
-  std::string address = {};     // where it came from (its share of the password threads)
+  std::string address = {};     // its address group (its share of the password threads)
   bool password_check = false;  // a password without a token: counted in that share
 };
 struct LoginOutcome {
