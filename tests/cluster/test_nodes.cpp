@@ -302,6 +302,22 @@ bool turns_become(Client& c, std::set<std::string> games, Millis within = Millis
   return false;
 }
 
+// Each racer's answer to its hello: how many were welcomed, and how many refused with name_taken.
+struct HelloRace {
+  int welcomed = 0, refused = 0;
+};
+template <class Racers>
+HelloRace answers_to_hello(const Racers& racers) {
+  HelloRace out;
+  for (const auto& r : racers) {
+    const auto env = r->next(Millis{10'000});
+    if (std::holds_alternative<Welcome>(env.message)) ++out.welcomed;
+    if (const auto* e = std::get_if<Error>(&env.message); e && e->code == ErrorCode::NameTaken)
+      ++out.refused;
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_SUITE("redis") {
@@ -1030,16 +1046,9 @@ TEST_SUITE("redis") {
         std::vector<std::unique_ptr<Client>> racers;
         for (const char* n : nodes) racers.push_back(std::make_unique<Client>(c.port(n)));
         for (auto& r : racers) r->send(R"({"type":"hello","protocol":1,"name":")" + name + R"("})");
-        int welcomed = 0, refused = 0;
-        for (auto& r : racers) {
-          const auto env = r->next(Millis{10'000});
-          if (std::holds_alternative<Welcome>(env.message)) ++welcomed;
-          if (const auto* e = std::get_if<Error>(&env.message);
-              e && e->code == ErrorCode::NameTaken)
-            ++refused;
-        }
-        CHECK(welcomed == 1);
-        CHECK(refused == 2);
+        const auto race = answers_to_hello(racers);
+        CHECK(race.welcomed == 1);
+        CHECK(race.refused == 2);
       }
       // Six seekers on three nodes at once: three games, each seeker in exactly one.
       std::vector<std::unique_ptr<Player>> seekers;
@@ -1068,16 +1077,9 @@ TEST_SUITE("redis") {
         Client on_a(c.port("a")), on_b(c.port("b"));
         on_a.send(R"({"type":"hello","protocol":1,"name":")" + names[0] + R"("})");
         on_b.send(R"({"type":"hello","protocol":1,"name":")" + names[1] + R"("})");
-        int welcomed = 0, refused = 0;
-        for (Client* r : {&on_a, &on_b}) {
-          const auto env = r->next(Millis{10'000});
-          if (std::holds_alternative<Welcome>(env.message)) ++welcomed;
-          if (const auto* e = std::get_if<Error>(&env.message);
-              e && e->code == ErrorCode::NameTaken)
-            ++refused;
-        }
-        CHECK(welcomed == 1);
-        CHECK(refused == 1);
+        const auto race = answers_to_hello(std::vector<Client*>{&on_a, &on_b});
+        CHECK(race.welcomed == 1);
+        CHECK(race.refused == 1);
       }
       // An account made on one node keeps its look-alikes off every node, connected or not.
       {

@@ -739,7 +739,7 @@ class App {
     // An invite link: who invites to what first, and the form seats the visitor in one click.
     const r = this.route;
     const invite = r.kind === "join" ? inviteView(r.game, this.store.games.get(r.game), this.invitePreview?.game === r.game ? this.invitePreview.problem : null) : null;
-    const invited = invite !== null && this.store.games.get((r as { game: string }).game)?.status === "open";
+    const invited = r.kind === "join" && this.store.games.get(r.game)?.status === "open";
     const form = h(
       "form",
       { class: "card", id: "signin" },
