@@ -1,6 +1,6 @@
 // The page's own words for the server's refusals. The server speaks no language: its error has a
 // code (docs/PROTOCOL.md, Errors), for an illegal move the rules' reason, and a message in English
-// for logs, which the page writes to the console (main.ts) and never shows.
+// for logs, which the page writes to the console (server_errors.ts) and never shows.
 import { has, t } from "./i18n";
 
 // Codes whose `reason` a moderator wrote: shown as written.

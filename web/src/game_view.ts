@@ -1,6 +1,6 @@
 // The game screen's parts drawn from the game's state (game.ts's GameModel): the seats with their
 // clocks, the status line, the result, the move list, the typed-move form and the two-click
-// button. main.ts keeps what the screen does (moves sent, premoves, looking back); these only
+// button. game_screen.ts keeps what the screen does (moves sent, premoves, looking back); these only
 // draw what it hands them.
 import type { Color } from "@protocol";
 import { formatClock, h, replaceChildren } from "./dom";

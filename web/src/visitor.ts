@@ -1,6 +1,6 @@
 // What a visitor who has not signed in sees of the server (the server answers `list` and `watch`
 // before hello, docs/PROTOCOL.md): the games being played now, and an invite's game with who
-// invites them to what. Views only; main.ts asks the server and signs in.
+// invites them to what. Views only; main.ts asks the server, signin_screen.ts draws the form.
 import type { GameSummary } from "@protocol";
 import { h } from "./dom";
 import { GameModel, playerText, rulesName, timeText } from "./game";
