@@ -5,8 +5,8 @@ import { BoardView } from "./board_view";
 import { analysisLink } from "./analysis_tree";
 import { CLOCKS, ComputerGame, ComputerSettings, LEVELS, parseSettings } from "./computer_game";
 import { computerExportButtons, computerGameItem, finishedComputerGames, keepFinishedComputerGame } from "./computer_archive";
-import { formatClock, h, replaceChildren } from "./dom";
-import { icon } from "./icons";
+import { renderMoves, renderSeats, resultWords, statusText } from "./computer_view";
+import { h, replaceChildren } from "./dom";
 import { type BrowserEngine, engineUnavailable } from "./engine";
 import { rulesName, sideName, timeChoiceText } from "./game";
 import { t } from "./i18n";
@@ -16,7 +16,7 @@ import { ReviewView } from "./review_view";
 import { territoryMap } from "./territory";
 import { type Board, type Move, type Square, formatMove, parseMove } from "./rules";
 import { LOW_TIME_MS, type Sounds, moveSounds } from "./sound";
-import { BUILTIN_VARIANTS, type Color } from "@protocol";
+import { BUILTIN_VARIANTS } from "@protocol";
 
 const SETTINGS_KEY = "amazons.computer";
 const GAME_KEY = "amazons.computer.game"; // the game under way, resumed after a reload
@@ -259,31 +259,18 @@ export class ComputerScreen {
     const g = this.game;
     const p = this.parts;
     if (!g) return;
-    const engineSide: Color = g.you === "white" ? "black" : "white";
-    this.seat(p.top, engineSide, t("computer.seat", { level: t(`computer.level.short.${g.level}`) }));
-    this.seat(p.bottom, g.you, t("computer.you"));
+    renderSeats(p.top, p.bottom, g);
     this.boardView.show({ board: g.board, lastMove: g.lastMove, flipped: g.you === "black", territory: this.territory ? territoryMap(g.board) : null, hint: this.hint, premove: this.premove.move });
-
-    let status: string;
-    if (this.problem) status = "";
-    else if (g.over) status = t("game.status.over");
-    else if (this.engine?.state === "loading") status = t("computer.loading");
-    else if (this.premove.move) status = t("computer.thinking_premove", { premove: this.premove.panelLine(g.board.size) });
-    else if (this.premoving && this.input.stage === "destination") status = t("game.status.premove_destination");
-    else if (this.premoving && this.input.stage === "arrow") status = t("game.status.premove_arrow");
-    else if (this.thinking) status = t("computer.thinking");
-    else if (g.yourTurn) status = this.input.stage === "arrow" ? t("game.status.your_move_arrow") : this.input.stage === "destination" ? t("game.status.your_move_destination") : t("game.status.your_move_queen");
-    else status = "";
+    const status = statusText(g, { problem: this.problem !== "", loading: this.engine?.state === "loading", premove: this.premove.move ? this.premove.panelLine(g.board.size) : null,
+      premoving: this.premoving, stage: this.input.stage, thinking: this.thinking });
     replaceChildren(p.status, status, this.note && !g.over ? h("div", { class: "note", id: "computer-note" }, this.note) : null,
       this.problem ? h("div", { class: "error", id: "computer-problem" }, this.problem) : null);
     p.status.dataset.premove = this.premove.move ? formatMove(this.premove.move, g.board.size) : "";
     p.status.dataset.state = g.over ? "over" : this.thinking ? "thinking" : g.yourTurn ? "your-move" : "waiting";
 
+    p.result.hidden = this.review.el.hidden = !g.over;
     if (g.over) {
-      const won = g.winner === g.you;
-      const loser = g.winner === "white" ? "black" : "white";
-      const why = g.resigned ? t("computer.why.resigned") : g.flagged ? (loser === g.you ? t("computer.why.your_time") : t("computer.why.its_time")) :
-        t(loser === g.you ? "computer.why.you_no_moves" : "computer.why.it_no_moves", { side: sideName(loser) });
+      const { title, why } = resultWords(g);
       // A rematch: the same level, rules and clock, colours exchanged.
       const rematch = h("button", { class: "primary", id: "computer-rematch", onclick: () => {
         p.rules.value = g.variant.name;
@@ -292,14 +279,9 @@ export class ComputerScreen {
         p.color.value = g.you === "white" ? "black" : "white";
         this.newGame();
       } }, t("game.rematch"));
-      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, won ? t("result.you_won") : t("result.you_lost")), h("div", {}, why), rematch, this.exportButtons(g, undefined, "computer-export"));
-      p.result.hidden = false;
+      replaceChildren(p.result, h("strong", { id: "computer-result-title" }, title), h("div", {}, why), rematch, this.exportButtons(g, undefined, "computer-export"));
       keepFinishedComputerGame(g);
       this.review.render({ game: this.reviewId(g), variant: g.variant, moves: g.moves, ply: g.moves.length });
-      this.review.el.hidden = false;
-    } else {
-      p.result.hidden = true;
-      this.review.el.hidden = true;
     }
     this.renderFinished();
 
@@ -307,53 +289,37 @@ export class ComputerScreen {
     if (this.thinking && this.engine?.canStop) actions.push(h("button", { id: "computer-move-now", onclick: () => this.engine?.stop() }, t("computer.move_now")));
     if (g.yourTurn && this.engine) actions.push(h("button", { id: "computer-hint", disabled: this.hinting, onclick: () => this.askHint() }, this.hinting ? t("computer.hint.thinking") : t("computer.hint")));
     if (g.canTakeBack) actions.push(h("button", { id: "computer-takeback", onclick: () => this.takeBack() }, t("computer.take_back")));
-    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => { this.generation += 1; this.thinking = false; this.engine?.stop(); this.premove.cancel(); g.resign(); this.input.disable(); localStorage.setItem(GAME_KEY, JSON.stringify(g.saved())); this.sound(g); this.render(); } }, t("game.resign")));
+    if (!g.over && g.moves.length > 0) actions.push(h("button", { id: "computer-resign", onclick: () => this.halt(g, () => g.resign()) }, t("game.resign")));
     if (g.moves.length > 0) actions.push(h("a", { class: "button", id: "computer-analyse", href: analysisLink(g.variant, g.moves, g.moves.length) }, t("home.analysis_board")));
     actions.push(h("a", { class: "button", href: "#/" }, this.signedIn() ? t("common.back_to_lobby") : t("computer.sign_in")));
     replaceChildren(p.actions, ...actions);
+    renderMoves(p.moves, g, (ply) => this.review.markOf(this.reviewId(g), ply));
+  }
 
-    const items: HTMLElement[] = [];
-    // After a review, its marks: ? a mistake, ?? a blunder.
-    const cell = (k: number) => {
-      if (k >= g.moves.length) return null;
-      const mark = g.over ? this.review.markOf(this.reviewId(g), k + 1) : null;
-      return h("span", { class: `mv${mark ? ` ${mark}` : ""}`, "data-ply": k + 1 }, g.moves[k], mark === "blunder" ? "??" : mark === "mistake" ? "?" : "");
-    };
-    for (let i = 0; i < g.moves.length; i += 2) items.push(h("li", {}, cell(i), cell(i + 1)));
-    replaceChildren(p.moves, ...items);
-    p.moves.scrollTop = p.moves.scrollHeight;
+  // The game ended by `end` (a resignation, a flag): the engine stops, the input closes, the end
+  // is kept and heard.
+  private halt(g: ComputerGame, end: () => unknown): void {
+    this.generation += 1;
+    this.thinking = false;
+    this.engine?.stop();
+    this.premove.cancel();
+    end();
+    this.input.disable();
+    localStorage.setItem(GAME_KEY, JSON.stringify(g.saved()));
+    this.sound(g);
+    this.render();
   }
 
   // Once a second or so: the running clock, and a flag when it falls.
   tick(): void {
     const g = this.game;
     if (!g || !g.timed || !this.el.isConnected) return;
-    if (g.checkFlag()) {
-      this.generation += 1;
-      this.thinking = false;
-      this.premove.cancel();
-      this.engine?.stop();
-      this.input.disable();
-      localStorage.setItem(GAME_KEY, JSON.stringify(g.saved()));
-      this.sound(g);
-      return this.render();
-    }
+    if (g.checkFlag()) return this.halt(g, () => undefined);
     const left = g.remaining(g.you);
     if (!g.over && g.yourTurn && left !== null && left < LOW_TIME_MS && this.lowTimeWarned !== g) {
       this.lowTimeWarned = g;
       this.sounds.play("low-time");
     }
-    const engineSide: Color = g.you === "white" ? "black" : "white";
-    this.seat(this.parts.top, engineSide, t("computer.seat", { level: t(`computer.level.short.${g.level}`) }));
-    this.seat(this.parts.bottom, g.you, t("computer.you"));
-  }
-
-  private seat(el: HTMLElement, c: Color, who: string): void {
-    const g = this.game!;
-    const ms = g.remaining(c);
-    const running = !g.over && g.board.toMove === c;
-    replaceChildren(el, h("span", { class: `token ${c}` }, icon("queen")), h("span", { class: "name" }, who),
-      ms !== null ? h("span", { class: `clock${running ? " running" : ""}${ms < LOW_TIME_MS && !g.over ? " low" : ""}`, id: `computer-clock-${c}` }, formatClock(ms)) : null);
-    el.classList.toggle("to-move", !g.over && g.board.toMove === c);
+    renderSeats(this.parts.top, this.parts.bottom, g);
   }
 }
