@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <new>
 
 namespace amazons::ai {
 
@@ -19,6 +20,13 @@ Score score_of(std::uint64_t d) { return static_cast<Score>((d >> 24) & 0xFFFFU)
 int depth_of(std::uint64_t d) { return static_cast<int>((d >> 40) & 0xFFU); }
 Bound bound_of(std::uint64_t d) { return static_cast<Bound>((d >> 48) & 3U); }
 std::uint8_t generation_of(std::uint64_t d) { return static_cast<std::uint8_t>((d >> 50) & 0x3FU); }
+
+// Relaxed atomic reads and writes of the table's plain words: std::atomic_ref's, through the
+// GCC and Clang builtins it is made of, since Emscripten's libc++ (LLVM 14) has no atomic_ref yet.
+std::uint64_t load(const std::uint64_t& word) { return __atomic_load_n(&word, __ATOMIC_RELAXED); }
+void put(std::uint64_t& word, std::uint64_t value) {
+  __atomic_store_n(&word, value, __ATOMIC_RELAXED);
+}
 
 // Proven wins are stored relative to the node, so they stay right wherever the node recurs.
 Score to_tt(Score s, int ply) {
@@ -39,21 +47,23 @@ TranspositionTable::TranspositionTable(std::size_t megabytes) { resize(megabytes
 void TranspositionTable::resize(std::size_t megabytes) {
   const std::size_t bytes = std::max<std::size_t>(megabytes, 1) << 20;
   bucket_count_ = std::bit_floor(bytes / (sizeof(Entry) * kBucketSize));
-  entries_ = std::make_unique<Entry[]>(bucket_count_ * kBucketSize);
+  allocate();
 }
 
-void TranspositionTable::clear() {
-  for (std::size_t i = 0; i < bucket_count_ * kBucketSize; ++i) {
-    entries_[i].check.store(0, std::memory_order_relaxed);
-    entries_[i].data.store(0, std::memory_order_relaxed);
-  }
+// A fresh zeroed block rather than a pass writing zeros over every page.
+void TranspositionTable::clear() { allocate(); }
+
+void TranspositionTable::allocate() {
+  entries_.reset();  // the old table goes back before the new one is asked for
+  entries_.reset(static_cast<Entry*>(std::calloc(bucket_count_ * kBucketSize, sizeof(Entry))));
+  if (!entries_) throw std::bad_alloc();
 }
 
 std::optional<TTHit> TranspositionTable::probe(std::uint64_t key, int ply) const {
   const Entry* bucket = &entries_[(key & (bucket_count_ - 1)) * kBucketSize];
   for (std::size_t i = 0; i < kBucketSize; ++i) {
-    const std::uint64_t data = bucket[i].data.load(std::memory_order_relaxed);
-    if ((bucket[i].check.load(std::memory_order_relaxed) ^ data) != key || data == 0) continue;
+    const std::uint64_t data = load(bucket[i].data);
+    if ((load(bucket[i].check) ^ data) != key || data == 0) continue;
     return TTHit{move_of(data), from_tt(score_of(data), ply), depth_of(data), bound_of(data)};
   }
   return std::nullopt;
@@ -66,8 +76,8 @@ void TranspositionTable::store(std::uint64_t key, int ply, Move move, Score scor
   Entry* victim = nullptr;
   int victim_worth = 1 << 30;
   for (std::size_t i = 0; i < kBucketSize; ++i) {
-    const std::uint64_t data = bucket[i].data.load(std::memory_order_relaxed);
-    if (data == 0 || (bucket[i].check.load(std::memory_order_relaxed) ^ data) == key) {
+    const std::uint64_t data = load(bucket[i].data);
+    if (data == 0 || (load(bucket[i].check) ^ data) == key) {
       if (data != 0 && move.is_none()) move = move_of(data);  // keep the known best move
       if (data != 0 && depth < depth_of(data) - 2 && bound != Bound::Exact) return;
       victim = &bucket[i];
@@ -81,8 +91,8 @@ void TranspositionTable::store(std::uint64_t key, int ply, Move move, Score scor
     }
   }
   const std::uint64_t data = pack(move, to_tt(score, ply), depth, bound, generation_);
-  victim->data.store(data, std::memory_order_relaxed);
-  victim->check.store(key ^ data, std::memory_order_relaxed);
+  put(victim->data, data);
+  put(victim->check, key ^ data);
 }
 
 }  // namespace amazons::ai

@@ -2,9 +2,9 @@
 // shared by all search threads without locks (an entry whose key does not check out is ignored).
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 
@@ -26,7 +26,10 @@ class TranspositionTable {
  public:
   explicit TranspositionTable(std::size_t megabytes = 16);
 
-  // Not while a search uses the table.
+  // Not while a search uses the table. Both take memory the kernel zeroes as it is first touched
+  // (calloc of a large block is a fresh mapping), so that neither costs time in proportion to
+  // the table's size: a search made or cleared at the start of a move keeps its deadline even
+  // with a table of gigabytes on a busy machine.
   void resize(std::size_t megabytes);
   void clear();
   // Marks the entries of earlier searches as old, so they are replaced first.
@@ -40,11 +43,18 @@ class TranspositionTable {
 
  private:
   static constexpr std::size_t kBucketSize = 4;
+  // Plain words read and written atomically (relaxed, tt.cpp), so that the table can live in
+  // calloc's memory: an array of std::atomic would have to be constructed, word by word.
   struct Entry {
-    std::atomic<std::uint64_t> check{0};  // key ^ data, so a torn write never matches
-    std::atomic<std::uint64_t> data{0};
+    std::uint64_t check;  // key ^ data, so a torn write never matches
+    std::uint64_t data;
   };
-  std::unique_ptr<Entry[]> entries_;
+  struct Free {
+    void operator()(Entry* p) const { std::free(p); }
+  };
+  void allocate();  // bucket_count_ buckets, zeroed
+
+  std::unique_ptr<Entry[], Free> entries_;
   std::size_t bucket_count_ = 0;
   std::uint8_t generation_ = 0;
 };
