@@ -69,6 +69,33 @@ MoveMark mark_for_loss(double squares_lost) {
   return MoveMark::None;
 }
 
+MoveMark mark_for(double before, double after) {
+  constexpr double kDecisive = MoveAnnotation::kDecisiveSquares;
+  if (before <= -kDecisive) return MoveMark::None;                       // lost whatever is played
+  if (before >= kDecisive && after >= kDecisive) return MoveMark::None;  // won, and still won
+  return mark_for_loss(before - after);
+}
+
+namespace {
+
+bool proven(double squares) { return std::abs(squares) >= MoveAnnotation::kDecidedSquares; }
+
+void judge(MoveAnnotation& a) { a.mark = a.best ? mark_for(a.before, a.after) : MoveMark::None; }
+
+}  // namespace
+
+bool share_proof(MoveAnnotation& previous, MoveAnnotation& next) {
+  // Both proven: they agree, proofs being exact. Neither: nothing to share.
+  if (proven(previous.after) == proven(next.before)) return false;
+  if (proven(previous.after))
+    next.before = -previous.after;
+  else
+    previous.after = -next.before;
+  judge(previous);
+  judge(next);
+  return true;
+}
+
 Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
                                                const AnalysisOptions& options,
                                                const AnalysisProgress& progress) {
@@ -106,9 +133,11 @@ Expected<GameRecord, std::string> analyse_game(const GameRecord& record,
         if (!after) return Unexpected(std::string(kAnalysisCancelled));
         a.after = -score_squares(after->score);
       }
-      a.mark = mark_for_loss(a.before - a.after);
     }
+    judge(a);
     out.moves[i].annotation = a;
+    // A proof found at this ply, or one this ply's search missed, is shared with the ply before.
+    if (i > 0) share_proof(*out.moves[i - 1].annotation, *out.moves[i].annotation);
     if (progress) progress(i + 1, plies);
   }
   return out;

@@ -62,6 +62,17 @@ using AnalysisProgress = std::function<void(std::size_t done, std::size_t total)
 // counted result is +-MoveAnnotation::kDecidedSquares. Rounded to hundredths.
 double score_squares(Score s);
 MoveMark mark_for_loss(double squares_lost);
+// The mark of a move played instead of the engine's: `before` the engine's best, `after` the
+// move played, in squares for the mover. None where the game was decided whichever move was
+// played (MoveAnnotation::kDecisiveSquares): lost already, or won before and still won after.
+MoveMark mark_for(double before, double after);
+
+// `previous`'s after and `next`'s before are one position seen by either side. Where a search
+// proved its result (+-kDecidedSquares) on one side and the other search missed it, the proof is
+// given to the other side, a proof being exact whatever the depth that found it; the marks are
+// judged again. Only that position's scores change: a proof says nothing of the positions before
+// or after it. True when a score changed. analyse_game applies it to each ply and the one before.
+bool share_proof(MoveAnnotation& previous, MoveAnnotation& next);
 
 // The record with an annotation on every move (earlier annotations replaced), or why the record
 // does not replay. Each position is searched for movetime; a move that is not the engine's is

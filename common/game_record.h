@@ -74,6 +74,10 @@ struct MoveAnnotation {
   // balanced game. (Here, not in ai/, so that the web client's review is generated the same.)
   static constexpr double kMistakeSquares = 2.0;
   static constexpr double kBlunderSquares = 5.0;
+  // A lead of at least this many squares is one no reply changes: where the mover leads by this
+  // much before and after a move, or trails by this much before it, the move is not marked, since
+  // the choice did not matter (a proven or counted result is such a lead too).
+  static constexpr double kDecisiveSquares = 20.0;
   double before = 0;         // the position before the move, with the engine's best move
   double after = 0;          // the position after the move played
   std::optional<Move> best;  // the engine's move, when it is not the one played

@@ -344,6 +344,7 @@ std::string typescript_declarations() {
   // What the web client's review of a game marks, as amazons-engine analyse does.
   out += "export const ANALYSIS_SQUARES = { mistake: " + number(MoveAnnotation::kMistakeSquares) +
          ", blunder: " + number(MoveAnnotation::kBlunderSquares) +
+         ", decisive: " + number(MoveAnnotation::kDecisiveSquares) +
          ", decided: " + number(MoveAnnotation::kDecidedSquares) + " } as const;\n\n";
   out += kPrelude;
   out += "\n";

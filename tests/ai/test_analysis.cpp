@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include "tests/test_paths.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -64,6 +65,29 @@ GameRecord short_game_with_a_bad_move() {
   }
   return r;
 }
+
+// A real game on 8x8 to its end, decided early: both sides at depth 2 for ten plies, then White
+// goes on at depth 2 while Black plays the worst move by the evaluation every time.
+GameRecord game_thrown_away() {
+  GameRecord r;
+  r.rules = botzone8_variant();
+  r.white = {"depth 2", true, std::nullopt};
+  r.black = {"worst", true, std::nullopt};
+  Position pos(r.rules);
+  auto search = make_search();
+  SearchLimits limits;
+  limits.depth = 2;
+  for (std::size_t ply = 0; ply < 64 && !pos.is_game_over(); ++ply) {
+    const bool thrown = ply >= 10 && pos.side_to_move() == Color::Black;
+    const Move m = thrown ? worst_move(pos) : search_now(*search, pos, limits).best;
+    r.moves.push_back({m, std::nullopt, std::nullopt});
+    pos.do_move(m);
+  }
+  REQUIRE(pos.is_game_over());
+  return r;
+}
+
+bool proven(double squares) { return std::abs(squares) >= MoveAnnotation::kDecidedSquares; }
 
 AnalysisOptions quick() {
   AnalysisOptions o;
@@ -138,6 +162,83 @@ TEST_CASE("scores are read in squares as the evaluation bar reads them, results 
   CHECK(mark_for_loss(kBlunderSquares) == MoveMark::Blunder);
 }
 
+TEST_CASE("a move is marked only where the choice mattered") {
+  constexpr double kDecisive = MoveAnnotation::kDecisiveSquares;
+  constexpr double kDecided = MoveAnnotation::kDecidedSquares;
+  // A balanced game: the loss decides, as before.
+  CHECK(mark_for(1, 0) == MoveMark::None);
+  CHECK(mark_for(1, -1) == MoveMark::Mistake);
+  CHECK(mark_for(3, -2) == MoveMark::Blunder);
+  CHECK(mark_for(3, -kDecided) == MoveMark::Blunder);
+  // Lost already: nothing the mover plays is a mistake.
+  CHECK(mark_for(-kDecisive, -kDecisive - 30) == MoveMark::None);
+  CHECK(mark_for(-kDecided, -kDecided) == MoveMark::None);
+  CHECK(mark_for(-kDecisive + 1, -kDecisive - 30) == MoveMark::Blunder);
+  // Won before and still won after: a smaller lead, or a win not proven again, is no mistake.
+  CHECK(mark_for(kDecided, kDecisive) == MoveMark::None);
+  CHECK(mark_for(kDecisive + 10, kDecisive) == MoveMark::None);
+  // Won before, not after: the win thrown away is.
+  CHECK(mark_for(kDecided, kDecisive - 1) == MoveMark::Blunder);
+  CHECK(mark_for(kDecisive + 3, kDecisive - 1) == MoveMark::Mistake);
+}
+
+TEST_CASE("a proof found on either side of a position is given to the other") {
+  MoveAnnotation previous{.before = 3, .after = 2, .best = Move{}, .mark = MoveMark::None};
+  MoveAnnotation next{.before = MoveAnnotation::kDecidedSquares, .after = 50, .best = {}};
+  // The next mover proved a win: the move before it lost, and is judged again.
+  CHECK(share_proof(previous, next));
+  CHECK(previous.after == -MoveAnnotation::kDecidedSquares);
+  CHECK(previous.before == 3);
+  CHECK(previous.mark == MoveMark::Blunder);
+  CHECK(next.before == MoveAnnotation::kDecidedSquares);
+  CHECK(next.after == 50);
+  CHECK_FALSE(share_proof(previous, next));  // they agree now
+  // A proof of the position after a move, missed by the next ply's own search.
+  MoveAnnotation won{.before = 40, .after = MoveAnnotation::kDecidedSquares, .best = Move{}};
+  MoveAnnotation missed{.before = -30, .after = -35, .best = Move{}, .mark = MoveMark::Blunder};
+  CHECK(share_proof(won, missed));
+  CHECK(missed.before == -MoveAnnotation::kDecidedSquares);
+  CHECK(missed.mark == MoveMark::None);  // lost whatever it played
+  CHECK(won.after == MoveAnnotation::kDecidedSquares);
+  // Neither proven: nothing changes.
+  MoveAnnotation a{.before = 1, .after = 4, .best = {}}, b{.before = -2, .after = -3, .best = {}};
+  CHECK_FALSE(share_proof(a, b));
+  CHECK(a.after == 4);
+  CHECK(b.before == -2);
+}
+
+TEST_CASE("a game thrown away is not marked once decided, and proofs agree across plies") {
+  const GameRecord game = game_thrown_away();
+  const auto analysed = analyse_game(game, quick());
+  REQUIRE(analysed);
+  int decided_plies = 0, proofs = 0, marked_before_decided = 0;
+  for (std::size_t i = 0; i < analysed->moves.size(); ++i) {
+    CAPTURE(i);
+    const MoveAnnotation& a = *analysed->moves[i].annotation;
+    CAPTURE(a.before);
+    CAPTURE(a.after);
+    const bool lost = a.before <= -MoveAnnotation::kDecisiveSquares;
+    const bool still_won =
+        a.before >= MoveAnnotation::kDecisiveSquares && a.after >= MoveAnnotation::kDecisiveSquares;
+    if (lost || still_won) {
+      ++decided_plies;
+      CHECK(a.mark == MoveMark::None);
+    } else if (a.mark != MoveMark::None) {
+      ++marked_before_decided;
+    }
+    proofs += proven(a.before);
+    if (i > 0 && (proven(a.before) || proven(analysed->moves[i - 1].annotation->after)))
+      CHECK(a.before == -analysed->moves[i - 1].annotation->after);
+  }
+  MESSAGE(game.moves.size() << " plies, " << decided_plies << " decided, " << proofs << " proven, "
+                            << marked_before_decided << " marked before");
+  // The game is decided long before its end, and the search proves it somewhere.
+  CHECK(decided_plies >= 5);
+  CHECK(proofs >= 1);
+  // Black's worst moves while the game was still open are marked.
+  CHECK(marked_before_decided >= 1);
+}
+
 TEST_CASE("analysing a real game marks the deliberately bad move and names a better one") {
   const GameRecord game = short_game_with_a_bad_move();
   std::vector<std::size_t> progress;
@@ -154,10 +255,11 @@ TEST_CASE("analysing a real game marks the deliberately bad move and names a bet
     CHECK(analysed->moves[i].move == game.moves[i].move);
     REQUIRE(analysed->moves[i].annotation);
     const MoveAnnotation& a = *analysed->moves[i].annotation;
-    // The engine's own move is not judged: it keeps the score.
+    // The engine's own move is not judged: it keeps the score, unless the next ply's search
+    // proved the position after it.
     if (!a.best) {
       CHECK(a.mark == MoveMark::None);
-      CHECK(a.after == a.before);
+      if (!proven(a.after)) CHECK(a.after == a.before);
     }
   }
   const MoveAnnotation& bad = *analysed->moves[kBadPly].annotation;

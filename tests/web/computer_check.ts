@@ -8,7 +8,7 @@ import { BUILTIN_VARIANTS } from "@protocol";
 import { scoreText } from "../../web/src/analysis_view";
 import { ComputerGame, DEFAULT_SETTINGS, parseSettings } from "../../web/src/computer_game";
 import { parseInfo } from "../../web/src/engine";
-import { markFor, squaresOf } from "../../web/src/review";
+import { type Mark, type PlyReview, markFor, markOfMove, shareProof, squaresOf } from "../../web/src/review";
 import { Board, formatMove, parseMove, positionText } from "../../web/src/rules";
 
 declare const process: { exit(code: number): never };
@@ -164,6 +164,27 @@ same("no mark", markFor(1.99), null);
 same("mistake", markFor(2), "mistake");
 same("still a mistake", markFor(4.99), "mistake");
 same("blunder", markFor(5), "blunder");
+// Marks only where the choice mattered (ANALYSIS_SQUARES.decisive, 20): as mark_for's doctest.
+same("balanced: the loss decides", markOfMove(3, -2), "blunder");
+same("lost already", markOfMove(-20, -50), null);
+same("lost already, proven", markOfMove(-100, -100), null);
+same("not yet lost", markOfMove(-19, -50), "blunder");
+same("won and still won", markOfMove(100, 20), null);
+same("a smaller lead still winning", markOfMove(30, 20), null);
+same("the win thrown away", markOfMove(100, 19), "blunder");
+same("a lead given up", markOfMove(23, 19), "mistake");
+// A proof on one side of a position is given to the other, and the moves judged again.
+const ply = (before: number, after: number, best: string | null, mark: Mark = null): PlyReview => ({ before, after, best, mark });
+const previous = ply(3, 2, "a1-a2/a3"), next = ply(100, 50, null);
+same("a proof shared back", shareProof(previous, next), true);
+same("the move before lost", previous.after, -100);
+same("and is a blunder", previous.mark, "blunder");
+same("agreed", shareProof(previous, next), false);
+const won = ply(40, 100, "a1-a2/a3"), missed = ply(-30, -35, "b1-b2/b3", "blunder");
+same("a proof shared forward", shareProof(won, missed), true);
+same("the next mover lost", missed.before, -100);
+same("lost whatever it played", missed.mark, null);
+same("neither proven", shareProof(ply(1, 4, null), ply(-2, -3, null)), false);
 
 if (problems.length) {
   for (const p of problems) console.error(p);

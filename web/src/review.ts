@@ -2,7 +2,8 @@
 // analyse` (ai/analysis.cpp, docs/GAME_RECORD.md "Analysis"). Each position is searched; a move
 // that is not the engine's is then searched one ply less deep than the engine's, so that both
 // scores look equally far ahead; the difference in squares of territory marks a mistake or a
-// blunder at the thresholds the C++ code defines (ANALYSIS_SQUARES, generated from it).
+// blunder at the thresholds the C++ code defines (ANALYSIS_SQUARES, generated from it), where the
+// choice mattered; a proof found at one ply is shared with the ply before or after it.
 import { ANALYSIS_SQUARES, type Variant } from "@protocol";
 import { BrowserEngine, EngineInfo } from "./engine";
 import { Board, positionText, replay } from "./rules";
@@ -37,6 +38,30 @@ export function markFor(squaresLost: number): Mark {
   if (squaresLost >= ANALYSIS_SQUARES.blunder) return "blunder";
   if (squaresLost >= ANALYSIS_SQUARES.mistake) return "mistake";
   return null;
+}
+
+// The mark of a move played instead of the engine's (ai/analysis.cpp's mark_for): none where the
+// game was decided whichever move was played, lost already or won before and still won after.
+export function markOfMove(before: number, after: number): Mark {
+  const decisive = ANALYSIS_SQUARES.decisive;
+  if (before <= -decisive) return null;
+  if (before >= decisive && after >= decisive) return null;
+  return markFor(before - after);
+}
+
+const proven = (squares: number) => Math.abs(squares) >= ANALYSIS_SQUARES.decided;
+const judge = (p: PlyReview) => (p.mark = p.best === null ? null : markOfMove(p.before, p.after));
+
+// `previous`'s after and `next`'s before are one position seen by either side: a proof found on
+// one side and missed on the other is given to it, and both moves are judged again (as
+// ai/analysis.cpp's share_proof). True when a score changed.
+export function shareProof(previous: PlyReview, next: PlyReview): boolean {
+  if (proven(previous.after) === proven(next.before)) return false;
+  if (proven(previous.after)) next.before = -previous.after;
+  else previous.after = -next.before;
+  judge(previous);
+  judge(next);
+  return true;
 }
 
 export interface ReviewRun {
@@ -75,7 +100,10 @@ export function reviewGame(engine: BrowserEngine, variant: Variant, moves: reado
           after = -squaresOf(reply.last);
         }
       }
-      out.push({ before, after, best, mark: best === null ? null : markFor(before - after) });
+      const ply: PlyReview = { before, after, best, mark: null };
+      judge(ply);
+      if (out.length > 0) shareProof(out[out.length - 1], ply);
+      out.push(ply);
       board = next;
       progress(i + 1, moves.length);
     }
