@@ -1,8 +1,10 @@
 // The page's language: its catalogue of messages (i18n/LANG.json, ICU MessageFormat, gathered
 // into @catalogues at build time), the locale for numbers and dates, and the choice kept in
-// localStorage. English is the source: a key missing from a catalogue falls back to it.
+// localStorage. English is the source: a key missing from a catalogue falls back to it. The
+// pseudo-locale en-XA (pseudo.ts) is English made longer and marked, chosen in localStorage only.
 import { IntlMessageFormat } from "intl-messageformat";
 import { CATALOGUES } from "@catalogues";
+import { PSEUDO_LANGUAGE, pseudoMessage } from "./pseudo";
 
 export type Values = Record<string, string | number>;
 
@@ -44,7 +46,7 @@ export function languages(): { code: string; name: string }[] {
 function storedLanguage(): string | null {
   try {
     const v = typeof localStorage !== "undefined" ? localStorage.getItem(LANGUAGE_KEY) : null;
-    return v && CATALOGUES[v] ? v : null;
+    return v && (CATALOGUES[v] || v === PSEUDO_LANGUAGE) ? v : null;
   } catch {
     return null;
   }
@@ -84,7 +86,7 @@ export function setLanguage(code: string | null): void {
   } catch {
     // Storage refused (private mode): the choice lasts for this page only.
   }
-  current = code !== null && CATALOGUES[code] ? code : pickLanguage(browserLanguages());
+  current = code !== null && (CATALOGUES[code] || code === PSEUDO_LANGUAGE) ? code : pickLanguage(browserLanguages());
   formats.clear();
   applyToDocument();
 }
@@ -99,6 +101,12 @@ export function has(key: string): boolean {
 export function t(key: string, values?: Values): string {
   const cacheKey = `${current}\u0000${key}`;
   let f = formats.get(cacheKey);
+  if (!f && current === PSEUDO_LANGUAGE) {
+    const english = CATALOGUES[SOURCE_LANGUAGE][key];
+    if (english === undefined) return key;
+    f = pseudoMessage(english);
+    formats.set(cacheKey, f);
+  }
   if (!f) {
     const own = CATALOGUES[current]?.[key];
     const text = own ?? CATALOGUES[SOURCE_LANGUAGE][key];
