@@ -314,6 +314,18 @@ def text(driver, css):
     return ""
 
 
+def page_text(driver):
+    """Every text a person reads or hears on the page: what is shown, the tab's title, and the
+    labels, titles and placeholders of what is not hidden."""
+    return js(driver, """
+const parts = [document.body.innerText, document.title];
+for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+  if (el.closest('[hidden]')) continue;
+  for (const a of ['aria-label', 'title', 'placeholder']) if (el.getAttribute(a)) parts.push(el.getAttribute(a));
+}
+return parts.join('\\n');""")
+
+
 def sign_in(driver, url, name, password=None):
     driver.get(url)
     wait_for(driver, "the sign-in form", lambda d: d.find_elements(By.ID, "name"))

@@ -12,8 +12,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import (Bot, Server, browser, clear_notices, click, fail, game_state, js, play_bot_as_white,
-                         sign_in, temp_dir, text, wait_for)
+from browser_lib import (Bot, Server, browser, clear_notices, click, fail, game_state, js, page_text,
+                         play_bot_as_white, sign_in, temp_dir, text, wait_for)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -25,19 +25,10 @@ DESKTOP = (1280, 900)
 # the names of formats and keys, and English as the language switch names it.
 ALLOWED = {"alice", "bot", "English", "Botzone", "ABCDEFGHJK", "JSON", "SGF", "Tab", "Esc", "kB", "SB", "JavaScript", "https"}
 
-# Every text a person reads or hears: what is shown, and the labels, titles and placeholders.
-PAGE_TEXT = """
-const parts = [document.body.innerText, document.title];
-for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
-  if (el.closest('[hidden]')) continue;
-  for (const a of ['aria-label', 'title', 'placeholder']) if (el.getAttribute(a)) parts.push(el.getAttribute(a));
-}
-return parts.join('\\n');"""
-
 
 def english_left(d):
     """The words of two or more Latin letters on the page that are not allowed."""
-    words = set(re.findall(r"[A-Za-z]{2,}", js(d, PAGE_TEXT)))
+    words = set(re.findall(r"[A-Za-z]{2,}", page_text(d)))
     return sorted(words - ALLOWED)
 
 

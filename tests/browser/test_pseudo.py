@@ -11,7 +11,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import Server, browser, clear_notices, click, fail, js, sign_in, temp_dir, wait_for
+from browser_lib import Server, browser, clear_notices, click, fail, js, page_text, sign_in, temp_dir, wait_for
 from selenium.webdriver.common.by import By
 
 SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
@@ -21,15 +21,6 @@ DESKTOP = (1280, 900)
 # Plain words a page in the pseudo-locale may show: the player's name, and English as the
 # language switch names it (each language by its own name).
 ALLOWED = {"alice", "English"}
-
-# Every text a person reads or hears: what is shown, and the labels, titles and placeholders.
-PAGE_TEXT = """
-const parts = [document.body.innerText, document.title];
-for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
-  if (el.closest('[hidden]')) continue;
-  for (const a of ['aria-label', 'title', 'placeholder']) if (el.getAttribute(a)) parts.push(el.getAttribute(a));
-}
-return parts.join('\\n');"""
 
 # Buttons and links drawn as buttons whose text is wider than they are (cut or spilling out).
 CUT = """
@@ -43,7 +34,7 @@ return out;"""
 
 
 def check(d, where, name):
-    words = set(re.findall(r"[A-Za-z]{2,}", js(d, PAGE_TEXT))) - ALLOWED
+    words = set(re.findall(r"[A-Za-z]{2,}", page_text(d))) - ALLOWED
     if words:
         fail("plain English on the %s in the pseudo-locale: %r" % (where, sorted(words)))
     if "[" not in js(d, "return document.body.innerText"):
