@@ -1,6 +1,6 @@
 // amazons-server: hosts games. With no arguments it listens on the default port with the
 // embedded database in the current directory; config/server.json and flags override that.
-#include <utility>  // before Asio, see net_server.h
+#include <utility>  // before Asio, see server/net/server.h
 
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -18,12 +18,12 @@
 #include "cluster/redis.h"
 #include "common/protocol_enums.h"
 #include "common/shipped_files.h"
-#include "server/admin.h"
-#include "server/backup.h"
-#include "server/config.h"
-#include "server/net_server.h"
-#include "server/open_storage.h"
-#include "server/pg_storage.h"
+#include "server/app/admin.h"
+#include "server/storage/backup.h"
+#include "server/net/config.h"
+#include "server/net/server.h"
+#include "server/storage/open_storage.h"
+#include "server/storage/pg_storage.h"
 #include "tls/tls.h"
 
 using namespace amazons;
