@@ -8,8 +8,9 @@
 #include <optional>
 #include <string>
 
-#include "server/core/auth.h"
-#include "server/core/lobby.h"
+#include "server/core/lobby_effects.h"
+#include "server/core/storage.h"
+#include "server/core/tournament.h"
 
 namespace amazons::server {
 
@@ -53,10 +54,10 @@ protocol::TournamentList tournament_list(std::vector<const Tournament*> all, std
 Outbound answer_audit(Storage& storage, const ArchiveQuery& query);
 
 // The effects of one request (or tick), and who asked: the first message to the requester
-// carries the request id.
-class Lobby::Ctx {
+// carries the request id. The Lobby's handlers know it as Lobby::Ctx.
+class LobbyContext {
  public:
-  Ctx(SessionId who, protocol::RequestId request_id, Instant at)
+  LobbyContext(SessionId who, protocol::RequestId request_id, Instant at)
       : requester(who), id(std::move(request_id)), now(at) {}
 
   void send(SessionId to, const protocol::ServerMessage& m) {

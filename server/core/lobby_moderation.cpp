@@ -3,6 +3,7 @@
 // action is refused with `forbidden` for players and writes one audit line.
 #include <algorithm>
 
+#include "server/core/auth.h"
 #include "server/core/canonical_name.h"
 #include "server/core/lobby.h"
 #include "server/core/lobby_context.h"

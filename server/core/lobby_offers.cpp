@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "server/core/auth.h"
 #include "server/core/lobby_context.h"
 
 namespace amazons::server {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <random>
 
+#include "server/core/address_group.h"
 #include "server/core/auth.h"
 #include "server/net/session.h"
 

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "server/core/canonical_name.h"
-#include "server/storage/storage_rows.h"
 #include "server/core/tournament.h"
+#include "server/storage/storage_rows.h"
 
 namespace amazons::server {
 

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "server/core/lobby.h"
+#include "server/core/lobby_effects.h"
 #include "server/core/storage.h"
 
 namespace amazons::server {
