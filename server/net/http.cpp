@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "server/net/server.h"
 #include "server/http/transport.h"
 
 namespace amazons::server::detail {
@@ -31,7 +30,7 @@ constexpr std::string_view kWebSocketPath = "/ws";
 template <class Stream>
 class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
  public:
-  HttpExchange(Server& server, Stream stream, beast::flat_buffer buffer, SessionId id,
+  HttpExchange(SessionHost& server, Stream stream, beast::flat_buffer buffer, SessionId id,
                std::string address)
       : server_(server),
         stream_(std::move(stream)),
@@ -95,8 +94,7 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
       std::vector<std::string> peers = server_.config().public_addresses;
       if (!local_ec && local_end.address().is_loopback())
         peers.push_back("localhost:" + std::to_string(local_end.port()));
-      if (const ClusterNode* cluster = server_.cluster())
-        for (auto& a : cluster->known_addresses()) peers.push_back(std::move(a));
+      for (auto& a : server_.known_node_addresses()) peers.push_back(std::move(a));
       if (!origin_allowed(origin, own, server_.config().allowed_origins, peers)) {
         server_.log().warn("foreign_origin",
                            {{"addr", address_}, {"origin", std::string(origin.value_or(""))}});
@@ -139,9 +137,7 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
     if (target == "/nodes" || target.starts_with("/nodes?")) {
       // Where the web client may go when this node dies: the cluster's nodes, this one first
       // (none on a server of its own). Any page may read it: the addresses are public anyway.
-      const ClusterNode* cluster = server_.cluster();
-      const nlohmann::json nodes = {
-          {"nodes", cluster ? cluster->addresses() : std::vector<std::string>{}}};
+      const nlohmann::json nodes = {{"nodes", server_.node_addresses()}};
       http::response<http::string_body> res{http::status::ok, request.version()};
       res.set(http::field::content_type, "application/json");
       res.set(http::field::cache_control, "no-store");
@@ -191,9 +187,7 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
     keep_alive = keep_alive && requests_ < kMaxRequestsPerConnection;
     res.set(http::field::server, kServerHeader);
     res.set("X-Content-Type-Options", "nosniff");
-    std::vector<std::string> peers;
-    if (const ClusterNode* cluster = server_.cluster()) peers = cluster->addresses();
-    res.set("Content-Security-Policy", content_security_policy(peers));
+    res.set("Content-Security-Policy", content_security_policy(server_.node_addresses()));
     res.set("Referrer-Policy", "no-referrer");
     // Cross-origin isolation, without which a browser gives the page no SharedArrayBuffer and
     // the engine's WebAssembly build no threads. The page loads nothing from other origins.
@@ -229,7 +223,7 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
     server_.on_closed(id_);
   }
 
-  Server& server_;
+  SessionHost& server_;
   Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -241,15 +235,16 @@ class HttpExchange : public std::enable_shared_from_this<HttpExchange<Stream>> {
 }  // namespace
 
 template <class Stream>
-void serve_http(Server& server, Stream stream, beast::flat_buffer buffer, SessionId id,
+void serve_http(SessionHost& server, Stream stream, beast::flat_buffer buffer, SessionId id,
                 std::string address) {
   std::make_shared<HttpExchange<Stream>>(server, std::move(stream), std::move(buffer), id,
                                          std::move(address))
       ->run();
 }
 
-template void serve_http<PlainStream>(Server&, PlainStream, beast::flat_buffer, SessionId,
+template void serve_http<PlainStream>(SessionHost&, PlainStream, beast::flat_buffer, SessionId,
                                       std::string);
-template void serve_http<TlsStream>(Server&, TlsStream, beast::flat_buffer, SessionId, std::string);
+template void serve_http<TlsStream>(SessionHost&, TlsStream, beast::flat_buffer, SessionId,
+                                    std::string);
 
 }  // namespace amazons::server::detail

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "common/protocol.h"
-#include "server/net/server.h"
 
 namespace amazons::server::detail {
 
@@ -28,7 +27,7 @@ constexpr int kMaxUnsentBytes = 64 * 1024;
 template <class Stream>
 class LineSession final : public Session {
  public:
-  LineSession(Server& server, Stream stream, SessionId id, std::string address,
+  LineSession(SessionHost& server, Stream stream, SessionId id, std::string address,
               bool private_channel, std::string_view already_read)
       : Session(server, stream.get_executor(), id, std::move(address),
                 kIsTls<Stream> ? Transport::Tls : Transport::Tcp, private_channel),
@@ -164,17 +163,17 @@ class LineSession final : public Session {
 }  // namespace
 
 template <class Stream>
-std::shared_ptr<Session> make_line_session(Server& server, Stream stream, SessionId id,
+std::shared_ptr<Session> make_line_session(SessionHost& server, Stream stream, SessionId id,
                                            std::string address, bool private_channel,
                                            std::string_view already_read) {
   return std::make_shared<LineSession<Stream>>(server, std::move(stream), id, std::move(address),
                                                private_channel, already_read);
 }
 
-template std::shared_ptr<Session> make_line_session<PlainStream>(Server&, PlainStream, SessionId,
-                                                                 std::string, bool,
+template std::shared_ptr<Session> make_line_session<PlainStream>(SessionHost&, PlainStream,
+                                                                 SessionId, std::string, bool,
                                                                  std::string_view);
-template std::shared_ptr<Session> make_line_session<TlsStream>(Server&, TlsStream, SessionId,
+template std::shared_ptr<Session> make_line_session<TlsStream>(SessionHost&, TlsStream, SessionId,
                                                                std::string, bool, std::string_view);
 
 }  // namespace amazons::server::detail

@@ -7,6 +7,7 @@
 #include "server/core/address_group.h"
 #include "server/core/auth.h"
 #include "server/net/session.h"
+#include "server/net/sniff.h"
 
 namespace amazons::server {
 
@@ -290,6 +291,14 @@ void Server::use_tls(std::shared_ptr<asio::ssl::context> context, std::string fi
 std::string Server::tls_fingerprint() const {
   std::lock_guard lock(tls_mutex_);
   return tls_fingerprint_;
+}
+
+std::vector<std::string> Server::node_addresses() const {
+  return cluster_ ? cluster_->addresses() : std::vector<std::string>{};
+}
+
+std::vector<std::string> Server::known_node_addresses() const {
+  return cluster_ ? cluster_->known_addresses() : std::vector<std::string>{};
 }
 
 std::string Server::health_json() const {

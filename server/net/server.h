@@ -23,19 +23,20 @@
 #include <string>
 
 #include "common/log.h"
-#include "server/node/cluster_node.h"
-#include "server/net/config.h"
 #include "server/core/lobby.h"
-#include "server/net/metrics.h"
 #include "server/core/storage.h"
-#include "server/storage/storage_worker.h"
 #include "server/http/web_files.h"
+#include "server/net/config.h"
+#include "server/net/metrics.h"
+#include "server/net/session_host.h"
+#include "server/node/cluster_node.h"
+#include "server/storage/storage_worker.h"
 
 namespace amazons::server {
 
 class Session;
 
-class Server {
+class Server final : public SessionHost {
  public:
   // `storage` must outlive the server; load() is called here.
   Server(boost::asio::io_context& io, ServerConfig config, Storage& storage, Log& log);
@@ -67,7 +68,6 @@ class Server {
   bool set_clock_offset(Millis offset);
 
  private:
-  friend class Session;
   struct Connection {
     std::string group;     // address_group of its peer's address
     bool counted = false;  // holds one of its group's connection slots
@@ -92,29 +92,26 @@ class Server {
   void on_accept(boost::asio::ip::tcp::socket socket, std::string address);
 
  public:
-  // For the connections (session.cpp), any thread.
-  const ServerConfig& config() const { return config_; }
-  Log& log() { return log_; }
-  // A connection that speaks the protocol: registered with the lobby, then started.
-  void attach(std::shared_ptr<Session> session);
-  void on_line(SessionId id, Expected<protocol::ClientEnvelope, protocol::DecodeError> request);
-  // Every accepted connection ends here exactly once.
-  void on_closed(SessionId id);
-  // Whether connections from this address count as private (loopback, unless the host said
-  // otherwise: behind a reverse proxy on this machine every connection comes from loopback).
-  bool is_trusted_local(const std::string& address) const;
-  // The context for new TLS handshakes, or null when TLS is off. Lives as long as the server.
-  boost::asio::ssl::context* tls_context();
-  void count_tls_failure() { ++metrics_.tls_handshake_failures; }
-  std::string health_json() const;
-  // GET /ready: whether this server should be sent players now (listening, not stopping,
-  // storage working, and on a cluster's node, the lobby told that the cluster is in reach).
-  bool ready() const { return metrics_.accepting && !storage_failed_ && metrics_.cluster_ready; }
-  // The cluster this server is a node of, if any.
-  ClusterNode* cluster() { return cluster_.get(); }
-  ServerMetrics& metrics() { return metrics_; }
-  // The web client's files (config().web_root), any thread.
-  WebFiles& web_files() { return web_files_; }
+  // For the connections (SessionHost), any thread.
+  const ServerConfig& config() const override { return config_; }
+  Log& log() override { return log_; }
+  void attach(std::shared_ptr<Session> session) override;
+  void on_line(SessionId id,
+               Expected<protocol::ClientEnvelope, protocol::DecodeError> request) override;
+  void on_closed(SessionId id) override;
+  bool is_trusted_local(const std::string& address) const override;
+  boost::asio::ssl::context* tls_context() override;
+  void count_tls_failure() override { ++metrics_.tls_handshake_failures; }
+  std::string health_json() const override;
+  // Listening, not stopping, storage working, and on a cluster's node, the lobby told that the
+  // cluster is in reach.
+  bool ready() const override {
+    return metrics_.accepting && !storage_failed_ && metrics_.cluster_ready;
+  }
+  std::vector<std::string> node_addresses() const override;
+  std::vector<std::string> known_node_addresses() const override;
+  ServerMetrics& metrics() override { return metrics_; }
+  WebFiles& web_files() override { return web_files_; }
 
  private:
   // On the lobby strand.

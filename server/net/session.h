@@ -1,4 +1,4 @@
-// The connections of the network layer. Every accepted socket is first sniffed (transport.h):
+// The connections of the network layer. Every accepted socket is first sniffed (sniff.h):
 // TLS is unwrapped and sniffed again; HTTP requests get the web client's files or the health
 // check, or are upgraded to WebSocket; the rest is the JSON-lines protocol. What speaks the
 // protocol, over any of the four transports, is a Session: the one thing the Server and the
@@ -12,6 +12,7 @@
 
 #include <boost/asio.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -26,7 +27,11 @@
 
 namespace amazons::server {
 
-class Server;
+class SessionHost;
+
+// How long a closing connection may take to read the rest of what its peer sent, so the last
+// error line is not lost to a reset.
+inline constexpr auto kLingerTime = std::chrono::seconds(1);
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
@@ -52,8 +57,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void refuse(protocol::ErrorCode code, std::string message);
 
  protected:
-  Session(Server& server, boost::asio::any_io_executor executor, SessionId id, std::string address,
-          Transport transport, bool private_channel);
+  Session(SessionHost& server, boost::asio::any_io_executor executor, SessionId id,
+          std::string address, Transport transport, bool private_channel);
 
   // The transport's part, on the session's strand. read() reads on and hands each message to
   // on_message (or reports a failure through fail / refuse_and_close); write(n) writes the first
@@ -87,8 +92,11 @@ class Session : public std::enable_shared_from_this<Session> {
   bool closing() const { return closing_; }
   bool closed() const { return closed_; }
   static Millis steady_now();
+  // One encoded error message, ready to deliver.
+  static std::shared_ptr<const std::string> error_message(protocol::ErrorCode code,
+                                                          std::string text);
 
-  Server& server_;
+  SessionHost& server_;
   boost::asio::steady_timer timer_;  // idle checks, then the linger of a graceful close
   std::deque<std::shared_ptr<const std::string>> queue_;
 
@@ -111,12 +119,5 @@ class Session : public std::enable_shared_from_this<Session> {
   bool ping_sent_ = false;
   std::optional<Millis> line_started_;
 };
-
-// Takes over a freshly accepted socket: sniffs it and ends up as a Session registered with
-// `server`, an HTTP exchange, or a closed socket. `refused`: the address has too many
-// connections; it is told so in its own protocol and closed. Calls server.on_closed(id) exactly
-// once unless the connection became a Session (which then does).
-void serve_connection(Server& server, boost::asio::ip::tcp::socket socket, SessionId id,
-                      std::string address, bool refused);
 
 }  // namespace amazons::server

@@ -6,6 +6,7 @@
 // every build; apart, they compile side by side. Private to the server's network layer.
 
 #include "server/net/session.h"
+#include "server/net/session_host.h"
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/http/message.hpp>
@@ -33,33 +34,27 @@ using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>
 template <class Stream>
 inline constexpr bool kIsTls = std::is_same_v<Stream, TlsStream>;
 
-// How long a closing connection may take to read the rest of what its peer sent, so the last
-// error line is not lost to a reset.
-inline constexpr auto kLingerTime = std::chrono::seconds(1);
 inline constexpr const char* kServerHeader = "amazons-server";
-
-// One encoded error message, ready to deliver.
-std::shared_ptr<const std::string> error_message(protocol::ErrorCode code, std::string text);
 
 // A session of JSON lines over the stream, not yet attached: the caller attaches it to the server
 // or refuses it. `already_read` (what sniffing read) is framed before anything new is read.
 // Defined for PlainStream and TlsStream.
 template <class Stream>
-std::shared_ptr<Session> make_line_session(Server& server, Stream stream, SessionId id,
+std::shared_ptr<Session> make_line_session(SessionHost& server, Stream stream, SessionId id,
                                            std::string address, bool private_channel,
                                            std::string_view already_read);
 
 // Completes the WebSocket upgrade that `request` asks for; the session attaches itself to the
 // server once the handshake is done. Defined for PlainStream and TlsStream.
 template <class Stream>
-void accept_websocket(Server& server, Stream stream, HttpRequest request, SessionId id,
+void accept_websocket(SessionHost& server, Stream stream, HttpRequest request, SessionId id,
                       std::string address, bool private_channel);
 
 // Serves HTTP requests on the connection (the web client's files, /health, /ready, /metrics)
 // until it closes or upgrades to a WebSocket. `buffer` holds what was read already.
 // Defined for PlainStream and TlsStream.
 template <class Stream>
-void serve_http(Server& server, Stream stream, boost::beast::flat_buffer buffer, SessionId id,
+void serve_http(SessionHost& server, Stream stream, boost::beast::flat_buffer buffer, SessionId id,
                 std::string address);
 
 }  // namespace amazons::server::detail

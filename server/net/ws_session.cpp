@@ -4,8 +4,6 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 
-#include "server/net/server.h"
-
 namespace amazons::server::detail {
 
 namespace websocket = beast::websocket;
@@ -21,7 +19,8 @@ constexpr int kMaxPingsPerSecond = 10;
 template <class Stream>
 class WsSession final : public Session {
  public:
-  WsSession(Server& server, Stream stream, SessionId id, std::string address, bool private_channel)
+  WsSession(SessionHost& server, Stream stream, SessionId id, std::string address,
+            bool private_channel)
       : Session(server, stream.get_executor(), id, std::move(address),
                 kIsTls<Stream> ? Transport::SecureWebSocket : Transport::WebSocket,
                 private_channel),
@@ -122,16 +121,16 @@ class WsSession final : public Session {
 }  // namespace
 
 template <class Stream>
-void accept_websocket(Server& server, Stream stream, HttpRequest request, SessionId id,
+void accept_websocket(SessionHost& server, Stream stream, HttpRequest request, SessionId id,
                       std::string address, bool private_channel) {
   std::make_shared<WsSession<Stream>>(server, std::move(stream), id, std::move(address),
                                       private_channel)
       ->accept(std::move(request));
 }
 
-template void accept_websocket<PlainStream>(Server&, PlainStream, HttpRequest, SessionId,
+template void accept_websocket<PlainStream>(SessionHost&, PlainStream, HttpRequest, SessionId,
                                             std::string, bool);
-template void accept_websocket<TlsStream>(Server&, TlsStream, HttpRequest, SessionId, std::string,
-                                          bool);
+template void accept_websocket<TlsStream>(SessionHost&, TlsStream, HttpRequest, SessionId,
+                                          std::string, bool);
 
 }  // namespace amazons::server::detail
