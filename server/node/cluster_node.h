@@ -31,9 +31,9 @@
 #include "cluster/redis.h"
 #include "common/log.h"
 #include "server/core/auth.h"
-#include "server/node/cluster_wire.h"
 #include "server/core/lobby.h"
 #include "server/core/storage.h"
+#include "server/node/cluster_wire.h"
 
 namespace amazons::server {
 

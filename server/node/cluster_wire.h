@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/expected.h"
-#include "server/core/lobby.h"
+#include "server/core/lobby_effects.h"
 
 namespace amazons::server::wire {
 
