@@ -78,7 +78,7 @@ std::string_view to_string(RecordFormat f);
 // ---- shared pieces ----------------------------------------------------------------------------
 
 // A player's rating before their first rated game: the centre of the Glicko-2 scale, on which
-// every player starts (server/glicko2.h).
+// every player starts (server/core/glicko2.h).
 inline constexpr int kInitialRating = 1500;
 
 struct PlayerRef {

@@ -1,6 +1,6 @@
 // How a connection carries the protocol: JSON lines or WebSocket frames, each plain or under TLS.
 // One enum for both ends: the clients' addresses (net/address.h: tcp://, tls://, ws://, wss://)
-// and the server's connections (server/transport.h: logs, metrics and the TLS rules).
+// and the server's connections (server/http/transport.h: logs, metrics and the TLS rules).
 #pragma once
 
 #include <cstdint>

@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "fuzz/fuzz_check.h"
-#include "server/transport.h"
-#include "server/web_files.h"
+#include "server/http/transport.h"
+#include "server/http/web_files.h"
 
 using namespace amazons;
 using amazons::server::FirstBytes;

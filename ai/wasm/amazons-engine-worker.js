@@ -10,7 +10,7 @@
 //   engine.postMessage('go movetime 1000');
 //
 // Its search threads are Web Workers sharing the module's memory, which the browser allows only
-// to a cross-origin isolated page (the server sends the headers; see server/net_http.cpp). A page
+// to a cross-origin isolated page (the server sends the headers; see server/net/http.cpp). A page
 // that is not (plain http:// on a LAN address) starts 'amazons-engine-worker.js?single': the
 // build without threads, which handles each line as it comes, a search to its end, and refuses
 // `go infinite` (the page stops a search by ending the worker).

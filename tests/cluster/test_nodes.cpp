@@ -30,7 +30,7 @@
 #include "common/protocol_enums.h"
 #include "common/variant.h"
 #include "net/line_client.h"
-#include "server/pg_storage.h"
+#include "server/storage/pg_storage.h"
 #include "tests/integration/server_process.h"
 #include "tests/pg_server.h"
 #include "tests/redis_server.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <thread>
 
-#include "server/open_storage.h"
+#include "server/storage/open_storage.h"
 #include "server_process.h"
 #include "tests/pg_server.h"
 

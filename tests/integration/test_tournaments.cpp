@@ -1,7 +1,7 @@
 // Tournaments against the real amazons-server: eight players, two of them real amazons-bot
 // processes (--tournament ID), six scripted clients playing random legal moves, an arena and a
 // Swiss played to the end with the server killed (SIGKILL) once in the middle and restarted on
-// the same database. The standings are checked against the rules of server/tournament.h
+// the same database. The standings are checked against the rules of server/core/tournament.h
 // recomputed here from the pairings the server reports.
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
-// The web client's files as a browser fetches them from the real server (server/web_files.h):
+// The web client's files as a browser fetches them from the real server (server/http/web_files.h):
 // revalidation by ETag and 304, the copies compressed at build time sent when asked for, a year's
 // caching for files named by their content's digest. Requests and answers go through Beast's
 // HTTP parser, and compressed bodies through zlib, so the test reads them as a browser would.
 #include <doctest/doctest.h>
 
-#include <utility>  // before Asio, see server/net_server.h
+#include <utility>  // before Asio, see server/net/server.h
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>

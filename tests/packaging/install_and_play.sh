@@ -92,6 +92,9 @@ work_dir=$(sed -n 's/^WorkingDirectory=//p' "$root$unit")
 [[ $exec_start == "/usr/bin/amazons-server --config /etc/amazons/server.json" ]] ||
   fail "unexpected ExecStart: $exec_start"
 server_log=$top/server.log
+# Made here: the redirect below makes it only once the background job runs, and the loop may
+# read it first (sed fails on a missing file, which ends this script).
+: >"$server_log"
 # shellcheck disable=SC2086  # ExecStart is a command line
 chroot --userspec="$run_as:$run_as" "$root" sh -c "cd $work_dir && exec $exec_start \
   --port 0 --bind 127.0.0.1 --discovery-port -1" >"$server_log" 2>&1 &

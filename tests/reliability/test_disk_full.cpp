@@ -16,7 +16,7 @@
 #include "common/notation.h"
 #include "common/position.h"
 #include "common/variant.h"
-#include "server/open_storage.h"
+#include "server/storage/open_storage.h"
 #include "tests/integration/server_process.h"
 
 namespace {

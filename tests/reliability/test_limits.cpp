@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/config.h"
+#include "server/net/config.h"
 #include "tests/server/lobby_harness.h"
 
 using namespace amazons;

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "common/protocol.h"
-#include "server/auth.h"
-#include "server/lobby.h"
-#include "server/pg_storage.h"
-#include "server/sqlite_storage.h"
+#include "server/core/auth.h"
+#include "server/core/lobby.h"
+#include "server/storage/pg_storage.h"
+#include "server/storage/sqlite_storage.h"
 #include "tests/client/temp_dir.h"
 #include "tests/pg_server.h"
 

@@ -10,9 +10,9 @@
 
 #include "common/notation.h"
 #include "common/protocol.h"
-#include "server/cluster_wire.h"
-#include "server/lobby.h"
-#include "server/open_storage.h"
+#include "server/node/cluster_wire.h"
+#include "server/core/lobby.h"
+#include "server/storage/open_storage.h"
 #include "tests/server/lobby_harness.h"
 
 using namespace amazons;

@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "server/auth.h"
-#include "server/canonical_name.h"
-#include "server/clock.h"
-#include "server/glicko2.h"
-#include "server/rate_limiter.h"
+#include "server/core/auth.h"
+#include "server/core/canonical_name.h"
+#include "server/core/clock.h"
+#include "server/core/glicko2.h"
+#include "server/core/rate_limiter.h"
 
 using namespace amazons;
 using namespace amazons::server;

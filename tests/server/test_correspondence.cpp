@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lobby_harness.h"
-#include "server/config.h"
+#include "server/net/config.h"
 
 using namespace amazons;
 using namespace amazons::protocol;

@@ -4,7 +4,7 @@
 
 #include "common/movegen.h"
 #include "common/notation.h"
-#include "server/game_room.h"
+#include "server/core/game_room.h"
 #include "tests/common/test_util.h"
 
 using namespace amazons;

@@ -1,4 +1,4 @@
-// Tournaments through the lobby (server/lobby_tournaments.cpp): created, joined, started by the
+// Tournaments through the lobby (server/core/lobby_tournaments.cpp): created, joined, started by the
 // tick, games started and scored, state kept across a restart, standings pushed.
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lobby_harness.h"
-#include "server/config.h"
+#include "server/net/config.h"
 
 using namespace amazons;
 using namespace amazons::protocol;

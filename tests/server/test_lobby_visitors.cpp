@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "lobby_harness.h"
-#include "server/lobby.h"
-#include "server/transport.h"
+#include "server/core/address_group.h"
+#include "server/core/lobby.h"
 #include "tests/test_paths.h"
 
 using namespace amazons;

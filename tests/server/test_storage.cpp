@@ -19,10 +19,10 @@
 #include <thread>
 
 #include "common/notation.h"
-#include "server/open_storage.h"
-#include "server/pg_storage.h"
-#include "server/sqlite_storage.h"
-#include "server/storage_worker.h"
+#include "server/storage/open_storage.h"
+#include "server/storage/pg_storage.h"
+#include "server/storage/sqlite_storage.h"
+#include "server/storage/storage_worker.h"
 #include "tests/pg_server.h"
 #include "tests/server/lobby_harness.h"
 

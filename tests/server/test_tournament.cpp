@@ -1,4 +1,4 @@
-// The tournament core (server/tournament.h) driven through whole tournaments, the expected
+// The tournament core (server/core/tournament.h) driven through whole tournaments, the expected
 // pairings and standings worked out by hand from the rules written at the top of that header.
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/tournament.h"
+#include "server/core/tournament.h"
 
 using namespace amazons;
 using namespace amazons::server;

@@ -2,8 +2,8 @@
 
 #include <fstream>
 
-#include "server/transport.h"
-#include "server/web_files.h"
+#include "server/http/transport.h"
+#include "server/http/web_files.h"
 #include "tests/server/lobby_harness.h"
 #include "tls/tls.h"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The built web client's files as the server sends them (web/dist_names.cmake,
-web/precompress.cmake, server/web_files.h): index.html names its script and style sheet by their
+web/precompress.cmake, server/http/web_files.h): index.html names its script and style sheet by their
 content's digest, the server agrees with the build on that digest (so it lets browsers keep them
 a year), and every compressed copy the build wrote is the file's bytes and is sent when asked for.
 

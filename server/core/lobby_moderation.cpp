@@ -1,0 +1,460 @@
+// Moderation (docs/PROTOCOL.md "Moderation"): roles, mutes, kicks, bans of names and addresses,
+// adjudication, removing chat lines, the audit log, and players' reports. Every moderator
+// action is refused with `forbidden` for players and writes one audit line.
+#include <algorithm>
+
+#include "server/core/auth.h"
+#include "server/core/canonical_name.h"
+#include "server/core/lobby.h"
+#include "server/core/lobby_context.h"
+
+namespace amazons::server {
+
+using protocol::ErrorCode;
+using protocol::Role;
+using protocol::ServerMessage;
+using namespace lobby_detail;
+
+namespace {
+
+constexpr std::size_t kMaxReasonBytes = 500;
+// Longer than any sensible temporary sanction; beyond it, leave the duration out ("for good").
+constexpr std::int64_t kMaxDurationSeconds = 10LL * 366 * 24 * 3600;
+// Open reports one player may have at once, so reports cannot flood the moderators.
+constexpr std::size_t kMaxOpenReportsPerPlayer = 20;
+constexpr std::size_t kMaxAddressBytes = 64;
+
+std::string until_text(const std::optional<Timestamp>& until) {
+  return until ? "until " + format_timestamp(*until) : std::string("for good");
+}
+
+protocol::Error sanction_error(ErrorCode code, const SanctionRow& row, const std::string& what) {
+  protocol::Error e =
+      protocol::make_error(code, what + " " + until_text(row.expires_at) +
+                                     (row.reason.empty() ? std::string() : ": " + row.reason));
+  e.reason = row.reason;
+  return e;
+}
+
+bool address_ok(const std::string& a) {
+  if (a.empty() || a.size() > kMaxAddressBytes) return false;
+  return std::all_of(a.begin(), a.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '.' ||
+           c == ':';
+  });
+}
+
+protocol::Error kick_error(const std::string& reason) {
+  protocol::Error e =
+      protocol::make_error(ErrorCode::Kicked, "a moderator closed your connection" +
+                                                  (reason.empty() ? "" : ": " + reason));
+  e.reason = reason;
+  return e;
+}
+
+protocol::SanctionInfo sanction_info(const SanctionRow& r) {
+  return {std::string(sanction_name(r.kind)), r.target, r.reason, r.by,
+          r.expires_at ? std::optional(format_timestamp(*r.expires_at)) : std::nullopt};
+}
+
+protocol::ReportInfo report_info(const ReportRow& r) {
+  return {r.id, format_timestamp(r.at), r.reporter, r.player, r.line, r.text, r.game, r.reason};
+}
+
+}  // namespace
+
+protocol::Role Lobby::role_of(const std::string& name) const {
+  const auto it = moderation_.settings.roles.find(name);
+  return it == moderation_.settings.roles.end() ? Role::Player : it->second;
+}
+
+void Lobby::set_moderation(ModerationSettings settings) {
+  moderation_.settings = std::move(settings);
+}
+
+bool Lobby::refuse_address(Ctx& ctx, SessionId session, const std::string& address) {
+  if (address.empty()) return false;
+  const SanctionRow* ban = moderation_.active(SanctionKind::BanAddress, address, ctx.now.wall);
+  if (!ban) return false;
+  ctx.send(session, sanction_error(ErrorCode::Banned, *ban, "your address is banned"));
+  ctx.fx.close.push_back(session);
+  return true;
+}
+
+const SanctionRow* Lobby::name_ban(const std::string& name, Timestamp now) {
+  if (const SanctionRow* ban = moderation_.active(SanctionKind::BanName, name, now)) return ban;
+  // Bans are few; a look-alike of a banned name is the banned name.
+  const std::string canonical = canonical_name(name);
+  std::vector<std::string> look_alikes;
+  for (const auto& [key, row] : moderation_.sanctions)
+    if (key.first == SanctionKind::BanName && canonical_name(key.second) == canonical)
+      look_alikes.push_back(key.second);
+  for (const std::string& target : look_alikes)
+    if (const SanctionRow* ban = moderation_.active(SanctionKind::BanName, target, now)) return ban;
+  return nullptr;
+}
+
+bool Lobby::refuse_hello(Ctx& ctx, const std::string& name) {
+  if (refuse_address(ctx, ctx.requester, sessions_.at(ctx.requester).connection.address)) {
+    ctx.errored = true;
+    return true;
+  }
+  if (const SanctionRow* ban = name_ban(name, ctx.now.wall)) {
+    ctx.error(sanction_error(ErrorCode::Banned, *ban, "the name " + name + " is banned"));
+    ctx.fx.close.push_back(ctx.requester);
+    return true;
+  }
+  // A cluster node does not know every player: its login job asks the database (known_only).
+  if (!moderation_.settings.registrations_open && !clustered() && !players_.contains(name)) {
+    ctx.error(ErrorCode::RegistrationsClosed,
+              "this server takes known names only: registrations are closed");
+    return true;
+  }
+  return false;
+}
+
+std::optional<std::int64_t> Lobby::admit_chat(Ctx& ctx, const std::string& game,
+                                              const std::string& text) {
+  const std::string& me = *sessions_.at(ctx.requester).player;
+  if (const SanctionRow* mute = moderation_.active(SanctionKind::Mute, me, ctx.now.wall)) {
+    protocol::Error e = sanction_error(ErrorCode::Muted, *mute, "you are muted");
+    e.game = game;
+    ctx.error(e);
+    return std::nullopt;
+  }
+  // On a cluster the id names its game (kChatLineGameShift), so that it is unique across nodes
+  // and a report of it finds the node that keeps it.
+  std::int64_t id = moderation_.next_chat_line++;
+  if (clustered())
+    if (const auto g = parse_game_id(game))
+      id = (static_cast<std::int64_t>(*g) << kChatLineGameShift) |
+           (id & ((std::int64_t{1} << kChatLineGameShift) - 1));
+  moderation_.chat_lines[id] = {game, me, text};
+  while (moderation_.chat_lines.size() > ModerationState::kKeptChatLines)
+    moderation_.chat_lines.erase(moderation_.chat_lines.begin());
+  return id;
+}
+
+void Lobby::enforce_ban(Ctx& ctx, const SanctionRow& row, bool remote) {
+  const auto close_with = [&](SessionId s, const protocol::Error& e) {
+    if (s == ctx.requester || (!remote && is_remote_session(s))) return;
+    ctx.send(s, e);
+    ctx.fx.close.push_back(s);
+  };
+  if (row.kind == SanctionKind::BanName) {
+    const auto [first, last] = look_alikes_.equal_range(canonical_name(row.target));
+    for (auto it = first; it != last; ++it)
+      if (const auto s = session_of(it->second))
+        close_with(*s,
+                   sanction_error(ErrorCode::Banned, row, "the name " + row.target + " is banned"));
+  } else if (row.kind == SanctionKind::BanAddress) {
+    for (const auto& [id, state] : sessions_)
+      if (state.connection.address == row.target)
+        close_with(id, sanction_error(ErrorCode::Banned, row, "your address is banned"));
+  }
+}
+
+bool Lobby::online_anywhere(const std::string& name) const {
+  if (session_of(name)) return true;
+  for (const auto& [node, view] : peers_)
+    for (const PeerPlayer& p : view.players)
+      if (p.name == name) return true;
+  return false;
+}
+
+Effects Lobby::moderated(const ModerationEvent& event, Instant now) {
+  Ctx ctx(0, std::nullopt, now);
+  std::visit(
+      [&](const auto& e) {
+        using E = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<E, SanctionRow>) {
+          moderation_.sanctions[{e.kind, e.target}] = e;
+          enforce_ban(ctx, e, false);
+        } else if constexpr (std::is_same_v<E, SanctionRemoved>) {
+          moderation_.sanctions.erase({e.kind, e.target});
+        } else if constexpr (std::is_same_v<E, KickOrder>) {
+          if (const auto s = session_of(e.player); s && !is_remote_session(*s)) {
+            ctx.send(*s, kick_error(e.reason));
+            ctx.fx.close.push_back(*s);
+          }
+        } else if constexpr (std::is_same_v<E, ReportRow>) {
+          if (e.resolved_by) {
+            moderation_.open_reports.erase(e.id);
+            moderation_.report_addresses.erase(e.id);
+          } else
+            moderation_.open_reports[e.id] = e;
+        }
+      },
+      event);
+  return std::move(ctx.fx);
+}
+
+void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
+  const std::string me = *sessions_.at(ctx.requester).player;
+  const Role my_role = role_of(me);
+  const Timestamp now = ctx.now.wall;
+
+  const auto audit = [&](std::string action, std::string target, std::string reason,
+                         std::optional<std::int64_t> seconds = std::nullopt) {
+    ctx.fx.writes.writes.emplace_back(
+        AuditRow{now, me, std::move(action), std::move(target), std::move(reason),
+                 seconds ? std::optional(Millis{*seconds * 1000}) : std::nullopt});
+  };
+  const auto reason_ok = [&](const std::string& reason) {
+    if (reason.size() <= kMaxReasonBytes) return true;
+    ctx.error(ErrorCode::TooLong, "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes");
+    return false;
+  };
+  // When a sanction of `seconds` ends; an error for a bad duration.
+  const auto until = [&](const std::optional<std::int64_t>& seconds,
+                         std::optional<Timestamp>& out) {
+    if (!seconds) return true;
+    if (*seconds <= 0 || *seconds > kMaxDurationSeconds) {
+      ctx.error(ErrorCode::BadField, "duration: 1 to " + std::to_string(kMaxDurationSeconds) +
+                                         " seconds, or leave it out for good");
+      return false;
+    }
+    out = now + Millis{*seconds * 1000};
+    return true;
+  };
+  // A known player whom the requester outranks (moderators do not sanction moderators; admins
+  // may sanction anyone).
+  // Every other node of a cluster applies what this one decided.
+  const auto tell_nodes = [&](ModerationEvent e) {
+    if (clustered()) ctx.fx.cluster.moderation.push_back(std::move(e));
+  };
+  // A cluster node knows only the players it has seen: there any well-formed name will do, as
+  // for a ban (the database holds every player, and a sanction on a name nobody has waits for
+  // whoever takes it).
+  const auto known = [&](const std::string& name) {
+    return players_.contains(name) || (clustered() && !name_problem(name));
+  };
+  const auto target_ok = [&](const std::string& name) {
+    if (!known(name)) {
+      ctx.error(ErrorCode::NoSuchPlayer, "no player named " + name);
+      return false;
+    }
+    if (my_role != Role::Admin && role_of(name) != Role::Player) {
+      ctx.error(ErrorCode::Forbidden, name + " is a moderator too: ask an admin");
+      return false;
+    }
+    return true;
+  };
+  const auto close_with = [&](SessionId s, const protocol::Error& e) {
+    ctx.send(s, e);
+    ctx.fx.close.push_back(s);
+  };
+
+  if (const auto* m = std::get_if<protocol::Report>(&message)) {
+    if (m->reason.empty()) return ctx.error(ErrorCode::BadField, "reason: say what happened");
+    if (!reason_ok(m->reason)) return;
+    ReportRow row;
+    row.at = now;
+    row.reporter = me;
+    row.reason = m->reason;
+    if (m->line) {
+      const auto it = moderation_.chat_lines.find(*m->line);
+      if (it == moderation_.chat_lines.end())
+        return ctx.error(ErrorCode::BadField,
+                         "line: no chat line " + std::to_string(*m->line) + " (or too old)");
+      row.player = it->second.from;
+      row.line = *m->line;
+      row.text = it->second.text;
+      row.game = it->second.game;
+    } else if (m->player) {
+      if (!known(*m->player))
+        return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *m->player);
+      row.player = *m->player;
+    } else {
+      return ctx.error(ErrorCode::BadField, "report a player or a line");
+    }
+    const auto mine =
+        std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
+                      [&](const auto& r) { return r.second.reporter == me; });
+    if (static_cast<std::size_t>(mine) >= kMaxOpenReportsPerPlayer)
+      return ctx.error(ErrorCode::NotAllowed, "you have too many open reports");
+    // Throwaway names share their address: the address is capped too, and so is what any number
+    // of addresses may pile on one player. Counted afresh, as the kept offers are.
+    const std::string& address = sessions_.at(ctx.requester).group;
+    const auto from_here = address.empty()
+                               ? 0
+                               : std::count_if(moderation_.report_addresses.begin(),
+                                               moderation_.report_addresses.end(),
+                                               [&](const auto& r) { return r.second == address; });
+    if (static_cast<std::size_t>(from_here) >= config_.max_open_reports_per_address)
+      return ctx.error(ErrorCode::RateLimited,
+                       "too many open reports from your address (" +
+                           std::to_string(config_.max_open_reports_per_address) +
+                           "): wait until the moderators have read them");
+    const auto on_them =
+        std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
+                      [&](const auto& r) { return r.second.player == row.player; });
+    if (static_cast<std::size_t>(on_them) >= config_.max_open_reports_per_target)
+      return ctx.error(ErrorCode::RateLimited,
+                       "too many open reports on " + row.player + " (" +
+                           std::to_string(config_.max_open_reports_per_target) +
+                           "): the moderators have been told");
+    // A cluster's nodes number reports from their blocks of ids, so that no two clash.
+    row.id = clustered() ? static_cast<std::int64_t>(new_id(ctx)) : moderation_.next_report++;
+    if (row.id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
+    moderation_.open_reports[row.id] = row;
+    if (!address.empty()) moderation_.report_addresses[row.id] = address;
+    ctx.fx.writes.writes.emplace_back(row);
+    tell_nodes(row);
+    return ctx.reply(protocol::Ok{});
+  }
+
+  if (my_role == Role::Player)
+    return ctx.error(ErrorCode::Forbidden, "moderators only: you are not a moderator here");
+
+  std::visit(
+      [&](const auto& m) {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, protocol::Mute>) {
+          std::optional<Timestamp> end;
+          if (!reason_ok(m.reason) || !until(m.duration, end) || !target_ok(m.player)) return;
+          SanctionRow row{SanctionKind::Mute, m.player, m.reason, me, now, end};
+          moderation_.sanctions[{row.kind, row.target}] = row;
+          ctx.fx.writes.writes.emplace_back(row);
+          tell_nodes(row);
+          audit("mute", m.player, m.reason, m.duration);
+          ctx.reply(protocol::Ok{});
+        } else if constexpr (std::is_same_v<M, protocol::Unmute>) {
+          if (!reason_ok(m.reason)) return;
+          moderation_.sanctions.erase({SanctionKind::Mute, m.player});
+          ctx.fx.writes.writes.emplace_back(SanctionRemoved{SanctionKind::Mute, m.player});
+          tell_nodes(SanctionRemoved{SanctionKind::Mute, m.player});
+          audit("unmute", m.player, m.reason);
+          ctx.reply(protocol::Ok{});
+        } else if constexpr (std::is_same_v<M, protocol::Kick>) {
+          if (!reason_ok(m.reason) || !target_ok(m.player)) return;
+          if (!online_anywhere(m.player))
+            return ctx.error(ErrorCode::NoSuchPlayer, m.player + " is not online");
+          audit("kick", m.player, m.reason);
+          ctx.reply(protocol::Ok{});
+          // Connected to another node: that node closes the connection.
+          if (const auto s = session_of(m.player)) close_with(*s, kick_error(m.reason));
+          tell_nodes(KickOrder{m.player, m.reason});
+        } else if constexpr (std::is_same_v<M, protocol::Ban>) {
+          std::optional<Timestamp> end;
+          if (m.player.has_value() == m.address.has_value())
+            return ctx.error(ErrorCode::BadField, "ban a player or an address (one of them)");
+          if (!reason_ok(m.reason) || !until(m.duration, end)) return;
+          if (m.player) {
+            if (auto problem = name_problem(*m.player))
+              return ctx.error(ErrorCode::BadField, *problem);
+            if (my_role != Role::Admin && role_of(*m.player) != Role::Player)
+              return ctx.error(ErrorCode::Forbidden,
+                               *m.player + " is a moderator too: ask an admin");
+          } else if (!address_ok(*m.address)) {
+            return ctx.error(ErrorCode::BadField, "address: an IPv4 or IPv6 address");
+          }
+          const SanctionKind kind = m.player ? SanctionKind::BanName : SanctionKind::BanAddress;
+          SanctionRow row{kind, m.player ? *m.player : *m.address, m.reason, me, now, end};
+          moderation_.sanctions[{row.kind, row.target}] = row;
+          ctx.fx.writes.writes.emplace_back(row);
+          audit(m.player ? "ban" : "ban_address", row.target, m.reason, m.duration);
+          ctx.reply(protocol::Ok{});
+          enforce_ban(ctx, row, true);
+          tell_nodes(row);
+        } else if constexpr (std::is_same_v<M, protocol::Unban>) {
+          if (m.player.has_value() == m.address.has_value())
+            return ctx.error(ErrorCode::BadField, "unban a player or an address (one of them)");
+          if (!reason_ok(m.reason)) return;
+          const SanctionKind kind = m.player ? SanctionKind::BanName : SanctionKind::BanAddress;
+          const std::string target = m.player ? *m.player : *m.address;
+          moderation_.sanctions.erase({kind, target});
+          ctx.fx.writes.writes.emplace_back(SanctionRemoved{kind, target});
+          tell_nodes(SanctionRemoved{kind, target});
+          audit(m.player ? "unban" : "unban_address", target, m.reason);
+          ctx.reply(protocol::Ok{});
+        } else if constexpr (std::is_same_v<M, protocol::Adjudicate>) {
+          if (!reason_ok(m.reason)) return;
+          Room* room = find_room(ctx, m.game, std::nullopt, true);
+          if (!room) return;
+          if (room->game.status() != protocol::GameStatus::Active)
+            return ctx.error(ErrorCode::GameNotActive, "the game is not in progress", m.game);
+          audit(m.winner ? "adjudicate" : "abort",
+                "game " + m.game +
+                    (m.winner ? " to " + std::string(color_name(*m.winner)) : std::string()),
+                m.reason);
+          ctx.reply(protocol::Ok{});
+          route(ctx, *room, room->game.adjudicate(m.winner, ctx.now));
+        } else if constexpr (std::is_same_v<M, protocol::RemoveChat>) {
+          if (!reason_ok(m.reason)) return;
+          const auto it = moderation_.chat_lines.find(m.line);
+          if (it == moderation_.chat_lines.end())
+            return ctx.error(ErrorCode::BadField,
+                             "line: no chat line " + std::to_string(m.line) + " (or too old)");
+          const ChatLine line = it->second;
+          moderation_.chat_lines.erase(it);
+          audit("remove_chat", line.from,
+                m.reason + (m.reason.empty() ? "" : " ") + "(line " + std::to_string(m.line) +
+                    " in game " + line.game + ": \"" + line.text + "\")");
+          ctx.reply(protocol::Ok{});
+          if (const auto id = parse_game_id(line.game); id && rooms_.contains(*id)) {
+            const Room& room = rooms_.at(*id);
+            ctx.send_all(audience(room, Audience::Everyone),
+                         protocol::ChatRemoved{line.game, m.line});
+          }
+        } else if constexpr (std::is_same_v<M, protocol::AuditRequest>) {
+          protocol::AuditRequest q = m;
+          q.limit = std::clamp(q.limit, 1, kMaxListLimit);
+          ctx.fx.queries.push_back({ctx.requester, me, ctx.id, q});
+          ctx.id_used = true;
+        } else if constexpr (std::is_same_v<M, protocol::SanctionsRequest>) {
+          protocol::SanctionList list;
+          for (auto it = moderation_.sanctions.begin(); it != moderation_.sanctions.end();) {
+            if (it->second.expires_at && *it->second.expires_at <= now) {
+              it = moderation_.sanctions.erase(it);
+              continue;
+            }
+            list.sanctions.push_back(sanction_info(it->second));
+            ++it;
+          }
+          ctx.reply(list);
+        } else if constexpr (std::is_same_v<M, protocol::ReportsRequest>) {
+          protocol::ReportList list;
+          for (const auto& [id, r] : moderation_.open_reports)
+            list.reports.push_back(report_info(r));
+          ctx.reply(list);
+        } else if constexpr (std::is_same_v<M, protocol::Resolve>) {
+          if (!reason_ok(m.note)) return;
+          const auto it = moderation_.open_reports.find(m.report);
+          if (it == moderation_.open_reports.end())
+            return ctx.error(ErrorCode::BadField,
+                             "report: no open report " + std::to_string(m.report));
+          ReportRow row = it->second;
+          row.resolved_by = me;
+          row.resolved_at = now;
+          row.note = m.note;
+          moderation_.open_reports.erase(it);
+          moderation_.report_addresses.erase(row.id);
+          ctx.fx.writes.writes.emplace_back(row);
+          tell_nodes(row);
+          audit("resolve", "report " + std::to_string(row.id) + " on " + row.player, m.note);
+          ctx.reply(protocol::Ok{});
+        }
+      },
+      message);
+}
+
+Outbound answer_audit(Storage& storage, const ArchiveQuery& query) {
+  const auto& request = std::get<protocol::AuditRequest>(query.request);
+  std::string line;
+  try {
+    protocol::AuditLog log;
+    for (const AuditRow& r : storage.audit_log(request.limit))
+      log.entries.push_back(
+          {format_timestamp(r.at), r.actor, r.action, r.target, r.reason,
+           r.duration ? std::optional<std::int64_t>(r.duration->count() / 1000) : std::nullopt});
+    line = protocol::encode(ServerMessage{std::move(log)}, query.id);
+  } catch (const std::exception& e) {
+    line = protocol::encode(
+        ServerMessage{protocol::make_error(ErrorCode::Internal, std::string("audit: ") + e.what())},
+        query.id);
+  }
+  return {query.session, std::make_shared<const std::string>(std::move(line))};
+}
+
+}  // namespace amazons::server
