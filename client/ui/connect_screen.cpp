@@ -1,0 +1,194 @@
+// Play online: where and as whom, typed or found on the LAN.
+#include <algorithm>
+#include <cmath>
+#include <future>
+
+#include "client/ui/online_shared.h"
+#include "client/ui/screens.h"
+#include "net/discovery.h"
+
+namespace amazons::client::ui {
+
+namespace {
+
+class ConnectScreen final : public Screen {
+ public:
+  explicit ConnectScreen(App& app) : Screen(app) {
+    server_.text =
+        app_.settings().last_server.empty() ? "127.0.0.1:7420" : app_.settings().last_server;
+    // The switch says TLS; the field holds host:port (a typed tls:// works too).
+    if (auto last = parse_server_addresses(server_.text); last) {
+      tls_.value = last->front().transport == Transport::Tls;
+      server_.text = nodes_text(*last, false);
+    }
+    name_.text = app_.settings().name;
+    password_.secret = true;
+    find_.on_click = [this] { find(); };
+    connect_.on_click = [this] { go(); };
+    back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
+    rebuild();
+  }
+
+  std::string name() const override { return "connect"; }
+
+  void layout(float w, float h) override {
+    const Style& s = app_.style();
+    width_ = w;
+    height_ = h;
+    col_w_ = std::min(s.f(480), w - s.f(48));
+    x_ = std::round((w - col_w_) / 2);
+    top_ = std::round(std::max(s.f(30), h * 0.08f));
+    float y = top_ + s.f(110);
+    server_.rect = {x_, y, col_w_ - s.f(150), s.f(46)};
+    find_.rect = {x_ + col_w_ - s.f(140), y, s.f(140), s.f(46)};
+    y += s.f(56);
+    tls_.rect = {x_, y, col_w_, s.f(30)};
+    y += s.f(40);
+    for (auto& b : found_buttons_) {
+      b->rect = {x_, y, col_w_, s.f(36)};
+      y += s.f(42);
+    }
+    lan_y_ = y + s.f(4);
+    y += s.f(44);
+    name_.rect = {x_, y, col_w_, s.f(46)};
+    y += s.f(80);
+    password_.rect = {x_, y, col_w_, s.f(46)};
+    y += s.f(72);
+    const float bw = (col_w_ - s.f(14)) / 2;
+    back_.rect = {x_, y, bw, s.f(50)};
+    connect_.rect = {x_ + bw + s.f(14), y, bw, s.f(50)};
+    error_y_ = y + s.f(76);
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type != sf::Event::KeyPressed) return;
+    if (e.key.code == sf::Keyboard::Escape) app_.show(make_menu_screen(app_));
+    if (e.key.code == sf::Keyboard::Enter) go();
+  }
+
+  void update(SteadyTime) override {
+    if (!search_.valid() || search_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return;
+    auto result = search_.get();
+    if (!result) {
+      lan_text_ = "LAN search failed: " + result.error();
+    } else {
+      found_ = std::move(*result);
+      lan_text_ = found_.empty() ? "No server answered on the LAN."
+                                 : std::to_string(found_.size()) + " server(s) on the LAN:";
+    }
+    rebuild();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    draw_title(t, s, x_, top_, "Play online",
+               "Join a server: type its address or find one nearby.");
+    widgets_.draw(t, s);
+    draw_text(t, s.fonts->regular, lan_text_, s.px(14), x_, lan_y_, colors::kMuted);
+    if (!error_.empty())
+      draw_text(t, s.fonts->regular, error_, s.px(15), x_, error_y_, colors::kDanger);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json found = nlohmann::json::array();
+    for (const auto& f : found_)
+      found.push_back({{"address", f.address},
+                       {"port", f.reply.port},
+                       {"name", f.reply.name},
+                       {"tls", f.reply.tls}});
+    return {{"widgets", widgets_.describe()},
+            {"error", error_},
+            {"lan", lan_text_},
+            {"found", found},
+            {"searching", search_.valid()}};
+  }
+
+ private:
+  void rebuild() {
+    found_buttons_.clear();
+    widgets_ = WidgetSet{};
+    for (Widget* w : std::initializer_list<Widget*>{&server_, &find_, &tls_, &name_, &password_,
+                                                    &connect_, &back_})
+      widgets_.add(*w);
+    for (std::size_t i = 0; i < found_.size() && i < 4; ++i) {
+      const auto& f = found_[i];
+      if (f.reply.port < 1 || f.reply.port > 65535) continue;  // from the network: checked
+      const std::string where =
+          net::host_port({f.address, static_cast<unsigned short>(f.reply.port)});
+      const bool tls = f.reply.tls;
+      auto b = std::make_unique<Button>(
+          "lan" + std::to_string(i),
+          f.reply.name + kDot + where + kDot + std::to_string(f.reply.players) + " online" +
+              (tls ? kDot + "TLS" : kDot + "no TLS") + (f.reply.password ? kDot + "password" : ""));
+      b->align = Align::Left;
+      // A server that speaks TLS is joined with it.
+      b->on_click = [this, where, tls] {
+        server_.text = where;
+        tls_.value = tls;
+      };
+      widgets_.add(*b);
+      found_buttons_.push_back(std::move(b));
+    }
+    layout(width_, height_);
+  }
+
+  void find() {
+    if (search_.valid()) return;
+    net::DiscoveryOptions o;
+    o.target = app_.settings().discovery_target;
+    o.port = static_cast<unsigned short>(app_.settings().discovery_port);
+    lan_text_ = "Searching the LAN...";
+    // Blocks for up to a second: never on the render thread.
+    search_ = std::async(std::launch::async, [o] { return net::discover_servers(o); });
+  }
+
+  void go() {
+    // One address, or the nodes of a cluster separated by commas.
+    auto where = parse_server_addresses(server_.text);
+    if (!where) {
+      error_ = "Server: " + where.error() + ".";
+      return;
+    }
+    const auto transport = where->front().transport;
+    if (transport == Transport::WebSocket || transport == Transport::SecureWebSocket) {
+      error_ = "Server: this client connects with tcp:// or tls:// (ws:// is for browsers).";
+      return;
+    }
+    if (tls_.value)
+      for (auto& node : *where) node.transport = Transport::Tls;
+    if (auto why = check_name(name_.text)) {
+      error_ = "Name: " + *why + ".";
+      return;
+    }
+    app_.settings().last_server = nodes_text(*where, true);
+    app_.settings().name = name_.text;
+    app_.save_settings();
+    std::optional<std::string> password;
+    if (!password_.text.empty()) password = password_.text;
+    app_.show(make_lobby_screen(app_, connect(app_, *where, std::move(password))));
+  }
+
+  TextField server_{"server", "Server (host:port)", 80};
+  Button find_{"find_lan", "Find on LAN"};
+  Toggle tls_{"tls", "Connect with TLS (encrypted)"};
+  TextField name_{"name", "Your name", kMaxNameLength};
+  TextField password_{"password", "Password (optional: keeps your name yours)", 64};
+  Button connect_{"connect", "Connect", ButtonStyle::Primary};
+  Button back_{"back", "Back"};
+  std::vector<std::unique_ptr<Button>> found_buttons_;
+  WidgetSet widgets_;
+  std::future<Expected<std::vector<net::DiscoveredServer>, std::string>> search_;
+  std::vector<net::DiscoveredServer> found_;
+  std::string lan_text_, error_;
+  float width_ = 0, height_ = 0, x_ = 0, col_w_ = 0, top_ = 0, lan_y_ = 0, error_y_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Screen> make_connect_screen(App& app) {
+  return std::make_unique<ConnectScreen>(app);
+}
+
+}  // namespace amazons::client::ui

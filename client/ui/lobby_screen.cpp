@@ -1,0 +1,430 @@
+// The lobby of a server: the games to join and watch, the players, challenges, tournaments and
+// the form for a new game.
+#include <algorithm>
+#include <cmath>
+
+#include "client/tournament_text.h"
+#include "client/ui/online_shared.h"
+#include "client/ui/screens.h"
+
+namespace amazons::client::ui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class LobbyScreen final : public Screen {
+ public:
+  LobbyScreen(App& app, std::shared_ptr<OnlineClient> client)
+      : Screen(app), client_(std::move(client)) {
+    for (const RuleVariant& v : known_variants(app_.options().rules_dir)) {
+      rules_.options.push_back(v.name);
+      if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
+    }
+    for (const TimeChoice& c : time_choices()) {
+      time_.options.push_back(c.label);
+      if (to_string(c.control) == app_.settings().last_time_control)
+        time_.index = time_.options.size() - 1;
+    }
+    create_.on_click = [this] { create(); };
+    quick_.on_click = [this] { quick(); };
+    join_private_.on_click = [this] { join_private(); };
+    archive_.on_click = [this] { app_.show(make_archive_screen(app_, client_)); };
+    moderation_.on_click = [this] { app_.show(make_moderation_screen(app_, client_)); };
+    leave_.on_click = [this] { leave(); };
+    cancel_.on_click = [this] { client_->cancel_waiting(); };
+    client_->refresh();
+    rebuild();
+  }
+
+  std::string name() const override { return "lobby"; }
+
+  void layout(float w, float h) override {
+    width_ = w;
+    height_ = h;
+    place();
+  }
+
+  void handle(const sf::Event& e) override {
+    if (widgets_.handle(e)) return;
+    if (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape) leave();
+  }
+
+  void update(SteadyTime now) override {
+    client_->poll();
+    show_notices(app_, *client_);
+    if (const auto& e = client_->closed_error();
+        e && e->kind == net::ClientError::Kind::Certificate) {
+      app_.show(make_certificate_screen(app_, client_->options(), *e));
+      return;
+    }
+    if (OnlineGame* g = client_->game(); g && g->view()) {
+      app_.show(make_online_game_screen(app_, client_));
+      return;
+    }
+    if (client_->online() && now - last_refresh_ > kRefreshEvery) {
+      client_->refresh();
+      last_refresh_ = now;
+    }
+    const Snapshot snap = snapshot();
+    if (!(snap == shown_)) rebuild();
+    quick_.label = client_->seeking() ? "Stop pairing" : "Quick pairing";
+    for (Widget* w : std::initializer_list<Widget*>{&create_, &quick_, &join_private_, &archive_})
+      w->enabled = client_->online();
+    moderation_.visible = client_->moderates();
+  }
+
+  void draw(sf::RenderTarget& t, SteadyTime) override {
+    const Style& s = app_.style();
+    const bool bad = client_->status() == net::ConnectionStatus::Closed ||
+                     client_->status() == net::ConnectionStatus::WaitingRetry;
+    draw_title(t, s, left_.x, s.f(16), "Lobby", client_->status_text(),
+               bad ? colors::kDanger : colors::kMuted);
+    const std::string hosting = hosting_line(app_);
+    if (!hosting.empty())
+      draw_text(t, s.fonts->regular, elide(s.fonts->regular, hosting, s.px(15), width_ - s.f(48)),
+                s.px(15), left_.x, s.f(96), colors::kAccent);
+    if (const std::string fp = hosting_fingerprint_line(app_); !fp.empty())
+      draw_text(t, s.fonts->regular, elide(s.fonts->regular, fp, s.px(12), width_ - s.f(48)),
+                s.px(12), left_.x, s.f(116), colors::kMuted);
+    for (const auto& [y, text] : headings_)
+      draw_text(t, s.fonts->bold, text, s.px(17), left_.x, y, colors::kText);
+    for (const auto& [y, text] : lines_)
+      draw_text(t, s.fonts->regular, text, s.px(14), left_.x + s.f(4), y, colors::kMuted);
+    draw_text(t, s.fonts->bold, "New game", s.px(17), right_.x, right_.y, colors::kText);
+    if (client_->waiting_game()) {
+      const auto& w = *client_->waiting_game();
+      std::string text = "Waiting for an opponent in game " + w.game;
+      if (w.invite) text += kDot + "invite code " + w.invite.value();
+      draw_text(t, s.fonts->regular, elide(s.fonts->regular, text, s.px(14), right_.w), s.px(14),
+                right_.x, waiting_y_, colors::kAccent);
+      if (const std::string link = invite_link(); !link.empty())
+        draw_text(t, s.fonts->regular, elide(s.fonts->regular, link, s.px(13), right_.w), s.px(13),
+                  right_.x, waiting_y_ + s.f(20), colors::kAccent);
+    } else if (client_->seeking()) {
+      draw_text(t, s.fonts->regular, "Looking for an opponent...", s.px(14), right_.x, waiting_y_,
+                colors::kAccent);
+    }
+    widgets_.draw(t, s);
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json j;
+    j["widgets"] = widgets_.describe();
+    j["status"] = client_->status_text();
+    j["online"] = client_->online();
+    j["hosting"] = hosting_line(app_);
+    j["hosting_fingerprint"] = hosting_fingerprint_line(app_);
+    j["invite_link"] = invite_link();
+    auto ids = [](const std::vector<protocol::GameSummary>& games) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& g : games) out.push_back(g.game);
+      return out;
+    };
+    j["open_games"] = ids(shown_.open);
+    j["live_games"] = ids(shown_.live);
+    nlohmann::json players = nlohmann::json::array();
+    for (const auto& p : shown_.players) players.push_back(p.name);
+    j["players"] = players;
+    nlohmann::json challenges = nlohmann::json::array();
+    for (const auto& c : shown_.challenges) challenges.push_back(c.challenge);
+    j["challenges"] = challenges;
+    j["waiting"] = client_->waiting_game() ? client_->waiting_game()->game : "";
+    j["seeking"] = client_->seeking().has_value();
+    nlohmann::json tournaments = nlohmann::json::array();
+    for (const auto& t : shown_.tournaments) tournaments.push_back(t.id);
+    j["tournaments"] = tournaments;
+    return j;
+  }
+
+ private:
+  // While this client hosts the server: the browser link of the private game it waits in.
+  std::string invite_link() const {
+    const auto& host = app_.hosted_server();
+    const auto& w = client_->waiting_game();
+    if (!host || !w || !w->invite) return {};
+    const auto links = host->browser_links();
+    if (links.empty()) return {};
+    return "Invite link: " + links.front() + "#/join/" + w->game + "/" + *w->invite;
+  }
+
+  struct Snapshot {
+    std::vector<protocol::GameSummary> open, live;
+    std::vector<protocol::OnlinePlayer> players;
+    std::vector<protocol::ChallengeReceived> challenges;
+    std::string waiting;
+    bool online = false;
+    std::vector<std::string> mine;          // games in progress this account plays
+    std::vector<protocol::TurnInfo> turns;  // games where this account is to move
+    std::vector<protocol::TournamentSummary> tournaments;
+    friend bool operator==(const Snapshot&, const Snapshot&) = default;
+  };
+
+  Snapshot snapshot() const {
+    Snapshot s{client_->open_games(),
+               client_->live_games(),
+               {},
+               client_->challenges(),
+               client_->waiting_game() ? client_->waiting_game()->game : "",
+               client_->online(),
+               client_->games_in_progress(),
+               client_->turns(),
+               client_->tournaments()};
+    for (const auto& p : client_->players())
+      if (p.name != client_->name()) s.players.push_back(p);
+    return s;
+  }
+
+  Button& row(const std::string& id, const std::string& label, ButtonStyle look,
+              std::function<void()> click) {
+    return add_row(rows_, id, label, look, std::move(click));
+  }
+
+  // The rows follow the lists; rebuilt only when these change, so focus and hover stay.
+  void rebuild() {
+    shown_ = snapshot();
+    rows_.clear();
+    sections_.clear();
+    const auto me = client_->name();
+    if (!shown_.turns.empty()) {
+      auto& turns = sections_.emplace_back(Section{"Your turn", "", {}});
+      for (const protocol::TurnInfo& t : shown_.turns)
+        turns.rows.push_back(&row("turn_" + t.game,
+                                  "Game " + t.game + " against " + t.opponent + kDot +
+                                      time_text(t.time) + kDot + left_text(t.left_ms),
+                                  ButtonStyle::Primary,
+                                  [this, id = t.game] { client_->show_game(id); }));
+    }
+    if (!shown_.mine.empty()) {
+      auto& mine = sections_.emplace_back(Section{"Your games in progress", "", {}});
+      for (const std::string& id : shown_.mine)
+        mine.rows.push_back(&row("resume_" + id, "Back to your game " + id, ButtonStyle::Primary,
+                                 [this, id] { client_->show_game(id); }));
+    }
+    auto& open = sections_.emplace_back(Section{"Open games", "No open games: create one.", {}});
+    for (const auto& g : shown_.open) {
+      const auto& creator = g.white ? *g.white : *g.black;
+      const bool mine = creator.name == me;
+      std::string label = player_text(creator) + kDot + g.rules + kDot + time_text(g.time) + kDot +
+                          (g.rated ? "rated" : "casual") + kDot +
+                          (g.white ? "you play black" : "you play white");
+      if (mine) label = "Your game " + g.game + kDot + g.rules + kDot + time_text(g.time);
+      open.rows.push_back(&row("join_" + g.game, (mine ? "" : "Join: ") + label,
+                               ButtonStyle::Normal, [this, id = g.game, mine] {
+                                 if (!mine) client_->join(id);
+                               }));
+      open.rows.back()->enabled = !mine;
+    }
+    auto& live = sections_.emplace_back(Section{"Games in progress", "None right now.", {}});
+    for (const auto& g : shown_.live) {
+      const std::string label = "Watch: " + player_text(g.white.value_or(protocol::PlayerRef{})) +
+                                " vs " + player_text(g.black.value_or(protocol::PlayerRef{})) +
+                                kDot + g.rules + kDot + time_text(g.time) + kDot + "move " +
+                                std::to_string(g.plies + 1);
+      live.rows.push_back(&row("watch_" + g.game, label, ButtonStyle::Normal,
+                               [this, id = g.game] { client_->watch(id); }));
+    }
+    // Running and coming tournaments, then the two latest finished ones.
+    auto& tours = sections_.emplace_back(Section{"Tournaments", "", {}});
+    int finished = 0;
+    for (const auto& t : shown_.tournaments) {
+      if (t.status == "finished" && ++finished > 2) continue;
+      tours.rows.push_back(
+          &row("tournament_" + std::to_string(t.id), tournament_line(t), ButtonStyle::Normal,
+               [this, id = t.id] { app_.show(make_tournament_screen(app_, client_, id)); }));
+    }
+    auto& incoming = sections_.emplace_back(Section{"Challenges to you", "", {}});
+    for (const auto& c : shown_.challenges) {
+      const std::string label = "Accept: " + player_text(c.from) + kDot + c.rules + kDot +
+                                time_text(c.time) + kDot + (c.rated ? "rated" : "casual");
+      incoming.rows.push_back(&row("accept_" + c.challenge, label, ButtonStyle::Primary,
+                                   [this, id = c.challenge] { client_->accept(id); }));
+      incoming.rows.push_back(&row("decline_" + c.challenge, "Decline", ButtonStyle::Quiet,
+                                   [this, id = c.challenge] { client_->decline(id); }));
+    }
+    auto& players = sections_.emplace_back(Section{"Players online", "Nobody else is online.", {}});
+    for (const auto& p : shown_.players) {
+      const std::string label = "Challenge: " + p.name + " (" + std::to_string(p.rating) +
+                                (p.bot ? ", bot)" : ")") + kDot + std::to_string(p.games) +
+                                (p.games == 1 ? " game" : " games");
+      players.rows.push_back(&row("challenge_" + p.name, label, ButtonStyle::Normal,
+                                  [this, name = p.name] { challenge(name); }));
+      players.rows.push_back(
+          &row("report_" + p.name, "Report", ButtonStyle::Quiet,
+               [this, name = p.name] { app_.show(make_report_screen(app_, client_, name)); }));
+    }
+
+    widgets_ = WidgetSet{};
+    for (Widget* w : std::initializer_list<Widget*>{
+             &rules_, &time_, &colour_, &rated_, &private_, &create_, &quick_, &cancel_, &invite_,
+             &join_private_, &archive_, &moderation_, &leave_})
+      widgets_.add(*w);
+    for (auto& b : rows_) widgets_.add(*b);
+    place();
+  }
+
+  void place() {
+    const Style& s = app_.style();
+    const float margin = s.f(28), gap = s.f(24);
+    const float right_w = std::min(s.f(380), width_ * 0.36f);
+    const float top = hosting_line(app_).empty()               ? s.f(124)
+                      : hosting_fingerprint_line(app_).empty() ? s.f(138)
+                                                               : s.f(152);
+    left_ = {margin, top, width_ - 2 * margin - gap - right_w, 0};
+    // Below the fingerprint line, when there is one (it runs across both columns).
+    right_ = {left_.right() + gap, hosting_fingerprint_line(app_).empty() ? s.f(130) : s.f(142),
+              right_w, 0};
+
+    headings_.clear();
+    lines_.clear();
+    const float row_h = s.f(34), row_gap = s.f(6);
+    float y = left_.y;
+    const float bottom = height_ - s.f(70);
+    for (Section& sec : sections_) {
+      if (sec.empty.empty() && sec.rows.empty()) continue;
+      headings_.emplace_back(y, sec.title);
+      y += s.f(26);
+      if (sec.rows.empty()) {
+        lines_.emplace_back(y + s.f(6), sec.empty);
+        y += s.f(34);
+      }
+      for (std::size_t i = 0; i < sec.rows.size(); ++i) {
+        Button* b = sec.rows[i];
+        // Decline and Report sit at the right end of the row before them.
+        auto beside = [](const Button* x) {
+          return x->id().rfind("decline_", 0) == 0 || x->id().rfind("report_", 0) == 0;
+        };
+        const bool decline = beside(b);
+        const bool before_decline = i + 1 < sec.rows.size() && beside(sec.rows[i + 1]);
+        b->visible = y + row_h <= bottom;
+        if (decline) {
+          b->rect = {left_.right() - s.f(110), y, s.f(110), row_h};
+        } else {
+          b->rect = {left_.x, y, left_.w - (before_decline ? s.f(120) : 0), row_h};
+        }
+        if (!before_decline) y += row_h + row_gap;
+      }
+      y += s.f(14);
+    }
+
+    float ry = right_.y + s.f(40);
+    const float fh = s.f(40), fgap = s.f(30);
+    for (Widget* w : std::initializer_list<Widget*>{&rules_, &time_, &colour_}) {
+      w->rect = {right_.x, ry, right_.w, fh};
+      ry += fh + fgap;
+    }
+    ry -= s.f(16);
+    rated_.rect = {right_.x, ry, right_.w, s.f(30)};
+    ry += s.f(38);
+    private_.rect = {right_.x, ry, right_.w, s.f(30)};
+    ry += s.f(44);
+    const float half = (right_.w - s.f(10)) / 2;
+    create_.rect = {right_.x, ry, half, s.f(44)};
+    quick_.rect = {right_.x + half + s.f(10), ry, half, s.f(44)};
+    ry += s.f(56);
+    waiting_y_ = ry + s.f(8);
+    cancel_.visible = client_->waiting_game().has_value();
+    const float link = invite_link().empty() ? 0 : s.f(20);  // the invite link's line
+    cancel_.rect = {right_.x, ry + s.f(22) + link, right_.w, s.f(36)};
+    ry += s.f(86) + link;
+    invite_.rect = {right_.x, ry, right_.w - s.f(90), s.f(40)};
+    join_private_.rect = {right_.right() - s.f(80), ry, s.f(80), s.f(40)};
+    const float by = height_ - s.f(60);
+    archive_.rect = {right_.x, by, half, s.f(44)};
+    moderation_.rect = {right_.x, by - s.f(54), right_.w, s.f(44)};
+    leave_.rect = {right_.x + half + s.f(10), by, half, s.f(44)};
+  }
+
+  protocol::ColorChoice colour() const {
+    return colour_.index == 1   ? protocol::ColorChoice::White
+           : colour_.index == 2 ? protocol::ColorChoice::Black
+                                : protocol::ColorChoice::Random;
+  }
+  TimeControl time_control() const { return time_choices()[time_.index].control; }
+
+  void remember() {
+    app_.settings().last_variant = rules_.options[rules_.index];
+    app_.settings().last_time_control = to_string(time_control());
+    app_.save_settings();
+  }
+
+  void create() {
+    remember();
+    protocol::Create c;
+    c.rules = rules_.options[rules_.index];
+    c.time = time_control();
+    c.color = colour();
+    c.rated = rated_.value;
+    c.is_private = private_.value;
+    client_->create(c);
+  }
+
+  void quick() {
+    if (client_->seeking()) return client_->unseek();
+    remember();
+    client_->seek({rules_.options[rules_.index], time_control(), rated_.value});
+  }
+
+  void challenge(const std::string& player) {
+    remember();
+    protocol::ChallengeSend c;
+    c.player = player;
+    c.rules = rules_.options[rules_.index];
+    c.time = time_control();
+    c.color = colour();
+    c.rated = rated_.value;
+    client_->challenge(c);
+  }
+
+  void join_private() {
+    const auto invite = client::parse_invite(invite_.text);
+    if (!invite) {
+      app_.notify("Type the game number and its invite code, e.g. \"" +
+                      std::string(client::kInviteExample) + "\", or paste the invite link.",
+                  true);
+      return;
+    }
+    client_->join(invite->game, invite->code);
+  }
+
+  void leave() {
+    client_->close();
+    app_.show(make_menu_screen(app_));
+  }
+
+  struct Section {
+    std::string title, empty;
+    std::vector<Button*> rows;
+  };
+
+  std::shared_ptr<OnlineClient> client_;
+  Selector rules_{"rules", "Rules", {}};
+  Selector time_{"time_control", "Time control", {}};
+  Selector colour_{"colour", "Your colour", {"Random", "White", "Black"}};
+  Toggle rated_{"rated", "Rated"};
+  Toggle private_{"private", "Private (join by invite code)"};
+  Button create_{"create", "Create game", ButtonStyle::Primary};
+  Button quick_{"quick", "Quick pairing"};
+  Button cancel_{"cancel_wait", "Cancel my open game", ButtonStyle::Quiet};
+  TextField invite_{"invite", "Private game: number and invite code, or its link", 200};
+  Button join_private_{"join_private", "Join"};
+  Button archive_{"archive", "My games"};
+  Button moderation_{"moderation", "Moderation"};
+  Button leave_{"leave", "Leave server"};
+  std::vector<std::unique_ptr<Button>> rows_;
+  std::vector<Section> sections_;
+  WidgetSet widgets_;
+  Snapshot shown_;
+  SteadyTime last_refresh_ = Clock::now();
+  std::vector<std::pair<float, std::string>> headings_, lines_;
+  Rect left_, right_;
+  float width_ = 0, height_ = 0, waiting_y_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Screen> make_lobby_screen(App& app, std::shared_ptr<OnlineClient> client) {
+  return std::make_unique<LobbyScreen>(app, std::move(client));
+}
+
+}  // namespace amazons::client::ui
