@@ -66,10 +66,12 @@ void App::save_settings() {
 }
 
 void App::notify(const OnlineNotice& notice) {
-  if (notice.code.empty()) return notify(notice.text, notice.error);
-  log_.warn("server_refused",
-            {{"code", notice.code}, {"reason", notice.reason}, {"message", notice.text}});
-  notify(error_text(catalogue_, notice.code, notice.reason), true);
+  if (!notice.code.empty())
+    log_.warn("server_refused",
+              {{"code", notice.code}, {"reason", notice.reason}, {"message", notice.log}});
+  else if (!notice.log.empty())
+    log_.warn("online_notice", {{"text", notice.text}, {"detail", notice.log}});
+  notify(notice.text, notice.error);
 }
 
 void App::notify(std::string message, bool error) {

@@ -86,8 +86,8 @@ class App {
   Sounds& sounds() { return sounds_; }
   // A line at the bottom of the window for a few seconds.
   void notify(std::string message, bool error = false);
-  // A notice of the online client: a refusal in the client's words (error.CODE), the server's
-  // own sentence on stderr, the client's log.
+  // A notice of the online client (already in the client's words: a refusal by its code); the
+  // server's own sentence or the connection's detail on stderr, the client's log.
   void notify(const OnlineNotice& notice);
   // The server this client hosts, if any: kept until the client quits, then stopped.
   std::unique_ptr<ServerHost>& hosted_server() { return hosted_server_; }

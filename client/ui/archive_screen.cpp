@@ -4,6 +4,7 @@
 
 #include "client/ui/online_shared.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 
 namespace amazons::client::ui {
 
@@ -16,6 +17,7 @@ class ArchiveScreen final : public Screen {
     client_->clear_archived();
     client_->request_history();
     back_.on_click = [this] { app_.show(make_lobby_screen(app_, client_)); };
+    back_.label = app_.tr()("common.back");
     widgets_.add(back_);
   }
 
@@ -48,11 +50,12 @@ class ArchiveScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    const std::string sub = !shown_                 ? "Asking the server..."
-                            : shown_->games.empty() ? "No finished games on this server yet."
-                                                    : std::to_string(shown_->games.size()) +
-                                                          " finished games, newest first";
-    draw_title(t, s, x_, s.f(30), "My games on the server", sub);
+    const Catalogue& tr = app_.tr();
+    const std::string sub = !shown_ ? tr("archive.asking")
+                            : shown_->games.empty()
+                                ? tr("archive.empty")
+                                : tr("desktop.replays.count", {{"count", shown_->games.size()}});
+    draw_title(t, s, x_, s.f(30), tr("online.archive.title"), sub);
     widgets_.draw(t, s);
   }
 
@@ -69,12 +72,17 @@ class ArchiveScreen final : public Screen {
     rows_.clear();
     widgets_ = WidgetSet{};
     widgets_.add(back_);
+    const Catalogue& t = app_.tr();
     for (const auto& g : h.games) {
-      const std::string result = !g.winner ? "aborted" : side_name(*g.winner) + " won";
-      const std::string label = player_text(g.white) + " vs " + player_text(g.black) + kDot +
-                                result + " (" + std::string(code(g.reason)) + ")" + kDot +
-                                std::to_string(g.plies) + " moves" + kDot +
-                                g.ended_at.substr(0, 10);
+      const std::string reason = t("archive.reason." + std::string(code(g.reason)));
+      const std::string result =
+          !g.winner
+              ? t("archive.aborted")
+              : t("archive.side_won", {{"side", side_name(t, *g.winner)}, {"reason", reason}});
+      const std::string label = t("game.players", {{"white", player_text(t, g.white)},
+                                                   {"black", player_text(t, g.black)}}) +
+                                kDot + result + kDot + t("archive.plies", {{"count", g.plies}}) +
+                                kDot + g.ended_at.substr(0, 10);
       widgets_.add(add_row(rows_, "game_" + g.game, label, ButtonStyle::Normal,
                            [this, id = g.game] { client_->request_record(id); }));
     }
@@ -95,7 +103,7 @@ class ArchiveScreen final : public Screen {
   }
 
   std::shared_ptr<OnlineClient> client_;
-  Button back_{"back", "Back"};
+  Button back_{"back", ""};
   std::vector<std::unique_ptr<Button>> rows_;
   WidgetSet widgets_;
   std::optional<protocol::History> shown_;
@@ -108,6 +116,10 @@ class ReportScreen final : public Screen {
  public:
   ReportScreen(App& app, std::shared_ptr<OnlineClient> client, std::string player)
       : Screen(app), client_(std::move(client)), player_(std::move(player)) {
+    const Catalogue& t = app_.tr();
+    reason_.label = t("desktop.report.why");
+    send_.label = t("desktop.report.send");
+    cancel_.label = t("common.cancel");
     send_.on_click = [this] { send(); };
     cancel_.on_click = [this] { app_.show(make_lobby_screen(app_, client_)); };
     widgets_.add(reason_);
@@ -143,8 +155,8 @@ class ReportScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_title(t, s, x_, top_, "Report " + player_,
-               "The moderators see your report with your name and the reason.");
+    draw_title(t, s, x_, top_, app_.tr()("moderation.report.title", {{"player", player_}}),
+               elide(s.fonts->regular, app_.tr()("desktop.report.explain"), s.px(15), col_w_));
     widgets_.draw(t, s);
   }
 
@@ -161,9 +173,9 @@ class ReportScreen final : public Screen {
 
   std::shared_ptr<OnlineClient> client_;
   std::string player_;
-  TextField reason_{"reason", "Why (required)", 200};
-  Button send_{"send", "Send report", ButtonStyle::Primary};
-  Button cancel_{"cancel", "Cancel"};
+  TextField reason_{"reason", "", 200};
+  Button send_{"send", "", ButtonStyle::Primary};
+  Button cancel_{"cancel", ""};
   WidgetSet widgets_;
   float x_ = 0, col_w_ = 0, top_ = 0;
 };

@@ -17,7 +17,9 @@ class CertificateScreen final : public Screen {
     where_ = net::host_port({options_.host, options_.port});
     trust_.on_click = [this] { trust(); };
     cancel_.on_click = [this] { app_.show(make_connect_screen(app_)); };
-    if (changed_) cancel_.label = "Back";
+    const Catalogue& t = app_.tr();
+    trust_.label = t("desktop.cert.trust");
+    cancel_.label = t(changed_ ? "common.back" : "common.cancel");
     if (!changed_) widgets_.add(trust_);
     widgets_.add(cancel_);
   }
@@ -31,7 +33,35 @@ class CertificateScreen final : public Screen {
     col_w_ = std::min(s.f(640), w - s.f(48));
     x_ = std::round((w - col_w_) / 2);
     top_ = std::round(std::max(s.f(30), h * 0.1f));
-    const float y = top_ + (changed_ ? s.f(380) : s.f(300));
+    // The lines under the title, wrapped to the column: the buttons follow them.
+    lines_.clear();
+    float y = top_ + s.f(100);
+    auto line = [&](const std::string& text, sf::Color colour, bool bold = false) {
+      lines_.push_back({text, colour, bold, y});
+      y += s.f(26);
+    };
+    auto paragraph = [&](const std::string& text, sf::Color colour) {
+      for (const std::string& l : wrap(s.fonts->regular, text, s.px(15), col_w_)) line(l, colour);
+    };
+    // 95 characters do not fit one line: the fingerprint in two halves of 16 bytes.
+    auto fingerprint = [&](const std::string& caption, const std::string& fp) {
+      line(caption, colors::kText, true);
+      line(fp.substr(0, 48), colors::kAccent);
+      if (fp.size() > 48) line(fp.substr(48), colors::kAccent);
+    };
+    const Catalogue& t = app_.tr();
+    if (changed_) {
+      fingerprint(t("desktop.cert.trusted_before"), options_.tls_fingerprint.value_or(""));
+      fingerprint(t("desktop.cert.shown_now"), error_.fingerprint);
+      y += s.f(6);
+      paragraph(t("desktop.cert.intercepted"), colors::kDanger);
+      paragraph(t("desktop.cert.refused", {{"server", where_}}), colors::kMuted);
+    } else {
+      fingerprint(t("desktop.cert.its_fingerprint"), error_.fingerprint);
+      y += s.f(6);
+      paragraph(t("desktop.cert.compare", {{"server", where_}}), colors::kMuted);
+    }
+    y += s.f(24);
     if (changed_) {
       cancel_.rect = {std::round((w - s.f(200)) / 2), y, s.f(200), s.f(50)};
     } else {
@@ -49,43 +79,20 @@ class CertificateScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
+    const Catalogue& tr = app_.tr();
     if (changed_) {
-      draw_title(t, s, x_, top_, "Certificate changed!",
-                 where_ + " shows another certificate than the one you trusted.", colors::kDanger);
+      draw_title(t, s, x_, top_, tr("online.cert.changed"),
+                 elide(s.fonts->regular, tr("online.cert.changed.explain", {{"server", where_}}),
+                       s.px(15), col_w_),
+                 colors::kDanger);
     } else {
-      draw_title(t, s, x_, top_, "Trust this server?",
-                 "No certificate authority vouches for the certificate of " + where_ + ".");
+      draw_title(t, s, x_, top_, tr("online.cert.trust"),
+                 elide(s.fonts->regular, tr("online.cert.trust.explain", {{"server", where_}}),
+                       s.px(15), col_w_));
     }
-    float y = top_ + s.f(100);
-    auto line = [&](const std::string& text, sf::Color colour, bool bold = false, float px = 15) {
-      draw_text(t, bold ? s.fonts->bold : s.fonts->regular, text, s.px(px), x_, y, colour);
-      y += s.f(26);
-    };
-    // 95 characters do not fit one line: the fingerprint in two halves of 16 bytes.
-    auto fingerprint = [&](const std::string& caption, const std::string& fp) {
-      line(caption, colors::kText, true);
-      line(fp.substr(0, 48), colors::kAccent, false, 16);
-      if (fp.size() > 48) line(fp.substr(48), colors::kAccent, false, 16);
-    };
-    if (changed_) {
-      fingerprint("Trusted before (SHA-256):", options_.tls_fingerprint.value_or(""));
-      fingerprint("Shown now:", error_.fingerprint);
-      y += s.f(6);
-      line("Someone may be intercepting the connection, or the host made a new certificate.",
-           colors::kDanger);
-      line("The connection is refused. Ask the host which fingerprint the server prints; to",
-           colors::kMuted);
-      line("trust a new one, remove " + where_ + " from \"pinned_servers\" in settings.json.",
-           colors::kMuted);
-    } else {
-      fingerprint("Its SHA-256 fingerprint:", error_.fingerprint);
-      y += s.f(6);
-      line("Compare it with the fingerprint the server printed (tls_fingerprint=...) or that",
-           colors::kMuted);
-      line("the host tells you. Trusted, it is remembered for " + where_ + "; a server there",
-           colors::kMuted);
-      line("showing any other certificate later is refused.", colors::kMuted);
-    }
+    for (const Line& l : lines_)
+      draw_text(t, l.bold ? s.fonts->bold : s.fonts->regular, l.text, s.px(l.bold ? 15 : 16), x_,
+                l.y, l.colour);
     widgets_.draw(t, s);
   }
 
@@ -103,7 +110,7 @@ class CertificateScreen final : public Screen {
     app_.save_settings();
     net::ConnectionOptions o = options_;
     o.tls_fingerprint = error_.fingerprint;
-    auto client = std::make_shared<OnlineClient>(o);
+    auto client = std::make_shared<OnlineClient>(o, app_.tr());
     client->start();
     app_.show(make_lobby_screen(app_, std::move(client)));
   }
@@ -112,9 +119,16 @@ class CertificateScreen final : public Screen {
   net::ClientError error_;
   bool changed_ = false;
   std::string where_;
-  Button trust_{"trust", "Trust and connect", ButtonStyle::Primary};
-  Button cancel_{"cancel", "Cancel"};
+  Button trust_{"trust", "", ButtonStyle::Primary};
+  Button cancel_{"cancel", ""};
   WidgetSet widgets_;
+  struct Line {
+    std::string text;
+    sf::Color colour;
+    bool bold = false;
+    float y = 0;
+  };
+  std::vector<Line> lines_;
   float width_ = 0, height_ = 0, x_ = 0, col_w_ = 0, top_ = 0;
 };
 

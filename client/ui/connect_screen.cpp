@@ -22,6 +22,14 @@ class ConnectScreen final : public Screen {
       server_.text = nodes_text(*last, false);
     }
     name_.text = app_.settings().name;
+    const Catalogue& t = app_.tr();
+    server_.label = t("desktop.connect.server");
+    find_.label = t("desktop.connect.find");
+    tls_.label = t("desktop.connect.tls");
+    name_.label = t("desktop.settings.name");
+    password_.label = t("desktop.connect.password");
+    connect_.label = t("online.connect");
+    back_.label = t("common.back");
     password_.secret = true;
     find_.on_click = [this] { find(); };
     connect_.on_click = [this] { go(); };
@@ -72,19 +80,19 @@ class ConnectScreen final : public Screen {
       return;
     auto result = search_.get();
     if (!result) {
-      lan_text_ = "LAN search failed: " + result.error();
+      lan_text_ = app_.tr()("online.lan_failed", {{"error", result.error()}});
     } else {
       found_ = std::move(*result);
-      lan_text_ = found_.empty() ? "No server answered on the LAN."
-                                 : std::to_string(found_.size()) + " server(s) on the LAN:";
+      lan_text_ = found_.empty()
+                      ? app_.tr()("online.lan_none")
+                      : app_.tr()("desktop.connect.lan_found", {{"count", found_.size()}});
     }
     rebuild();
   }
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_title(t, s, x_, top_, "Play online",
-               "Join a server: type its address or find one nearby.");
+    draw_title(t, s, x_, top_, app_.tr()("menu.online"), app_.tr()("desktop.connect.subtitle"));
     widgets_.draw(t, s);
     draw_text(t, s.fonts->regular, lan_text_, s.px(14), x_, lan_y_, colors::kMuted);
     if (!error_.empty())
@@ -118,10 +126,13 @@ class ConnectScreen final : public Screen {
       const std::string where =
           net::host_port({f.address, static_cast<unsigned short>(f.reply.port)});
       const bool tls = f.reply.tls;
+      const Catalogue& tr = app_.tr();
       auto b = std::make_unique<Button>(
           "lan" + std::to_string(i),
-          f.reply.name + kDot + where + kDot + std::to_string(f.reply.players) + " online" +
-              (tls ? kDot + "TLS" : kDot + "no TLS") + (f.reply.password ? kDot + "password" : ""));
+          f.reply.name + kDot + where + kDot +
+              tr("desktop.connect.players_online", {{"count", f.reply.players}}) + kDot +
+              tr(tls ? "desktop.connect.with_tls" : "desktop.connect.without_tls") +
+              (f.reply.password ? kDot + tr("desktop.connect.password_needed") : ""));
       b->align = Align::Left;
       // A server that speaks TLS is joined with it.
       b->on_click = [this, where, tls] {
@@ -139,7 +150,7 @@ class ConnectScreen final : public Screen {
     net::DiscoveryOptions o;
     o.target = app_.settings().discovery_target;
     o.port = static_cast<unsigned short>(app_.settings().discovery_port);
-    lan_text_ = "Searching the LAN...";
+    lan_text_ = app_.tr()("online.lan_searching");
     // Blocks for up to a second: never on the render thread.
     search_ = std::async(std::launch::async, [o] { return net::discover_servers(o); });
   }
@@ -148,18 +159,18 @@ class ConnectScreen final : public Screen {
     // One address, or the nodes of a cluster separated by commas.
     auto where = parse_server_addresses(server_.text);
     if (!where) {
-      error_ = "Server: " + where.error() + ".";
+      error_ = app_.tr()("online.bad_server", {{"error", where.error()}});
       return;
     }
     const auto transport = where->front().transport;
     if (transport == Transport::WebSocket || transport == Transport::SecureWebSocket) {
-      error_ = "Server: this client connects with tcp:// or tls:// (ws:// is for browsers).";
+      error_ = app_.tr()("online.no_websocket");
       return;
     }
     if (tls_.value)
       for (auto& node : *where) node.transport = Transport::Tls;
     if (auto why = check_name(name_.text)) {
-      error_ = "Name: " + *why + ".";
+      error_ = app_.tr()("online.bad_name", {{"error", *why}});
       return;
     }
     app_.settings().last_server = nodes_text(*where, true);
@@ -170,13 +181,14 @@ class ConnectScreen final : public Screen {
     app_.show(make_lobby_screen(app_, connect(app_, *where, std::move(password))));
   }
 
-  TextField server_{"server", "Server (host:port)", 80};
-  Button find_{"find_lan", "Find on LAN"};
-  Toggle tls_{"tls", "Connect with TLS (encrypted)"};
-  TextField name_{"name", "Your name", kMaxNameLength};
-  TextField password_{"password", "Password (optional: keeps your name yours)", 64};
-  Button connect_{"connect", "Connect", ButtonStyle::Primary};
-  Button back_{"back", "Back"};
+  // Labelled in the catalogue's words by the constructor.
+  TextField server_{"server", "", 80};
+  Button find_{"find_lan", ""};
+  Toggle tls_{"tls", ""};
+  TextField name_{"name", "", kMaxNameLength};
+  TextField password_{"password", "", 64};
+  Button connect_{"connect", "", ButtonStyle::Primary};
+  Button back_{"back", ""};
   std::vector<std::unique_ptr<Button>> found_buttons_;
   WidgetSet widgets_;
   std::future<Expected<std::vector<net::DiscoveredServer>, std::string>> search_;

@@ -14,6 +14,7 @@ using Clock = std::chrono::steady_clock;
 class HostScreen final : public Screen {
  public:
   explicit HostScreen(App& app) : Screen(app) {
+    back_.label = app_.tr()("common.back");
     back_.on_click = [this] { app_.show(make_menu_screen(app_)); };
     widgets_.add(back_);
     auto& host = app_.hosted_server();
@@ -26,7 +27,7 @@ class HostScreen final : public Screen {
       o.extra = app_.options().server_args;
       auto started = ServerHost::start(o);
       if (!started)
-        error_ = "The server cannot start: " + started.error();
+        error_ = app_.tr()("desktop.host.cannot_start", {{"error", started.error()}});
       else
         host = std::move(started).value();
     }
@@ -52,7 +53,7 @@ class HostScreen final : public Screen {
     const auto& host = app_.hosted_server();
     if (!error_.empty() || !host) return;
     if (auto failed = host->failure()) {
-      error_ = "The server stopped: " + *failed;
+      error_ = app_.tr()("desktop.host.stopped", {{"error", *failed}});
       return;
     }
     // The addresses follow the port line at once; wait a moment for them.
@@ -63,11 +64,11 @@ class HostScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_text(t, s.fonts->bold, "Host a game", s.px(32), width_ / 2, height_ * 0.35f, colors::kText,
-              Align::Center);
-    draw_text(t, s.fonts->regular, error_.empty() ? "Starting the server..." : error_, s.px(16),
-              width_ / 2, height_ * 0.45f, error_.empty() ? colors::kMuted : colors::kDanger,
-              Align::Center);
+    draw_text(t, s.fonts->bold, app_.tr()("desktop.host.title"), s.px(32), width_ / 2,
+              height_ * 0.35f, colors::kText, Align::Center);
+    draw_text(t, s.fonts->regular, error_.empty() ? app_.tr()("desktop.host.starting") : error_,
+              s.px(16), width_ / 2, height_ * 0.45f,
+              error_.empty() ? colors::kMuted : colors::kDanger, Align::Center);
     widgets_.draw(t, s);
   }
 
@@ -76,7 +77,7 @@ class HostScreen final : public Screen {
   }
 
  private:
-  Button back_{"back", "Back"};
+  Button back_{"back", ""};
   WidgetSet widgets_;
   std::string error_;
   SteadyTime since_;

@@ -4,8 +4,10 @@
 #include <cmath>
 
 #include "client/tournament_text.h"
+#include "client/ui/lobby_form.h"
 #include "client/ui/online_shared.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 
 namespace amazons::client::ui {
 
@@ -17,15 +19,7 @@ class LobbyScreen final : public Screen {
  public:
   LobbyScreen(App& app, std::shared_ptr<OnlineClient> client)
       : Screen(app), client_(std::move(client)) {
-    for (const RuleVariant& v : known_variants(app_.options().rules_dir)) {
-      rules_.options.push_back(v.name);
-      if (v.name == app_.settings().last_variant) rules_.index = rules_.options.size() - 1;
-    }
-    for (const TimeChoice& c : time_choices()) {
-      time_.options.push_back(c.label);
-      if (to_string(c.control) == app_.settings().last_time_control)
-        time_.index = time_.options.size() - 1;
-    }
+    label();
     create_.on_click = [this] { create(); };
     quick_.on_click = [this] { quick(); };
     join_private_.on_click = [this] { join_private(); };
@@ -68,7 +62,7 @@ class LobbyScreen final : public Screen {
     }
     const Snapshot snap = snapshot();
     if (!(snap == shown_)) rebuild();
-    quick_.label = client_->seeking() ? "Stop pairing" : "Quick pairing";
+    quick_.label = app_.tr()(client_->seeking() ? "lobby.stop_pairing" : "lobby.quick");
     for (Widget* w : std::initializer_list<Widget*>{&create_, &quick_, &join_private_, &archive_})
       w->enabled = client_->online();
     moderation_.visible = client_->moderates();
@@ -78,7 +72,8 @@ class LobbyScreen final : public Screen {
     const Style& s = app_.style();
     const bool bad = client_->status() == net::ConnectionStatus::Closed ||
                      client_->status() == net::ConnectionStatus::WaitingRetry;
-    draw_title(t, s, left_.x, s.f(16), "Lobby", client_->status_text(),
+    draw_title(t, s, left_.x, s.f(16), app_.tr()("nav.lobby"),
+               elide(s.fonts->regular, client_->status_text(), s.px(15), width_ - s.f(48)),
                bad ? colors::kDanger : colors::kMuted);
     const std::string hosting = hosting_line(app_);
     if (!hosting.empty())
@@ -91,19 +86,20 @@ class LobbyScreen final : public Screen {
       draw_text(t, s.fonts->bold, text, s.px(17), left_.x, y, colors::kText);
     for (const auto& [y, text] : lines_)
       draw_text(t, s.fonts->regular, text, s.px(14), left_.x + s.f(4), y, colors::kMuted);
-    draw_text(t, s.fonts->bold, "New game", s.px(17), right_.x, right_.y, colors::kText);
+    draw_text(t, s.fonts->bold, app_.tr()("lobby.new_game"), s.px(17), right_.x, right_.y,
+              colors::kText);
     if (client_->waiting_game()) {
       const auto& w = *client_->waiting_game();
-      std::string text = "Waiting for an opponent in game " + w.game;
-      if (w.invite) text += kDot + "invite code " + w.invite.value();
+      const std::string text = app_.tr()("desktop.lobby.waiting",
+                                         {{"game", w.game}, {"invite", w.invite.value_or("none")}});
       draw_text(t, s.fonts->regular, elide(s.fonts->regular, text, s.px(14), right_.w), s.px(14),
                 right_.x, waiting_y_, colors::kAccent);
       if (const std::string link = invite_link(); !link.empty())
         draw_text(t, s.fonts->regular, elide(s.fonts->regular, link, s.px(13), right_.w), s.px(13),
                   right_.x, waiting_y_ + s.f(20), colors::kAccent);
     } else if (client_->seeking()) {
-      draw_text(t, s.fonts->regular, "Looking for an opponent...", s.px(14), right_.x, waiting_y_,
-                colors::kAccent);
+      draw_text(t, s.fonts->regular, app_.tr()("desktop.lobby.seeking"), s.px(14), right_.x,
+                waiting_y_, colors::kAccent);
     }
     widgets_.draw(t, s);
   }
@@ -145,7 +141,8 @@ class LobbyScreen final : public Screen {
     if (!host || !w || !w->invite) return {};
     const auto links = host->browser_links();
     if (links.empty()) return {};
-    return "Invite link: " + links.front() + "#/join/" + w->game + "/" + *w->invite;
+    return app_.tr()("desktop.lobby.invite_link",
+                     {{"link", links.front() + "#/join/" + w->game + "/" + *w->invite}});
   }
 
   struct Snapshot {
@@ -185,79 +182,67 @@ class LobbyScreen final : public Screen {
     shown_ = snapshot();
     rows_.clear();
     sections_.clear();
+    const Catalogue& t = app_.tr();
     const auto me = client_->name();
     if (!shown_.turns.empty()) {
-      auto& turns = sections_.emplace_back(Section{"Your turn", "", {}});
-      for (const protocol::TurnInfo& t : shown_.turns)
-        turns.rows.push_back(&row("turn_" + t.game,
-                                  "Game " + t.game + " against " + t.opponent + kDot +
-                                      time_text(t.time) + kDot + left_text(t.left_ms),
-                                  ButtonStyle::Primary,
-                                  [this, id = t.game] { client_->show_game(id); }));
+      auto& turns = sections_.emplace_back(Section{t("lobby.your_turn"), "", {}});
+      for (const protocol::TurnInfo& x : shown_.turns)
+        turns.rows.push_back(&row("turn_" + x.game, turn_row(t, x), ButtonStyle::Primary,
+                                  [this, id = x.game] { client_->show_game(id); }));
     }
     if (!shown_.mine.empty()) {
-      auto& mine = sections_.emplace_back(Section{"Your games in progress", "", {}});
+      auto& mine = sections_.emplace_back(Section{t("desktop.lobby.your_games"), "", {}});
       for (const std::string& id : shown_.mine)
-        mine.rows.push_back(&row("resume_" + id, "Back to your game " + id, ButtonStyle::Primary,
-                                 [this, id] { client_->show_game(id); }));
+        mine.rows.push_back(&row("resume_" + id, t("desktop.lobby.resume_row", {{"game", id}}),
+                                 ButtonStyle::Primary, [this, id] { client_->show_game(id); }));
     }
-    auto& open = sections_.emplace_back(Section{"Open games", "No open games: create one.", {}});
+    auto& open =
+        sections_.emplace_back(Section{t("lobby.open_games"), t("lobby.open_games.empty"), {}});
     for (const auto& g : shown_.open) {
-      const auto& creator = g.white ? *g.white : *g.black;
-      const bool mine = creator.name == me;
-      std::string label = player_text(creator) + kDot + g.rules + kDot + time_text(g.time) + kDot +
-                          (g.rated ? "rated" : "casual") + kDot +
-                          (g.white ? "you play black" : "you play white");
-      if (mine) label = "Your game " + g.game + kDot + g.rules + kDot + time_text(g.time);
-      open.rows.push_back(&row("join_" + g.game, (mine ? "" : "Join: ") + label,
-                               ButtonStyle::Normal, [this, id = g.game, mine] {
+      const bool mine = (g.white ? *g.white : *g.black).name == me;
+      open.rows.push_back(&row("join_" + g.game, open_game_row(t, g, mine), ButtonStyle::Normal,
+                               [this, id = g.game, mine] {
                                  if (!mine) client_->join(id);
                                }));
       open.rows.back()->enabled = !mine;
     }
-    auto& live = sections_.emplace_back(Section{"Games in progress", "None right now.", {}});
-    for (const auto& g : shown_.live) {
-      const std::string label = "Watch: " + player_text(g.white.value_or(protocol::PlayerRef{})) +
-                                " vs " + player_text(g.black.value_or(protocol::PlayerRef{})) +
-                                kDot + g.rules + kDot + time_text(g.time) + kDot + "move " +
-                                std::to_string(g.plies + 1);
-      live.rows.push_back(&row("watch_" + g.game, label, ButtonStyle::Normal,
+    auto& live =
+        sections_.emplace_back(Section{t("lobby.live_games"), t("desktop.lobby.live_empty"), {}});
+    for (const auto& g : shown_.live)
+      live.rows.push_back(&row("watch_" + g.game, live_game_row(t, g), ButtonStyle::Normal,
                                [this, id = g.game] { client_->watch(id); }));
-    }
     // Running and coming tournaments, then the two latest finished ones.
-    auto& tours = sections_.emplace_back(Section{"Tournaments", "", {}});
+    auto& tours = sections_.emplace_back(Section{t("lobby.tournaments"), "", {}});
     int finished = 0;
-    for (const auto& t : shown_.tournaments) {
-      if (t.status == "finished" && ++finished > 2) continue;
+    for (const auto& x : shown_.tournaments) {
+      if (x.status == "finished" && ++finished > 2) continue;
       tours.rows.push_back(
-          &row("tournament_" + std::to_string(t.id), tournament_line(t), ButtonStyle::Normal,
-               [this, id = t.id] { app_.show(make_tournament_screen(app_, client_, id)); }));
+          &row("tournament_" + std::to_string(x.id), tournament_line(t, x), ButtonStyle::Normal,
+               [this, id = x.id] { app_.show(make_tournament_screen(app_, client_, id)); }));
     }
-    auto& incoming = sections_.emplace_back(Section{"Challenges to you", "", {}});
+    auto& incoming = sections_.emplace_back(Section{t("lobby.challenges"), "", {}});
     for (const auto& c : shown_.challenges) {
-      const std::string label = "Accept: " + player_text(c.from) + kDot + c.rules + kDot +
-                                time_text(c.time) + kDot + (c.rated ? "rated" : "casual");
-      incoming.rows.push_back(&row("accept_" + c.challenge, label, ButtonStyle::Primary,
+      incoming.rows.push_back(&row("accept_" + c.challenge, challenge_row(t, c),
+                                   ButtonStyle::Primary,
                                    [this, id = c.challenge] { client_->accept(id); }));
-      incoming.rows.push_back(&row("decline_" + c.challenge, "Decline", ButtonStyle::Quiet,
+      incoming.rows.push_back(&row("decline_" + c.challenge, t("lobby.decline"), ButtonStyle::Quiet,
                                    [this, id = c.challenge] { client_->decline(id); }));
     }
-    auto& players = sections_.emplace_back(Section{"Players online", "Nobody else is online.", {}});
+    auto& players =
+        sections_.emplace_back(Section{t("lobby.players"), t("lobby.players.empty"), {}});
     for (const auto& p : shown_.players) {
-      const std::string label = "Challenge: " + p.name + " (" + std::to_string(p.rating) +
-                                (p.bot ? ", bot)" : ")") + kDot + std::to_string(p.games) +
-                                (p.games == 1 ? " game" : " games");
-      players.rows.push_back(&row("challenge_" + p.name, label, ButtonStyle::Normal,
+      players.rows.push_back(&row("challenge_" + p.name, player_row(t, p), ButtonStyle::Normal,
                                   [this, name = p.name] { challenge(name); }));
       players.rows.push_back(
-          &row("report_" + p.name, "Report", ButtonStyle::Quiet,
+          &row("report_" + p.name, t("desktop.lobby.report"), ButtonStyle::Quiet,
                [this, name = p.name] { app_.show(make_report_screen(app_, client_, name)); }));
     }
 
     widgets_ = WidgetSet{};
-    for (Widget* w : std::initializer_list<Widget*>{
-             &rules_, &time_, &colour_, &rated_, &private_, &create_, &quick_, &cancel_, &invite_,
-             &join_private_, &archive_, &moderation_, &leave_})
+    for (Widget* w : form_.widgets()) widgets_.add(*w);
+    for (Widget* w :
+         std::initializer_list<Widget*>{&create_, &quick_, &cancel_, &invite_, &join_private_,
+                                        &archive_, &moderation_, &leave_})
       widgets_.add(*w);
     for (auto& b : rows_) widgets_.add(*b);
     place();
@@ -307,17 +292,7 @@ class LobbyScreen final : public Screen {
       y += s.f(14);
     }
 
-    float ry = right_.y + s.f(40);
-    const float fh = s.f(40), fgap = s.f(30);
-    for (Widget* w : std::initializer_list<Widget*>{&rules_, &time_, &colour_}) {
-      w->rect = {right_.x, ry, right_.w, fh};
-      ry += fh + fgap;
-    }
-    ry -= s.f(16);
-    rated_.rect = {right_.x, ry, right_.w, s.f(30)};
-    ry += s.f(38);
-    private_.rect = {right_.x, ry, right_.w, s.f(30)};
-    ry += s.f(44);
+    float ry = form_.place(s, right_.x, right_.y + s.f(40), right_.w);
     const float half = (right_.w - s.f(10)) / 2;
     create_.rect = {right_.x, ry, half, s.f(44)};
     quick_.rect = {right_.x + half + s.f(10), ry, half, s.f(44)};
@@ -335,53 +310,26 @@ class LobbyScreen final : public Screen {
     leave_.rect = {right_.x + half + s.f(10), by, half, s.f(44)};
   }
 
-  protocol::ColorChoice colour() const {
-    return colour_.index == 1   ? protocol::ColorChoice::White
-           : colour_.index == 2 ? protocol::ColorChoice::Black
-                                : protocol::ColorChoice::Random;
-  }
-  TimeControl time_control() const { return time_choices()[time_.index].control; }
-
-  void remember() {
-    app_.settings().last_variant = rules_.options[rules_.index];
-    app_.settings().last_time_control = to_string(time_control());
-    app_.save_settings();
-  }
-
   void create() {
-    remember();
-    protocol::Create c;
-    c.rules = rules_.options[rules_.index];
-    c.time = time_control();
-    c.color = colour();
-    c.rated = rated_.value;
-    c.is_private = private_.value;
-    client_->create(c);
+    form_.remember();
+    client_->create(form_.create());
   }
 
   void quick() {
     if (client_->seeking()) return client_->unseek();
-    remember();
-    client_->seek({rules_.options[rules_.index], time_control(), rated_.value});
+    form_.remember();
+    client_->seek(form_.seek());
   }
 
   void challenge(const std::string& player) {
-    remember();
-    protocol::ChallengeSend c;
-    c.player = player;
-    c.rules = rules_.options[rules_.index];
-    c.time = time_control();
-    c.color = colour();
-    c.rated = rated_.value;
-    client_->challenge(c);
+    form_.remember();
+    client_->challenge(form_.challenge(player));
   }
 
   void join_private() {
     const auto invite = client::parse_invite(invite_.text);
     if (!invite) {
-      app_.notify("Type the game number and its invite code, e.g. \"" +
-                      std::string(client::kInviteExample) + "\", or paste the invite link.",
-                  true);
+      app_.notify(app_.tr()("online.invite.how", {{"example", std::string(kInviteExample)}}), true);
       return;
     }
     client_->join(invite->game, invite->code);
@@ -397,20 +345,28 @@ class LobbyScreen final : public Screen {
     std::vector<Button*> rows;
   };
 
+  // The widgets' words, in the catalogue's language.
+  void label() {
+    const Catalogue& t = app_.tr();
+    create_.label = t("lobby.create");
+    cancel_.label = t("desktop.lobby.cancel_wait");
+    invite_.label = t("desktop.lobby.invite");
+    join_private_.label = t("lobby.join");
+    archive_.label = t("nav.my_games");
+    moderation_.label = t("desktop.lobby.moderation");
+    leave_.label = t("desktop.lobby.leave");
+  }
+
   std::shared_ptr<OnlineClient> client_;
-  Selector rules_{"rules", "Rules", {}};
-  Selector time_{"time_control", "Time control", {}};
-  Selector colour_{"colour", "Your colour", {"Random", "White", "Black"}};
-  Toggle rated_{"rated", "Rated"};
-  Toggle private_{"private", "Private (join by invite code)"};
-  Button create_{"create", "Create game", ButtonStyle::Primary};
-  Button quick_{"quick", "Quick pairing"};
-  Button cancel_{"cancel_wait", "Cancel my open game", ButtonStyle::Quiet};
-  TextField invite_{"invite", "Private game: number and invite code, or its link", 200};
-  Button join_private_{"join_private", "Join"};
-  Button archive_{"archive", "My games"};
-  Button moderation_{"moderation", "Moderation"};
-  Button leave_{"leave", "Leave server"};
+  NewGameForm form_{app_};
+  Button create_{"create", "", ButtonStyle::Primary};
+  Button quick_{"quick", ""};
+  Button cancel_{"cancel_wait", "", ButtonStyle::Quiet};
+  TextField invite_{"invite", "", 200};
+  Button join_private_{"join_private", ""};
+  Button archive_{"archive", ""};
+  Button moderation_{"moderation", ""};
+  Button leave_{"leave", ""};
   std::vector<std::unique_ptr<Button>> rows_;
   std::vector<Section> sections_;
   WidgetSet widgets_;

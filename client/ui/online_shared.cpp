@@ -15,9 +15,9 @@ std::string hosting_line(App& app) {
   if (!host) return {};
   std::string text;
   for (const std::string& a : host->addresses()) text += (text.empty() ? "" : ",  ") + a;
-  std::string line = "Hosting on this computer. Friends connect to: " + text;
+  std::string line = app.tr()("desktop.hosting.line", {{"addresses", text}});
   if (const auto links = host->browser_links(); !links.empty())
-    line += " \u00B7 in a browser: " + links.front();
+    line = app.tr()("desktop.hosting.browser", {{"line", line}, {"link", links.front()}});
   return line;
 }
 
@@ -25,7 +25,7 @@ std::string hosting_fingerprint_line(App& app) {
   const auto& host = app.hosted_server();
   if (!host) return {};
   const auto fp = host->tls_fingerprint();
-  return fp ? "TLS certificate SHA-256: " + *fp : std::string();
+  return fp ? app.tr()("desktop.hosting.fingerprint", {{"fingerprint", *fp}}) : std::string();
 }
 
 void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
@@ -48,20 +48,10 @@ Button& add_row(std::vector<std::unique_ptr<Button>>& rows, const std::string& i
   return *rows.back();
 }
 
-// How long a player has for the move, roughly: "2 d 3 h left", "5 h 12 min left", "40 s left".
-std::string left_text(const std::optional<std::int64_t>& ms) {
-  if (!ms) return "no clock";
-  const std::int64_t s = *ms / 1000, d = s / 86'400, h = s % 86'400 / 3600, m = s % 3600 / 60;
-  if (d > 0) return std::to_string(d) + " d " + std::to_string(h) + " h left";
-  if (h > 0) return std::to_string(h) + " h " + std::to_string(m) + " min left";
-  if (m > 0) return std::to_string(m) + " min left";
-  return std::to_string(s) + " s left";
-}
-
 std::shared_ptr<OnlineClient> connect(App& app, const std::vector<ServerAddress>& nodes,
                                       std::optional<std::string> password) {
   auto client = std::make_shared<OnlineClient>(
-      connection_options(app.settings(), nodes, std::move(password)));
+      connection_options(app.settings(), nodes, std::move(password)), app.tr());
   client->start();
   return client;
 }

@@ -111,6 +111,44 @@ std::string elide(const sf::Font& font, const std::string& utf8, unsigned size, 
   return "...";
 }
 
+std::vector<std::string> wrap(const sf::Font& font, const std::string& utf8, unsigned size,
+                              float width) {
+  // CJK ideographs, kana, hangul and their punctuation: a line may break before any of them.
+  auto wide = [](sf::Uint32 c) { return c >= 0x2E80 && c <= 0xFFEF; };
+  auto to_utf8 = [](const sf::String& s) {
+    const auto bytes = s.toUtf8();
+    return std::string(bytes.begin(), bytes.end());
+  };
+  const sf::String text = sf::String::fromUtf8(utf8.begin(), utf8.end());
+  std::vector<std::string> lines;
+  sf::String line;
+  std::size_t i = 0;
+  const std::size_t n = text.getSize();
+  while (i < n) {
+    // The next piece: one wide character, or a word with the spaces before it.
+    std::size_t j = i;
+    while (j < n && text[j] == ' ') ++j;
+    if (j < n && wide(text[j])) {
+      ++j;
+    } else {
+      while (j < n && text[j] != ' ' && !wide(text[j])) ++j;
+    }
+    sf::String piece = text.substring(i, j - i);
+    sf::String candidate = line + piece;
+    if (line.isEmpty() || text_width(font, to_utf8(candidate), size) <= width) {
+      line = candidate;
+    } else {
+      lines.push_back(to_utf8(line));
+      while (!piece.isEmpty() && piece[0] == ' ') piece.erase(0);
+      line = piece;
+    }
+    i = j;
+  }
+  if (!line.isEmpty()) lines.push_back(to_utf8(line));
+  for (std::string& l : lines) l = elide(font, l, size, width);
+  return lines;
+}
+
 void fill_rounded(sf::RenderTarget& target, Rect r, float radius, sf::Color fill, sf::Color outline,
                   float thickness) {
   radius = std::min({radius, r.w / 2, r.h / 2});

@@ -39,6 +39,10 @@ void draw_text(sf::RenderTarget& target, const sf::Font& font, const std::string
 float text_width(const sf::Font& font, const std::string& utf8, unsigned size);
 // Cuts a text with "..." so it fits `width`.
 std::string elide(const sf::Font& font, const std::string& utf8, unsigned size, float width);
+// The lines of a paragraph that fit `width`: broken at spaces, and between any two characters of
+// Chinese, Japanese or Korean (written without spaces); a word longer than a line is cut.
+std::vector<std::string> wrap(const sf::Font& font, const std::string& utf8, unsigned size,
+                              float width);
 void fill_rounded(sf::RenderTarget& target, Rect r, float radius, sf::Color fill,
                   sf::Color outline = sf::Color::Transparent, float thickness = 0);
 
