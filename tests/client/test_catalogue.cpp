@@ -2,9 +2,12 @@
 // ICU's plurals and selects in both languages, the English fallback, and the choice of language.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "client/catalogue.h"
 #include "client/words.h"
@@ -164,4 +167,55 @@ TEST_CASE("words: results, time controls and rules in both languages") {
   CHECK(level_name(en, "beginner") == "Beginner");
   CHECK(level_name(zh, "beginner") == "入门");
   CHECK(level_name(zh, "custom_level") == "custom_level");
+}
+
+namespace {
+
+// Characters, not bytes, of UTF-8 text.
+std::size_t characters(std::string_view s) {
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+TEST_CASE("pseudo-locale: accented, 40% longer, bracketed; placeholders and plurals kept") {
+  CHECK(pseudo_localize("Start game") == "[Šţàŕţ ĝàɱé ~~~~]");
+  CHECK(pseudo_localize("Game {game}: {error}") == "[Ĝàɱé {game}: {error} ~~~]");
+  // Plural and select keep their keywords and `#`; the cases' texts are pseudo-localised.
+  CHECK(pseudo_localize("{count, plural, one {# game} other {# games}} left") ==
+        "[{count, plural, one {# ĝàɱé} other {# ĝàɱéš}} ļéƒţ ~~~~~]");
+  CHECK(pseudo_localize("{bot, select, yes {, bot} other {}}") ==
+        "[{bot, select, yes {, ƀöţ} other {}} ~~]");
+  // ICU's quoting: '' is an apostrophe, '{...}' is literal text; neither changes.
+  CHECK(pseudo_localize("it''s '{x}'") == "[îţ''š '{x}' ~~~~]");
+  CHECK(pseudo_localize("") == "[ ~]");
+
+  // Every message of the shipped catalogue: ICU reads it, formats it with the same arguments,
+  // in brackets, at least 1.4 times as long as the English, and no ASCII letter of the text
+  // is left (one that is left comes from an argument, not the catalogue).
+  const auto pseudo = Catalogue::load(shipped_catalogues(), "pseudo").catalogue;
+  const auto en = Catalogue::load(shipped_catalogues(), "en").catalogue;
+  CHECK(pseudo.language() == "en-XA");
+  CHECK(pseudo("game.moves") == "[Ṁöṽéš ~~]");
+  CHECK(pseudo("archive.plies", {{"count", 1}}) == "[1 ɱöṽé ~~~]");
+  CHECK(pseudo("archive.plies", {{"count", 3}}) == "[3 ɱöṽéš ~~~]");
+  CHECK(pseudo("game.title", {{"game", "17"}}) == "[Ĝàɱé 17 ~~]");
+  std::ifstream in(shipped_catalogues() / "en.json");
+  const auto all = nlohmann::json::parse(in);
+  std::size_t checked = 0;
+  for (const auto& [key, value] : all.items()) {
+    const std::string english = value.get<std::string>();
+    const std::string made = pseudo_localize(english);
+    CAPTURE(key);
+    CHECK(made.front() == '[');
+    CHECK(made.back() == ']');
+    CHECK(static_cast<double>(characters(made)) >= 1.4 * static_cast<double>(characters(english)));
+    ++checked;
+  }
+  CHECK(checked > 800);
+  // Choosing it: by either name, never from the locale.
+  CHECK(choose_language("pseudo", {"en", "zh-CN"}, env_of({})) == "en-XA");
+  CHECK(choose_language("en-XA", {"en", "zh-CN"}, env_of({})) == "en-XA");
+  CHECK(system_language({"en", "zh-CN"}, env_of({{"LANG", "en_XA.UTF-8"}})) == "en");
 }
