@@ -131,7 +131,7 @@ class ReportScreen final : public Screen {
 
   void layout(float w, float h) override {
     const Style& s = app_.style();
-    col_w_ = std::min(s.f(560), w - s.f(48));
+    col_w_ = std::min(s.f(760), w - s.f(48));
     x_ = std::round((w - col_w_) / 2);
     top_ = std::round(std::max(s.f(30), h * 0.15f));
     reason_.rect = {x_, top_ + s.f(130), col_w_, s.f(44)};

@@ -30,7 +30,7 @@ class CertificateScreen final : public Screen {
     const Style& s = app_.style();
     width_ = w;
     height_ = h;
-    col_w_ = std::min(s.f(640), w - s.f(48));
+    col_w_ = std::min(s.f(760), w - s.f(48));
     x_ = std::round((w - col_w_) / 2);
     top_ = std::round(std::max(s.f(30), h * 0.1f));
     // The lines under the title, wrapped to the column: the buttons follow them.

@@ -47,16 +47,19 @@ class ConnectScreen final : public Screen {
     x_ = std::round((w - col_w_) / 2);
     top_ = std::round(std::max(s.f(30), h * 0.08f));
     float y = top_ + s.f(110);
-    server_.rect = {x_, y, col_w_ - s.f(150), s.f(46)};
-    find_.rect = {x_ + col_w_ - s.f(140), y, s.f(140), s.f(46)};
+    const float find_w = std::clamp(find_.natural_width(s), s.f(140), col_w_ / 2);
+    server_.rect = {x_, y, col_w_ - find_w - s.f(10), s.f(46)};
+    find_.rect = {x_ + col_w_ - find_w, y, find_w, s.f(46)};
     y += s.f(56);
     tls_.rect = {x_, y, col_w_, s.f(30)};
     y += s.f(40);
+    // The LAN search's line, then the servers it found.
+    lan_y_ = y + s.f(4);
+    if (!lan_text_.empty()) y += s.f(26);
     for (auto& b : found_buttons_) {
       b->rect = {x_, y, col_w_, s.f(36)};
       y += s.f(42);
     }
-    lan_y_ = y + s.f(4);
     y += s.f(44);
     name_.rect = {x_, y, col_w_, s.f(46)};
     y += s.f(80);
@@ -151,6 +154,7 @@ class ConnectScreen final : public Screen {
     o.target = app_.settings().discovery_target;
     o.port = static_cast<unsigned short>(app_.settings().discovery_port);
     lan_text_ = app_.tr()("online.lan_searching");
+    layout(width_, height_);
     // Blocks for up to a second: never on the render thread.
     search_ = std::async(std::launch::async, [o] { return net::discover_servers(o); });
   }

@@ -263,6 +263,11 @@ class LobbyScreen final : public Screen {
     headings_.clear();
     lines_.clear();
     const float row_h = s.f(34), row_gap = s.f(6);
+    // Decline and Report: as wide as their words need.
+    float side_w = s.f(110);
+    for (const auto& b : rows_)
+      if (b->style == ButtonStyle::Quiet) side_w = std::max(side_w, b->natural_width(s));
+    side_w = std::min(side_w, left_.w / 3);
     float y = left_.y;
     const float bottom = height_ - s.f(70);
     for (Section& sec : sections_) {
@@ -283,9 +288,9 @@ class LobbyScreen final : public Screen {
         const bool before_decline = i + 1 < sec.rows.size() && beside(sec.rows[i + 1]);
         b->visible = y + row_h <= bottom;
         if (decline) {
-          b->rect = {left_.right() - s.f(110), y, s.f(110), row_h};
+          b->rect = {left_.right() - side_w, y, side_w, row_h};
         } else {
-          b->rect = {left_.x, y, left_.w - (before_decline ? s.f(120) : 0), row_h};
+          b->rect = {left_.x, y, left_.w - (before_decline ? side_w + s.f(10) : 0), row_h};
         }
         if (!before_decline) y += row_h + row_gap;
       }
@@ -294,16 +299,24 @@ class LobbyScreen final : public Screen {
 
     float ry = form_.place(s, right_.x, right_.y + s.f(40), right_.w);
     const float half = (right_.w - s.f(10)) / 2;
-    create_.rect = {right_.x, ry, half, s.f(44)};
-    quick_.rect = {right_.x + half + s.f(10), ry, half, s.f(44)};
+    // Side by side when both fit, else one above the other.
+    if (std::max(create_.natural_width(s), quick_.natural_width(s)) <= half) {
+      create_.rect = {right_.x, ry, half, s.f(44)};
+      quick_.rect = {right_.x + half + s.f(10), ry, half, s.f(44)};
+    } else {
+      create_.rect = {right_.x, ry, right_.w, s.f(44)};
+      ry += s.f(52);
+      quick_.rect = {right_.x, ry, right_.w, s.f(44)};
+    }
     ry += s.f(56);
     waiting_y_ = ry + s.f(8);
     cancel_.visible = client_->waiting_game().has_value();
     const float link = invite_link().empty() ? 0 : s.f(20);  // the invite link's line
     cancel_.rect = {right_.x, ry + s.f(22) + link, right_.w, s.f(36)};
     ry += s.f(86) + link;
-    invite_.rect = {right_.x, ry, right_.w - s.f(90), s.f(40)};
-    join_private_.rect = {right_.right() - s.f(80), ry, s.f(80), s.f(40)};
+    const float join_w = std::max(s.f(80), join_private_.natural_width(s));
+    invite_.rect = {right_.x, ry, right_.w - join_w - s.f(10), s.f(40)};
+    join_private_.rect = {right_.right() - join_w, ry, join_w, s.f(40)};
     const float by = height_ - s.f(60);
     archive_.rect = {right_.x, by, half, s.f(44)};
     moderation_.rect = {right_.x, by - s.f(54), right_.w, s.f(44)};

@@ -281,11 +281,16 @@ class ModerationScreen final : public Screen {
       y += s.f(22);
     };
     const Catalogue& t = app_.tr();
+    // Resolve and Lift: as wide as their words need.
+    auto side_width = [&](const std::vector<std::pair<Button*, Button*>>& rows, float least) {
+      for (const auto& [main, side] : rows) least = std::max(least, side->natural_width(s));
+      return std::min(least, left_.w / 3);
+    };
     section(t("moderation.reports"), t(reports_ ? "moderation.reports.empty" : "archive.asking"),
-            report_rows_, s.f(110));
+            report_rows_, side_width(report_rows_, s.f(110)));
     section(t("moderation.sanctions"),
             t(sanctions_ ? "moderation.sanctions.empty" : "archive.asking"), sanction_rows_,
-            s.f(80));
+            side_width(sanction_rows_, s.f(80)));
 
     float ry = right_.y + s.f(44);
     const float fh = s.f(40), fgap = s.f(30);

@@ -309,8 +309,9 @@ class OnlineGameScreen final : public Screen {
     status_y_ = buttons_y - s.f(20);
     bottom_card_ = {panel_.x, status_y_ - s.f(18) - card_h, panel_.w, card_h};
     const float input_h = s.f(36);
-    chat_.rect = {panel_.x, bottom_card_.y - gap - input_h, panel_.w - s.f(76), input_h};
-    send_.rect = {panel_.right() - s.f(68), chat_.rect.y, s.f(68), input_h};
+    const float send_w = std::clamp(send_.natural_width(s), s.f(68), panel_.w / 3);
+    chat_.rect = {panel_.x, bottom_card_.y - gap - input_h, panel_.w - send_w - s.f(8), input_h};
+    send_.rect = {panel_.right() - send_w, chat_.rect.y, send_w, input_h};
     chat_area_ = {panel_.x, chat_.rect.y - s.f(8) - s.f(22) * kChatLinesShown, panel_.w,
                   s.f(22) * kChatLinesShown};
     moves_ = {panel_.x, top_card_.bottom() + gap, panel_.w,

@@ -84,27 +84,39 @@ class TournamentScreen final : public Screen {
     draw_title(t, s, x_, s.f(16), info.tournament.name,
                elide(s.fonts->regular, sub, s.px(15), table_w_));
 
-    // The standings, in columns placed by fractions of the table's width.
+    // The standings, in columns: each at least its share of the table's width and as wide as
+    // its heading needs (longer in some languages); the player's column takes what is left.
     const float y0 = s.f(120);
-    const std::pair<float, std::string> cols[] = {
-        {0.f, "#"},
-        {0.06f, tr("leaderboard.player")},
-        {0.40f, tr("tournament.points")},
-        {0.49f, tiebreak_column(tr, info.tournament.kind)},
-        {0.60f, tr("leaderboard.games")},
-        {0.71f, tr("tournament.w")},
-        {0.77f, tr("tournament.l")},
-        {0.83f, tr("tournament.d")},
-        {0.88f, ""}};
     constexpr int kCols = 9;
-    auto col_x = [&](int i) { return x_ + std::round(cols[i].first * table_w_); };
-    auto col_w = [&](int i) {
-      return (i + 1 < kCols ? cols[i + 1].first * table_w_ : table_w_) - cols[i].first * table_w_ -
-             s.f(8);
-    };
-    for (int i = 0; i < kCols; ++i)
-      draw_text(t, s.fonts->bold, elide(s.fonts->bold, cols[i].second, s.px(14), col_w(i)),
-                s.px(14), col_x(i), y0, colors::kMuted);
+    const std::string headings[kCols] = {"#",
+                                         tr("leaderboard.player"),
+                                         tr("tournament.points"),
+                                         tiebreak_column(tr, info.tournament.kind),
+                                         tr("leaderboard.games"),
+                                         tr("tournament.w"),
+                                         tr("tournament.l"),
+                                         tr("tournament.d"),
+                                         ""};
+    constexpr float kShare[kCols] = {0.06f, 0.34f, 0.09f, 0.11f, 0.11f, 0.06f, 0.06f, 0.05f, 0.12f};
+    float widths[kCols], others = 0;
+    for (int i = 0; i < kCols; ++i) {
+      widths[i] = std::max(kShare[i] * table_w_,
+                           text_width(s.fonts->bold, headings[i], s.px(14)) + s.f(12));
+      if (i != 1) others += widths[i];
+    }
+    widths[1] = std::max(table_w_ - others, 0.18f * table_w_);
+    float xs[kCols], at = x_;
+    for (int i = 0; i < kCols; ++i) {
+      xs[i] = at;
+      at += widths[i];
+    }
+    auto col_x = [&](int i) { return std::round(xs[i]); };
+    auto col_w = [&](int i) { return widths[i] - s.f(8); };
+    for (int i = 0; i < kCols; ++i) {
+      const unsigned size = fitting_size(s.fonts->bold, headings[i], s.px(14), s.px(11), col_w(i));
+      draw_text(t, s.fonts->bold, elide(s.fonts->bold, headings[i], size, col_w(i)), size, col_x(i),
+                y0, colors::kMuted);
+    }
     float y = y0 + s.f(30);
     if (info.standings.empty())
       draw_text(t, s.fonts->regular, tr("tournament.standings.empty"), s.px(15), x_, y,
@@ -203,7 +215,7 @@ class TournamentScreen final : public Screen {
     widgets_ = WidgetSet{};
     shown_pairings_ = pairings_shown();
     const Catalogue& t = app_.tr();
-    games_title_ = t("leaderboard.games");
+    games_title_ = t("tournament.pairings");
     if (shown_ && shown_->tournament.kind != "arena" && !shown_pairings_.empty()) {
       const int round = shown_pairings_.front()->round;
       games_title_ = shown_->rounds > 0
