@@ -116,7 +116,8 @@ class App {
   int screenshots_ = 0;
   std::string last_screenshot_;
   std::string last_state_;
-  int frames_ = 0;  // drawn since measure_start_
+  std::vector<std::string> drawn_;  // the texts of the last frame, for the state dump
+  int frames_ = 0;                  // drawn since measure_start_
   SteadyTime measure_start_{};
   int frames_per_second_ = 0;  // over the last whole second
 };
