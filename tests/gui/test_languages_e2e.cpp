@@ -31,13 +31,15 @@ namespace fs = std::filesystem;
 namespace {
 
 // Words in Latin letters that any language shows as they are: the people's and the tournament's
-// names given below, units and protocol words written in Latin letters in Chinese too, the parts
-// of addresses, fingerprints and file names, and what the server's audit log records of the
-// role granted below ("console grant Li moderator: amazons-server admin").
+// names given below, formats and platforms (SGF, Botzone), units and protocol words written in
+// Latin letters in Chinese too, the parts of addresses, fingerprints and file names, and what the
+// server's audit log records of the role granted below ("console grant Li moderator:
+// amazons-server admin").
 const std::set<std::string> kAsWritten = {
-    "Li",      "Botty",       "bob",     "carol",     "Saturday", "Swiss",     "host",     "TLS",
-    "SHA",     "UTC",         "Esc",     "tls",       "tcp",      "json",      "settings", "pinned",
-    "servers", "fingerprint", "amazons", "localhost", "console",  "moderator", "server",   "admin"};
+    "Li",        "Botty",  "bob",     "carol",       "Saturday", "Swiss",     "host",
+    "TLS",       "SHA",    "UTC",     "Esc",         "tls",      "tcp",       "json",
+    "settings",  "pinned", "servers", "fingerprint", "amazons",  "localhost", "console",
+    "moderator", "server", "admin",   "SGF",         "Botzone"};
 // Texts kept in English on purpose: the game's name under the menu's title.
 const std::set<std::string> kEnglishOnPurpose = {"Game of the Amazons"};
 
@@ -248,6 +250,55 @@ LanguageFindings walk(const std::string& language, const std::string& shots) {
   });
   look_at_texts(c, "archive", pseudo, found);
   c.screenshot(kShotDir, shots + "-archive");
+
+  // ---- the game from the archive in the replay screen ----
+  c.click("game_" + c.state()["games"][0].get<std::string>());
+  c.wait_screen("replay");
+  look_at_texts(c, "replay", pseudo, found);
+  c.screenshot(kShotDir, shots + "-replay");
+  return found;
+}
+
+// The screens without a server: settings, two players' form and game, the computer's form, the
+// saved games.
+LanguageFindings walk_local(const std::string& language, const std::string& shots) {
+  const auto t = client::Catalogue::load(fs::path(source_dir()) / "i18n", language).catalogue;
+  const bool pseudo = t.language() == client::kPseudoLanguage;
+  TempDir home;
+  LanguageFindings found;
+  write_client_settings(home.path(), json{{"name", "Li"}});
+  VirtualDisplay display(1280, 800, home.path() / "xvfb.log");
+  ClientDriver c(display, home.path(), kClientExe);
+  c.start({"--language", language});
+  c.click("settings");
+  c.wait_screen("settings");
+  look_at_texts(c, "settings", pseudo, found);
+  c.screenshot(kShotDir, shots + "-settings");
+  c.click("back");
+  c.wait_screen("menu");
+  c.click("hotseat");
+  c.wait_screen("new_game");
+  look_at_texts(c, "new_game", pseudo, found);
+  c.screenshot(kShotDir, shots + "-new-game");
+  c.click("start");
+  c.wait_for("the game", [](const json& st) {
+    return st.value("screen", "") == "game" && st.contains("position");
+  });
+  look_at_texts(c, "game", pseudo, found);
+  c.screenshot(kShotDir, shots + "-local-game");
+  c.click("leave");
+  c.wait_screen("menu");
+  look_at_texts(c, "menu_with_resume", pseudo, found);
+  c.click("computer");
+  c.wait_screen("computer_setup");
+  look_at_texts(c, "computer_setup", pseudo, found);
+  c.screenshot(kShotDir, shots + "-computer");
+  c.click("back");
+  c.wait_screen("menu");
+  c.click("replay");
+  c.wait_screen("replay_list");
+  look_at_texts(c, "replay_list", pseudo, found);
+  c.screenshot(kShotDir, shots + "-replays");
   return found;
 }
 
@@ -258,6 +309,16 @@ TEST_SUITE("gui") {
     const LanguageFindings found = walk("zh-CN", "zh-CN");
     for (const auto& text : found.untranslated) MESSAGE("untranslated: " << text);
     CHECK(found.untranslated.empty());
+  }
+
+  TEST_CASE("languages: the local screens in the pseudo-locale and in Chinese") {
+    for (const char* language : {"pseudo", "zh-CN"}) {
+      CAPTURE(language);
+      const LanguageFindings found = walk_local(language, language);
+      for (const auto& text : found.untranslated) MESSAGE("untranslated: " << text);
+      for (const auto& text : found.cut) MESSAGE("cut to fit: " << text);
+      CHECK(found.untranslated.empty());
+    }
   }
 
   TEST_CASE("languages: the online screens in the pseudo-locale: every text from the catalogue") {
