@@ -48,6 +48,7 @@ net::ConnectionOptions connection_options(const Settings& settings,
                                           const std::vector<ServerAddress>& nodes,
                                           std::optional<std::string> password);
 using net::parse_server_addresses;
+using net::read_server_addresses;
 // The nodes as the server field shows them: host_port of each, separated by commas, with the
 // scheme (tls://) once in front when `with_scheme` and it is not plain TCP.
 std::string nodes_text(const std::vector<ServerAddress>& nodes, bool with_scheme);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "client/settings.h"
 #include "common/protocol_enums.h"
 
 namespace amazons::client {
@@ -170,6 +171,15 @@ std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>
     return min > 0 ? t("time.left.hours_minutes", {{"h", h}, {"min", min}})
                    : t("time.left.hours", {{"h", h}});
   return t("time.left.minutes", {{"min", min}});
+}
+
+std::string address_error_text(const Catalogue& t, const net::AddressError& e) {
+  return t("online.address." + std::string(net::code_name(e.code)),
+           {{"text", e.text}, {"detail", e.detail}});
+}
+
+std::string name_problem_text(const Catalogue& t, std::string_view problem) {
+  return t("online.name_problem." + std::string(problem), {{"max", kMaxNameLength}});
 }
 
 }  // namespace amazons::client

@@ -15,6 +15,7 @@
 #include "common/time_control.h"
 #include "common/types.h"
 #include "common/variant.h"
+#include "net/address.h"
 #include "net/connection.h"
 
 namespace amazons::client {
@@ -49,6 +50,10 @@ std::string error_text(const Catalogue& t, std::string_view code, std::string_vi
 // error_text), anything else by its kind ("the server cannot be reached"). The ClientError's own
 // message (English, with the system's detail) is for the log.
 std::string client_error_text(const Catalogue& t, const net::ClientError& e);
+// Why a typed server address or player name cannot be used, in the client's words
+// (online.address.CODE, online.name_problem.CODE).
+std::string address_error_text(const Catalogue& t, const net::AddressError& e);
+std::string name_problem_text(const Catalogue& t, std::string_view problem);
 // How long a player has left for the move, roughly, as the web client says it: "2 d 3 h left",
 // "5 h 12 min left", "under a minute left"; "no clock" without one.
 std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>& ms);

@@ -9,6 +9,7 @@
 #include "ai/levels.h"
 #include "client/cli_text.h"
 #include "client/user_files.h"
+#include "client/words.h"
 #include "common/shipped_files.h"
 #include "tui/app.h"
 #include "tui/terminal.h"
@@ -53,8 +54,8 @@ int main(int argc, char** argv) {
   if (!language.empty()) options.language = language;
   if (!server.empty()) options.server = server;
   if (!name.empty()) {
-    if (auto problem = client::check_name(name)) {
-      std::cerr << "amazons-tui: --name: " << *problem << "\n";
+    if (auto problem = client::name_problem(name)) {
+      std::cerr << "amazons-tui: --name: " << client::name_problem_text(t, *problem) << "\n";
       return 2;
     }
     options.name = name;

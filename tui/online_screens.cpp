@@ -117,9 +117,11 @@ class ConnectScreen final : public Screen {
 
   void go() {
     // One address, or the nodes of a cluster separated by commas.
-    auto where = client::parse_server_addresses(form_[server_].text);
+    auto where = client::read_server_addresses(form_[server_].text);
     if (!where) {
-      app_.notify(app_.tr()("online.bad_server", {{"error", where.error()}}), true);
+      app_.notify(app_.tr()("online.bad_server",
+                            {{"error", client::address_error_text(app_.tr(), where.error())}}),
+                  true);
       return;
     }
     const auto transport = where->front().transport;
@@ -127,8 +129,10 @@ class ConnectScreen final : public Screen {
       app_.notify(app_.tr()("online.no_websocket"), true);
       return;
     }
-    if (auto why = client::check_name(form_[name_].text)) {
-      app_.notify(app_.tr()("online.bad_name", {{"error", *why}}), true);
+    if (auto why = client::name_problem(form_[name_].text)) {
+      app_.notify(
+          app_.tr()("online.bad_name", {{"error", client::name_problem_text(app_.tr(), *why)}}),
+          true);
       return;
     }
     app_.settings().last_server = client::nodes_text(*where, true);

@@ -5,6 +5,7 @@
 
 #include "client/ui/online_shared.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 #include "net/discovery.h"
 
 namespace amazons::client::ui {
@@ -161,9 +162,10 @@ class ConnectScreen final : public Screen {
 
   void go() {
     // One address, or the nodes of a cluster separated by commas.
-    auto where = parse_server_addresses(server_.text);
+    auto where = read_server_addresses(server_.text);
     if (!where) {
-      error_ = app_.tr()("online.bad_server", {{"error", where.error()}});
+      error_ =
+          app_.tr()("online.bad_server", {{"error", address_error_text(app_.tr(), where.error())}});
       return;
     }
     const auto transport = where->front().transport;
@@ -173,8 +175,8 @@ class ConnectScreen final : public Screen {
     }
     if (tls_.value)
       for (auto& node : *where) node.transport = Transport::Tls;
-    if (auto why = check_name(name_.text)) {
-      error_ = app_.tr()("online.bad_name", {{"error", *why}});
+    if (auto why = name_problem(name_.text)) {
+      error_ = app_.tr()("online.bad_name", {{"error", name_problem_text(app_.tr(), *why)}});
       return;
     }
     app_.settings().last_server = nodes_text(*where, true);

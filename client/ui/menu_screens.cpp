@@ -241,8 +241,8 @@ class NewGameScreen final : public Screen {
  private:
   void start() {
     for (TextField* f : {&white_, &black_})
-      if (auto why = check_name(f->text)) {
-        error_ = f->label + ": " + *why + ".";
+      if (auto why = name_problem(f->text)) {
+        error_ = f->label + ": " + name_problem_text(app_.tr(), *why);
         return;
       }
     const RuleVariant& rules = variants_[rules_.index];
@@ -388,8 +388,8 @@ class SettingsScreen final : public Screen {
 
  private:
   void save() {
-    if (auto why = check_name(name_.text)) {
-      error_ = app_.tr()("online.bad_name", {{"error", *why}});
+    if (auto why = name_problem(name_.text)) {
+      error_ = app_.tr()("online.bad_name", {{"error", name_problem_text(app_.tr(), *why)}});
       return;
     }
     edited_.name = name_.text;

@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "client/catalogue.h"
+#include "client/settings.h"
 #include "client/words.h"
+#include "net/address.h"
 #include "tests/client/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -218,4 +220,46 @@ TEST_CASE("pseudo-locale: accented, 40% longer, bracketed; placeholders and plur
   CHECK(choose_language("pseudo", {"en", "zh-CN"}, env_of({})) == "en-XA");
   CHECK(choose_language("en-XA", {"en", "zh-CN"}, env_of({})) == "en-XA");
   CHECK(system_language({"en", "zh-CN"}, env_of({{"LANG", "en_XA.UTF-8"}})) == "en");
+}
+
+TEST_CASE("words: what is wrong with a typed server address or name, in both languages") {
+  const auto en = Catalogue::load(shipped_catalogues(), "en").catalogue;
+  const auto zh = Catalogue::load(shipped_catalogues(), "zh-CN").catalogue;
+  using C = net::AddressError::Code;
+  struct Case {
+    const char* text;
+    C code;
+    const char* english;
+    const char* chinese;
+  };
+  const Case cases[] = {
+      {"", C::Empty, "no server address given", "没有填写服务器地址"},
+      {"::1:80", C::BracketsNeeded, "\"::1:80\": write an IPv6 address in brackets, as [::1]:7420",
+       "“::1:80”：IPv6 地址要写在方括号里，例如 [::1]:7420"},
+      {"[::1", C::UnclosedBracket, "\"[::1\": an IPv6 address needs its closing ']'",
+       "“[::1”：IPv6 地址缺少右方括号“]”"},
+      {"[::1]x", C::ExpectedPort, "\"[::1]x\": expected ':PORT' after ']'",
+       "“[::1]x”：“]”后面应为“:端口”"},
+      {"http://h:1", C::UnknownScheme,
+       "\"http://h:1\": unknown scheme \"http://\" (tcp://, tls://, ws:// or wss://)",
+       "“http://h:1”：不认识的协议“http://”（可用 tcp://、tls://、ws:// 或 wss://）"},
+      {"host:70000", C::BadPort, "\"host:70000\": the port must be a number from 1 to 65535",
+       "“host:70000”：端口必须是 1 到 65535 之间的数字"},
+      {"a,tls://b", C::MixedTransports,
+       "\"a,tls://b\": every address must use the same transport (tcp)",
+       "“a,tls://b”：所有地址必须使用同一种连接方式（tcp）"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    const auto read = net::read_server_addresses(c.text);
+    REQUIRE_FALSE(read.has_value());
+    CHECK(read.error().code == c.code);
+    CHECK(address_error_text(en, read.error()) == c.english);
+    CHECK(address_error_text(zh, read.error()) == c.chinese);
+  }
+  CHECK(name_problem("   ") == "only_spaces");
+  CHECK(name_problem_text(zh, *name_problem("")) == "名字不能为空");
+  CHECK(name_problem_text(en, *name_problem(std::string(kMaxNameLength + 1, 'a'))) ==
+        "a name has at most " + std::to_string(kMaxNameLength) + " bytes");
+  CHECK_FALSE(name_problem("Li").has_value());
 }
