@@ -142,7 +142,7 @@ class LobbyScreen final : public Screen {
     const auto links = host->browser_links();
     if (links.empty()) return {};
     return app_.tr()("desktop.lobby.invite_link",
-                     {{"link", links.front() + "#/join/" + w->game + "/" + *w->invite}});
+                     {{"link", client::invite_link(links.front(), {w->game, *w->invite})}});
   }
 
   struct Snapshot {

@@ -111,4 +111,9 @@ TEST_CASE("invites: the game and code typed, with a comma, or the invite link pa
   CHECK_FALSE(parse_invite("https://host/#/join/17"));
   CHECK_FALSE(parse_invite("https://host/#/join//CODE"));
   CHECK_FALSE(parse_invite("https://host/#/join/17/"));
+  // The link the desktop client shows while it hosts; the web client opens it, this reads it.
+  CHECK(invite_link("https://192.168.1.10:7420/", {"17", "ABCDEFGHJK"}) ==
+        "https://192.168.1.10:7420/#/join/17/ABCDEFGHJK");
+  CHECK(invite_link("http://[::1]:7420", {"3", "XYZ23"}) == "http://[::1]:7420/#/join/3/XYZ23");
+  CHECK(parse_invite(invite_link("http://h:1/", {"17", "ABCDEFGHJK"})) == T{"17", "ABCDEFGHJK"});
 }
