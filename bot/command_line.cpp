@@ -170,7 +170,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   if (list_interval) c.list_interval = Millis{static_cast<Millis::rep>(*list_interval * 1000.0)};
   if (log_level) c.log_level = *log_level;
 
-  auto finished = finish_config(std::move(c));
+  auto finished = finish_config(std::move(c), t);
   if (!finished) return Error{finished.error()};
   return CommandLine{*finished, std::nullopt};
 }

@@ -296,4 +296,8 @@ TEST_CASE("bot command line: the help and the flags' errors in the catalogue's l
                                     test::chinese())) == "--level 和 --engine：只能选一个");
   CHECK(error_of(parse_command_line({"--rated"}, kConfigDir, test::english())) ==
         "--rated: it applies to the games sought (--seek)");
+  // The settings' own checks too.
+  CHECK(error_of(parse_command_line({"--ponder", "--engine", "./my-engine"}, kConfigDir,
+                                    test::chinese())) ==
+        "ponder：只有内置引擎（level）会后台思考，引擎程序不会");
 }
