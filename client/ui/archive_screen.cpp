@@ -156,7 +156,7 @@ class ReportScreen final : public Screen {
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
     draw_title(t, s, x_, top_, app_.tr()("moderation.report.title", {{"player", player_}}),
-               elide(s.fonts->regular, app_.tr()("desktop.report.explain"), s.px(15), col_w_));
+               app_.tr()("desktop.report.explain"));
     widgets_.draw(t, s);
   }
 

@@ -82,13 +82,10 @@ class CertificateScreen final : public Screen {
     const Catalogue& tr = app_.tr();
     if (changed_) {
       draw_title(t, s, x_, top_, tr("online.cert.changed"),
-                 elide(s.fonts->regular, tr("online.cert.changed.explain", {{"server", where_}}),
-                       s.px(15), col_w_),
-                 colors::kDanger);
+                 tr("online.cert.changed.explain", {{"server", where_}}), colors::kDanger);
     } else {
       draw_title(t, s, x_, top_, tr("online.cert.trust"),
-                 elide(s.fonts->regular, tr("online.cert.trust.explain", {{"server", where_}}),
-                       s.px(15), col_w_));
+                 tr("online.cert.trust.explain", {{"server", where_}}));
     }
     for (const Line& l : lines_)
       draw_text(t, l.bold ? s.fonts->bold : s.fonts->regular, l.text, s.px(l.bold ? 15 : 16), x_,

@@ -363,7 +363,7 @@ class LobbyScreen final : public Screen {
     const Catalogue& t = app_.tr();
     create_.label = t("lobby.create");
     cancel_.label = t("desktop.lobby.cancel_wait");
-    invite_.label = t("desktop.lobby.invite");
+    invite_.label = t("lobby.private_game");
     join_private_.label = t("lobby.join");
     archive_.label = t("nav.my_games");
     moderation_.label = t("desktop.lobby.moderation");

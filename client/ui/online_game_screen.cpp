@@ -175,8 +175,8 @@ class OnlineGameScreen final : public Screen {
     draw_card(t, *g, ~top, bottom_card_, now);
     draw_move_list(t, s, moves_, vm->move_rows(), vm->rules().first_to_move, vm->moves().size());
     draw_chat(t, *g);
-    draw_text(t, s.fonts->regular, elide(s.fonts->regular, status(*g), s.px(15), panel_.w),
-              s.px(15), panel_.x, status_y_, status_color(*g));
+    draw_fitted(t, s.fonts->regular, status(*g), s.px(15), s.px(12), panel_.x, status_y_, panel_.w,
+                status_color(*g));
     widgets_.draw(t, s);
     if (!vm->running()) draw_banner(t, *g);
     if (!client_->online()) draw_connection_banner(t);
@@ -304,7 +304,7 @@ class OnlineGameScreen final : public Screen {
     const float card_h = s.f(76), button_h = s.f(42), gap = s.f(10);
     top_card_ = {panel_.x, panel_.y, panel_.w, card_h};
     const float buttons_y = panel_.bottom() - button_h;
-    place_button_row({&resign_, &abort_, &rematch_, &lobby_},
+    place_button_row(s, {&resign_, &abort_, &rematch_, &lobby_},
                      {panel_.x, buttons_y, panel_.w, button_h}, gap);
     status_y_ = buttons_y - s.f(20);
     bottom_card_ = {panel_.x, status_y_ - s.f(18) - card_h, panel_.w, card_h};

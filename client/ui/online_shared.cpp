@@ -31,8 +31,10 @@ std::string hosting_fingerprint_line(App& app) {
 void draw_title(sf::RenderTarget& t, const Style& s, float x, float y, const std::string& title,
                 const std::string& subtitle, sf::Color subtitle_color) {
   draw_text(t, s.fonts->bold, title, s.px(32), x, y + s.f(18), colors::kText);
+  // The line under it may run to the window's edge, smaller when it must.
   if (!subtitle.empty())
-    draw_text(t, s.fonts->regular, subtitle, s.px(15), x, y + s.f(54), subtitle_color);
+    draw_fitted(t, s.fonts->regular, subtitle, s.px(15), s.px(12), x, y + s.f(54),
+                t.getView().getSize().x - x - s.f(24), subtitle_color);
 }
 
 void show_notices(App& app, OnlineClient& client) {

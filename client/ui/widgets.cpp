@@ -124,6 +124,13 @@ unsigned fitting_size(const sf::Font& font, const std::string& utf8, unsigned si
   return size;
 }
 
+void draw_fitted(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,
+                 unsigned size, unsigned smallest, float x, float y, float width, sf::Color color,
+                 Align align) {
+  const unsigned fitted = fitting_size(font, utf8, size, smallest, width);
+  draw_text(target, font, elide(font, utf8, fitted, width), fitted, x, y, color, align);
+}
+
 std::vector<std::string> wrap(const sf::Font& font, const std::string& utf8, unsigned size,
                               float width) {
   // CJK ideographs, kana, hangul and their punctuation: a line may break before any of them.
@@ -223,7 +230,7 @@ void Button::draw(sf::RenderTarget& target, const Style& s, bool hovered) const 
   fill_rounded(target, rect, s.f(8), fill, edge, edge == sf::Color::Transparent ? 0 : 1);
   const sf::Font& font = style == ButtonStyle::Primary ? s.fonts->bold : s.fonts->regular;
   const float pad = s.f(align == Align::Left ? 16 : 6);
-  const unsigned size = fitting_size(font, label, s.px(17), s.px(14), rect.w - 2 * pad);
+  const unsigned size = fitting_size(font, label, s.px(17), s.px(13), rect.w - 2 * pad);
   const std::string shown = elide(font, label, size, rect.w - 2 * pad);
   const float x = align == Align::Left ? rect.x + pad : rect.x + rect.w / 2;
   draw_text(target, font, shown, size, x, rect.y + rect.h / 2, text, align);
@@ -248,8 +255,8 @@ void Button::describe(nlohmann::json& out) const {
 // ---- TextField ----
 
 void TextField::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
-  draw_text(target, s.fonts->regular, elide(s.fonts->regular, label, s.px(14), rect.w), s.px(14),
-            rect.x, rect.y - s.f(14), colors::kMuted);
+  draw_fitted(target, s.fonts->regular, label, s.px(14), s.px(12), rect.x, rect.y - s.f(14), rect.w,
+              colors::kMuted);
   const sf::Color edge = focused_ ? colors::kAccent : hovered ? colors::kMuted : colors::kBorder;
   fill_rounded(target, rect, s.f(6), colors::kBackground, edge, focused_ ? 2.f : 1.f);
   const float pad = s.f(12);
@@ -315,8 +322,8 @@ void Selector::step(int delta) {
 }
 
 void Selector::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
-  draw_text(target, s.fonts->regular, elide(s.fonts->regular, label, s.px(14), rect.w), s.px(14),
-            rect.x, rect.y - s.f(14), colors::kMuted);
+  draw_fitted(target, s.fonts->regular, label, s.px(14), s.px(12), rect.x, rect.y - s.f(14), rect.w,
+              colors::kMuted);
   fill_rounded(target, rect, s.f(6), colors::kBackground,
                hovered ? colors::kMuted : colors::kBorder, 1);
   for (const auto& [r, glyph] : {std::pair{prev_rect(), "\xE2\x80\xB9"},     // ‹
@@ -352,7 +359,7 @@ void Toggle::draw(sf::RenderTarget& target, const Style& s, bool hovered) const 
   const float h = std::min(rect.h, s.f(28)), w = h * 1.8f;
   // The label left of the switch, smaller or cut when it does not fit there.
   const float room = rect.w - w - s.f(12);
-  const unsigned size = fitting_size(s.fonts->regular, label, s.px(18), s.px(14), room);
+  const unsigned size = fitting_size(s.fonts->regular, label, s.px(18), s.px(13), room);
   draw_text(target, s.fonts->regular, elide(s.fonts->regular, label, size, room), size, rect.x,
             rect.y + rect.h / 2,
             hovered ? colors::kText : mix(colors::kText, colors::kMuted, 0.3f));

@@ -47,6 +47,10 @@ std::string elide(const sf::Font& font, const std::string& utf8, unsigned size, 
 // when none does): longer words (German, the pseudo-locale) are drawn smaller before cut.
 unsigned fitting_size(const sf::Font& font, const std::string& utf8, unsigned size,
                       unsigned smallest, float width);
+// draw_text of a text made to fit `width`: down to `smallest`, then cut.
+void draw_fitted(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,
+                 unsigned size, unsigned smallest, float x, float y, float width, sf::Color color,
+                 Align align = Align::Left);
 // The lines of a paragraph that fit `width`: broken at spaces, and between any two characters of
 // Chinese, Japanese or Korean (written without spaces); a word longer than a line where it fills
 // the line.
