@@ -259,33 +259,30 @@ Expected<BotConfig, std::string> load_bot_config(BotConfig config,
   return c;
 }
 
-Expected<BotConfig, std::string> finish_config(BotConfig c) {
-  if (c.name.empty()) return Error{"name: the bot needs a name (--name)"};
-  if (c.tls_fingerprint && !c.tls)
-    return Error{"tls_fingerprint: it applies to a TLS server (--server tls://HOST:PORT)"};
+Expected<BotConfig, std::string> finish_config(BotConfig c, const client::Catalogue& t) {
+  if (c.name.empty()) return Error{t("bot.config.no_name")};
+  if (c.tls_fingerprint && !c.tls) return Error{t("bot.config.fingerprint_without_tls")};
   if (c.engine && c.engine->find_first_not_of(" \t") == std::string::npos)
-    return Error{"engine: the command is empty"};
-  if (c.engine && c.ponder)
-    return Error{"ponder: only the built-in engine (level) ponders, not an engine program"};
+    return Error{t("bot.config.empty_engine")};
+  if (c.engine && c.ponder) return Error{t("bot.config.ponder_program")};
   if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warn" &&
       c.log_level != "error")
-    return Error{"log_level: expected debug, info, warn or error, got \"" + c.log_level + "\""};
+    return Error{t("bot.config.log_level", {{"given", c.log_level}})};
   if (c.accept.max_seconds > 0 && c.accept.max_seconds < c.accept.min_seconds)
-    return Error{"accept.max_seconds: smaller than min_seconds"};
+    return Error{t("bot.config.max_below_min")};
   if (c.engine && c.protocol == ai::ExternalProtocol::Botzone) {
     // A Botzone program knows only the 8x8 board from its start position.
     constexpr std::string_view kBotzone = "botzone8";
     const bool other = std::any_of(c.accept.rules.begin(), c.accept.rules.end(),
                                    [&](const std::string& r) { return r != kBotzone; });
-    if (other) return Error{"accept.rules: a Botzone program plays only the botzone8 variant"};
+    if (other) return Error{t("bot.config.botzone_accept")};
     c.accept.rules = {std::string(kBotzone)};
-    if (c.seek && c.seek->rules != kBotzone)
-      return Error{"seek.rules: a Botzone program plays only the botzone8 variant"};
+    if (c.seek && c.seek->rules != kBotzone) return Error{t("bot.config.botzone_seek")};
   }
   if (c.seek && !c.accept.rules.empty() &&
       std::find(c.accept.rules.begin(), c.accept.rules.end(), c.seek->rules) ==
           c.accept.rules.end())
-    return Error{"seek.rules: \"" + c.seek->rules + "\" is not among the accepted rules"};
+    return Error{t("bot.config.seek_not_accepted", {{"rules", c.seek->rules}})};
   return c;
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "ai/tools/external_engine.h"
+#include "client/catalogue.h"
 #include "common/expected.h"
 #include "common/protocol.h"
 #include "common/time_control.h"
@@ -100,8 +101,9 @@ Expected<BotConfig, std::string> load_bot_config(BotConfig config,
                                                  const std::filesystem::path& path);
 
 // Checks that the settings fit together; fills in what follows from others (a Botzone program
-// plays only the botzone8 variant). Call after the file and the flags are applied.
-Expected<BotConfig, std::string> finish_config(BotConfig config);
+// plays only the botzone8 variant). Call after the file and the flags are applied. The error is
+// in `t`'s language.
+Expected<BotConfig, std::string> finish_config(BotConfig config, const client::Catalogue& t);
 
 // Why a game with these settings does not fit the filter, or nullopt when it does.
 std::optional<std::string> refusal(const GameFilter& filter, const std::string& rules,

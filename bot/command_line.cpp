@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "client/cli_text.h"
+
 #include "tls/tls.h"
 
 namespace amazons::bot {
@@ -23,12 +25,10 @@ std::vector<std::string> split_list(const std::string& text) {
 }  // namespace
 
 Expected<CommandLine, std::string> parse_command_line(const std::vector<std::string>& args,
-                                                      const std::filesystem::path& config_dir) {
-  CLI::App app{
-      "amazons-bot: plays on an amazons server as a bot account, with the built-in engine or an "
-      "external engine program. Settings come from config/bot.json (or --config), then from "
-      "these flags.",
-      "amazons-bot"};
+                                                      const std::filesystem::path& config_dir,
+                                                      const client::Catalogue& t) {
+  CLI::App app{t("bot.about"), "amazons-bot"};
+  client::speak(app, t);
   std::optional<std::string> server, name, password, server_password, level, engine, protocol,
       config_path, ai_config, seek, rules, accept_rated, log_level;
   std::optional<int> max_games, threads, hash_mb, engine_restarts, games;
@@ -38,61 +38,50 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
        no_claim = false, rematch = false, rated = false, ponder = false;
 
   std::optional<std::string> tls_fingerprint, known_servers;
-  app.add_option(
-         "--server", server,
-         "the server: HOST:PORT, or tls://HOST:PORT for TLS (default 127.0.0.1:7420); the nodes of "
-         "a cluster separated by commas (a:7420,b:7420), tried in turn")
+  app.add_option("--server", server, t("bot.option.server"))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.add_option("--tls-fingerprint", tls_fingerprint,
-                 "TLS: trust exactly the certificate with this SHA-256 fingerprint (AB:CD:...)");
-  app.add_option("--known-servers", known_servers,
-                 "TLS: the file of certificates trusted on first use (default "
-                 "$XDG_STATE_HOME/amazons/known_servers or ~/.local/state/amazons/known_servers)");
-  app.add_option("--name", name, "the bot's account name");
-  app.add_option("--password", password, "the account's password (protects the name)");
-  app.add_option("--server-password", server_password, "the server's password, if it has one");
-  app.add_option("--level", level, "play with the built-in engine at this level (config/ai.json)");
-  app.add_option("--engine", engine, "play with this engine program (a command line)");
-  app.add_option("--protocol", protocol, "the engine program's protocol")
+  app.add_option("--tls-fingerprint", tls_fingerprint, t("bot.option.tls_fingerprint"));
+  app.add_option("--known-servers", known_servers, t("bot.option.known_servers"));
+  app.add_option("--name", name, t("bot.option.name"));
+  app.add_option("--password", password, t("bot.option.password"));
+  app.add_option("--server-password", server_password, t("bot.option.server_password"));
+  app.add_option("--level", level, t("bot.option.level"));
+  app.add_option("--engine", engine, t("bot.option.engine"));
+  app.add_option("--protocol", protocol, t("bot.option.protocol"))
       ->check(CLI::IsMember({"amazons", "uci", "botzone"}));
-  app.add_option("--config", config_path, "the settings file (default: config/bot.json)");
-  app.add_option("--ai-config", ai_config, "the engine levels (default: config/ai.json)");
-  app.add_option("--max-games", max_games, "games played at once")->check(CLI::Range(1, 64));
-  app.add_option("--seek", seek,
-                 "seek games with this clock: 300+5, 30/move, 1d/move (correspondence) or none");
-  app.add_option("--rules", rules,
-                 "rule variants to play, comma separated (the first is the one sought)");
-  app.add_flag("--rated", rated, "seek rated games");
-  app.add_option("--accept-rated", accept_rated, "which games to take")
+  app.add_option("--config", config_path, t("bot.option.config"));
+  app.add_option("--ai-config", ai_config, t("bot.option.ai_config"));
+  app.add_option("--max-games", max_games, t("bot.option.max_games"))->check(CLI::Range(1, 64));
+  app.add_option("--seek", seek, t("bot.option.seek"));
+  app.add_option("--rules", rules, t("bot.option.rules"));
+  app.add_flag("--rated", rated, t("bot.option.rated"));
+  app.add_option("--accept-rated", accept_rated, t("bot.option.accept_rated"))
       ->check(CLI::IsMember({"any", "rated", "casual"}));
-  app.add_option("--min-time", min_time, "take no game faster than this many seconds a side")
-      ->check(CLI::Range(0.0, 1e7));
-  app.add_option("--max-time", max_time, "take no game slower than this many seconds a side")
-      ->check(CLI::Range(0.0, 1e7));
-  app.add_flag("--no-unlimited", no_unlimited, "take no game without a clock");
-  app.add_flag("--no-join", no_join, "do not join open games");
-  app.add_flag("--no-challenges", no_challenges, "decline every challenge");
-  app.add_flag("--no-bots", no_bots, "do not play other bots");
-  app.add_flag("--no-claim", no_claim, "do not claim games abandoned by the opponent");
-  app.add_flag("--rematch", rematch, "offer and accept rematches");
-  app.add_option("--tournament", tournament,
-                 "join this tournament (its id), play the games it pairs, leave when it ends")
+  app.add_option("--min-time", min_time, t("bot.option.min_time"))->check(CLI::Range(0.0, 1e7));
+  app.add_option("--max-time", max_time, t("bot.option.max_time"))->check(CLI::Range(0.0, 1e7));
+  app.add_flag("--no-unlimited", no_unlimited, t("bot.option.no_unlimited"));
+  app.add_flag("--no-join", no_join, t("bot.option.no_join"));
+  app.add_flag("--no-challenges", no_challenges, t("bot.option.no_challenges"));
+  app.add_flag("--no-bots", no_bots, t("bot.option.no_bots"));
+  app.add_flag("--no-claim", no_claim, t("bot.option.no_claim"));
+  app.add_flag("--rematch", rematch, t("bot.option.rematch"));
+  app.add_option("--tournament", tournament, t("bot.option.tournament"))
       ->check(CLI::PositiveNumber);
-  app.add_option("--games", games, "play this many games, then leave")
-      ->check(CLI::Range(1, 1'000'000'000));
-  app.add_option("--threads", threads, "search threads per game")->check(CLI::Range(1, 64));
-  app.add_flag("--ponder", ponder,
-               "think on the opponent's time about the reply the engine expects (--level only)");
-  app.add_option("--hash", hash_mb, "transposition table per game, MB")
-      ->check(CLI::Range(1, 1 << 14));
-  app.add_option("--engine-restarts", engine_restarts,
-                 "restarts per game of an engine program that crashes")
+  app.add_option("--games", games, t("bot.option.games"))->check(CLI::Range(1, 1'000'000'000));
+  app.add_option("--threads", threads, t("bot.option.threads"))->check(CLI::Range(1, 64));
+  app.add_flag("--ponder", ponder, t("bot.option.ponder"));
+  app.add_option("--hash", hash_mb, t("bot.option.hash"))->check(CLI::Range(1, 1 << 14));
+  app.add_option("--engine-restarts", engine_restarts, t("bot.option.engine_restarts"))
       ->check(CLI::Range(0, 100));
-  app.add_option("--lag-margin", lag_margin_ms, "milliseconds kept back from the clock")
+  app.add_option("--lag-margin", lag_margin_ms, t("bot.option.lag_margin"))
       ->check(CLI::Range(0.0, 60'000.0));
-  app.add_option("--list-interval", list_interval, "seconds between looks for open games")
+  app.add_option("--list-interval", list_interval, t("bot.option.list_interval"))
       ->check(CLI::Range(0.1, 3600.0));
-  app.add_option("--log-level", log_level, "debug, info, warn or error")
+  // Read before parsing (client::cli_catalogue); named here so that they are allowed.
+  std::string language, i18n_dir;
+  app.add_option("--language", language, t("bot.option.language"));
+  app.add_option("--i18n-dir", i18n_dir, t("cli.i18n_dir"));
+  app.add_option("--log-level", log_level, t("bot.option.log_level"))
       ->check(CLI::IsMember({"debug", "info", "warn", "error"}));
 
   std::vector<const char*> argv = {"amazons-bot"};
@@ -104,7 +93,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   } catch (const CLI::ParseError& e) {
     return Error{std::string(e.what())};
   }
-  if (level && engine) return Error{"--level and --engine: choose one of them"};
+  if (level && engine) return Error{t("bot.error.level_and_engine")};
 
   BotConfig c;
   c.ai_config = config_dir / "ai.json";
@@ -121,9 +110,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   }
   if (tls_fingerprint) {
     auto fp = tls::parse_fingerprint(*tls_fingerprint);
-    if (!fp)
-      return Error{"--tls-fingerprint: expected 32 bytes in hex (AB:CD:...), got \"" +
-                   *tls_fingerprint + "\""};
+    if (!fp) return Error{t("bot.error.fingerprint", {{"given", *tls_fingerprint}})};
     c.tls_fingerprint = *fp;
   }
   if (known_servers) c.known_servers = *known_servers;
@@ -137,7 +124,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   }
   if (engine) c.engine = *engine;
   if (protocol) {
-    if (!c.engine) return Error{"--protocol: it is the protocol of an engine program (--engine)"};
+    if (!c.engine) return Error{t("bot.error.protocol")};
     c.protocol = *ai::external_protocol_from_code(*protocol);
   }
   if (ai_config) c.ai_config = *ai_config;
@@ -149,13 +136,13 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   if (games) c.games = *games;
   if (rules) {
     c.accept.rules = split_list(*rules);
-    if (c.accept.rules.empty()) return Error{"--rules: no rule variant named"};
+    if (c.accept.rules.empty()) return Error{t("bot.error.rules")};
   }
   if (seek) {
-    auto t = parse_time_control(*seek);
-    if (!t) return Error{"--seek: " + t.error()};
+    auto time = parse_time_control(*seek);
+    if (!time) return Error{t("bot.error.seek", {{"error", time.error()}})};
     SeekSettings s = c.seek.value_or(SeekSettings{});
-    s.time = *t;
+    s.time = *time;
     if (!c.accept.rules.empty())
       s.rules = c.accept.rules.front();
     else if (c.engine && c.protocol == ai::ExternalProtocol::Botzone)
@@ -163,7 +150,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
     c.seek = s;
   }
   if (rated) {
-    if (!c.seek) return Error{"--rated: it applies to the games sought (--seek)"};
+    if (!c.seek) return Error{t("bot.error.rated")};
     c.seek->rated = true;
   }
   if (accept_rated)
@@ -183,7 +170,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   if (list_interval) c.list_interval = Millis{static_cast<Millis::rep>(*list_interval * 1000.0)};
   if (log_level) c.log_level = *log_level;
 
-  auto finished = finish_config(std::move(c));
+  auto finished = finish_config(std::move(c), t);
   if (!finished) return Error{finished.error()};
   return CommandLine{*finished, std::nullopt};
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bot/bot_config.h"
+#include "client/catalogue.h"
 #include "common/expected.h"
 
 namespace amazons::bot {
@@ -17,8 +18,10 @@ struct CommandLine {
   std::optional<std::string> exit_message;  // --help: print this and exit successfully
 };
 
-// `args` without the program name. The error is one line for people.
+// `args` without the program name. The help and the flags' own errors are in `t`'s language
+// (client::cli_catalogue); an error is one line for people.
 Expected<CommandLine, std::string> parse_command_line(const std::vector<std::string>& args,
-                                                      const std::filesystem::path& config_dir);
+                                                      const std::filesystem::path& config_dir,
+                                                      const client::Catalogue& t);
 
 }  // namespace amazons::bot

@@ -6,6 +6,7 @@
 
 #include "bot/bot.h"
 #include "bot/command_line.h"
+#include "client/cli_text.h"
 #include "common/shipped_files.h"
 
 namespace {
@@ -28,8 +29,11 @@ amazons::Log::Level log_level(const std::string& name) {
 
 int main(int argc, char** argv) {
   using namespace amazons;
+  // The help and the flags' errors in the language of --language, else of LANG.
+  const client::Catalogue t =
+      client::cli_catalogue(argc, argv, amazons::shipped_dir("i18n", AMAZONS_I18N_DIR));
   const auto command = bot::parse_command_line(std::vector<std::string>(argv + 1, argv + argc),
-                                               amazons::shipped_config_dir(AMAZONS_CONFIG_DIR));
+                                               amazons::shipped_config_dir(AMAZONS_CONFIG_DIR), t);
   if (!command) {
     std::fprintf(stderr, "amazons-bot: %s\n", command.error().c_str());
     return 2;

@@ -1,6 +1,7 @@
 #include "client/catalogue.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <memory>
 
@@ -68,7 +69,139 @@ bool contains(const std::vector<std::string>& v, std::string_view s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// The letters of the pseudo-locale: each ASCII letter as an accented one that reads alike.
+constexpr std::string_view kAccented[26][2] = {
+    {"à", "À"}, {"ƀ", "Ɓ"}, {"ç", "Ç"}, {"ð", "Ð"}, {"é", "É"}, {"ƒ", "Ƒ"}, {"ĝ", "Ĝ"},
+    {"ĥ", "Ĥ"}, {"î", "Î"}, {"ĵ", "Ĵ"}, {"ķ", "Ķ"}, {"ļ", "Ļ"}, {"ɱ", "Ṁ"}, {"ñ", "Ñ"},
+    {"ö", "Ö"}, {"þ", "Þ"}, {"ǫ", "Ǫ"}, {"ŕ", "Ŕ"}, {"š", "Š"}, {"ţ", "Ţ"}, {"û", "Û"},
+    {"ṽ", "Ṽ"}, {"ŵ", "Ŵ"}, {"ẋ", "Ẋ"}, {"ý", "Ý"}, {"ž", "Ž"}};
+// How much longer a pseudo-localised text is: German and Finnish run up to 40% longer than
+// English in short interface texts, so a layout that holds this holds them.
+constexpr double kPseudoGrowth = 0.4;
+
+// Pseudo-localises one message of `p` from `i` (at depth > 0, a plural's or select's case, up
+// to its closing brace, not taken). `letters` counts the text's characters. `hash`: whether `#`
+// stands for a plural's number here.
+class Pseudo {
+ public:
+  explicit Pseudo(std::string_view p) : p_(p) {}
+  std::string run() {
+    message(false);
+    // Whatever follows an unbalanced '}' is kept as written: ICU will not read it either.
+    out_ += p_.substr(i_);
+    return out_;
+  }
+  std::size_t letters() const { return letters_; }
+
+ private:
+  void message(bool hash) {
+    while (i_ < p_.size() && p_[i_] != '}') {
+      const char c = p_[i_];
+      if (c == '{') {
+        argument();
+      } else if (c == '\'') {
+        quoted();
+      } else if (c == '#' && hash) {
+        out_ += c;
+        ++i_;
+      } else {
+        if (c >= 'a' && c <= 'z')
+          out_ += kAccented[c - 'a'][0];
+        else if (c >= 'A' && c <= 'Z')
+          out_ += kAccented[c - 'A'][1];
+        else
+          out_ += c;
+        // One count a character, not a byte of UTF-8.
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++letters_;
+        ++i_;
+      }
+    }
+  }
+
+  // '' is an apostrophe; a quote before { } # | runs to the next single quote, kept as written.
+  void quoted() {
+    if (i_ + 1 < p_.size() && p_[i_ + 1] == '\'') {
+      out_ += "''";
+      i_ += 2;
+      ++letters_;
+      return;
+    }
+    const char next = i_ + 1 < p_.size() ? p_[i_ + 1] : '\0';
+    if (next != '{' && next != '}' && next != '#' && next != '|') {
+      out_ += '\'';
+      ++i_;
+      ++letters_;
+      return;
+    }
+    const std::size_t end = p_.find('\'', i_ + 1);
+    const std::size_t stop = end == std::string_view::npos ? p_.size() : end + 1;
+    out_ += p_.substr(i_, stop - i_);
+    letters_ += stop - i_;
+    i_ = stop;
+  }
+
+  // {name}, {name, type, style} kept whole; {name, plural|select|selectordinal, cases} with the
+  // cases' texts pseudo-localised.
+  void argument() {
+    const std::size_t open = i_;
+    std::size_t j = p_.find_first_of(",}", i_ + 1);
+    if (j == std::string_view::npos || p_[j] == '}') return copy_balanced(open);
+    const std::size_t type_end = p_.find_first_of(",}", j + 1);
+    if (type_end == std::string_view::npos) return copy_balanced(open);
+    std::string_view type = p_.substr(j + 1, type_end - j - 1);
+    while (!type.empty() && type.front() == ' ') type.remove_prefix(1);
+    while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
+    const bool plural = type == "plural" || type == "selectordinal";
+    if ((!plural && type != "select") || p_[type_end] != ',') return copy_balanced(open);
+    out_ += p_.substr(open, type_end + 1 - open);
+    i_ = type_end + 1;
+    // Cases: a keyword (one, other, =0, offset:1) and then its message in braces.
+    while (i_ < p_.size() && p_[i_] != '}') {
+      if (p_[i_] == '{') {
+        out_ += '{';
+        ++i_;
+        message(plural);
+        if (i_ < p_.size()) {
+          out_ += '}';
+          ++i_;
+        }
+      } else {
+        out_ += p_[i_++];
+      }
+    }
+    if (i_ < p_.size()) {
+      out_ += '}';
+      ++i_;
+    }
+  }
+
+  void copy_balanced(std::size_t open) {
+    int depth = 0;
+    std::size_t k = open;
+    for (; k < p_.size(); ++k) {
+      if (p_[k] == '{') ++depth;
+      if (p_[k] == '}' && --depth == 0) break;
+    }
+    const std::size_t stop = k < p_.size() ? k + 1 : p_.size();
+    out_ += p_.substr(open, stop - open);
+    i_ = stop;
+  }
+
+  std::string_view p_;
+  std::size_t i_ = 0;
+  std::string out_;
+  std::size_t letters_ = 0;
+};
+
 }  // namespace
+
+std::string pseudo_localize(std::string_view pattern) {
+  Pseudo p(pattern);
+  std::string body = p.run();
+  const auto padding = static_cast<std::size_t>(
+      std::ceil(kPseudoGrowth * static_cast<double>(std::max<std::size_t>(p.letters(), 1))));
+  return "[" + body + " " + std::string(padding, '~') + "]";
+}
 
 Catalogue::Catalogue(std::string language, Messages messages, Messages english)
     : language_(std::move(language)), messages_(std::move(messages)), english_(std::move(english)) {
@@ -80,6 +213,12 @@ Catalogue::Loaded Catalogue::load(const std::filesystem::path& dir, std::string_
   Messages english, messages;
   if (std::string problem = read_messages(dir / "en.json", english); !problem.empty())
     out.problems.push_back(problem + "; messages are shown by their keys");
+  if (language == kPseudoLanguage || language == kPseudoAlias) {
+    for (const auto& [key, pattern] : english) messages.emplace(key, pseudo_localize(pattern));
+    out.catalogue =
+        Catalogue(std::string(kPseudoLanguage), std::move(messages), std::move(english));
+    return out;
+  }
   if (language != kSourceLanguage) {
     if (std::string problem = read_messages(dir / (std::string(language) + ".json"), messages);
         !problem.empty()) {
@@ -135,6 +274,7 @@ std::string system_language(const std::vector<std::string>& available, const Env
 
 std::string choose_language(std::string_view setting, const std::vector<std::string>& available,
                             const EnvLookup& env) {
+  if (setting == kPseudoLanguage || setting == kPseudoAlias) return std::string(kPseudoLanguage);
   if (!setting.empty() && contains(available, setting)) return std::string(setting);
   return system_language(available, env);
 }

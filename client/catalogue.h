@@ -30,11 +30,24 @@ struct MessageArg {
 };
 
 inline constexpr std::string_view kSourceLanguage = "en";
+// The pseudo-locale: English made longer and strange (pseudo_localize) to find texts that are
+// not translated and layouts that break on longer ones. Made from en.json when loaded, never a
+// file; chosen by name only (--language pseudo), never from the locale. "en-XA" is ICU's and
+// Android's tag for it, with English plural rules.
+inline constexpr std::string_view kPseudoLanguage = "en-XA";
+inline constexpr std::string_view kPseudoAlias = "pseudo";
+
+// An ICU MessageFormat pattern pseudo-localised: every letter of its text accented ("Start
+// game" -> "Šţàŕţ ĝàɱé"), lengthened by about 40% with tildes and wrapped in brackets:
+// "[Šţàŕţ ĝàɱé ~~~~]". Placeholders, plural and select keywords, `#` and quoted text are kept
+// as written; the texts inside a plural's or select's cases are pseudo-localised too.
+std::string pseudo_localize(std::string_view pattern);
 
 class Catalogue {
  public:
   struct Loaded;
-  // Reads dir/en.json and dir/`language`.json. Never fails: what cannot be read is named in
+  // Reads dir/en.json and dir/`language`.json (for the pseudo-locale, en.json made into it).
+  // Never fails: what cannot be read is named in
   // `problems` (in English: there may be no catalogue to say it in) and English stands in for
   // it; with no en.json either, a message is shown as its key.
   static Loaded load(const std::filesystem::path& dir, std::string_view language);
@@ -79,7 +92,7 @@ std::string language_of_locale(std::string_view locale, const std::vector<std::s
 std::string system_language(const std::vector<std::string>& available,
                             const EnvLookup& env = process_env);
 // The language a client speaks: its setting (a tag, kept in settings.json) when there is a
-// catalogue for it, else the system's.
+// catalogue for it (or the pseudo-locale, by either of its names), else the system's.
 std::string choose_language(std::string_view setting, const std::vector<std::string>& available,
                             const EnvLookup& env = process_env);
 

@@ -45,6 +45,12 @@ std::string variant_label(const RuleVariant& v) {
   return v.name + "  (" + std::to_string(v.size) + "x" + std::to_string(v.size) + ")";
 }
 
+std::string invite_link(std::string_view base, const InviteTarget& invite) {
+  std::string link(base);
+  if (link.empty() || link.back() != '/') link += '/';
+  return link + "#/join/" + invite.game + "/" + invite.code;
+}
+
 std::optional<InviteTarget> parse_invite(std::string_view text) {
   std::string t(text);
   if (const auto link = t.find("#/join/"); link != std::string::npos) {

@@ -37,6 +37,9 @@ struct InviteTarget {
 // ABCDEFGHJK", "17, ABCDEFGHJK", or the invite link (".../#/join/17/ABCDEFGHJK"). Nothing when
 // the text does not hold both a game and a code.
 std::optional<InviteTarget> parse_invite(std::string_view text);
+// The invite link of a private game for a server's browser page `base` ("http://host:port/"):
+// "http://host:port/#/join/17/ABCDEFGHJK", which parse_invite reads back and the web client opens.
+std::string invite_link(std::string_view base, const InviteTarget& invite);
 inline constexpr std::string_view kInviteExample = "17 ABCDEFGHJK";
 
 }  // namespace amazons::client

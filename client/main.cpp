@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <SFML/Graphics/RenderWindow.hpp>
 
+#include "client/cli_text.h"
 #include "client/display_check.h"
 #include "client/server_host.h"
 #include "client/ui/app.h"
@@ -16,44 +17,34 @@
 int main(int argc, char** argv) {
   using namespace amazons::client;
   namespace fs = std::filesystem;
-  CLI::App cli{"amazons-client: play the Game of the Amazons"};
+  std::string i18n_dir = amazons::shipped_dir("i18n", AMAZONS_I18N_DIR).string();
+  // --help in the language of --language, else of LANG.
+  const Catalogue t = cli_catalogue(argc, argv, i18n_dir);
+  CLI::App cli{t("cli.client.about")};
+  speak(cli, t);
   std::string config, data, state_file, screenshots;
   std::string rules_dir = (amazons::shipped_config_dir(AMAZONS_CONFIG_DIR) / "rules").string();
   std::string server_exe, server_args, replay;
   bool host = false;
   unsigned width = 1200, height = 800;
   int analysis_movetime = 500;
-  std::string i18n_dir = amazons::shipped_dir("i18n", AMAZONS_I18N_DIR).string();
   std::string language;
-  cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
-  cli.add_option("--data-dir", data, "Where games are saved (default: XDG data)");
-  cli.add_option("--rules-dir", rules_dir, "Directory of rule variant files")
-      ->capture_default_str();
-  cli.add_option("--state-file", state_file,
-                 "Keep a JSON description of the screen in this file (for scripted tests)");
-  cli.add_option("--screenshot-dir", screenshots, "Where F12 saves screenshots");
-  cli.add_flag("--host", host,
-               "Host a game on this computer: start amazons-server on a free port (its database "
-               "in the data directory), show the addresses to give friends, open its lobby; the "
-               "server stops when the client quits");
-  cli.add_option("--server-exe", server_exe,
-                 "The amazons-server program for hosting (default: beside this program)");
-  cli.add_option("--server-args", server_args,
-                 "More arguments for the hosted server, e.g. \"--bind 127.0.0.1\"");
-  cli.add_option("--replay", replay,
-                 "Open this game record in the replay screen: .json, .txt, .sgf (also "
-                 "LittleGolem's), .lg or .moves");
-  cli.add_option("--analysis-movetime", analysis_movetime,
-                 "Milliseconds the engine thinks about each position when the replay screen "
-                 "analyses a game")
+  cli.add_option("--config-dir", config, t("cli.config_dir"));
+  cli.add_option("--data-dir", data, t("cli.data_dir"));
+  cli.add_option("--rules-dir", rules_dir, t("cli.rules_dir"))->capture_default_str();
+  cli.add_option("--state-file", state_file, t("cli.client.state_file"));
+  cli.add_option("--screenshot-dir", screenshots, t("cli.client.screenshot_dir"));
+  cli.add_flag("--host", host, t("cli.client.host"));
+  cli.add_option("--server-exe", server_exe, t("cli.client.server_exe"));
+  cli.add_option("--server-args", server_args, t("cli.client.server_args"));
+  cli.add_option("--replay", replay, t("cli.replay"));
+  cli.add_option("--analysis-movetime", analysis_movetime, t("cli.client.analysis_movetime"))
       ->capture_default_str()
       ->check(CLI::Range(10, 60000));
-  cli.add_option("--i18n-dir", i18n_dir, "Directory of the message catalogues (LANG.json)")
-      ->capture_default_str();
-  cli.add_option("--language", language,
-                 "Speak this language (en, zh-CN) in this run; default: the settings, else LANG");
-  cli.add_option("--width", width, "Initial window width")->check(CLI::Range(640u, 7680u));
-  cli.add_option("--height", height, "Initial window height")->check(CLI::Range(480u, 4320u));
+  cli.add_option("--i18n-dir", i18n_dir, t("cli.i18n_dir"))->capture_default_str();
+  cli.add_option("--language", language, t("cli.language"));
+  cli.add_option("--width", width, t("cli.client.width"))->check(CLI::Range(640u, 7680u));
+  cli.add_option("--height", height, t("cli.client.height"))->check(CLI::Range(480u, 4320u));
   CLI11_PARSE(cli, argc, argv);
 
   ui::AppOptions options;

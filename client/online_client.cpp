@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "client/words.h"
+
 namespace amazons::client {
 
 net::ConnectionOptions connection_options(const Settings& settings, const ServerAddress& where,
@@ -38,12 +40,14 @@ std::string nodes_text(const std::vector<ServerAddress>& nodes, bool with_scheme
   return out;
 }
 
-std::string player_text(const protocol::PlayerRef& p) {
-  return p.name + " (" + std::to_string(p.rating) + (p.bot ? ", bot)" : ")");
+std::string player_text(const Catalogue& t, const protocol::PlayerRef& p) {
+  return t(p.bot ? "player.bot_with_rating" : "player.with_rating",
+           {{"name", p.name}, {"rating", std::to_string(p.rating)}});
 }
 
-OnlineClient::OnlineClient(net::ConnectionOptions options)
-    : address_{options.host, options.port, options.tls ? Transport::Tls : Transport::Tcp},
+OnlineClient::OnlineClient(net::ConnectionOptions options, const Catalogue& tr)
+    : tr_(&tr),
+      address_{options.host, options.port, options.tls ? Transport::Tls : Transport::Tcp},
       name_(options.name) {
   options.delivery = net::Delivery::Poll;
   connection_ = std::make_unique<net::Connection>(
@@ -67,24 +71,38 @@ std::string OnlineClient::status_text() const {
   // The node in use: one of several when the server field named a cluster's nodes.
   const auto node = connection_->server();
   const std::string where = to_string(ServerAddress{node.host, node.port, address_.transport});
+  const Catalogue& t = *tr_;
   switch (status_) {
     case net::ConnectionStatus::Idle:
     case net::ConnectionStatus::Connecting:
     case net::ConnectionStatus::LoggingIn:
-      return welcome_ ? "Reconnecting to " + where + "..." : "Connecting to " + where + "...";
+      return t(welcome_ ? "online.status.reconnecting" : "online.status.connecting",
+               {{"server", where}});
     case net::ConnectionStatus::Online:
-      return "Online at " + where + " as " + name() + " (" +
-             std::to_string(welcome_->player.rating) + ")";
+      return t("online.status.online", {{"server", where},
+                                        {"name", name()},
+                                        {"rating", std::to_string(welcome_->player.rating)}});
     case net::ConnectionStatus::WaitingRetry: {
-      std::string text = welcome_ ? "Connection lost" : "Cannot reach " + where;
-      if (last_status_ && last_status_->error) text += " (" + last_status_->error->message + ")";
+      const std::string why =
+          last_status_ && last_status_->error ? this->why(*last_status_->error) : "none";
       const auto seconds = last_status_ ? (last_status_->retry_in.count() + 999) / 1000 : 0;
-      return text + ". Reconnecting in " + std::to_string(seconds) + " s...";
+      return t(welcome_ ? "online.status.lost" : "online.status.unreachable",
+               {{"server", where}, {"why", why}, {"seconds", seconds}});
     }
-    case net::ConnectionStatus::Closed:
-      return "Disconnected" + (closed_reason_ ? ": " + *closed_reason_ : std::string());
+    case net::ConnectionStatus::Closed: {
+      const auto& e = closed_error_;
+      if (!e) return t("connection.disconnected");
+      std::string why = this->why(*e);
+      if (e->code == protocol::ErrorCode::TlsRequired)
+        why = t("online.status.tls_hint", {{"why", why}, {"server", net::host_port(address_)}});
+      return t("online.status.closed", {{"why", why}});
+    }
   }
   return {};
+}
+
+std::string OnlineClient::why(const net::ClientError& e) const {
+  return client_error_text(*tr_, e);
 }
 
 std::vector<OnlineNotice> OnlineClient::take_notices() {
@@ -92,18 +110,23 @@ std::vector<OnlineNotice> OnlineClient::take_notices() {
   notices_.clear();
   for (auto& [id, g] : games_held_)
     if (id == current_)
-      for (auto& text : g->take_notices()) out.push_back({std::move(text), true, {}, {}});
+      for (auto& n : g->take_notices()) out.push_back(std::move(n));
   return out;
 }
 
 void OnlineClient::notice(std::string text, bool error) {
-  notices_.push_back({std::move(text), error, {}, {}});
+  notices_.push_back({std::move(text), error, {}, {}, {}});
   if (notices_.size() > 20) notices_.pop_front();
 }
 
 void OnlineClient::notice(const std::string& what, const net::ClientError& e) {
   const bool refused = e.kind == net::ClientError::Kind::Server && e.code;
-  OnlineNotice n{what.empty() ? e.describe() : what + ": " + e.message, true, {}, {}};
+  const std::string said = why(e);
+  OnlineNotice n{what.empty() ? said : (*tr_)("online.failed", {{"what", what}, {"error", said}}),
+                 true,
+                 {},
+                 {},
+                 e.describe()};
   if (refused) {
     n.code = std::string(protocol::code(*e.code));
     n.reason = e.reason.value_or("");
@@ -129,14 +152,11 @@ void OnlineClient::on_event(const net::ConnectionEvent& event) {
     } else if (s->status == net::ConnectionStatus::Closed) {
       closed_reason_ = s->error ? s->error->message : "closed";
       closed_error_ = s->error;
-      if (s->error && s->error->code == protocol::ErrorCode::TlsRequired)
-        *closed_reason_ +=
-            " (connect with TLS: switch it on, or type tls://" + net::host_port(address_) + ")";
     }
   } else if (const auto* l = std::get_if<net::LoginEvent>(&event)) {
     welcome_ = l->welcome;
     status_ = net::ConnectionStatus::Online;
-    if (l->resumed) notice("Reconnected.");
+    if (l->resumed) notice((*tr_)("online.notice.reconnected"));
     refresh();
     // The server forgets what a connection followed when it drops.
     if (followed_) follow_tournament(*followed_);
@@ -155,7 +175,7 @@ OnlineGame* OnlineClient::find(const std::string& id) {
 OnlineGame& OnlineClient::open_game(const std::string& id, bool seat) {
   auto& slot = games_held_[id];
   if (!slot || (seat && !slot->playing()))
-    slot = std::make_unique<OnlineGame>(id, seat, name(), *connection_);
+    slot = std::make_unique<OnlineGame>(id, seat, name(), *connection_, *tr_);
   return *slot;
 }
 
@@ -187,16 +207,20 @@ void OnlineClient::on_message(const protocol::ServerMessage& message) {
     game = c->game;
   } else if (const auto* r = std::get_if<protocol::RematchOffer>(&message)) {
     game = r->game;
-    notice(r->from + " offers a rematch.");
+    notice((*tr_)("game.rematch.offered_by", {{"player", r->from}}));
   } else if (const auto* ch = std::get_if<protocol::ChallengeReceived>(&message)) {
     std::erase_if(challenges_, [&](const auto& x) { return x.challenge == ch->challenge; });
     challenges_.push_back(*ch);
-    notice(ch->from.name + " challenges you.");
+    const Catalogue& t = *tr_;
+    notice(t("challenge.received", {{"player", ch->from.name},
+                                    {"rules", rules_name(t, ch->rules)},
+                                    {"time", time_choice_text(t, ch->time)},
+                                    {"rated", t(ch->rated ? "game.rated" : "game.casual")}}));
   } else if (const auto* cc = std::get_if<protocol::ChallengeClosed>(&message)) {
     std::erase_if(challenges_, [&](const auto& x) { return x.challenge == cc->challenge; });
     if (const auto it = sent_.find(cc->challenge); it != sent_.end()) {
-      notice(it->second +
-             (cc->reason == "declined" ? " declined your challenge." : " is no longer online."));
+      notice((*tr_)(cc->reason == "declined" ? "online.notice.declined" : "online.notice.gone",
+                    {{"player", it->second}}));
       sent_.erase(it);
     }
   } else if (const auto* t = std::get_if<protocol::YourTurn>(&message)) {
@@ -206,8 +230,9 @@ void OnlineClient::on_message(const protocol::ServerMessage& message) {
     });
     turns_ = t->games;
     if (news && !t->games.empty())
-      notice(t->games.size() == 1 ? "Your move against " + t->games[0].opponent + "."
-                                  : "Your move in " + std::to_string(t->games.size()) + " games.");
+      notice(t->games.size() == 1
+                 ? (*tr_)("online.notice.your_move", {{"opponent", t->games[0].opponent}})
+                 : (*tr_)("online.notice.your_moves", {{"count", t->games.size()}}));
   } else if (const auto* tl = std::get_if<protocol::TournamentList>(&message)) {
     tournaments_ = tl->tournaments;
   } else if (const auto* ti = std::get_if<protocol::TournamentInfo>(&message)) {
@@ -222,7 +247,7 @@ void OnlineClient::on_message(const protocol::ServerMessage& message) {
   } else if (const auto* al = std::get_if<protocol::AuditLog>(&message)) {
     audit_ = *al;
   } else if (const auto* sd = std::get_if<protocol::Shutdown>(&message)) {
-    notice("The server is shutting down: " + sd->message, true);
+    notices_.push_back({(*tr_)("connection.shutdown"), true, {}, {}, sd->message});
   }
   if (game)
     if (OnlineGame* g = find(*game)) g->handle(message);
@@ -280,7 +305,7 @@ void OnlineClient::request_tournaments() {
 void OnlineClient::follow_tournament(std::int64_t id) {
   if (followed_ != id) tournament_.reset();
   followed_ = id;
-  request(protocol::TournamentShow{id}, "Tournament " + std::to_string(id));
+  request(protocol::TournamentShow{id}, (*tr_)("tournament.title", {{"id", std::to_string(id)}}));
 }
 
 void OnlineClient::unfollow_tournament() {
@@ -290,13 +315,13 @@ void OnlineClient::unfollow_tournament() {
 
 void OnlineClient::join_tournament(std::int64_t id) {
   // The server pushes the changed tournament to its players and followers (on_message).
-  request(protocol::TournamentJoin{id}, "Join tournament",
-          [this](const auto&) { notice("You are in the tournament."); });
+  request(protocol::TournamentJoin{id}, (*tr_)("online.request.join_tournament"),
+          [this](const auto&) { notice((*tr_)("tournament.joined")); });
 }
 
 void OnlineClient::withdraw_tournament(std::int64_t id) {
-  request(protocol::TournamentWithdraw{id}, "Withdraw",
-          [this](const auto&) { notice("You withdrew from the tournament."); });
+  request(protocol::TournamentWithdraw{id}, (*tr_)("tournament.withdraw"),
+          [this](const auto&) { notice((*tr_)("tournament.withdrew")); });
 }
 
 // ---- moderation -------------------------------------------------------------------------------
@@ -309,22 +334,23 @@ void OnlineClient::request_moderation() {
   if (!online() || !moderates()) return;
   // The answers reach on_message as well, which keeps them; a refusal (the role was revoked
   // since the welcome) is a notice.
-  request(protocol::ReportsRequest{}, "Reports");
-  request(protocol::SanctionsRequest{}, "Sanctions");
-  request(protocol::AuditRequest{30}, "Audit log");
+  request(protocol::ReportsRequest{}, (*tr_)("moderation.reports"));
+  request(protocol::SanctionsRequest{}, (*tr_)("moderation.sanctions"));
+  request(protocol::AuditRequest{30}, (*tr_)("moderation.audit"));
 }
 
 void OnlineClient::moderate(protocol::ClientMessage action, std::string what) {
   request(std::move(action), what, [this, what](const protocol::ServerMessage&) {
-    notice(what + ": done.");
+    notice((*tr_)("online.notice.done", {{"what", what}}));
     request_moderation();
   });
 }
 
 void OnlineClient::report_player(const std::string& player, const std::string& reason) {
-  request(protocol::Report{player, std::nullopt, reason}, "Report " + player,
+  request(protocol::Report{player, std::nullopt, reason},
+          (*tr_)("moderation.report.title", {{"player", player}}),
           [this, player](const protocol::ServerMessage&) {
-            notice("Reported " + player + " to the moderators.");
+            notice((*tr_)("online.notice.reported", {{"player", player}}));
           });
 }
 
@@ -343,11 +369,11 @@ std::vector<protocol::GameSummary> OnlineClient::live_games() const {
 }
 
 void OnlineClient::create(const protocol::Create& c) {
-  request(c, "Create game", [this](const protocol::ServerMessage& m) {
+  request(c, (*tr_)("lobby.create"), [this](const protocol::ServerMessage& m) {
     if (const auto* created = std::get_if<protocol::Created>(&m)) {
       waiting_ = *created;
-      notice(created->invite ? "Private game created. Invite code: " + *created->invite
-                             : "Game created. Waiting for an opponent...");
+      notice(created->invite ? (*tr_)("online.notice.created_private", {{"code", *created->invite}})
+                             : (*tr_)("online.notice.created"));
     }
     refresh();
   });
@@ -355,17 +381,18 @@ void OnlineClient::create(const protocol::Create& c) {
 
 void OnlineClient::cancel_waiting() {
   if (!waiting_) return;
-  request(protocol::Leave{{waiting_->game}}, "Cancel game",
+  request(protocol::Leave{{waiting_->game}}, (*tr_)("game.cancel_game"),
           [this](const protocol::ServerMessage&) { refresh(); });
   waiting_.reset();
 }
 
 void OnlineClient::join(const std::string& game, std::optional<std::string> invite) {
-  request(protocol::Join{game, std::move(invite)}, "Join game " + game);
+  request(protocol::Join{game, std::move(invite)}, (*tr_)("online.request.join", {{"game", game}}));
 }
 
 void OnlineClient::watch(const std::string& game, std::optional<std::string> invite) {
-  request(protocol::Watch{game, std::move(invite)}, "Watch game " + game,
+  request(protocol::Watch{game, std::move(invite)},
+          (*tr_)("online.request.watch", {{"game", game}}),
           [this, game](const protocol::ServerMessage& m) {
             // The state that answers is routed to the game after this handler.
             if (const auto* st = std::get_if<protocol::State>(&m)) {
@@ -376,7 +403,7 @@ void OnlineClient::watch(const std::string& game, std::optional<std::string> inv
 }
 
 void OnlineClient::seek(const protocol::Seek& s) {
-  request(s, "Quick pairing", [this](const protocol::ServerMessage& m) {
+  request(s, (*tr_)("lobby.quick"), [this](const protocol::ServerMessage& m) {
     if (const auto* seeking = std::get_if<protocol::Seeking>(&m)) seeking_ = *seeking;
   });
 }
@@ -384,26 +411,27 @@ void OnlineClient::seek(const protocol::Seek& s) {
 void OnlineClient::unseek() {
   if (!seeking_) return;
   seeking_.reset();
-  request(protocol::Unseek{}, "Stop pairing");
+  request(protocol::Unseek{}, (*tr_)("lobby.stop_pairing"));
 }
 
 void OnlineClient::challenge(const protocol::ChallengeSend& c) {
-  request(c, "Challenge " + c.player, [this](const protocol::ServerMessage& m) {
-    if (const auto* sent = std::get_if<protocol::ChallengeSent>(&m)) {
-      sent_[sent->challenge] = sent->to;
-      notice("Challenge sent to " + sent->to + ".");
-    }
-  });
+  request(c, (*tr_)("online.request.challenge", {{"player", c.player}}),
+          [this](const protocol::ServerMessage& m) {
+            if (const auto* sent = std::get_if<protocol::ChallengeSent>(&m)) {
+              sent_[sent->challenge] = sent->to;
+              notice((*tr_)("online.challenge.sent", {{"player", sent->to}}));
+            }
+          });
 }
 
 void OnlineClient::accept(const std::string& challenge) {
   std::erase_if(challenges_, [&](const auto& c) { return c.challenge == challenge; });
-  request(protocol::Accept{challenge}, "Accept challenge");
+  request(protocol::Accept{challenge}, (*tr_)("online.request.accept"));
 }
 
 void OnlineClient::decline(const std::string& challenge) {
   std::erase_if(challenges_, [&](const auto& c) { return c.challenge == challenge; });
-  request(protocol::Decline{challenge}, "Decline challenge");
+  request(protocol::Decline{challenge}, (*tr_)("online.request.decline"));
 }
 
 void OnlineClient::leave_game() {
@@ -430,21 +458,22 @@ void OnlineClient::show_game(const std::string& id) {
 // ---- the archive ------------------------------------------------------------------------------
 
 void OnlineClient::request_history(std::optional<std::string> player, int limit) {
-  request(protocol::HistoryRequest{std::move(player), limit}, "Archive",
+  request(protocol::HistoryRequest{std::move(player), limit}, (*tr_)("nav.my_games"),
           [this](const protocol::ServerMessage& m) {
             if (const auto* h = std::get_if<protocol::History>(&m)) history_ = *h;
           });
 }
 
 void OnlineClient::request_record(const std::string& game) {
-  request(protocol::RecordRequest{game, protocol::RecordFormat::Json}, "Game " + game,
-          [this, game](const protocol::ServerMessage& m) {
+  request(protocol::RecordRequest{game, protocol::RecordFormat::Json},
+          (*tr_)("game.title", {{"game", game}}), [this, game](const protocol::ServerMessage& m) {
             const auto* r = std::get_if<protocol::Record>(&m);
             if (!r) return;
             auto record = parse_record_json(r->record.dump());
             if (!record)
-              return notice(
-                  "Game " + game + ": the server's record cannot be read: " + record.error(), true);
+              return notice((*tr_)("online.notice.record_unreadable",
+                                   {{"game", game}, {"error", record.error()}}),
+                            true);
             archived_ = ArchivedGame{game, *record, to_text(*record)};
           });
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "client/catalogue.h"
 #include "client/online_game.h"
 #include "client/settings.h"
 #include "common/expected.h"
@@ -29,16 +30,6 @@ namespace amazons::client {
 using net::parse_server_address;
 using net::ServerAddress;
 using net::to_string;
-
-// A line for the person: a refusal from the server, a lost connection, a challenge declined.
-struct OnlineNotice {
-  std::string text;  // in English: the log's words, and what a client without a catalogue shows
-  bool error = false;
-  // A refusal by the server: its code ("not_your_turn") and for an illegal move the rules'
-  // reason, for the client to say in its own words (client/words.h error_text); else empty.
-  std::string code;
-  std::string reason;
-};
 
 // One finished game of the archive, fetched in full.
 struct ArchivedGame {
@@ -57,17 +48,20 @@ net::ConnectionOptions connection_options(const Settings& settings,
                                           const std::vector<ServerAddress>& nodes,
                                           std::optional<std::string> password);
 using net::parse_server_addresses;
+using net::read_server_addresses;
 // The nodes as the server field shows them: host_port of each, separated by commas, with the
 // scheme (tls://) once in front when `with_scheme` and it is not plain TCP.
 std::string nodes_text(const std::vector<ServerAddress>& nodes, bool with_scheme);
 
 // "alice (1500)", "amazons-bot (1612, bot)": a player as the lobby lists them.
-std::string player_text(const protocol::PlayerRef& p);
+std::string player_text(const Catalogue& t, const protocol::PlayerRef& p);
 
 class OnlineClient {
  public:
-  // Logs in as options.name (delivery is set to Poll). Nothing happens until start().
-  explicit OnlineClient(net::ConnectionOptions options);
+  // Logs in as options.name (delivery is set to Poll). Nothing happens until start(). The
+  // status and the notices are said in `tr`'s language; it must outlive the client (a client
+  // whose catalogue changes language speaks the new one from then on).
+  OnlineClient(net::ConnectionOptions options, const Catalogue& tr);
   ~OnlineClient();
   OnlineClient(const OnlineClient&) = delete;
   OnlineClient& operator=(const OnlineClient&) = delete;
@@ -81,10 +75,11 @@ class OnlineClient {
   // ---- the connection ----
   net::ConnectionStatus status() const { return status_; }
   bool online() const { return status_ == net::ConnectionStatus::Online; }
-  // For the person: "Connecting to host:port...", "Connection lost: ... Reconnecting in 2 s
-  // (attempt 3)...", "Online as alice (1500)", "Disconnected: wrong password".
+  // For the person, in the catalogue's language: "Connecting to host:port...", "Connection
+  // lost (the connection dropped). Reconnecting in 2 s...", "Online at host:port as alice
+  // (1500)", "Disconnected: Wrong password, or your session has expired.".
   std::string status_text() const;
-  // Closed for good: why (a refused login, or close()).
+  // Closed for good: why, in English for the log (a refused login, or close()).
   const std::optional<std::string>& closed_reason() const { return closed_reason_; }
   // Closed for good: the error, when there was one (a Certificate one asks the person).
   const std::optional<net::ClientError>& closed_error() const { return closed_error_; }
@@ -157,6 +152,7 @@ class OnlineClient {
   const std::optional<protocol::AuditLog>& audit() const { return audit_; }
   // A moderator's action (Mute, Unmute, Kick, Ban, Unban, Adjudicate, RemoveChat, Resolve):
   // "`what`: done." or the refusal as an error notice; the lists are asked for again after.
+  // `what` is in the person's words ("Mute bob", said by the screen).
   void moderate(protocol::ClientMessage action, std::string what);
   // Any player: reports `player` to the moderators.
   void report_player(const std::string& player, const std::string& reason);
@@ -181,9 +177,13 @@ class OnlineClient {
   void request(protocol::ClientMessage message, std::string what,
                std::function<void(const protocol::ServerMessage&)> done = {});
   void notice(std::string text, bool error = false);
-  // An error as a notice: `what` failed, and for a refusal the server's code and reason.
+  // An error as a notice: `what` (in the person's words) failed, and why; for a refusal the
+  // server's code and reason.
   void notice(const std::string& what, const net::ClientError& e);
+  // The connection's error in the person's words.
+  std::string why(const net::ClientError& e) const;
 
+  const Catalogue* tr_;
   ServerAddress address_;
   std::string name_;
   std::unique_ptr<net::Connection> connection_;

@@ -1,5 +1,6 @@
 #include "client/online_game.h"
 
+#include "client/words.h"
 #include "common/notation.h"
 #include "common/variant.h"
 
@@ -16,21 +17,26 @@ SteadyTime now() { return std::chrono::steady_clock::now(); }
 // What the seat's driver notes that the person should know of.
 class OnlineGame::Observer final : public net::ServerGameObserver {
  public:
-  explicit Observer(std::vector<std::string>& notices) : notices_(notices) {}
+  Observer(std::vector<OnlineNotice>& notices, const Catalogue& tr) : notices_(notices), tr_(tr) {}
   void on_game_note(const net::ServerGame&, std::string_view what,
                     const std::string& detail) override {
-    if (what == "send_failed" || what == "bad_start" || what == "bad_state")
-      notices_.push_back(detail);
+    // The detail is the driver's English, for the log.
+    if (what == "send_failed")
+      notices_.push_back({tr_("online.game.send_failed"), true, {}, {}, detail});
+    else if (what == "bad_start" || what == "bad_state")
+      notices_.push_back({tr_("online.game.out_of_step"), true, {}, {}, detail});
   }
 
  private:
-  std::vector<std::string>& notices_;
+  std::vector<OnlineNotice>& notices_;
+  const Catalogue& tr_;
 };
 
-OnlineGame::OnlineGame(std::string id, bool seat, std::string me, net::ServerLink& link)
-    : id_(std::move(id)), seat_(seat), me_(std::move(me)), link_(link) {
+OnlineGame::OnlineGame(std::string id, bool seat, std::string me, net::ServerLink& link,
+                       const Catalogue& tr)
+    : id_(std::move(id)), seat_(seat), me_(std::move(me)), link_(link), tr_(tr) {
   if (!seat_) return;
-  observer_ = std::make_unique<Observer>(notices_);
+  observer_ = std::make_unique<Observer>(notices_, tr_);
   human_ = std::make_unique<HumanPlayer>(PlayerInfo{me_, false, std::nullopt}, nullptr);
   driver_ = std::make_unique<net::ServerGame>(id_, *human_, link_, net::ServerGameOptions{},
                                               observer_.get());
@@ -79,8 +85,8 @@ void OnlineGame::begin(const std::string& rules_name, const nlohmann::json& vari
                        const TimeControl& time, std::optional<Color> color) {
   auto rules = variant_from_json(variant);
   if (!rules) {
-    notices_.push_back("The server's rules \"" + rules_name +
-                       "\" cannot be used: " + rules.error());
+    notices_.push_back(
+        {tr_("online.game.bad_rules", {{"rules", rules_name}}), true, {}, {}, rules.error()});
     return;
   }
   if (seat_) color_ = color;
@@ -127,7 +133,8 @@ void OnlineGame::apply(const std::string& text, const std::optional<protocol::Cl
   const auto m = parse_move(text);
   Position after = vm_->position();
   if (!m || after.check(*m)) {
-    notices_.push_back("The server reported a move this client cannot follow: " + text);
+    notices_.push_back(
+        {tr_("online.game.bad_move", {{"move", text}}), true, {}, {}, "unfollowable move " + text});
     if (!driver_) link_.send(protocol::Watch{id_, std::nullopt});
     return;
   }
@@ -169,7 +176,7 @@ std::optional<Move> OnlineGame::play_premove() {
   if (!request || !premove_.pending()) return std::nullopt;
   const auto out = premove_.resolve(vm_->position());
   if (!out->send()) {
-    notices_.push_back(out->notice());
+    notices_.push_back({out->notice(tr_), true, {}, {}, {}});
     return std::nullopt;
   }
   if (!play(*request, out->move)) return std::nullopt;
@@ -177,28 +184,39 @@ std::optional<Move> OnlineGame::play_premove() {
 }
 
 void OnlineGame::request(protocol::ClientMessage message, std::string what) {
-  link_.send(std::move(message),
-             [this, alive = std::weak_ptr<bool>(alive_), what](net::ServerLink::Reply r) {
-               const auto live = alive.lock();
-               if (!live || !*live || r) return;
-               notices_.push_back(what + ": " + r.error().describe());
-             });
+  link_.send(std::move(message), [this, alive = std::weak_ptr<bool>(alive_),
+                                  what](net::ServerLink::Reply r) {
+    const auto live = alive.lock();
+    if (!live || !*live || r) return;
+    const net::ClientError& e = r.error();
+    const bool refused = e.kind == net::ClientError::Kind::Server && e.code;
+    OnlineNotice n{tr_("online.failed", {{"what", what}, {"error", client_error_text(tr_, e)}}),
+                   true,
+                   {},
+                   {},
+                   e.describe()};
+    if (refused) {
+      n.code = std::string(protocol::code(*e.code));
+      n.reason = e.reason.value_or("");
+    }
+    notices_.push_back(std::move(n));
+  });
 }
 
-void OnlineGame::resign() { request(protocol::Resign{{id_}}, "Resign"); }
-void OnlineGame::abort() { request(protocol::Abort{{id_}}, "Abort"); }
+void OnlineGame::resign() { request(protocol::Resign{{id_}}, tr_("game.resign")); }
+void OnlineGame::abort() { request(protocol::Abort{{id_}}, tr_("game.abort")); }
 void OnlineGame::offer_rematch() {
   if (rematch_sent_) return;
   rematch_sent_ = true;
-  request(protocol::Rematch{{id_}}, "Rematch");
+  request(protocol::Rematch{{id_}}, tr_("game.rematch"));
 }
 void OnlineGame::send_chat(const std::string& text) {
-  if (!text.empty()) request(protocol::ChatSend{id_, text}, "Chat");
+  if (!text.empty()) request(protocol::ChatSend{id_, text}, tr_("game.chat"));
 }
 void OnlineGame::leave() {
   if (!seat_) link_.send(protocol::Leave{{id_}});
 }
 
-std::vector<std::string> OnlineGame::take_notices() { return std::exchange(notices_, {}); }
+std::vector<OnlineNotice> OnlineGame::take_notices() { return std::exchange(notices_, {}); }
 
 }  // namespace amazons::client

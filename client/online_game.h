@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "client/catalogue.h"
 #include "client/game_view_model.h"
 #include "client/human_player.h"
 #include "client/premove.h"
@@ -23,6 +24,18 @@
 #include "net/server_game.h"
 
 namespace amazons::client {
+
+// A line for the person: a refusal from the server, a lost connection, a challenge declined.
+struct OnlineNotice {
+  std::string text;  // in the client's language (the OnlineClient's catalogue)
+  bool error = false;
+  // A refusal by the server: its code ("not_your_turn") and for an illegal move the rules'
+  // reason (said in `text` by client/words.h error_text); else empty.
+  std::string code;
+  std::string reason;
+  // For the log, in English: the server's own sentence, or the connection's error; else empty.
+  std::string log;
+};
 
 struct ChatLine {
   std::string from;
@@ -33,8 +46,8 @@ struct ChatLine {
 class OnlineGame {
  public:
   // `seat`: this account plays in the game (else it watches). `me` is this account's name.
-  // `link` must outlive the game.
-  OnlineGame(std::string id, bool seat, std::string me, net::ServerLink& link);
+  // `link` and `tr` (the notices' language) must outlive the game.
+  OnlineGame(std::string id, bool seat, std::string me, net::ServerLink& link, const Catalogue& tr);
   ~OnlineGame();
   OnlineGame(const OnlineGame&) = delete;
   OnlineGame& operator=(const OnlineGame&) = delete;
@@ -83,8 +96,9 @@ class OnlineGame {
   const std::optional<std::string>& rematch_offer() const { return rematch_from_; }
   bool rematch_offered() const { return rematch_sent_; }
   int spectators() const { return spectators_; }
-  // Sentences for the person (a refused request, a resync); taken once.
-  std::vector<std::string> take_notices();
+  // Sentences for the person in the catalogue's language (a refused request, a resync); taken
+  // once.
+  std::vector<OnlineNotice> take_notices();
 
  private:
   class Observer;
@@ -100,6 +114,7 @@ class OnlineGame {
   const bool seat_;
   const std::string me_;
   net::ServerLink& link_;
+  const Catalogue& tr_;
   std::unique_ptr<Observer> observer_;
   std::unique_ptr<HumanPlayer> human_;
   std::unique_ptr<net::ServerGame> driver_;  // after human_: destroyed before it
@@ -113,7 +128,7 @@ class OnlineGame {
   std::optional<std::string> rematch_from_;
   bool rematch_sent_ = false;
   int spectators_ = 0;
-  std::vector<std::string> notices_;
+  std::vector<OnlineNotice> notices_;
   Premove premove_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

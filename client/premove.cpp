@@ -15,30 +15,31 @@ Position premove_position(const Position& pos, Color me) {
   return *flipped;
 }
 
-std::string premove_drop_reason(Move m, MoveError e) {
+std::string premove_drop_reason(const Catalogue& t, Move m, MoveError e) {
   switch (e) {
     case MoveError::GameOver:
-      return "you have no move left";
+      return t("premove.why.no_moves");
     case MoveError::DestinationOccupied:
-      return "the square " + to_string(m.to()) + " is now blocked";
+      return t("premove.why.square", {{"square", to_string(m.to())}});
     case MoveError::PathBlocked:
-      return "the queen's way to " + to_string(m.to()) + " is now blocked";
+      return t("premove.why.queen_way", {{"square", to_string(m.to())}});
     case MoveError::ArrowOccupied:
-      return "the arrow square " + to_string(m.arrow()) + " is now blocked";
+      return t("premove.why.arrow_square", {{"square", to_string(m.arrow())}});
     case MoveError::ArrowPathBlocked:
-      return "the arrow's way to " + to_string(m.arrow()) + " is now blocked";
+      return t("premove.why.arrow_way", {{"square", to_string(m.arrow())}});
     case MoveError::OffBoard:
     case MoveError::NotOwnQueen:
     case MoveError::NotOnQueenLine:
     case MoveError::ArrowNotOnLine:
-      break;  // the opponent cannot cause these; said as the rules core says them
+      break;  // the opponent cannot cause these; said as the server's refusal would say them
   }
-  return std::string(describe(e));
+  return t("error.illegal_move." + std::string(code(e)));
 }
 
-std::string Premove::Outcome::notice() const {
+std::string Premove::Outcome::notice(const Catalogue& t) const {
   if (!error) return {};
-  return "Premove " + to_string(move) + " dropped: " + premove_drop_reason(move, *error);
+  return t("premove.dropped",
+           {{"move", to_string(move)}, {"why", premove_drop_reason(t, move, *error)}});
 }
 
 bool Premove::set(const Position& pos, Color me, Move m) {
@@ -55,8 +56,8 @@ std::optional<Premove::Outcome> Premove::resolve(const Position& pos) {
   return Outcome{m, pos.check(m)};
 }
 
-std::string Premove::panel_line() const {
-  return move_ ? "Premove " + to_string(*move_) + ", Esc cancels" : std::string();
+std::string Premove::panel_line(const Catalogue& t) const {
+  return move_ ? t("premove.line", {{"move", to_string(*move_)}}) : std::string();
 }
 
 }  // namespace amazons::client

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "client/catalogue.h"
 #include "common/move.h"
 #include "common/position.h"
 
@@ -18,8 +19,8 @@ namespace amazons::client {
 Position premove_position(const Position& pos, Color me);
 
 // Why a premove that was legal when entered is illegal now, as the end of a sentence
-// ("the arrow square g7 is now blocked").
-std::string premove_drop_reason(Move m, MoveError e);
+// ("the arrow square g7 is now blocked"), in the catalogue's language.
+std::string premove_drop_reason(const Catalogue& t, Move m, MoveError e);
 
 class Premove {
  public:
@@ -29,7 +30,7 @@ class Premove {
     std::optional<MoveError> error;  // nullopt: still legal, send it
     bool send() const { return !error.has_value(); }
     // "Premove d1-d7/g7 dropped: ..." for the person; empty when it is sent.
-    std::string notice() const;
+    std::string notice(const Catalogue& t) const;
   };
 
   // Records `m` as the premove of `me`. False, and nothing changes, when a premove is already
@@ -43,7 +44,7 @@ class Premove {
   // says whether it is still legal. Nullopt when none was pending.
   std::optional<Outcome> resolve(const Position& pos);
   // The panel line while one is pending: "Premove d1-d7/g7, Esc cancels"; empty otherwise.
-  std::string panel_line() const;
+  std::string panel_line(const Catalogue& t) const;
 
  private:
   std::optional<Move> move_;

@@ -46,18 +46,27 @@ const std::vector<BoardTheme>& board_themes() {
   return themes;
 }
 
-std::optional<std::string> check_name(std::string_view name) {
-  if (name.empty()) return "a name must not be empty";
-  if (name.size() > kMaxNameLength)
-    return "a name has at most " + std::to_string(kMaxNameLength) + " characters";
+std::optional<std::string_view> name_problem(std::string_view name) {
+  if (name.empty()) return "empty";
+  if (name.size() > kMaxNameLength) return "too_long";
   bool visible = false;
   for (char ch : name) {
     const auto u = static_cast<unsigned char>(ch);
-    if (u < 0x20 || u == 0x7f) return "a name must not contain control characters";
+    if (u < 0x20 || u == 0x7f) return "control";
     if (u != ' ') visible = true;
   }
-  if (!visible) return "a name must not be only spaces";
+  if (!visible) return "only_spaces";
   return std::nullopt;
+}
+
+std::optional<std::string> check_name(std::string_view name) {
+  const auto problem = name_problem(name);
+  if (!problem) return std::nullopt;
+  if (*problem == "empty") return "a name must not be empty";
+  if (*problem == "too_long")
+    return "a name has at most " + std::to_string(kMaxNameLength) + " characters";
+  if (*problem == "control") return "a name must not contain control characters";
+  return "a name must not be only spaces";
 }
 
 json to_json(const Settings& s) {

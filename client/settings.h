@@ -55,6 +55,9 @@ struct Settings {
 
 // A player name is 1..kMaxNameLength printable characters, not only spaces; returns why not.
 std::optional<std::string> check_name(std::string_view name);
+// The same as a code for a client to say in its words: "empty", "too_long", "control",
+// "only_spaces" (online.name_problem.CODE).
+std::optional<std::string_view> name_problem(std::string_view name);
 
 nlohmann::json to_json(const Settings& s);
 

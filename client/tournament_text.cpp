@@ -3,45 +3,43 @@
 #include <cmath>
 #include <cstdio>
 
-#include "client/game_choices.h"
 #include "client/game_text.h"
+#include "client/online_client.h"
+#include "client/words.h"
 
 namespace amazons::client {
 namespace {
 const std::string kDot = " \u00B7 ";
 }
 
-std::string kind_name(const std::string& kind) {
-  if (kind == "arena") return "Arena";
-  if (kind == "round_robin") return "Round robin";
-  if (kind == "swiss") return "Swiss";
+std::string kind_name(const Catalogue& t, const std::string& kind) {
+  if (kind == "arena") return t("tournament.kind.arena");
+  if (kind == "round_robin") return t("tournament.kind.round_robin");
+  if (kind == "swiss") return t("tournament.kind.swiss");
   return kind;
 }
 
-std::string tournament_status(const protocol::TournamentSummary& t) {
-  if (t.status == "created") return "starts " + short_timestamp(t.start_at);
-  if (t.status == "running")
-    return t.kind == "arena" || t.round <= 0 ? "running"
-                                             : "running, round " + std::to_string(t.round);
-  return t.status;
+std::string tournament_status(const Catalogue& t, const protocol::TournamentSummary& x) {
+  if (x.status == "created")
+    return t("tournament.starts_lower", {{"when", short_timestamp(x.start_at)}});
+  if (x.status == "running")
+    return x.kind == "arena" || x.round <= 0
+               ? t("tournament.status.running")
+               : t("tournament.status.running_round", {{"round", x.round}});
+  if (x.status == "finished") return t("tournament.status.finished");
+  return x.status;
 }
 
-std::string tournament_line(const protocol::TournamentSummary& t) {
-  return t.name + kDot + kind_name(t.kind) + kDot + tournament_status(t) + kDot +
-         std::to_string(t.players) + (t.players == 1 ? " player" : " players") + kDot + t.rules +
-         kDot + time_text(t.time) + kDot + (t.rated ? "rated" : "casual");
+std::string tournament_line(const Catalogue& t, const protocol::TournamentSummary& x) {
+  return x.name + kDot + kind_name(t, x.kind) + kDot + tournament_status(t, x) + kDot +
+         t("tournament.players", {{"count", x.players}}) + kDot + rules_name(t, x.rules) + kDot +
+         time_choice_text(t, x.time) + kDot + t(x.rated ? "game.rated" : "game.casual");
 }
 
-std::string tiebreak_name(const std::string& kind) {
-  if (kind == "round_robin") return "Sonneborn-Berger";
-  if (kind == "swiss") return "Buchholz";
-  return "wins";
-}
-
-std::string tiebreak_column(const std::string& kind) {
-  if (kind == "round_robin") return "SB";
-  if (kind == "swiss") return "Buchholz";
-  return "Wins";
+std::string tiebreak_column(const Catalogue& t, const std::string& kind) {
+  if (kind == "round_robin") return t("tournament.tiebreak.sb");
+  if (kind == "swiss") return t("tournament.tiebreak.buchholz");
+  return t("tournament.wins");
 }
 
 std::string points_text(double points) {
@@ -54,32 +52,40 @@ std::string points_text(double points) {
   return s == "-0" ? "0" : s;
 }
 
-StandingRow standing_row(const protocol::TournamentStanding& s) {
+StandingRow standing_row(const Catalogue& t, const protocol::TournamentStanding& s) {
   StandingRow row;
   row.rank = std::to_string(s.rank) + ".";
-  row.name = s.name + " (" + std::to_string(s.rating) + ")";
+  row.name = player_text(t, protocol::PlayerRef{s.name, s.rating, false});
   row.points = points_text(s.points);
   row.tiebreak = points_text(s.tiebreak);
-  row.record = std::to_string(s.games) + (s.games == 1 ? " game: " : " games: ") +
-               std::to_string(s.wins) + " W " + std::to_string(s.losses) + " L " +
-               std::to_string(s.draws) + " D";
-  row.note = s.withdrawn ? "withdrawn" : s.on_fire ? "on fire" : "";
+  row.note = s.withdrawn ? t("tournament.withdrawn") : s.on_fire ? t("tournament.on_fire") : "";
   return row;
 }
 
-std::string pairing_line(const protocol::TournamentPairing& p) {
-  std::string line = p.round > 0 ? "Round " + std::to_string(p.round) + ": " : "";
-  if (p.state == "bye" || p.black.empty()) return line + p.white + kDot + "bye";
-  line += p.white + " vs " + p.black + kDot;
-  if (p.state == "forfeit" && p.result && (*p.result == "white" || *p.result == "black"))
-    return line + (*p.result == "white" ? p.white : p.black) + " won by forfeit";
-  if (p.state == "finished" && p.result)
-    return line + (*p.result == "draw"    ? "draw"
-                   : *p.result == "white" ? p.white + " won"
-                   : *p.result == "black" ? p.black + " won"
-                                          : *p.result);
-  if (p.state == "void") return line + "void (the arena ended)";
-  return line + p.state;
+std::string pairing_line(const Catalogue& t, const protocol::TournamentPairing& p) {
+  std::string line;
+  if (p.state == "bye" || p.black.empty()) {
+    line = t("tournament.pairing.bye", {{"player", p.white}});
+  } else {
+    std::string state = p.state;
+    if (p.state == "forfeit" && p.result && (*p.result == "white" || *p.result == "black"))
+      state = t("tournament.pairing.won_forfeit",
+                {{"player", *p.result == "white" ? p.white : p.black}});
+    else if (p.state == "finished" && p.result)
+      state = *p.result == "draw"    ? t("tournament.pairing.draw")
+              : *p.result == "white" ? t("tournament.pairing.won", {{"player", p.white}})
+              : *p.result == "black" ? t("tournament.pairing.won", {{"player", p.black}})
+                                     : *p.result;
+    else if (p.state == "void")
+      state = t("tournament.pairing.void");
+    else if (p.state == "playing")
+      state = t("tournament.pairing.playing");
+    else if (p.state == "pending")
+      state = t("tournament.pairing.pending");
+    line = t("game.players", {{"white", p.white}, {"black", p.black}}) + kDot + state;
+  }
+  if (p.round <= 0) return line;
+  return t("tournament.pairing.in_round", {{"round", p.round}, {"pairing", line}});
 }
 
 bool takes_part(const protocol::TournamentInfo& t, const std::string& name) {

@@ -1,7 +1,9 @@
 #include "client/words.h"
 
+#include <algorithm>
 #include <chrono>
 
+#include "client/settings.h"
 #include "common/protocol_enums.h"
 
 namespace amazons::client {
@@ -132,6 +134,52 @@ std::string error_text(const Catalogue& t, std::string_view code, std::string_vi
   const std::string key = "error." + std::string(code);
   if (!code.empty() && t.knows(key)) return t(key);
   return t("error.unknown", {{"code", std::string(code)}});
+}
+
+std::string client_error_text(const Catalogue& t, const net::ClientError& e) {
+  switch (e.kind) {
+    case net::ClientError::Kind::Server:
+      return e.code ? error_text(t, protocol::code(*e.code), e.reason.value_or(""))
+                    : t("error.unknown", {{"code", e.message}});
+    case net::ClientError::Kind::Connect:
+      return t("connection.error.connect");
+    case net::ClientError::Kind::Disconnected:
+      return t("connection.error.disconnected");
+    case net::ClientError::Kind::Timeout:
+      return t("connection.error.timeout");
+    case net::ClientError::Kind::NotConnected:
+      return t("connection.error.not_connected");
+    case net::ClientError::Kind::BadReply:
+      return t("connection.error.bad_reply");
+    case net::ClientError::Kind::Closed:
+      return t("connection.error.closed");
+    case net::ClientError::Kind::Certificate:
+      return t("connection.error.certificate");
+  }
+  return e.message;
+}
+
+std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>& ms) {
+  if (!ms) return t("time.no_clock");
+  const std::int64_t m = std::max<std::int64_t>(0, *ms / 60'000);  // whole minutes
+  if (m == 0) return t(*ms > 0 ? "time.left.under_a_minute" : "time.left.none");
+  const std::int64_t d = m / 1440, h = m % 1440 / 60, min = m % 60;
+  if (d > 0)
+    return h > 0 ? t("time.left.days_hours", {{"d", d}, {"h", h}})
+                 : t("time.left.days", {{"d", d}});
+  if (h > 0)
+    return min > 0 ? t("time.left.hours_minutes", {{"h", h}, {"min", min}})
+                   : t("time.left.hours", {{"h", h}});
+  return t("time.left.minutes", {{"min", min}});
+}
+
+std::string address_error_text(const Catalogue& t, const net::AddressError& e) {
+  return t("online.address." + std::string(net::code_name(e.code)),
+           {{"text", e.text}, {"detail", e.detail}});
+}
+
+std::string name_problem_text(const Catalogue& t, std::string_view problem) {
+  return t("online.name_problem." + std::string(problem), {{"max", kMaxNameLength}});
 }
 
 }  // namespace amazons::client

@@ -3,6 +3,8 @@
 // refusals. The same keys as the web client's where the words are the same.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +15,8 @@
 #include "common/time_control.h"
 #include "common/types.h"
 #include "common/variant.h"
+#include "net/address.h"
+#include "net/connection.h"
 
 namespace amazons::client {
 
@@ -42,5 +46,16 @@ std::string game_summary(const Catalogue& t, const GameRecord& r);
 // A refusal from the server in the client's words: error.CODE, error.illegal_move.REASON, else
 // error.unknown naming the code. The server's own message belongs in a log, not here.
 std::string error_text(const Catalogue& t, std::string_view code, std::string_view reason = {});
+// A failed request or a lost connection in the client's words: a refusal by its code (as
+// error_text), anything else by its kind ("the server cannot be reached"). The ClientError's own
+// message (English, with the system's detail) is for the log.
+std::string client_error_text(const Catalogue& t, const net::ClientError& e);
+// Why a typed server address or player name cannot be used, in the client's words
+// (online.address.CODE, online.name_problem.CODE).
+std::string address_error_text(const Catalogue& t, const net::AddressError& e);
+std::string name_problem_text(const Catalogue& t, std::string_view problem);
+// How long a player has left for the move, roughly, as the web client says it: "2 d 3 h left",
+// "5 h 12 min left", "under a minute left"; "no clock" without one.
+std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>& ms);
 
 }  // namespace amazons::client

@@ -7,7 +7,9 @@
 #include <CLI/CLI.hpp>
 
 #include "ai/levels.h"
+#include "client/cli_text.h"
 #include "client/user_files.h"
+#include "client/words.h"
 #include "common/shipped_files.h"
 #include "tui/app.h"
 #include "tui/terminal.h"
@@ -15,39 +17,34 @@
 int main(int argc, char** argv) {
   using namespace amazons;
   using namespace amazons::tui;
-  CLI::App cli{"amazons-tui: play the Game of the Amazons in a terminal"};
+  std::string i18n_dir = amazons::shipped_dir("i18n", AMAZONS_I18N_DIR).string();
+  // --help in the language of --language, else of LANG.
+  const client::Catalogue t = client::cli_catalogue(argc, argv, i18n_dir);
+  CLI::App cli{t("cli.tui.about")};
+  client::speak(cli, t);
   AppOptions options;
   std::string config, data, server, name;
   std::string rules_dir = (amazons::shipped_config_dir(AMAZONS_CONFIG_DIR) / "rules").string();
   std::string ai_config = (amazons::shipped_config_dir(AMAZONS_CONFIG_DIR) / "ai.json").string();
   std::string discovery_target;
   int discovery_port = 0;
-  std::string i18n_dir = amazons::shipped_dir("i18n", AMAZONS_I18N_DIR).string();
   std::string language;
-  cli.add_option("--config-dir", config, "Where settings.json is kept (default: XDG config)");
-  cli.add_option("--data-dir", data, "Where games are saved (default: XDG data)");
-  cli.add_option("--rules-dir", rules_dir, "Directory of rule variant files")
-      ->capture_default_str();
-  cli.add_option("--ai-config", ai_config, "The engine levels (ai.json)")->capture_default_str();
-  cli.add_option("--i18n-dir", i18n_dir, "Directory of the message catalogues (LANG.json)")
-      ->capture_default_str();
-  cli.add_option("--language", language,
-                 "Speak this language (en, zh-CN) in this run; default: the settings, else LANG");
-  cli.add_flag("--ascii", options.ascii, "Plain ASCII, no colours: for terminals without them");
-  cli.add_option("--server", server,
-                 "Open the connect screen with this server: host:port or tls://host:port");
-  cli.add_option("--name", name, "Your player name (saved in the settings)");
-  cli.add_option("--password", options.password, "The password of a registered name");
-  cli.add_flag("--connect", options.connect, "With --server: connect at once, to the lobby");
-  cli.add_option("--discovery-target", discovery_target,
-                 "Where LAN discovery asks (default: the settings, 255.255.255.255)");
-  cli.add_option("--discovery-port", discovery_port, "The servers' discovery port")
+  cli.add_option("--config-dir", config, t("cli.config_dir"));
+  cli.add_option("--data-dir", data, t("cli.data_dir"));
+  cli.add_option("--rules-dir", rules_dir, t("cli.rules_dir"))->capture_default_str();
+  cli.add_option("--ai-config", ai_config, t("cli.ai_config"))->capture_default_str();
+  cli.add_option("--i18n-dir", i18n_dir, t("cli.i18n_dir"))->capture_default_str();
+  cli.add_option("--language", language, t("cli.language"));
+  cli.add_flag("--ascii", options.ascii, t("cli.tui.ascii"));
+  cli.add_option("--server", server, t("cli.tui.server"));
+  cli.add_option("--name", name, t("cli.tui.name"));
+  cli.add_option("--password", options.password, t("cli.tui.password"));
+  cli.add_flag("--connect", options.connect, t("cli.tui.connect"));
+  cli.add_option("--discovery-target", discovery_target, t("cli.tui.discovery_target"));
+  cli.add_option("--discovery-port", discovery_port, t("cli.tui.discovery_port"))
       ->check(CLI::Range(1, 65535));
   std::string replay;
-  cli.add_option("--replay", replay,
-                 "Open this record in the replay screen: .json, .txt, .sgf (also LittleGolem's), "
-                 ".lg, .moves")
-      ->check(CLI::ExistingFile);
+  cli.add_option("--replay", replay, t("cli.replay"))->check(CLI::ExistingFile);
   CLI11_PARSE(cli, argc, argv);
   if (!replay.empty()) options.replay_file = replay;
 
@@ -57,8 +54,8 @@ int main(int argc, char** argv) {
   if (!language.empty()) options.language = language;
   if (!server.empty()) options.server = server;
   if (!name.empty()) {
-    if (auto problem = client::check_name(name)) {
-      std::cerr << "amazons-tui: --name: " << *problem << "\n";
+    if (auto problem = client::name_problem(name)) {
+      std::cerr << "amazons-tui: --name: " << client::name_problem_text(t, *problem) << "\n";
       return 2;
     }
     options.name = name;

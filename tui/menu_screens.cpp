@@ -206,8 +206,8 @@ class TwoPlayerSetupScreen final : public Screen {
  private:
   void start() {
     for (std::size_t f : {white_, black_})
-      if (auto problem = client::check_name(form_[f].text)) {
-        app_.notify(form_[f].label + ": " + *problem, true);
+      if (auto problem = client::name_problem(form_[f].text)) {
+        app_.notify(form_[f].label + ": " + client::name_problem_text(app_.tr(), *problem), true);
         return;
       }
     client::SessionSetup setup;

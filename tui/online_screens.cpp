@@ -24,17 +24,19 @@ std::unique_ptr<Screen> make_online_game_screen(App& app,
                                                 std::shared_ptr<client::OnlineClient> client);
 std::unique_ptr<Screen> make_archive_screen(App& app, std::shared_ptr<client::OnlineClient> client);
 
-// A refusal is said in the client's words (error.CODE); the server's own sentence goes to the
-// log, where a person reporting a problem finds it.
+// A notice is said in the client's words (a refusal by its code, error.CODE); the server's own
+// sentence or the connection's detail goes to the log, where a person reporting a problem finds
+// it.
+void say(App& app, const client::OnlineNotice& n) {
+  if (!n.code.empty())
+    app.log("server_refused", {{"code", n.code}, {"reason", n.reason}, {"message", n.log}});
+  else if (!n.log.empty())
+    app.log("online_notice", {{"text", n.text}, {"detail", n.log}});
+  app.notify(n.text, n.error);
+}
+
 void show_notices(App& app, client::OnlineClient& c) {
-  for (const client::OnlineNotice& n : c.take_notices()) {
-    if (n.code.empty()) {
-      app.notify(n.text, n.error);
-      continue;
-    }
-    app.log("server_refused", {{"code", n.code}, {"reason", n.reason}, {"message", n.text}});
-    app.notify(client::error_text(app.tr(), n.code, n.reason), true);
-  }
+  for (const client::OnlineNotice& n : c.take_notices()) say(app, n);
 }
 
 // ---- where and as whom ----
@@ -115,9 +117,11 @@ class ConnectScreen final : public Screen {
 
   void go() {
     // One address, or the nodes of a cluster separated by commas.
-    auto where = client::parse_server_addresses(form_[server_].text);
+    auto where = client::read_server_addresses(form_[server_].text);
     if (!where) {
-      app_.notify(app_.tr()("online.bad_server", {{"error", where.error()}}), true);
+      app_.notify(app_.tr()("online.bad_server",
+                            {{"error", client::address_error_text(app_.tr(), where.error())}}),
+                  true);
       return;
     }
     const auto transport = where->front().transport;
@@ -125,8 +129,10 @@ class ConnectScreen final : public Screen {
       app_.notify(app_.tr()("online.no_websocket"), true);
       return;
     }
-    if (auto why = client::check_name(form_[name_].text)) {
-      app_.notify(app_.tr()("online.bad_name", {{"error", *why}}), true);
+    if (auto why = client::name_problem(form_[name_].text)) {
+      app_.notify(
+          app_.tr()("online.bad_name", {{"error", client::name_problem_text(app_.tr(), *why)}}),
+          true);
       return;
     }
     app_.settings().last_server = client::nodes_text(*where, true);
@@ -135,7 +141,7 @@ class ConnectScreen final : public Screen {
     std::optional<std::string> password;
     if (!form_[password_].text.empty()) password = form_[password_].text;
     auto online = std::make_shared<client::OnlineClient>(
-        client::connection_options(app_.settings(), *where, std::move(password)));
+        client::connection_options(app_.settings(), *where, std::move(password)), app_.tr());
     online->start();
     app_.show(make_lobby_screen(app_, std::move(online)));
   }
@@ -162,7 +168,7 @@ class CertificateScreen final : public Screen {
       app_.save_settings();
       net::ConnectionOptions o = options_;
       o.tls_fingerprint = error_.fingerprint;
-      auto online = std::make_shared<client::OnlineClient>(o);
+      auto online = std::make_shared<client::OnlineClient>(o, app_.tr());
       online->start();
       return app_.show(make_lobby_screen(app_, std::move(online)));
     }
@@ -338,9 +344,10 @@ class LobbyScreen final : public Screen {
       case Section::Open:
         for (const auto& g : client_->open_games()) {
           const auto& creator = g.white ? *g.white : g.black ? *g.black : protocol::PlayerRef{};
-          out.push_back(
-              g.game + "  " + client::player_text(creator) + "  " + client::rules_name(t, g.rules) +
-              "  " + client::time_choice_text(t, g.time) + (g.rated ? "  " + t("game.rated") : ""));
+          out.push_back(g.game + "  " + client::player_text(t, creator) + "  " +
+                        client::rules_name(t, g.rules) + "  " +
+                        client::time_choice_text(t, g.time) +
+                        (g.rated ? "  " + t("game.rated") : ""));
         }
         break;
       case Section::Live:
@@ -348,8 +355,8 @@ class LobbyScreen final : public Screen {
           out.push_back(
               g.game + "  " +
               t("game.players",
-                {{"white", client::player_text(g.white.value_or(protocol::PlayerRef{}))},
-                 {"black", client::player_text(g.black.value_or(protocol::PlayerRef{}))}}) +
+                {{"white", client::player_text(t, g.white.value_or(protocol::PlayerRef{}))},
+                 {"black", client::player_text(t, g.black.value_or(protocol::PlayerRef{}))}}) +
               "  " + t("game.move_number", {{"n", g.plies}}) + "  " +
               client::rules_name(t, g.rules));
         break;
@@ -363,7 +370,7 @@ class LobbyScreen final : public Screen {
         break;
       case Section::Challenges:
         for (const auto& ch : client_->challenges())
-          out.push_back(t("online.challenge.from", {{"player", client::player_text(ch.from)}}) +
+          out.push_back(t("online.challenge.from", {{"player", client::player_text(t, ch.from)}}) +
                         "  " + client::rules_name(t, ch.rules) + "  " +
                         client::time_choice_text(t, ch.time) + "  " +
                         t(ch.rated ? "game.rated" : "game.casual"));
@@ -589,12 +596,7 @@ class OnlineSource final : public GameSource {
     show_notices(app_, *client_);
     client::OnlineGame* g = client_->game();
     if (!g) return app_.show(make_lobby_screen(app_, client_));
-    // The game's notices are still English sentences (client/online_game.cpp): logged, and
-    // shown as they are until they carry codes.
-    for (const std::string& n : g->take_notices()) {
-      app_.log("game_notice", {{"message", n}});
-      app_.notify(n, true);
-    }
+    for (const client::OnlineNotice& n : g->take_notices()) say(app_, n);
   }
   const client::GameViewModel* view() const override {
     client::OnlineGame* g = client_->game();

@@ -37,7 +37,7 @@ App::App(AppOptions options, sf::RenderWindow& window, Fonts& fonts)
       screen_ =
           make_replay_screen(*this, model->record(), [this] { return make_menu_screen(*this); });
     else
-      notify("This file cannot be replayed: " + model.error(), true);
+      notify(catalogue_("tui.replay.cannot", {{"error", model.error()}}), true);
   }
 }
 
@@ -62,14 +62,16 @@ void App::show(std::unique_ptr<Screen> screen) { next_ = std::move(screen); }
 void App::save_settings() {
   sounds_.set_enabled(settings_.sound);
   if (auto problem = client::save_settings(options_.config_dir / "settings.json", settings_))
-    notify("Settings not saved: " + *problem, true);
+    notify(catalogue_("desktop.settings.not_saved", {{"error", *problem}}), true);
 }
 
 void App::notify(const OnlineNotice& notice) {
-  if (notice.code.empty()) return notify(notice.text, notice.error);
-  log_.warn("server_refused",
-            {{"code", notice.code}, {"reason", notice.reason}, {"message", notice.text}});
-  notify(error_text(catalogue_, notice.code, notice.reason), true);
+  if (!notice.code.empty())
+    log_.warn("server_refused",
+              {{"code", notice.code}, {"reason", notice.reason}, {"message", notice.log}});
+  else if (!notice.log.empty())
+    log_.warn("online_notice", {{"text", notice.text}, {"detail", notice.log}});
+  notify(notice.text, notice.error);
 }
 
 void App::notify(std::string message, bool error) {
@@ -104,18 +106,21 @@ void App::draw_notice(SteadyTime now) {
 }
 
 void App::save_screenshot() {
-  sf::Texture texture;
-  const sf::Vector2u size = window_.getSize();
-  if (!texture.create(size.x, size.y)) return notify("Screenshot failed: no texture", true);
-  texture.update(window_);
-  std::error_code ec;
-  std::filesystem::create_directories(options_.screenshot_dir, ec);
   const auto file = options_.screenshot_dir /
                     ("amazons-" + screen_->name() + "-" + std::to_string(++screenshots_) + ".png");
-  if (!texture.copyToImage().saveToFile(file.string()))
-    return notify("Screenshot failed: cannot write " + file.string(), true);
+  sf::Texture texture;
+  const sf::Vector2u size = window_.getSize();
+  std::error_code ec;
+  std::filesystem::create_directories(options_.screenshot_dir, ec);
+  bool saved = texture.create(size.x, size.y);
+  if (saved) {
+    texture.update(window_);
+    saved = texture.copyToImage().saveToFile(file.string());
+  }
+  if (!saved)
+    return notify(catalogue_("desktop.screenshot.failed", {{"file", file.string()}}), true);
   last_screenshot_ = file.string();
-  notify("Screenshot saved: " + file.string());
+  notify(catalogue_("desktop.screenshot.saved", {{"file", file.string()}}));
 }
 
 void App::write_state() {
@@ -127,6 +132,7 @@ void App::write_state() {
   state["frames_per_second"] = frames_per_second_;
   const bool showing = !notice_.empty() && std::chrono::steady_clock::now() <= notice_until_;
   state["notice"] = showing ? notice_ : std::string();
+  state["texts"] = drawn_;
   std::string text = state.dump();
   if (text == last_state_) return;
   last_state_ = std::move(text);
@@ -168,9 +174,13 @@ int App::run() {
       relayout();
     }
     window_.clear(colors::kBackground);
+    // What this frame shows, for the state dump.
+    drawn_.clear();
+    if (options_.state_file) record_drawn_texts(&drawn_);
     screen_->draw(window_, now);
     if (screenshot) save_screenshot();  // before the notice it causes is drawn
     draw_notice(now);
+    record_drawn_texts(nullptr);
     window_.display();
     if (++frames_, now - measure_start_ >= std::chrono::seconds(1)) {
       frames_per_second_ = frames_;

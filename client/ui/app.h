@@ -86,8 +86,8 @@ class App {
   Sounds& sounds() { return sounds_; }
   // A line at the bottom of the window for a few seconds.
   void notify(std::string message, bool error = false);
-  // A notice of the online client: a refusal in the client's words (error.CODE), the server's
-  // own sentence on stderr, the client's log.
+  // A notice of the online client (already in the client's words: a refusal by its code); the
+  // server's own sentence or the connection's detail on stderr, the client's log.
   void notify(const OnlineNotice& notice);
   // The server this client hosts, if any: kept until the client quits, then stopped.
   std::unique_ptr<ServerHost>& hosted_server() { return hosted_server_; }
@@ -116,7 +116,8 @@ class App {
   int screenshots_ = 0;
   std::string last_screenshot_;
   std::string last_state_;
-  int frames_ = 0;  // drawn since measure_start_
+  std::vector<std::string> drawn_;  // the texts of the last frame, for the state dump
+  int frames_ = 0;                  // drawn since measure_start_
   SteadyTime measure_start_{};
   int frames_per_second_ = 0;  // over the last whole second
 };

@@ -105,16 +105,24 @@ bool board_input_event(const sf::Event& e, MoveInput& input, const BoardGeometry
   }
 }
 
-void place_button_row(const std::vector<Button*>& buttons, Rect area, float gap) {
+void place_button_row(const Style& s, const std::vector<Button*>& buttons, Rect area, float gap) {
   std::vector<Button*> row;
   for (Button* b : buttons)
     if (b->visible) row.push_back(b);
   if (row.empty()) return;
+  // Each as wide as its words need, the room left shared out evenly; when the words need more
+  // than there is, in proportion to them (a long label does not squeeze into an equal share).
   const float n = static_cast<float>(row.size());
-  const float w = (area.w - gap * (n - 1)) / n;
-  for (std::size_t i = 0; i < row.size(); ++i)
-    row[i]->rect = {std::round(area.x + static_cast<float>(i) * (w + gap)), area.y, std::round(w),
-                    area.h};
+  const float room = area.w - gap * (n - 1);
+  std::vector<float> widths;
+  float needed = 0;
+  for (const Button* b : row) needed += widths.emplace_back(b->natural_width(s));
+  float x = area.x;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    const float w = needed <= room ? widths[i] + (room - needed) / n : widths[i] * room / needed;
+    row[i]->rect = {std::round(x), area.y, std::round(w), area.h};
+    x += w + gap;
+  }
 }
 
 void draw_player_card(sf::RenderTarget& t, const Style& s, const GameViewModel& vm, Color c, Rect r,

@@ -52,7 +52,7 @@ nlohmann::json board_json(const BoardGeometry& geometry);
 bool board_input_event(const sf::Event& e, MoveInput& input, const BoardGeometry& geometry,
                        float& mouse_x, float& mouse_y);
 // Lays the visible buttons out side by side, equally wide, across `area`.
-void place_button_row(const std::vector<Button*>& buttons, Rect area, float gap);
+void place_button_row(const Style& s, const std::vector<Button*>& buttons, Rect area, float gap);
 
 // A player's card: the queen of colour c, the name, a line below it (`sub`, in `sub_color`), and
 // the clock when the game has one. Highlighted while c is to move.

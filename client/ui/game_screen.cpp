@@ -126,8 +126,8 @@ class GameScreen final : public Screen {
     const std::string status = !vm_->running()        ? reason_text()
                                : vm_->human_to_move() ? stage_hint(tr, input_.stage())
                                                       : game_status(tr, *vm_);
-    draw_text(t, s.fonts->regular, elide(s.fonts->regular, status, s.px(15), panel_.w), s.px(15),
-              panel_.x, status_y_, colors::kMuted);
+    draw_fitted(t, s.fonts->regular, status, s.px(15), s.px(12), panel_.x, status_y_, panel_.w,
+                colors::kMuted);
     widgets_.draw(t, s);
     if (!vm_->running()) draw_banner(t);
   }
@@ -282,7 +282,7 @@ class GameScreen final : public Screen {
     territory_.rect = {panel_.x + s.f(4), below_card, panel_.w - s.f(8), s.f(30)};
     below_card = territory_.rect.bottom() + gap;
     const float buttons_y = panel_.bottom() - button_h;
-    place_button_row({&resign_, &abort_, &rematch_, &replay_, &leave_},
+    place_button_row(s, {&resign_, &abort_, &rematch_, &replay_, &leave_},
                      {panel_.x, buttons_y, panel_.w, button_h}, gap);
     status_y_ = buttons_y - s.f(24);
     bottom_card_ = {panel_.x, status_y_ - s.f(22) - card_h, panel_.w, card_h};

@@ -83,8 +83,13 @@ class MenuScreen final : public Screen {
     const Style& s = app_.style();
     width_ = w;
     height_ = h;
-    // Seven entries and Quit fit under the title down to the smallest window (480 px high).
-    const float bw = std::min(s.f(360), w - s.f(48)), bh = s.f(44), gap = s.f(10);
+    // Seven entries and Quit fit under the title down to the smallest window (480 px high); as
+    // wide as the longest entry needs (longer in some languages), up to the window's.
+    float bw = s.f(360);
+    for (Button* b : {&computer_, &hotseat_, &online_, &host_, &resume_, &replay_, &settings_})
+      bw = std::max(bw, b->natural_width(s));
+    bw = std::min(bw, w - s.f(48));
+    const float bh = s.f(44), gap = s.f(10);
     float y = std::round(h * 0.34f);
     for (Button* b : {&computer_, &hotseat_, &online_, &host_, &resume_, &replay_, &settings_}) {
       if (!b->visible) continue;
@@ -236,8 +241,8 @@ class NewGameScreen final : public Screen {
  private:
   void start() {
     for (TextField* f : {&white_, &black_})
-      if (auto why = check_name(f->text)) {
-        error_ = f->label + ": " + *why + ".";
+      if (auto why = name_problem(f->text)) {
+        error_ = f->label + ": " + name_problem_text(app_.tr(), *why);
         return;
       }
     const RuleVariant& rules = variants_[rules_.index];
@@ -383,8 +388,8 @@ class SettingsScreen final : public Screen {
 
  private:
   void save() {
-    if (auto why = check_name(name_.text)) {
-      error_ = app_.tr()("online.bad_name", {{"error", *why}});
+    if (auto why = name_problem(name_.text)) {
+      error_ = app_.tr()("online.bad_name", {{"error", name_problem_text(app_.tr(), *why)}});
       return;
     }
     edited_.name = name_.text;

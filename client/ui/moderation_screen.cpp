@@ -7,55 +7,70 @@
 #include <cmath>
 
 #include "client/game_text.h"
+#include "client/ui/online_shared.h"
 #include "client/ui/screens.h"
 
 namespace amazons::client::ui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr auto kRefreshEvery = std::chrono::seconds(3);
-const std::string kDot = " \u00B7 ";
 
 // The durations offered, in seconds; the last is for good.
 struct DurationChoice {
-  const char* label;
+  const char* key;
   std::optional<std::int64_t> seconds;
 };
-constexpr DurationChoice kDurations[] = {{"10 minutes", 600},
-                                         {"1 hour", 3600},
-                                         {"1 day", 86'400},
-                                         {"1 week", 604'800},
-                                         {"For good", std::nullopt}};
+constexpr DurationChoice kDurations[] = {{"moderation.for.minutes10", 600},
+                                         {"moderation.for.hour", 3600},
+                                         {"moderation.for.day", 86'400},
+                                         {"moderation.for.week", 604'800},
+                                         {"moderation.for.good", std::nullopt}};
 
-std::string sanction_text(const protocol::SanctionInfo& s) {
-  const std::string kind = s.kind == "ban_name"      ? "Ban"
-                           : s.kind == "ban_address" ? "Address ban"
-                           : s.kind == "mute"        ? "Mute"
+std::string sanction_text(const Catalogue& t, const protocol::SanctionInfo& s) {
+  const std::string kind = s.kind == "ban_name"      ? t("moderation.kind.ban")
+                           : s.kind == "ban_address" ? t("moderation.kind.ban_address")
+                           : s.kind == "mute"        ? t("moderation.kind.mute")
                                                      : s.kind;
-  return kind + ": " + s.target + kDot + (s.reason.empty() ? "no reason" : s.reason) + kDot +
-         "by " + s.by + kDot + (s.until ? "until " + short_timestamp(*s.until) : "for good");
+  return t("moderation.sanction",
+           {{"kind", kind},
+            {"target", s.target},
+            {"reason", s.reason.empty() ? t("moderation.no_reason") : s.reason},
+            {"by", s.by},
+            {"until", s.until ? t("moderation.until", {{"when", short_timestamp(*s.until)}})
+                              : t("moderation.for.good")}});
 }
 
-std::string report_text(const protocol::ReportInfo& r) {
-  std::string text =
-      "#" + std::to_string(r.report) + " " + r.reporter + " reports " + r.player + ": " + r.reason;
-  if (r.text) text += kDot + "\u201C" + *r.text + "\u201D";
-  if (r.game) text += kDot + "game " + *r.game;
+std::string report_text(const Catalogue& t, const protocol::ReportInfo& r) {
+  std::string text = t("moderation.report.line", {{"id", std::to_string(r.report)},
+                                                  {"reporter", r.reporter},
+                                                  {"player", r.player},
+                                                  {"reason", r.reason}});
+  if (r.text) text += kDot + t("moderation.report.quote", {{"text", *r.text}});
+  if (r.game) text += kDot + t("game.title", {{"game", *r.game}});
   return text;
 }
 
 // 600 -> "10 min", 86400 -> "1 d"; the largest unit that divides it.
-std::string duration_text(std::int64_t s) {
-  if (s > 0 && s % 86'400 == 0) return std::to_string(s / 86'400) + " d";
-  if (s > 0 && s % 3600 == 0) return std::to_string(s / 3600) + " h";
-  if (s > 0 && s % 60 == 0) return std::to_string(s / 60) + " min";
-  return std::to_string(s) + " s";
+std::string duration_text(const Catalogue& t, std::int64_t s) {
+  if (s > 0 && s % 86'400 == 0) return t("duration.days", {{"n", s / 86'400}});
+  if (s > 0 && s % 3600 == 0) return t("duration.hours", {{"n", s / 3600}});
+  if (s > 0 && s % 60 == 0) return t("duration.minutes", {{"n", s / 60}});
+  return t("duration.seconds", {{"n", s}});
 }
 
-std::string audit_text(const protocol::AuditEntry& e) {
-  std::string text = short_timestamp(e.at) + "  " + e.actor + " " + e.action + " " + e.target;
-  if (e.duration) text += " for " + duration_text(*e.duration);
-  if (!e.reason.empty()) text += ": " + e.reason;
+// The server's action code in the person's words ("mute", "禁言"); an unknown one as it came.
+std::string action_text(const Catalogue& t, const std::string& action) {
+  const std::string key = "moderation.action." + action;
+  return t.knows(key) ? t(key) : action;
+}
+
+std::string audit_text(const Catalogue& t, const protocol::AuditEntry& e) {
+  std::string text =
+      short_timestamp(e.at) + "  " +
+      t("moderation.audit.line",
+        {{"actor", e.actor}, {"action", action_text(t, e.action)}, {"target", e.target}});
+  if (e.duration) text += t("moderation.audit.for", {{"duration", duration_text(t, *e.duration)}});
+  if (!e.reason.empty()) text += t("moderation.audit.reason", {{"reason", e.reason}});
   return text;
 }
 
@@ -63,7 +78,17 @@ class ModerationScreen final : public Screen {
  public:
   ModerationScreen(App& app, std::shared_ptr<OnlineClient> client)
       : Screen(app), client_(std::move(client)) {
-    for (const auto& d : kDurations) duration_.options.push_back(d.label);
+    const Catalogue& t = app_.tr();
+    for (const auto& d : kDurations) duration_.options.push_back(t(d.key));
+    player_.label = t("moderation.player");
+    reason_.label = t("moderation.reason");
+    duration_.label = t("moderation.for");
+    mute_.label = t("moderation.mute");
+    kick_.label = t("moderation.kick");
+    ban_.label = t("moderation.ban");
+    unmute_.label = t("moderation.unmute");
+    unban_.label = t("moderation.unban");
+    back_.label = t("nav.lobby");
     duration_.index = 1;
     back_.on_click = [this] { app_.show(make_lobby_screen(app_, client_)); };
     mute_.on_click = [this] { act("mute"); };
@@ -103,21 +128,27 @@ class ModerationScreen final : public Screen {
 
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
-    draw_title(t, s, left_.x, s.f(16), "Moderation",
-               std::string(client_->role() == protocol::Role::Admin ? "Admin" : "Moderator") +
-                   kDot + client_->status_text());
+    const Catalogue& tr = app_.tr();
+    draw_title(t, s, left_.x, s.f(16), tr("desktop.lobby.moderation"),
+               elide(s.fonts->regular,
+                     tr(client_->role() == protocol::Role::Admin ? "moderation.role.admin"
+                                                                 : "moderation.role.moderator") +
+                         kDot + client_->status_text(),
+                     s.px(15), width_ - s.f(56)));
     for (const auto& [y, text] : headings_)
       draw_text(t, s.fonts->bold, text, s.px(17), left_.x, y, colors::kText);
     for (const auto& [y, text] : lines_)
       draw_text(t, s.fonts->regular, text, s.px(14), left_.x + s.f(4), y, colors::kMuted);
-    draw_text(t, s.fonts->bold, "Act on a player", s.px(17), right_.x, right_.y, colors::kText);
-    draw_text(t, s.fonts->bold, "Audit log", s.px(17), right_.x, audit_y_, colors::kText);
+    draw_text(t, s.fonts->bold, tr("moderation.act"), s.px(17), right_.x, right_.y, colors::kText);
+    draw_text(t, s.fonts->bold, tr("moderation.audit"), s.px(17), right_.x, audit_y_,
+              colors::kText);
     float y = audit_y_ + s.f(28);
     if (const auto& log = client_->audit())
       for (const auto& e : log->entries) {
         if (y + s.f(20) > height_ - s.f(80)) break;
-        draw_text(t, s.fonts->regular, elide(s.fonts->regular, audit_text(e), s.px(13), right_.w),
-                  s.px(13), right_.x, y, colors::kMuted);
+        draw_text(t, s.fonts->regular,
+                  elide(s.fonts->regular, audit_text(tr, e), s.px(13), right_.w), s.px(13),
+                  right_.x, y, colors::kMuted);
         y += s.f(20);
       }
     widgets_.draw(t, s);
@@ -132,9 +163,9 @@ class ModerationScreen final : public Screen {
     if (reports_)
       for (const auto& r : reports_->reports) reports.push_back(r.report);
     if (sanctions_)
-      for (const auto& x : sanctions_->sanctions) sanctions.push_back(sanction_text(x));
+      for (const auto& x : sanctions_->sanctions) sanctions.push_back(sanction_text(app_.tr(), x));
     if (const auto& log = client_->audit())
-      for (const auto& e : log->entries) audit.push_back(audit_text(e));
+      for (const auto& e : log->entries) audit.push_back(audit_text(app_.tr(), e));
     j["reports"] = reports;
     j["sanctions"] = sanctions;
     j["audit"] = audit;
@@ -146,26 +177,36 @@ class ModerationScreen final : public Screen {
     const std::string player = player_.text, reason = reason_.text;
     if (player.empty()) return;
     const auto duration = kDurations[duration_.index].seconds;
+    const Catalogue& t = app_.tr();
     if (what == "mute")
-      client_->moderate(protocol::Mute{player, duration, reason}, "Mute " + player);
+      client_->moderate(protocol::Mute{player, duration, reason},
+                        t("moderation.do.mute", {{"player", player}}));
     else if (what == "unmute")
-      client_->moderate(protocol::Unmute{player, reason}, "Unmute " + player);
+      client_->moderate(protocol::Unmute{player, reason},
+                        t("moderation.do.unmute", {{"player", player}}));
     else if (what == "kick")
-      client_->moderate(protocol::Kick{player, reason}, "Kick " + player);
+      client_->moderate(protocol::Kick{player, reason},
+                        t("moderation.do.kick", {{"player", player}}));
     else if (what == "ban")
-      client_->moderate(protocol::Ban{player, std::nullopt, duration, reason}, "Ban " + player);
+      client_->moderate(protocol::Ban{player, std::nullopt, duration, reason},
+                        t("moderation.do.ban", {{"player", player}}));
     else if (what == "unban")
-      client_->moderate(protocol::Unban{player, std::nullopt, reason}, "Unban " + player);
+      client_->moderate(protocol::Unban{player, std::nullopt, reason},
+                        t("moderation.do.unban", {{"player", player}}));
   }
 
   // Lifting what a sanction line says.
   void lift(const protocol::SanctionInfo& x) {
+    const Catalogue& t = app_.tr();
     if (x.kind == "mute")
-      client_->moderate(protocol::Unmute{x.target, ""}, "Unmute " + x.target);
+      client_->moderate(protocol::Unmute{x.target, ""},
+                        t("moderation.do.unmute", {{"player", x.target}}));
     else if (x.kind == "ban_address")
-      client_->moderate(protocol::Unban{std::nullopt, x.target, ""}, "Unban " + x.target);
+      client_->moderate(protocol::Unban{std::nullopt, x.target, ""},
+                        t("moderation.do.unban", {{"player", x.target}}));
     else
-      client_->moderate(protocol::Unban{x.target, std::nullopt, ""}, "Unban " + x.target);
+      client_->moderate(protocol::Unban{x.target, std::nullopt, ""},
+                        t("moderation.do.unban", {{"player", x.target}}));
   }
 
   Button& row(const std::string& id, const std::string& label, ButtonStyle look,
@@ -179,28 +220,30 @@ class ModerationScreen final : public Screen {
     rows_.clear();
     report_rows_.clear();
     sanction_rows_.clear();
+    const Catalogue& t = app_.tr();
     if (reports_)
       for (const auto& r : reports_->reports) {
         // The report's text takes the player and the reason into the form.
-        Button& take = row("report_" + std::to_string(r.report), report_text(r),
+        Button& take = row("report_" + std::to_string(r.report), report_text(t, r),
                            ButtonStyle::Normal, [this, r] {
                              player_.text = r.player;
                              reason_.text = r.reason;
                            });
-        Button& resolve = row("resolve_" + std::to_string(r.report), "Resolve", ButtonStyle::Quiet,
-                              [this, id = r.report] {
-                                client_->moderate(protocol::Resolve{id, "resolved"},
-                                                  "Resolve report " + std::to_string(id));
-                              });
+        Button& resolve = row(
+            "resolve_" + std::to_string(r.report), t("moderation.resolve"), ButtonStyle::Quiet,
+            [this, id = r.report] {
+              client_->moderate(protocol::Resolve{id, "resolved"},
+                                app_.tr()("moderation.do.resolve", {{"id", std::to_string(id)}}));
+            });
         report_rows_.emplace_back(&take, &resolve);
       }
     if (sanctions_)
       for (std::size_t i = 0; i < sanctions_->sanctions.size(); ++i) {
         const auto x = sanctions_->sanctions[i];
-        Button& text = row("sanction_" + std::to_string(i), sanction_text(x), ButtonStyle::Normal,
-                           [this, x] { player_.text = x.target; });
-        Button& lift_button =
-            row("lift_" + std::to_string(i), "Lift", ButtonStyle::Quiet, [this, x] { lift(x); });
+        Button& text = row("sanction_" + std::to_string(i), sanction_text(t, x),
+                           ButtonStyle::Normal, [this, x] { player_.text = x.target; });
+        Button& lift_button = row("lift_" + std::to_string(i), t("moderation.lift"),
+                                  ButtonStyle::Quiet, [this, x] { lift(x); });
         sanction_rows_.emplace_back(&text, &lift_button);
       }
     widgets_ = WidgetSet{};
@@ -237,10 +280,17 @@ class ModerationScreen final : public Screen {
       }
       y += s.f(22);
     };
-    section("Open reports", reports_ ? "No open reports." : "Asking the server...", report_rows_,
-            s.f(110));
-    section("Bans and mutes in force", sanctions_ ? "None." : "Asking the server...",
-            sanction_rows_, s.f(80));
+    const Catalogue& t = app_.tr();
+    // Resolve and Lift: as wide as their words need.
+    auto side_width = [&](const std::vector<std::pair<Button*, Button*>>& rows, float least) {
+      for (const auto& [main, side] : rows) least = std::max(least, side->natural_width(s));
+      return std::min(least, left_.w / 3);
+    };
+    section(t("moderation.reports"), t(reports_ ? "moderation.reports.empty" : "archive.asking"),
+            report_rows_, side_width(report_rows_, s.f(110)));
+    section(t("moderation.sanctions"),
+            t(sanctions_ ? "moderation.sanctions.empty" : "archive.asking"), sanction_rows_,
+            side_width(sanction_rows_, s.f(80)));
 
     float ry = right_.y + s.f(44);
     const float fh = s.f(40), fgap = s.f(30);
@@ -262,15 +312,15 @@ class ModerationScreen final : public Screen {
   }
 
   std::shared_ptr<OnlineClient> client_;
-  TextField player_{"player", "Player", 40};
-  TextField reason_{"reason", "Reason (the player is shown it)", 200};
-  Selector duration_{"duration", "For", {}};
-  Button mute_{"mute", "Mute"};
-  Button kick_{"kick", "Kick"};
-  Button ban_{"ban", "Ban", ButtonStyle::Danger};
-  Button unmute_{"unmute", "Unmute", ButtonStyle::Quiet};
-  Button unban_{"unban", "Unban", ButtonStyle::Quiet};
-  Button back_{"back", "Lobby"};
+  TextField player_{"player", "", 40};
+  TextField reason_{"reason", "", 200};
+  Selector duration_{"duration", "", {}};
+  Button mute_{"mute", ""};
+  Button kick_{"kick", ""};
+  Button ban_{"ban", "", ButtonStyle::Danger};
+  Button unmute_{"unmute", "", ButtonStyle::Quiet};
+  Button unban_{"unban", "", ButtonStyle::Quiet};
+  Button back_{"back", ""};
   std::vector<std::unique_ptr<Button>> rows_;
   std::vector<std::pair<Button*, Button*>> report_rows_, sanction_rows_;
   WidgetSet widgets_;

@@ -11,7 +11,9 @@
 #include "client/premove.h"
 #include "client/ui/board_view.h"
 #include "client/ui/game_panel.h"
+#include "client/ui/online_shared.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 #include "common/notation.h"
 #include "common/position_text.h"
 
@@ -21,7 +23,6 @@ namespace {
 
 constexpr auto kResignConfirmTime = std::chrono::seconds(3);
 constexpr std::size_t kChatLinesShown = 4;
-const std::string kDot = " \u00B7 ";
 
 class OnlineGameScreen final : public Screen {
  public:
@@ -36,6 +37,9 @@ class OnlineGameScreen final : public Screen {
     };
     lobby_.on_click = [this] { to_lobby(); };
     send_.on_click = [this] { send_chat(); };
+    const Catalogue& t = app_.tr();
+    abort_.label = t("game.abort");
+    send_.label = t("game.chat.send");
     for (Widget* w :
          std::initializer_list<Widget*>{&resign_, &abort_, &rematch_, &lobby_, &chat_, &send_})
       widgets_.add(*w);
@@ -60,7 +64,7 @@ class OnlineGameScreen final : public Screen {
         (e.type == sf::Event::KeyPressed && e.key.code == sf::Keyboard::Escape) ||
         (e.type == sf::Event::MouseButtonPressed && e.mouseButton.button == sf::Mouse::Right);
     if (OnlineGame* g = game(); cancel_key && g && g->cancel_premove()) {
-      app_.notify("Premove cancelled.");
+      app_.notify(app_.tr()("game.premove_cancelled"));
       premove_input_ = false;  // entering one starts again on the next update
       return;
     }
@@ -102,7 +106,8 @@ class OnlineGameScreen final : public Screen {
       } else {
         // A dropped premove's notice shows with the turn it was dropped on.
         for (const OnlineNotice& n : client_->take_notices()) app_.notify(n);
-        if (premove) dropped_ = "Premove " + to_string(*premove) + " dropped. Your move.";
+        if (premove)
+          dropped_ = app_.tr()("desktop.online.premove_dropped", {{"move", to_string(*premove)}});
         request_ = pending;
         input_.reset(vm->position(), true);
       }
@@ -131,13 +136,15 @@ class OnlineGameScreen final : public Screen {
     abort_.visible = seat && running && vm->moves().size() < 2;
     rematch_.visible = seat && !running;
     rematch_.enabled = !g->rematch_offered();
-    rematch_.label = g->rematch_offered() ? "Rematch offered"
-                     : g->rematch_offer() ? "Accept rematch"
-                                          : "Rematch";
-    lobby_.label = seat && running ? "Lobby" : "Back to lobby";
+    const Catalogue& t = app_.tr();
+    rematch_.label = g->rematch_offered() ? t("game.rematch.sent")
+                     : g->rematch_offer()
+                         ? t("game.rematch.accept", {{"player", *g->rematch_offer()}})
+                         : t("game.rematch");
+    lobby_.label = t(seat && running ? "nav.lobby" : "common.back_to_lobby");
     const bool armed = resign_armed_ && now < *resign_armed_;
     if (!armed) resign_armed_.reset();
-    resign_.label = armed ? "Really resign?" : "Resign";
+    resign_.label = t(armed ? "game.resign.confirm" : "game.resign");
     resign_.style = armed ? ButtonStyle::Primary : ButtonStyle::Danger;
     place();
   }
@@ -147,7 +154,7 @@ class OnlineGameScreen final : public Screen {
     const OnlineGame* g = game();
     const GameViewModel* vm = g ? g->view() : nullptr;
     if (!vm) {
-      draw_text(t, s.fonts->regular, "Starting the game...", s.px(18), width_ / 2, height_ / 2,
+      draw_text(t, s.fonts->regular, app_.tr()("game.starting"), s.px(18), width_ / 2, height_ / 2,
                 colors::kMuted, Align::Center);
       return;
     }
@@ -168,8 +175,8 @@ class OnlineGameScreen final : public Screen {
     draw_card(t, *g, ~top, bottom_card_, now);
     draw_move_list(t, s, moves_, vm->move_rows(), vm->rules().first_to_move, vm->moves().size());
     draw_chat(t, *g);
-    draw_text(t, s.fonts->regular, elide(s.fonts->regular, status(*g), s.px(15), panel_.w),
-              s.px(15), panel_.x, status_y_, status_color(*g));
+    draw_fitted(t, s.fonts->regular, status(*g), s.px(15), s.px(12), panel_.x, status_y_, panel_.w,
+                status_color(*g));
     widgets_.draw(t, s);
     if (!vm->running()) draw_banner(t, *g);
     if (!client_->online()) draw_connection_banner(t);
@@ -207,7 +214,7 @@ class OnlineGameScreen final : public Screen {
     if (const auto& r = vm->result())
       j["result"] = {{"winner", r->winner ? nlohmann::json(color_name(*r->winner)) : nullptr},
                      {"reason", code(r->reason)},
-                     {"title", vm->result_title()}};
+                     {"title", result_title(app_.tr(), *r)}};
     else
       j["result"] = nullptr;
     return j;
@@ -251,30 +258,31 @@ class OnlineGameScreen final : public Screen {
   void to_lobby() {
     OnlineGame* g = game();
     if (g && g->playing() && g->view() && g->view()->running())
-      app_.notify("The game goes on, your clock too: the lobby has the way back to it.");
+      app_.notify(app_.tr()("online.left_running"));
     client_->leave_game();
     app_.show(make_lobby_screen(app_, client_));
   }
 
   std::string status(const OnlineGame& g) const {
     const GameViewModel& vm = *g.view();
+    const Catalogue& t = app_.tr();
     if (!client_->online()) return client_->status_text();
-    if (!vm.running()) return vm.result_reason();
+    if (!vm.running()) return vm.result() ? result_reason(t, *vm.result(), vm.end_detail()) : "";
     for (Color c : g.offline())
-      return vm.player(c).name + " is disconnected; their clock runs on their turn.";
-    if (!g.playing()) return "Watching" + kDot + side_name(vm.to_move()) + " to move";
-    if (submitted_) return "Sending your move...";
-    if (!g.premove().panel_line().empty()) return g.premove().panel_line();
+      return t("online.opponent_offline", {{"player", vm.player(c).name}});
+    if (!g.playing()) return t("game.status.watching", {{"side", side_name(t, vm.to_move())}});
+    if (submitted_) return t("game.status.sending");
+    if (g.premove().pending()) return g.premove().panel_line(t);
     if (premove_input_) {
-      if (input_.stage() == InputStage::ChooseQueen || input_.stage() == InputStage::Disabled)
-        return vm.player(vm.to_move()).name + " is thinking... You may premove.";
-      return "Premove: " + stage_hint(input_.stage());
+      if (input_.stage() == InputStage::ChooseDestination)
+        return t("game.status.premove_destination");
+      if (input_.stage() == InputStage::ChooseArrow) return t("game.status.premove_arrow");
+      return t("desktop.online.thinking_premove", {{"player", vm.player(vm.to_move()).name}});
     }
     if (!dropped_.empty() && input_.stage() == InputStage::ChooseQueen) return dropped_;
-    if (input_.stage() == InputStage::ChooseQueen)
-      return "Your move: " + stage_hint(input_.stage());
-    if (input_.stage() != InputStage::Disabled) return stage_hint(input_.stage());
-    return vm.player(vm.to_move()).name + " is thinking...";
+    if (input_.stage() == InputStage::ChooseQueen) return t("game.status.your_move_queen");
+    if (input_.stage() != InputStage::Disabled) return stage_hint(t, input_.stage());
+    return t("game.status.thinking", {{"side", vm.player(vm.to_move()).name}});
   }
 
   sf::Color status_color(const OnlineGame& g) const {
@@ -296,13 +304,14 @@ class OnlineGameScreen final : public Screen {
     const float card_h = s.f(76), button_h = s.f(42), gap = s.f(10);
     top_card_ = {panel_.x, panel_.y, panel_.w, card_h};
     const float buttons_y = panel_.bottom() - button_h;
-    place_button_row({&resign_, &abort_, &rematch_, &lobby_},
+    place_button_row(s, {&resign_, &abort_, &rematch_, &lobby_},
                      {panel_.x, buttons_y, panel_.w, button_h}, gap);
     status_y_ = buttons_y - s.f(20);
     bottom_card_ = {panel_.x, status_y_ - s.f(18) - card_h, panel_.w, card_h};
     const float input_h = s.f(36);
-    chat_.rect = {panel_.x, bottom_card_.y - gap - input_h, panel_.w - s.f(76), input_h};
-    send_.rect = {panel_.right() - s.f(68), chat_.rect.y, s.f(68), input_h};
+    const float send_w = std::clamp(send_.natural_width(s), s.f(68), panel_.w / 3);
+    chat_.rect = {panel_.x, bottom_card_.y - gap - input_h, panel_.w - send_w - s.f(8), input_h};
+    send_.rect = {panel_.right() - send_w, chat_.rect.y, send_w, input_h};
     chat_area_ = {panel_.x, chat_.rect.y - s.f(8) - s.f(22) * kChatLinesShown, panel_.w,
                   s.f(22) * kChatLinesShown};
     moves_ = {panel_.x, top_card_.bottom() + gap, panel_.w,
@@ -313,14 +322,15 @@ class OnlineGameScreen final : public Screen {
     const GameViewModel& vm = *g.view();
     const bool active = vm.running() && vm.to_move() == c;
     const PlayerInfo& p = vm.player(c);
-    std::string sub = side_name(c);
+    const Catalogue& tr = app_.tr();
+    std::string sub = side_name(tr, c);
     if (p.rating) sub += kDot + std::to_string(*p.rating);
-    if (p.bot) sub += kDot + "bot";
+    if (p.bot) sub += kDot + tr("desktop.card.bot");
     const bool away = std::find(g.offline().begin(), g.offline().end(), c) != g.offline().end();
     if (away)
-      sub += kDot + "disconnected";
+      sub += kDot + tr("game.seat.offline");
     else if (active)
-      sub += kDot + (g.color() == c ? "your move" : "to move");
+      sub += kDot + tr(g.color() == c ? "lobby.my_game.your_move" : "desktop.card.to_move");
     if (const auto& end = g.end()) {
       const auto& change = c == Color::White ? end->white_rating : end->black_rating;
       if (change)
@@ -328,8 +338,11 @@ class OnlineGameScreen final : public Screen {
                std::to_string(change->rating);
     }
     const sf::Color sub_color = away ? colors::kDanger : active ? colors::kAccent : colors::kMuted;
-    draw_player_card(t, app_.style(), vm, c, r, now, p.name + (g.color() == c ? " (you)" : ""), sub,
-                     sub_color);
+    draw_player_card(
+        t, app_.style(), vm, c, r, now,
+        g.color() == c ? app_.tr()("desktop.card.you", {{"name", p.name}}) : p.name,
+        elide(app_.style().fonts->regular, sub, app_.style().px(14), r.w - app_.style().f(24)),
+        sub_color);
   }
 
   void draw_chat(sf::RenderTarget& t, const OnlineGame& g) const {
@@ -338,8 +351,8 @@ class OnlineGameScreen final : public Screen {
     const std::size_t first = lines.size() > kChatLinesShown ? lines.size() - kChatLinesShown : 0;
     float y = chat_area_.y + s.f(11);
     if (lines.empty())
-      draw_text(t, s.fonts->regular, "Chat: say hello below.", s.px(14), chat_area_.x, y,
-                colors::kMuted);
+      draw_text(t, s.fonts->regular, app_.tr()("desktop.online.chat_hint"), s.px(14), chat_area_.x,
+                y, colors::kMuted);
     for (std::size_t i = first; i < lines.size(); ++i, y += s.f(22))
       draw_text(
           t, s.fonts->regular,
@@ -349,12 +362,14 @@ class OnlineGameScreen final : public Screen {
 
   void draw_banner(sf::RenderTarget& t, const OnlineGame& g) const {
     const GameViewModel& vm = *g.view();
-    std::string title = vm.result_title();
-    if (g.color() && vm.result() && vm.result()->winner)
-      title = *vm.result()->winner == *g.color() ? "You win" : "You lose";
-    std::string reason = vm.result_reason();
+    const Catalogue& tr = app_.tr();
+    if (!vm.result()) return;
+    std::string title = result_title(tr, *vm.result());
+    if (g.color() && vm.result()->winner)
+      title = tr(*vm.result()->winner == *g.color() ? "result.you_won" : "result.you_lost");
+    std::string reason = result_reason(tr, *vm.result(), vm.end_detail());
     if (g.rematch_offer() && !g.rematch_offered())
-      reason = *g.rematch_offer() + " offers a rematch.";
+      reason = tr("game.rematch.offered_by", {{"player", *g.rematch_offer()}});
     draw_result_banner(t, app_.style(), geometry_, title, reason);
   }
 
@@ -365,7 +380,8 @@ class OnlineGameScreen final : public Screen {
     const Rect r{std::round(b.x + (b.w - w) / 2), std::round(b.y + s.f(16)), w, h};
     fill_rounded(t, r, s.f(10), sf::Color(90, 38, 34, 240), colors::kDanger, 2);
     const bool closed = client_->status() == net::ConnectionStatus::Closed;
-    draw_text(t, s.fonts->bold, closed ? "Disconnected" : "Reconnecting...", s.px(22),
+    draw_text(t, s.fonts->bold,
+              app_.tr()(closed ? "connection.disconnected" : "connection.reconnecting"), s.px(22),
               r.x + r.w / 2, r.y + h * 0.34f, colors::kText, Align::Center);
     draw_text(t, s.fonts->regular,
               elide(s.fonts->regular, client_->status_text(), s.px(14), r.w - s.f(20)), s.px(14),
@@ -383,12 +399,13 @@ class OnlineGameScreen final : public Screen {
   std::string dropped_;         // the status line after a premove was dropped, until we move
   std::optional<SteadyTime> resign_armed_;
 
-  Button resign_{"resign", "Resign", ButtonStyle::Danger};
-  Button abort_{"abort", "Abort"};
-  Button rematch_{"rematch", "Rematch", ButtonStyle::Primary};
-  Button lobby_{"lobby", "Lobby"};
+  // Labelled in the catalogue's words by the constructor and update().
+  Button resign_{"resign", "", ButtonStyle::Danger};
+  Button abort_{"abort", ""};
+  Button rematch_{"rematch", "", ButtonStyle::Primary};
+  Button lobby_{"lobby", ""};
   TextField chat_{"chat", "", 200};
-  Button send_{"send", "Send"};
+  Button send_{"send", ""};
   WidgetSet widgets_;
 
   float width_ = 0, height_ = 0, mouse_x_ = -1, mouse_y_ = -1;

@@ -251,12 +251,8 @@ class ReplayScreen final : public Screen {
       b->rect = {std::round(x), nav_y, std::round(nav_w), bh};
       x += nav_w + gap;
     }
-    const float third = (panel_.w - 2 * gap) / 3;
-    export_.rect = {panel_.x, panel_.bottom() - bh, std::round(third), bh};
-    export_sgf_.rect = {std::round(panel_.x + third + gap), panel_.bottom() - bh, std::round(third),
-                        bh};
-    close_.rect = {std::round(panel_.x + 2 * (third + gap)), panel_.bottom() - bh,
-                   std::round(third), bh};
+    place_button_row(s, {&export_, &export_sgf_, &close_},
+                     {panel_.x, panel_.bottom() - bh, panel_.w, bh}, gap);
     graph_ = {panel_.x, panel_.y + s.f(128), panel_.w, s.f(92)};
     const float moves_top = graph_.bottom() + s.f(34);
     moves_ = {panel_.x, moves_top, panel_.w, analyse_y - gap - moves_top};

@@ -7,6 +7,7 @@
 #include "client/game_text.h"
 #include "client/tournament_text.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 
 namespace amazons::client::ui {
 namespace {
@@ -16,6 +17,10 @@ class TournamentScreen final : public Screen {
   TournamentScreen(App& app, std::shared_ptr<OnlineClient> client, std::int64_t id)
       : Screen(app), client_(std::move(client)), id_(id) {
     client_->follow_tournament(id_);
+    const Catalogue& t = app_.tr();
+    back_.label = t("nav.lobby");
+    join_.label = t("desktop.tournament.join");
+    withdraw_.label = t("tournament.withdraw");
     back_.on_click = [this] { back(); };
     join_.on_click = [this] { client_->join_tournament(id_); };
     withdraw_.on_click = [this] { client_->withdraw_tournament(id_); };
@@ -60,41 +65,65 @@ class TournamentScreen final : public Screen {
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
     if (!shown_) {
-      draw_title(t, s, x_, s.f(16), "Tournament " + std::to_string(id_), "Asking the server...");
+      draw_title(t, s, x_, s.f(16), app_.tr()("tournament.title", {{"id", std::to_string(id_)}}),
+                 app_.tr()("archive.asking"));
       widgets_.draw(t, s);
       return;
     }
     const auto& info = *shown_;
-    std::string sub = kind_name(info.tournament.kind) + kDot + tournament_status(info.tournament) +
-                      kDot + info.tournament.rules + kDot + time_text(info.tournament.time) + kDot +
-                      (info.tournament.rated ? "rated" : "casual");
+    const Catalogue& tr = app_.tr();
+    std::string sub =
+        kind_name(tr, info.tournament.kind) + kDot + tournament_status(tr, info.tournament) + kDot +
+        rules_name(tr, info.tournament.rules) + kDot + time_choice_text(tr, info.tournament.time) +
+        kDot + tr(info.tournament.rated ? "game.rated" : "game.casual");
     if (info.tournament.kind == "arena" && info.ends_at && info.tournament.status == "running")
-      sub += kDot + "ends " + short_timestamp(*info.ends_at);
-    if (info.tournament.kind == "swiss") sub += kDot + std::to_string(info.rounds) + " rounds";
-    if (!info.bots_allowed) sub += kDot + "no bots";
+      sub += kDot + tr("tournament.ends", {{"when", short_timestamp(*info.ends_at)}});
+    if (info.tournament.kind == "swiss")
+      sub += kDot + tr("tournament.rounds", {{"count", info.rounds}});
+    if (!info.bots_allowed) sub += kDot + tr("tournament.no_bots");
     draw_title(t, s, x_, s.f(16), info.tournament.name,
                elide(s.fonts->regular, sub, s.px(15), table_w_));
 
-    // The standings, in columns placed by fractions of the table's width.
+    // The standings, in columns: each at least its share of the table's width and as wide as
+    // its heading needs (longer in some languages); the player's column takes what is left.
     const float y0 = s.f(120);
-    const std::string tb = tiebreak_column(info.tournament.kind);
-    const std::pair<float, const char*> cols[] = {
-        {0.f, "#"},   {0.06f, "Player"}, {0.40f, "Points"}, {0.49f, tb.c_str()}, {0.60f, "Games"},
-        {0.71f, "W"}, {0.77f, "L"},      {0.83f, "D"},      {0.88f, ""}};
     constexpr int kCols = 9;
-    auto col_x = [&](int i) { return x_ + std::round(cols[i].first * table_w_); };
-    auto col_w = [&](int i) {
-      return (i + 1 < kCols ? cols[i + 1].first * table_w_ : table_w_) - cols[i].first * table_w_ -
-             s.f(8);
-    };
-    for (int i = 0; i < kCols; ++i)
-      draw_text(t, s.fonts->bold, cols[i].second, s.px(14), col_x(i), y0, colors::kMuted);
+    const std::string headings[kCols] = {"#",
+                                         tr("leaderboard.player"),
+                                         tr("tournament.points"),
+                                         tiebreak_column(tr, info.tournament.kind),
+                                         tr("leaderboard.games"),
+                                         tr("tournament.w"),
+                                         tr("tournament.l"),
+                                         tr("tournament.d"),
+                                         ""};
+    constexpr float kShare[kCols] = {0.06f, 0.34f, 0.09f, 0.11f, 0.11f, 0.06f, 0.06f, 0.05f, 0.12f};
+    float widths[kCols], others = 0;
+    for (int i = 0; i < kCols; ++i) {
+      widths[i] = std::max(kShare[i] * table_w_,
+                           text_width(s.fonts->bold, headings[i], s.px(14)) + s.f(12));
+      if (i != 1) others += widths[i];
+    }
+    widths[1] = std::max(table_w_ - others, 0.18f * table_w_);
+    float xs[kCols], at = x_;
+    for (int i = 0; i < kCols; ++i) {
+      xs[i] = at;
+      at += widths[i];
+    }
+    auto col_x = [&](int i) { return std::round(xs[i]); };
+    auto col_w = [&](int i) { return widths[i] - s.f(8); };
+    for (int i = 0; i < kCols; ++i) {
+      const unsigned size = fitting_size(s.fonts->bold, headings[i], s.px(14), s.px(11), col_w(i));
+      draw_text(t, s.fonts->bold, elide(s.fonts->bold, headings[i], size, col_w(i)), size, col_x(i),
+                y0, colors::kMuted);
+    }
     float y = y0 + s.f(30);
     if (info.standings.empty())
-      draw_text(t, s.fonts->regular, "Nobody has joined yet.", s.px(15), x_, y, colors::kMuted);
+      draw_text(t, s.fonts->regular, tr("tournament.standings.empty"), s.px(15), x_, y,
+                colors::kMuted);
     for (const auto& st : info.standings) {
       if (y + s.f(26) > height_ - s.f(90)) break;
-      const StandingRow row = standing_row(st);
+      const StandingRow row = standing_row(tr, st);
       const bool me = st.name == client_->name();
       const sf::Color ink = st.withdrawn ? colors::kMuted : me ? colors::kAccent : colors::kText;
       const std::string cells[kCols] = {row.rank,
@@ -141,7 +170,7 @@ class TournamentScreen final : public Screen {
                            {"withdrawn", st.withdrawn}});
     j["standings"] = standings;
     nlohmann::json games = nlohmann::json::array();
-    for (const auto* p : shown_pairings_) games.push_back(pairing_line(*p));
+    for (const auto* p : shown_pairings_) games.push_back(pairing_line(app_.tr(), *p));
     j["games"] = games;
     return j;
   }
@@ -185,14 +214,18 @@ class TournamentScreen final : public Screen {
     rows_.clear();
     widgets_ = WidgetSet{};
     shown_pairings_ = pairings_shown();
-    games_title_ = "Games";
+    const Catalogue& t = app_.tr();
+    games_title_ = t("tournament.pairings");
     if (shown_ && shown_->tournament.kind != "arena" && !shown_pairings_.empty()) {
-      games_title_ = "Round " + std::to_string(shown_pairings_.front()->round);
-      if (shown_->rounds > 0) games_title_ += " of " + std::to_string(shown_->rounds);
+      const int round = shown_pairings_.front()->round;
+      games_title_ = shown_->rounds > 0
+                         ? t("tournament.round_of", {{"round", round}, {"rounds", shown_->rounds}})
+                         : t("tournament.round", {{"round", round}});
     }
     for (const auto* p : shown_pairings_) {
       if (p->state != "playing" || !p->game) continue;
-      add_row(rows_, "watch_" + *p->game, "Watch: " + pairing_line(without_round(*p)),
+      add_row(rows_, "watch_" + *p->game,
+              t("desktop.tournament.watch", {{"pairing", pairing_line(t, without_round(*p))}}),
               ButtonStyle::Normal, [this, game = *p->game] { client_->watch(game); });
     }
     for (Widget* w : std::initializer_list<Widget*>{&join_, &withdraw_, &back_}) widgets_.add(*w);
@@ -216,10 +249,11 @@ class TournamentScreen final : public Screen {
     for (const auto* p : shown_pairings_) {
       if (p->state == "playing" && p->game) continue;
       if (y + s.f(22) > height_ - s.f(90)) break;
-      lines_.emplace_back(y + s.f(4), pairing_line(without_round(*p)));
+      lines_.emplace_back(y + s.f(4), pairing_line(app_.tr(), without_round(*p)));
       y += s.f(26);
     }
-    if (shown_pairings_.empty()) lines_.emplace_back(y + s.f(4), "No games yet.");
+    if (shown_pairings_.empty())
+      lines_.emplace_back(y + s.f(4), app_.tr()("tournament.pairings.empty"));
     const float by = height_ - s.f(68);
     back_.rect = {x_, by, s.f(160), s.f(46)};
     join_.rect = {games_x_, by, games_w_, s.f(46)};
@@ -230,9 +264,9 @@ class TournamentScreen final : public Screen {
   std::int64_t id_;
   std::optional<protocol::TournamentInfo> shown_;
   std::vector<const protocol::TournamentPairing*> shown_pairings_;
-  Button back_{"back", "Lobby"};
-  Button join_{"join", "Join the tournament", ButtonStyle::Primary};
-  Button withdraw_{"withdraw", "Withdraw", ButtonStyle::Quiet};
+  Button back_{"back", ""};
+  Button join_{"join", "", ButtonStyle::Primary};
+  Button withdraw_{"withdraw", "", ButtonStyle::Quiet};
   std::vector<std::unique_ptr<Button>> rows_;
   WidgetSet widgets_;
   std::string games_title_;

@@ -65,8 +65,15 @@ void set_fallback_font(const sf::Font& primary, const sf::Font* fallback) {
   fallbacks()[&primary] = fallback;
 }
 
+namespace {
+std::vector<std::string>* g_drawn_texts = nullptr;
+}  // namespace
+
+void record_drawn_texts(std::vector<std::string>* log) { g_drawn_texts = log; }
+
 void draw_text(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,
                unsigned size, float x, float y, sf::Color color, Align align) {
+  if (g_drawn_texts && !utf8.empty()) g_drawn_texts->push_back(utf8);
   const float width = text_width(font, utf8, size);
   float left = x;
   if (align == Align::Center) left = x - width / 2;
@@ -109,6 +116,63 @@ std::string elide(const sf::Font& font, const std::string& utf8, unsigned size, 
     if (text_width(font, candidate, size) <= width) return candidate;
   }
   return "...";
+}
+
+unsigned fitting_size(const sf::Font& font, const std::string& utf8, unsigned size,
+                      unsigned smallest, float width) {
+  while (size > smallest && text_width(font, utf8, size) > width) --size;
+  return size;
+}
+
+void draw_fitted(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,
+                 unsigned size, unsigned smallest, float x, float y, float width, sf::Color color,
+                 Align align) {
+  const unsigned fitted = fitting_size(font, utf8, size, smallest, width);
+  draw_text(target, font, elide(font, utf8, fitted, width), fitted, x, y, color, align);
+}
+
+std::vector<std::string> wrap(const sf::Font& font, const std::string& utf8, unsigned size,
+                              float width) {
+  // CJK ideographs, kana, hangul and their punctuation: a line may break before any of them.
+  auto wide = [](sf::Uint32 c) { return c >= 0x2E80 && c <= 0xFFEF; };
+  auto to_utf8 = [](const sf::String& s) {
+    const auto bytes = s.toUtf8();
+    return std::string(bytes.begin(), bytes.end());
+  };
+  const sf::String text = sf::String::fromUtf8(utf8.begin(), utf8.end());
+  std::vector<std::string> lines;
+  sf::String line;
+  std::size_t i = 0;
+  const std::size_t n = text.getSize();
+  while (i < n) {
+    // The next piece: one wide character, or a word with the spaces before it.
+    std::size_t j = i;
+    while (j < n && text[j] == ' ') ++j;
+    if (j < n && wide(text[j])) {
+      ++j;
+    } else {
+      while (j < n && text[j] != ' ' && !wide(text[j])) ++j;
+    }
+    sf::String piece = text.substring(i, j - i);
+    i = j;
+    if (text_width(font, to_utf8(line + piece), size) <= width) {
+      line += piece;
+      continue;
+    }
+    if (!line.isEmpty()) lines.push_back(to_utf8(line));
+    while (!piece.isEmpty() && piece[0] == ' ') piece.erase(0);
+    line.clear();
+    // A word longer than a line is broken where the line is full.
+    for (std::size_t k = 0; k < piece.getSize(); ++k) {
+      if (!line.isEmpty() && text_width(font, to_utf8(line + piece[k]), size) > width) {
+        lines.push_back(to_utf8(line));
+        line.clear();
+      }
+      line += piece[k];
+    }
+  }
+  if (!line.isEmpty()) lines.push_back(to_utf8(line));
+  return lines;
 }
 
 void fill_rounded(sf::RenderTarget& target, Rect r, float radius, sf::Color fill, sf::Color outline,
@@ -166,9 +230,15 @@ void Button::draw(sf::RenderTarget& target, const Style& s, bool hovered) const 
   fill_rounded(target, rect, s.f(8), fill, edge, edge == sf::Color::Transparent ? 0 : 1);
   const sf::Font& font = style == ButtonStyle::Primary ? s.fonts->bold : s.fonts->regular;
   const float pad = s.f(align == Align::Left ? 16 : 6);
-  const std::string shown = elide(font, label, s.px(17), rect.w - 2 * pad);
+  const unsigned size = fitting_size(font, label, s.px(17), s.px(13), rect.w - 2 * pad);
+  const std::string shown = elide(font, label, size, rect.w - 2 * pad);
   const float x = align == Align::Left ? rect.x + pad : rect.x + rect.w / 2;
-  draw_text(target, font, shown, s.px(17), x, rect.y + rect.h / 2, text, align);
+  draw_text(target, font, shown, size, x, rect.y + rect.h / 2, text, align);
+}
+
+float Button::natural_width(const Style& s) const {
+  const sf::Font& font = style == ButtonStyle::Primary ? s.fonts->bold : s.fonts->regular;
+  return text_width(font, label, s.px(17)) + 2 * s.f(align == Align::Left ? 16 : 12);
 }
 
 bool Button::press(float, float) {
@@ -185,7 +255,8 @@ void Button::describe(nlohmann::json& out) const {
 // ---- TextField ----
 
 void TextField::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
-  draw_text(target, s.fonts->regular, label, s.px(14), rect.x, rect.y - s.f(14), colors::kMuted);
+  draw_fitted(target, s.fonts->regular, label, s.px(14), s.px(12), rect.x, rect.y - s.f(14), rect.w,
+              colors::kMuted);
   const sf::Color edge = focused_ ? colors::kAccent : hovered ? colors::kMuted : colors::kBorder;
   fill_rounded(target, rect, s.f(6), colors::kBackground, edge, focused_ ? 2.f : 1.f);
   const float pad = s.f(12);
@@ -251,7 +322,8 @@ void Selector::step(int delta) {
 }
 
 void Selector::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
-  draw_text(target, s.fonts->regular, label, s.px(14), rect.x, rect.y - s.f(14), colors::kMuted);
+  draw_fitted(target, s.fonts->regular, label, s.px(14), s.px(12), rect.x, rect.y - s.f(14), rect.w,
+              colors::kMuted);
   fill_rounded(target, rect, s.f(6), colors::kBackground,
                hovered ? colors::kMuted : colors::kBorder, 1);
   for (const auto& [r, glyph] : {std::pair{prev_rect(), "\xE2\x80\xB9"},     // ‹
@@ -260,8 +332,10 @@ void Selector::draw(sf::RenderTarget& target, const Style& s, bool hovered) cons
               colors::kAccent, Align::Center);
   }
   const std::string value = options.empty() ? std::string() : options[index];
-  draw_text(target, s.fonts->regular, value, s.px(18), rect.x + rect.w / 2, rect.y + rect.h / 2,
-            colors::kText, Align::Center);
+  const float room = rect.w - 2 * rect.h;  // between the arrows
+  const unsigned size = fitting_size(s.fonts->regular, value, s.px(18), s.px(14), room);
+  draw_text(target, s.fonts->regular, elide(s.fonts->regular, value, size, room), size,
+            rect.x + rect.w / 2, rect.y + rect.h / 2, colors::kText, Align::Center);
 }
 
 bool Selector::press(float x, float y) {
@@ -282,9 +356,13 @@ void Selector::describe(nlohmann::json& out) const {
 // ---- Toggle ----
 
 void Toggle::draw(sf::RenderTarget& target, const Style& s, bool hovered) const {
-  draw_text(target, s.fonts->regular, label, s.px(18), rect.x, rect.y + rect.h / 2,
-            hovered ? colors::kText : mix(colors::kText, colors::kMuted, 0.3f));
   const float h = std::min(rect.h, s.f(28)), w = h * 1.8f;
+  // The label left of the switch, smaller or cut when it does not fit there.
+  const float room = rect.w - w - s.f(12);
+  const unsigned size = fitting_size(s.fonts->regular, label, s.px(18), s.px(13), room);
+  draw_text(target, s.fonts->regular, elide(s.fonts->regular, label, size, room), size, rect.x,
+            rect.y + rect.h / 2,
+            hovered ? colors::kText : mix(colors::kText, colors::kMuted, 0.3f));
   const Rect track{rect.right() - w, rect.y + (rect.h - h) / 2, w, h};
   fill_rounded(target, track, h / 2, value ? colors::kAccent : colors::kBorder);
   const float knob = h - 6;

@@ -33,12 +33,29 @@ enum class Align { Left, Center, Right };
 // fonts are loaded, before anything is drawn; both fonts outlive every drawing.
 void set_fallback_font(const sf::Font& primary, const sf::Font* fallback);
 
+// While `log` is set (not null), every text draw_text draws is appended to it: scripted tests
+// read what a screen shows. Render thread only; the caller owns the vector.
+void record_drawn_texts(std::vector<std::string>* log);
+
 // Text whose left, centre or right (by `align`) is at x and whose line is centred on y.
 void draw_text(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,
                unsigned size, float x, float y, sf::Color color, Align align = Align::Left);
 float text_width(const sf::Font& font, const std::string& utf8, unsigned size);
 // Cuts a text with "..." so it fits `width`.
 std::string elide(const sf::Font& font, const std::string& utf8, unsigned size, float width);
+// The largest size from `size` down to `smallest` at which the text fits `width` (`smallest`
+// when none does): longer words (German, the pseudo-locale) are drawn smaller before cut.
+unsigned fitting_size(const sf::Font& font, const std::string& utf8, unsigned size,
+                      unsigned smallest, float width);
+// draw_text of a text made to fit `width`: down to `smallest`, then cut.
+void draw_fitted(sf::RenderTarget& target, const sf::Font& font, const std::string& utf8,
+                 unsigned size, unsigned smallest, float x, float y, float width, sf::Color color,
+                 Align align = Align::Left);
+// The lines of a paragraph that fit `width`: broken at spaces, and between any two characters of
+// Chinese, Japanese or Korean (written without spaces); a word longer than a line where it fills
+// the line.
+std::vector<std::string> wrap(const sf::Font& font, const std::string& utf8, unsigned size,
+                              float width);
 void fill_rounded(sf::RenderTarget& target, Rect r, float radius, sf::Color fill,
                   sf::Color outline = sf::Color::Transparent, float thickness = 0);
 
@@ -74,6 +91,8 @@ class Button final : public Widget {
   std::string label;
   ButtonStyle style;
   Align align = Align::Center;
+  // The width that shows the whole label at its full size, padding included.
+  float natural_width(const Style& s) const;
   std::function<void()> on_click;
 
   void draw(sf::RenderTarget& target, const Style& style, bool hovered) const override;

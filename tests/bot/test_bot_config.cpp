@@ -8,6 +8,7 @@
 #include "bot/bot.h"
 #include "bot/command_line.h"
 #include "bot/known_servers.h"
+#include "tests/client/catalogues.h"
 #include "tests/server/lobby_harness.h"
 
 using namespace amazons;
@@ -24,7 +25,7 @@ Expected<CommandLine, std::string> parse(const TempDir& dir, const std::string& 
   const auto path = dir.path() / "bot.json";
   std::ofstream(path) << file;
   flags.insert(flags.begin(), {"--config", path.string()});
-  return parse_command_line(flags, kConfigDir);
+  return parse_command_line(flags, kConfigDir, test::english());
 }
 
 std::string error_of(const Expected<CommandLine, std::string>& r) {
@@ -93,7 +94,7 @@ TEST_CASE("bot config: the known-servers file: first fingerprints kept, bad line
 }
 
 TEST_CASE("bot config: the shipped config/bot.json is valid and the default without flags") {
-  const auto r = parse_command_line({}, kConfigDir);
+  const auto r = parse_command_line({}, kConfigDir, test::english());
   REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error()));
   CHECK(r->config.name == "amazons-bot");
   CHECK(r->config.port == 7420);
@@ -189,9 +190,9 @@ TEST_CASE("bot config: bad settings get clear errors") {
                        {"--rules", "standard", "--seek", "60+0", "--engine", "x", "--protocol",
                         "botzone"}))
             .find("plays only the botzone8 variant") != std::string::npos);
-  CHECK(
-      error_of(parse_command_line({"--config", (dir.path() / "missing.json").string()}, kConfigDir))
-          .find("cannot read") != std::string::npos);
+  CHECK(error_of(parse_command_line({"--config", (dir.path() / "missing.json").string()},
+                                    kConfigDir, test::english()))
+            .find("cannot read") != std::string::npos);
 
   Log quiet(stderr, Log::Level::Error);
   BotConfig c;
@@ -256,10 +257,10 @@ TEST_CASE("bot config: the filter says why a game does not fit") {
 }
 
 TEST_CASE("bot config: --ponder and \"ponder\" turn pondering on, for the built-in engine only") {
-  const auto off = parse_command_line({}, kConfigDir);
+  const auto off = parse_command_line({}, kConfigDir, test::english());
   REQUIRE(off);
   CHECK_FALSE(off->config.ponder);
-  const auto on = parse_command_line({"--ponder"}, kConfigDir);
+  const auto on = parse_command_line({"--ponder"}, kConfigDir, test::english());
   REQUIRE(on);
   CHECK(on->config.ponder);
   TempDir dir;
@@ -269,8 +270,34 @@ TEST_CASE("bot config: --ponder and \"ponder\" turn pondering on, for the built-
   const auto bad = parse(dir, R"({"ponder": "yes"})", {});
   REQUIRE_FALSE(bad);
   CHECK(bad.error().find("ponder") != std::string::npos);
-  const auto engine = parse_command_line({"--ponder", "--engine", "./my-engine"}, kConfigDir);
+  const auto engine =
+      parse_command_line({"--ponder", "--engine", "./my-engine"}, kConfigDir, test::english());
   REQUIRE_FALSE(engine);
   CHECK(engine.error() ==
         "ponder: only the built-in engine (level) ponders, not an engine program");
+}
+
+TEST_CASE("bot command line: the help and the flags' errors in the catalogue's language") {
+  const auto en = parse_command_line({"--help"}, kConfigDir, test::english());
+  REQUIRE(en.has_value());
+  REQUIRE(en->exit_message.has_value());
+  CHECK(en->exit_message->find("Usage: amazons-bot [OPTIONS]") != std::string::npos);
+  CHECK(en->exit_message->find("the bot's account name") != std::string::npos);
+  const auto zh = parse_command_line({"--help"}, kConfigDir, test::chinese());
+  REQUIRE(zh.has_value());
+  REQUIRE(zh->exit_message.has_value());
+  CHECK(zh->exit_message->find("用法: amazons-bot [选项]") != std::string::npos);
+  CHECK(zh->exit_message->find("机器人的账号名") != std::string::npos);
+  CHECK(zh->exit_message->find("显示本帮助并退出") != std::string::npos);
+  CHECK(zh->exit_message->find("account name") == std::string::npos);
+  // --language and --i18n-dir are read before parsing, and allowed by it.
+  CHECK(parse_command_line({"--language", "zh-CN", "--help"}, kConfigDir, test::chinese()));
+  CHECK(error_of(parse_command_line({"--level", "easy", "--engine", "x"}, kConfigDir,
+                                    test::chinese())) == "--level 和 --engine：只能选一个");
+  CHECK(error_of(parse_command_line({"--rated"}, kConfigDir, test::english())) ==
+        "--rated: it applies to the games sought (--seek)");
+  // The settings' own checks too.
+  CHECK(error_of(parse_command_line({"--ponder", "--engine", "./my-engine"}, kConfigDir,
+                                    test::chinese())) ==
+        "ponder：只有内置引擎（level）会后台思考，引擎程序不会");
 }

@@ -2,12 +2,17 @@
 // ICU's plurals and selects in both languages, the English fallback, and the choice of language.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "client/catalogue.h"
+#include "client/settings.h"
 #include "client/words.h"
+#include "net/address.h"
 #include "tests/client/temp_dir.h"
 #include "tests/test_paths.h"
 
@@ -164,4 +169,97 @@ TEST_CASE("words: results, time controls and rules in both languages") {
   CHECK(level_name(en, "beginner") == "Beginner");
   CHECK(level_name(zh, "beginner") == "入门");
   CHECK(level_name(zh, "custom_level") == "custom_level");
+}
+
+namespace {
+
+// Characters, not bytes, of UTF-8 text.
+std::size_t characters(std::string_view s) {
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+TEST_CASE("pseudo-locale: accented, 40% longer, bracketed; placeholders and plurals kept") {
+  CHECK(pseudo_localize("Start game") == "[Šţàŕţ ĝàɱé ~~~~]");
+  CHECK(pseudo_localize("Game {game}: {error}") == "[Ĝàɱé {game}: {error} ~~~]");
+  // Plural and select keep their keywords and `#`; the cases' texts are pseudo-localised.
+  CHECK(pseudo_localize("{count, plural, one {# game} other {# games}} left") ==
+        "[{count, plural, one {# ĝàɱé} other {# ĝàɱéš}} ļéƒţ ~~~~~]");
+  CHECK(pseudo_localize("{bot, select, yes {, bot} other {}}") ==
+        "[{bot, select, yes {, ƀöţ} other {}} ~~]");
+  // ICU's quoting: '' is an apostrophe, '{...}' is literal text; neither changes.
+  CHECK(pseudo_localize("it''s '{x}'") == "[îţ''š '{x}' ~~~~]");
+  CHECK(pseudo_localize("") == "[ ~]");
+
+  // Every message of the shipped catalogue: ICU reads it, formats it with the same arguments,
+  // in brackets, at least 1.4 times as long as the English, and no ASCII letter of the text
+  // is left (one that is left comes from an argument, not the catalogue).
+  const auto pseudo = Catalogue::load(shipped_catalogues(), "pseudo").catalogue;
+  const auto en = Catalogue::load(shipped_catalogues(), "en").catalogue;
+  CHECK(pseudo.language() == "en-XA");
+  CHECK(pseudo("game.moves") == "[Ṁöṽéš ~~]");
+  CHECK(pseudo("archive.plies", {{"count", 1}}) == "[1 ɱöṽé ~~~]");
+  CHECK(pseudo("archive.plies", {{"count", 3}}) == "[3 ɱöṽéš ~~~]");
+  CHECK(pseudo("game.title", {{"game", "17"}}) == "[Ĝàɱé 17 ~~]");
+  std::ifstream in(shipped_catalogues() / "en.json");
+  const auto all = nlohmann::json::parse(in);
+  std::size_t checked = 0;
+  for (const auto& [key, value] : all.items()) {
+    const std::string english = value.get<std::string>();
+    const std::string made = pseudo_localize(english);
+    CAPTURE(key);
+    CHECK(made.front() == '[');
+    CHECK(made.back() == ']');
+    CHECK(static_cast<double>(characters(made)) >= 1.4 * static_cast<double>(characters(english)));
+    ++checked;
+  }
+  CHECK(checked > 800);
+  // Choosing it: by either name, never from the locale.
+  CHECK(choose_language("pseudo", {"en", "zh-CN"}, env_of({})) == "en-XA");
+  CHECK(choose_language("en-XA", {"en", "zh-CN"}, env_of({})) == "en-XA");
+  CHECK(system_language({"en", "zh-CN"}, env_of({{"LANG", "en_XA.UTF-8"}})) == "en");
+}
+
+TEST_CASE("words: what is wrong with a typed server address or name, in both languages") {
+  const auto en = Catalogue::load(shipped_catalogues(), "en").catalogue;
+  const auto zh = Catalogue::load(shipped_catalogues(), "zh-CN").catalogue;
+  using C = net::AddressError::Code;
+  struct Case {
+    const char* text;
+    C code;
+    const char* english;
+    const char* chinese;
+  };
+  const Case cases[] = {
+      {"", C::Empty, "no server address given", "没有填写服务器地址"},
+      {"::1:80", C::BracketsNeeded, "\"::1:80\": write an IPv6 address in brackets, as [::1]:7420",
+       "“::1:80”：IPv6 地址要写在方括号里，例如 [::1]:7420"},
+      {"[::1", C::UnclosedBracket, "\"[::1\": an IPv6 address needs its closing ']'",
+       "“[::1”：IPv6 地址缺少右方括号“]”"},
+      {"[::1]x", C::ExpectedPort, "\"[::1]x\": expected ':PORT' after ']'",
+       "“[::1]x”：“]”后面应为“:端口”"},
+      {"http://h:1", C::UnknownScheme,
+       "\"http://h:1\": unknown scheme \"http://\" (tcp://, tls://, ws:// or wss://)",
+       "“http://h:1”：不认识的协议“http://”（可用 tcp://、tls://、ws:// 或 wss://）"},
+      {"host:70000", C::BadPort, "\"host:70000\": the port must be a number from 1 to 65535",
+       "“host:70000”：端口必须是 1 到 65535 之间的数字"},
+      {"a,tls://b", C::MixedTransports,
+       "\"a,tls://b\": every address must use the same transport (tcp)",
+       "“a,tls://b”：所有地址必须使用同一种连接方式（tcp）"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    const auto read = net::read_server_addresses(c.text);
+    REQUIRE_FALSE(read.has_value());
+    CHECK(read.error().code == c.code);
+    CHECK(address_error_text(en, read.error()) == c.english);
+    CHECK(address_error_text(zh, read.error()) == c.chinese);
+  }
+  CHECK(name_problem("   ") == "only_spaces");
+  CHECK(name_problem_text(zh, *name_problem("")) == "名字不能为空");
+  CHECK(name_problem_text(en, *name_problem(std::string(kMaxNameLength + 1, 'a'))) ==
+        "a name has at most " + std::to_string(kMaxNameLength) + " bytes");
+  CHECK_FALSE(name_problem("Li").has_value());
 }

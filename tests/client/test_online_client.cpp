@@ -14,6 +14,7 @@
 #include "client/tournament_text.h"
 #include "common/movegen.h"
 #include "common/notation.h"
+#include "tests/client/catalogues.h"
 #include "tests/integration/server_process.h"
 #include "tests/net/net_util.h"
 
@@ -40,20 +41,23 @@ struct Online {
   OnlineClient client;
   std::vector<OnlineNotice> notices;
   Online(unsigned short port, const std::string& name,
-         std::optional<std::string> password = std::nullopt)
-      : client([&] {
-          auto o = test::connection_options(port, name);
-          o.password = std::move(password);
-          return o;
-        }()) {
+         std::optional<std::string> password = std::nullopt, const Catalogue& tr = test::english())
+      : client(
+            [&] {
+              auto o = test::connection_options(port, name);
+              o.password = std::move(password);
+              return o;
+            }(),
+            tr) {
     client.start();
   }
-  // Keeps the notices as they come, so tests can look for one.
-  bool noticed(const std::string& part) {
+  // Keeps the notices as they come, so tests can look for one (in what the person reads).
+  bool noticed(const std::string& part) { return find(part) != nullptr; }
+  const OnlineNotice* find(const std::string& part) {
     for (auto& n : client.take_notices()) notices.push_back(std::move(n));
     for (const auto& n : notices)
-      if (n.text.find(part) != std::string::npos) return true;
-    return false;
+      if (n.text.find(part) != std::string::npos) return &n;
+    return nullptr;
   }
 };
 
@@ -373,6 +377,48 @@ TEST_CASE("connection: refused logins and an unreachable server are told, never 
   REQUIRE(wait_until({&lonely.client}, [&] { return lonely.noticed("Join game 1"); }));
 }
 
+TEST_CASE("connection: the status and the notices in Chinese, the server's English in the log") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  Online li(server.port(), "li", std::nullopt, test::chinese());
+  Online wang(server.port(), "wang", std::nullopt, test::chinese());
+  OnlineClient *a = &li.client, *b = &wang.client;
+  REQUIRE(wait_until({a, b}, [&] { return a->online() && b->online(); }));
+  CHECK(a->status_text().rfind("已连接 127.0.0.1:", 0) == 0);
+  CHECK(a->status_text().find("身份：li（1500）") != std::string::npos);
+
+  // A refusal: the request and the server's code in Chinese; its English sentence for the log.
+  b->join("9999");
+  REQUIRE(wait_until({b}, [&] { return wang.noticed("加入对局 9999："); }));
+  const OnlineNotice* refused = wang.find("加入对局 9999：");
+  CHECK(refused->text == "加入对局 9999：" + test::chinese()("error.no_such_game"));
+  CHECK(refused->code == "no_such_game");
+  CHECK(refused->error);
+  CHECK_FALSE(refused->log.empty());
+  CHECK(refused->log.find("对局") == std::string::npos);
+
+  // A challenge, its refusal, and a private game's invite code.
+  protocol::ChallengeSend c;
+  c.player = "wang";
+  a->challenge(c);
+  REQUIRE(wait_until({a, b}, [&] { return !b->challenges().empty(); }));
+  REQUIRE(wait_until({a}, [&] { return li.noticed("已向 wang 发出挑战。"); }));
+  CHECK(wang.noticed("li 向你发起挑战：标准，"));
+  b->decline(b->challenges().front().challenge);
+  REQUIRE(wait_until({a, b}, [&] { return li.noticed("wang 拒绝了你的挑战。"); }));
+  protocol::Create create;
+  create.is_private = true;
+  a->create(create);
+  REQUIRE(wait_until({a}, [&] { return a->waiting_game().has_value(); }));
+  CHECK(li.noticed("私人对局已创建。邀请码：" + a->waiting_game()->invite.value_or("?")));
+
+  // The server gone: the status says so in Chinese, with the wait before the next attempt.
+  server.stop();
+  REQUIRE(wait_until({a}, [&] { return a->status() == net::ConnectionStatus::WaitingRetry; }));
+  CHECK(a->status_text().rfind("连接中断", 0) == 0);
+  CHECK(a->status_text().find("秒后重新连接") != std::string::npos);
+}
+
 TEST_CASE("connection: a game survives the server restarting and resumes where it was") {
   TempDir dir;
   auto server = std::make_unique<ServerProcess>(dir.path());
@@ -617,8 +663,9 @@ TEST_CASE(
 
   a->refresh();
   REQUIRE(wait_until({a}, [&] { return a->tournaments().size() == 2; }));
-  CHECK(tournament_line(a->tournaments()[0]).find("Soon \u00B7 Round robin \u00B7 starts ") == 0);
-  CHECK(tournament_line(a->tournaments()[1]).find("Later \u00B7 Swiss") == 0);
+  CHECK(tournament_line(test::english(), a->tournaments()[0])
+            .find("Soon \u00B7 Round robin \u00B7 starts ") == 0);
+  CHECK(tournament_line(test::english(), a->tournaments()[1]).find("Later \u00B7 Swiss") == 0);
 
   a->follow_tournament(later_id);
   REQUIRE(wait_until({a}, [&] { return a->tournament().has_value(); }));
@@ -627,7 +674,7 @@ TEST_CASE(
   a->join_tournament(later_id);
   REQUIRE(
       wait_until({a}, [&] { return a->tournament() && takes_part(*a->tournament(), "alice"); }));
-  CHECK(alice.noticed("You are in the tournament."));
+  CHECK(alice.noticed("You joined the tournament."));
   a->join_tournament(later_id);  // twice: the server's reason comes back as an error notice
   REQUIRE(wait_until({a}, [&] { return alice.noticed("Join tournament: "); }));
   a->withdraw_tournament(later_id);
@@ -655,7 +702,9 @@ TEST_CASE(
   REQUIRE(st.size() == 2);
   CHECK(st[0].name == "bob");
   CHECK(points_text(st[0].points) == "1");
-  CHECK(standing_row(st[1]).record == "1 game: 0 W 1 L 0 D");
+  CHECK(st[1].games == 1);
+  CHECK(st[1].losses == 1);
+  CHECK(standing_row(test::english(), st[1]).name == "alice (1500)");
   a->refresh();
   REQUIRE(wait_until({a}, [&] {
     return std::any_of(a->tournaments().begin(), a->tournaments().end(),
@@ -709,7 +758,7 @@ TEST_CASE(
   b->moderate(protocol::Kick{"carol", "no"}, "Kick carol");
   REQUIRE(wait_until({b}, [&] { return bob.noticed("Kick carol: "); }));
   // Answers come in order: a refused request for the lists would have left its notice by now.
-  CHECK_FALSE(bob.noticed("Reports: "));
+  CHECK_FALSE(bob.noticed("Open reports: "));
   CHECK_FALSE(bob.noticed("Audit log: "));
   CHECK_FALSE(b->reports().has_value());
   CHECK(c->online());

@@ -3,6 +3,7 @@
 #include "client/move_input.h"
 #include "client/premove.h"
 #include "common/position_text.h"
+#include "tests/client/catalogues.h"
 #include "tests/common/test_util.h"
 
 using namespace amazons;
@@ -43,19 +44,19 @@ TEST_CASE("premove: the position a premove is entered in has only the side to mo
 TEST_CASE("premove: only a move legal against the position as it stands is taken, one at a time") {
   const Position p = black_thinking();
   Premove pre;
-  CHECK(pre.panel_line().empty());
+  CHECK(pre.panel_line(test::english()).empty());
   CHECK_FALSE(pre.set(p, Color::White, mv("d7-d10/d9")));  // d10 holds a black queen
   CHECK_FALSE(pre.set(p, Color::White, mv("d10-d9/d8")));  // not a white queen
   CHECK_FALSE(pre.pending());
   CHECK(pre.set(p, Color::White, mv("a4-c4/c8")));
   CHECK(pre.move() == mv("a4-c4/c8"));
-  CHECK(pre.panel_line() == "Premove a4-c4/c8, Esc cancels");
+  CHECK(pre.panel_line(test::english()) == "Premove a4-c4/c8, Esc cancels");
   CHECK_FALSE(pre.set(p, Color::White, mv("g1-g5/e3")));  // only one
   CHECK(pre.move() == mv("a4-c4/c8"));
   CHECK(pre.cancel());
   CHECK_FALSE(pre.pending());
   CHECK_FALSE(pre.cancel());
-  CHECK(pre.panel_line().empty());
+  CHECK(pre.panel_line(test::english()).empty());
   CHECK_FALSE(pre.resolve(after(p, "j7-h7/h8")).has_value());  // nothing pending
 }
 
@@ -67,7 +68,7 @@ TEST_CASE("premove: still legal after the opponent's move, it is sent and cleare
   REQUIRE(out.has_value());
   CHECK(out->send());
   CHECK(out->move == mv("g1-g5/e3"));
-  CHECK(out->notice().empty());
+  CHECK(out->notice(test::english()).empty());
   CHECK_FALSE(pre.pending());
 }
 
@@ -97,7 +98,7 @@ TEST_CASE("premove: made illegal by the opponent's move, it is dropped with the 
     REQUIRE(out.has_value());
     CHECK_FALSE(out->send());
     CHECK(out->error == c.error);
-    CHECK(out->notice() == c.notice);
+    CHECK(out->notice(test::english()) == c.notice);
     CHECK_FALSE(pre.pending());
   }
 }
@@ -110,5 +111,7 @@ TEST_CASE("premove: a side left without a move has its premove dropped as such")
   const auto out = pre.resolve(after(p, "f1-e1/b1"));
   REQUIRE(out.has_value());
   CHECK(out->error == MoveError::GameOver);
-  CHECK(out->notice() == "Premove a1-b1/a1 dropped: you have no move left");
+  CHECK(out->notice(test::english()) == "Premove a1-b1/a1 dropped: you have no move left");
+  // In Chinese, the move as written and the reason in the catalogue's words.
+  CHECK(out->notice(test::chinese()) == "预走 a1-b1/a1 已取消：你已无棋可走");
 }

@@ -7,9 +7,16 @@
 
 #include "client/game_choices.h"
 #include "client/tournament_text.h"
+#include "client/words.h"
+#include "tests/client/catalogues.h"
 
 using namespace amazons;
 using namespace amazons::client;
+
+namespace {
+const Catalogue& en = test::english();
+const Catalogue& zh = test::chinese();
+}  // namespace
 
 TEST_CASE("tournament text: the list line says kind, status, players, rules, clock and rating") {
   protocol::TournamentSummary t;
@@ -21,30 +28,29 @@ TEST_CASE("tournament text: the list line says kind, status, players, rules, clo
   t.rated = true;
   t.players = 1;
   t.start_at = "2026-12-06T18:00:00.000Z";
-  CHECK(tournament_status(t) == "starts 2026-12-06 18:00 UTC");
-  CHECK(tournament_line(t) ==
+  CHECK(tournament_status(en, t) == "starts 2026-12-06 18:00 UTC");
+  CHECK(tournament_line(en, t) ==
         "Sunday arena \u00B7 Arena \u00B7 starts 2026-12-06 18:00 UTC \u00B7 "
         "1 player \u00B7 standard \u00B7 " +
-            time_text(t.time) + " \u00B7 rated");
+            time_choice_text(en, t.time) + " \u00B7 rated");
   t.start_at = "soon";  // not the server's format: shown as it came
-  CHECK(tournament_status(t) == "starts soon");
+  CHECK(tournament_status(en, t) == "starts soon");
   t.status = "running";
   t.round = 4;
-  CHECK(tournament_status(t) == "running");  // an arena has no rounds
+  CHECK(tournament_status(en, t) == "running");  // an arena has no rounds
   t.kind = "swiss";
-  CHECK(tournament_status(t) == "running, round 4");
+  CHECK(tournament_status(en, t) == "running, round 4");
   t.status = "finished";
   t.players = 8;
   t.rated = false;
-  CHECK(tournament_line(t).find("Swiss \u00B7 finished \u00B7 8 players") != std::string::npos);
-  CHECK(tournament_line(t).ends_with("casual"));
-  CHECK(kind_name("round_robin") == "Round robin");
-  CHECK(kind_name("knockout") == "knockout");
-  CHECK(tiebreak_name("round_robin") == "Sonneborn-Berger");
-  CHECK(tiebreak_name("swiss") == "Buchholz");
-  CHECK(tiebreak_name("arena") == "wins");
-  CHECK(tiebreak_column("round_robin") == "SB");
-  CHECK(tiebreak_column("arena") == "Wins");
+  CHECK(tournament_line(en, t).find("Swiss \u00B7 finished \u00B7 8 players") != std::string::npos);
+  CHECK(tournament_line(en, t).ends_with("casual"));
+  CHECK(tournament_line(zh, t).find("瑞士制 \u00B7 已结束 \u00B7 8 名棋手 \u00B7 标准") !=
+        std::string::npos);
+  CHECK(kind_name(en, "round_robin") == "Round robin");
+  CHECK(kind_name(en, "knockout") == "knockout");
+  CHECK(tiebreak_column(en, "round_robin") == "SB");
+  CHECK(tiebreak_column(en, "arena") == "Wins");
 }
 
 TEST_CASE("tournament text: points without trailing zeros, standings rows and pairings") {
@@ -55,28 +61,31 @@ TEST_CASE("tournament text: points without trailing zeros, standings rows and pa
   CHECK(points_text(std::nan("")) == "?");
 
   protocol::TournamentStanding s{2, "bob", 4.5, 11.25, 6, 4, 1, 1, true, false, 1612};
-  const StandingRow row = standing_row(s);
-  CHECK(row == StandingRow{"2.", "bob (1612)", "4.5", "11.25", "6 games: 4 W 1 L 1 D", "on fire"});
+  const StandingRow row = standing_row(en, s);
+  CHECK(row == StandingRow{"2.", "bob (1612)", "4.5", "11.25", "on fire"});
+  CHECK(standing_row(zh, s).note == "火热");
   s.withdrawn = true;
-  CHECK(standing_row(s).note == "withdrawn");
+  CHECK(standing_row(en, s).note == "withdrawn");
 
   protocol::TournamentPairing p{2, "alice", "bob", "playing", std::nullopt, "17"};
-  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 playing");
+  CHECK(pairing_line(en, p) == "Round 2: alice vs bob \u00B7 playing");
   p.state = "finished";
   p.result = "white";
-  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 alice won");
+  CHECK(pairing_line(en, p) == "Round 2: alice vs bob \u00B7 alice won");
   p.result = "black";
-  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 bob won");
+  CHECK(pairing_line(en, p) == "Round 2: alice vs bob \u00B7 bob won");
   p.result = "draw";
-  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 draw");
+  CHECK(pairing_line(en, p) == "Round 2: alice vs bob \u00B7 draw");
   p.state = "forfeit";
   p.result = "black";
-  CHECK(pairing_line(p) == "Round 2: alice vs bob \u00B7 bob won by forfeit");
+  CHECK(pairing_line(en, p) == "Round 2: alice vs bob \u00B7 bob won by forfeit");
   p.round = 0;
   p.state = "void";
-  CHECK(pairing_line(p) == "alice vs bob \u00B7 void (the arena ended)");
-  CHECK(pairing_line({3, "carol", "", "bye", std::nullopt, std::nullopt}) ==
-        "Round 3: carol \u00B7 bye");
+  CHECK(pairing_line(en, p) == "alice vs bob \u00B7 void (still playing at the end)");
+  CHECK(pairing_line(en, {3, "carol", "", "bye", std::nullopt, std::nullopt}) ==
+        "Round 3: carol: bye");
+  CHECK(pairing_line(zh, {3, "carol", "", "bye", std::nullopt, std::nullopt}) ==
+        "第 3 轮：carol：轮空");
 
   protocol::TournamentInfo info;
   info.standings = {{1, "alice", 1, 0, 1, 1, 0, 0, false, false, 1500},
@@ -102,4 +111,9 @@ TEST_CASE("invites: the game and code typed, with a comma, or the invite link pa
   CHECK_FALSE(parse_invite("https://host/#/join/17"));
   CHECK_FALSE(parse_invite("https://host/#/join//CODE"));
   CHECK_FALSE(parse_invite("https://host/#/join/17/"));
+  // The link the desktop client shows while it hosts; the web client opens it, this reads it.
+  CHECK(invite_link("https://192.168.1.10:7420/", {"17", "ABCDEFGHJK"}) ==
+        "https://192.168.1.10:7420/#/join/17/ABCDEFGHJK");
+  CHECK(invite_link("http://[::1]:7420", {"3", "XYZ23"}) == "http://[::1]:7420/#/join/3/XYZ23");
+  CHECK(parse_invite(invite_link("http://h:1/", {"17", "ABCDEFGHJK"})) == T{"17", "ABCDEFGHJK"});
 }

@@ -188,7 +188,8 @@ void ClientDriver::start(const std::vector<std::string>& extra, const std::strin
                   -1, home_ / "client.log");
   wait_screen(first_screen);
   std::string out;
-  REQUIRE(run_program({"xdotool", "search", "--name", "^Amazons$"}, {{"DISPLAY", display_}},
+  // By its class: the title is in the client's language (xdotool's --name misses a Chinese one).
+  REQUIRE(run_program({"xdotool", "search", "--class", "^Amazons$"}, {{"DISPLAY", display_}},
                       &out) == 0);
   std::istringstream ids(out);
   ids >> window_;

@@ -48,7 +48,7 @@ TEST_SUITE("gui") {
     c.wait_for("the lobby, online", [](const json& st) {
       return st.value("screen", "") == "lobby" && st["online"].get<bool>();
     });
-    select_option(c, "rules", "botzone8");
+    select_option(c, "rules", "botzone8 (8x8)");
     select_option(c, "colour", "White");
     c.click("create");
 

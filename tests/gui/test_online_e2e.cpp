@@ -84,7 +84,7 @@ TEST_SUITE("gui") {
     CHECK(s["status"].get<std::string>().find("as Alice (1500)") != std::string::npos);
 
     // ---- create a game on the 8x8 board; the bot joins it ----
-    select_option(c, "rules", "botzone8");
+    select_option(c, "rules", "botzone8 (8x8)");
     select_option(c, "colour", "White");
     c.screenshot(kShotDir, "online-lobby");
     c.click("create");

@@ -88,7 +88,7 @@ TEST_SUITE("gui") {
       const auto& p = st["players"];
       return std::find(p.begin(), p.end(), "Gatekeeper") != p.end();
     });
-    select_option(c, "rules", "standard");
+    select_option(c, "rules", "standard (10x10)");
     // The engine gets the time per move to think: enough for the test to open its gate.
     select_option(c, "time_control", "30 s per move");
     select_option(c, "colour", "White");

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 
 #include "tests/integration/server_process.h"
@@ -46,9 +47,41 @@ int run_without_terminal(const std::vector<std::string>& args, std::string& err)
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// What `program --help` prints with the locale's variables set to `locale` (and no others).
+std::string help_in(const std::string& program, const std::string& locale) {
+  const std::string command =
+      "env -u LC_ALL -u LC_MESSAGES LANG=" + locale + " " + program + " --help 2>&1";
+  std::FILE* out = ::popen(command.c_str(), "r");
+  REQUIRE(out != nullptr);
+  std::string text;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, out)) > 0;) text.append(buf, n);
+  CHECK(::pclose(out) == 0);
+  return text;
+}
+
 }  // namespace
 
 TEST_SUITE("tui") {
+  TEST_CASE("options: --help of the terminal and desktop clients follows LANG") {
+    std::vector<std::string> programs = {kTuiExe};
+    const fs::path desktop = fs::path(binary_dir()) / "client" / "amazons-client";
+    if (fs::exists(desktop)) programs.push_back(desktop.string());
+    for (const std::string& program : programs) {
+      CAPTURE(program);
+      const std::string en = help_in(program, "C.UTF-8");
+      CHECK(contains(en, "Usage: "));
+      CHECK(contains(en, "Where games are saved"));
+      const std::string zh = help_in(program, "zh_CN.UTF-8");
+      CHECK(contains(zh, "用法: "));
+      CHECK(contains(zh, "保存对局的目录"));
+      CHECK(contains(zh, "显示本帮助并退出"));
+      CHECK_FALSE(contains(zh, "Where games are saved"));
+      // Traditional Chinese has no catalogue: English.
+      CHECK(contains(help_in(program, "zh_TW.UTF-8"), "Where games are saved"));
+    }
+  }
+
   TEST_CASE("options: refused without a terminal, without TERM, and with a bad --name") {
     TempDir home;
     std::string err;
