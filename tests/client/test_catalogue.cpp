@@ -181,7 +181,7 @@ std::size_t characters(std::string_view s) {
 
 }  // namespace
 
-TEST_CASE("pseudo-locale: accented, 40% longer, bracketed; placeholders and plurals kept") {
+TEST_CASE("pseudo-locale: accented, 40% longer, bracketed, with placeholders and plurals kept") {
   CHECK(pseudo_localize("Start game") == "[Šţàŕţ ĝàɱé ~~~~]");
   CHECK(pseudo_localize("Game {game}: {error}") == "[Ĝàɱé {game}: {error} ~~~]");
   // Plural and select keep their keywords and `#`; the cases' texts are pseudo-localised.
