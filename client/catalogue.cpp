@@ -155,12 +155,17 @@ class Pseudo {
     if ((!plural && type != "select") || p_[type_end] != ',') return copy_balanced(open);
     out_ += p_.substr(open, type_end + 1 - open);
     i_ = type_end + 1;
-    // Cases: a keyword (one, other, =0, offset:1) and then its message in braces.
+    // Cases: a keyword (one, other, =0, offset:1) and then its message in braces. One case is
+    // shown at a time, so the text counts as long as its longest case.
+    const std::size_t before = letters_;
+    std::size_t longest = 0;
     while (i_ < p_.size() && p_[i_] != '}') {
       if (p_[i_] == '{') {
         out_ += '{';
         ++i_;
+        letters_ = 0;
         message(plural);
+        longest = std::max(longest, letters_);
         if (i_ < p_.size()) {
           out_ += '}';
           ++i_;
@@ -169,6 +174,7 @@ class Pseudo {
         out_ += p_[i_++];
       }
     }
+    letters_ = before + longest;
     if (i_ < p_.size()) {
       out_ += '}';
       ++i_;

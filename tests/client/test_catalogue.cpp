@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -212,7 +213,14 @@ TEST_CASE("pseudo-locale: accented, 40% longer, bracketed, with placeholders and
     CAPTURE(key);
     CHECK(made.front() == '[');
     CHECK(made.back() == ']');
-    CHECK(static_cast<double>(characters(made)) >= 1.4 * static_cast<double>(characters(english)));
+    // The text grows by 40%; placeholders ({game}) are not text. (Plurals and selects, whose
+    // cases are shown one at a time, are checked above on examples.)
+    if (english.find(", plural,") == std::string::npos &&
+        english.find(", select,") == std::string::npos) {
+      const std::string text = std::regex_replace(english, std::regex("\\{[^{}]*\\}"), "");
+      CHECK(static_cast<double>(characters(made)) >=
+            static_cast<double>(characters(english)) + 0.4 * static_cast<double>(characters(text)));
+    }
     ++checked;
   }
   CHECK(checked > 800);
