@@ -20,6 +20,8 @@ std::string_view code_name(AddressError::Code code) {
       return "expected_port";
     case C::BracketsNeeded:
       return "brackets_needed";
+    case C::ExtraColon:
+      return "extra_colon";
     case C::NoHost:
       return "no_host";
     case C::BadHost:
@@ -50,6 +52,8 @@ std::string describe(const AddressError& e) {
       return shown + "expected ':PORT' after ']'";
     case C::BracketsNeeded:
       return shown + "write an IPv6 address in brackets, as [::1]:7420";
+    case C::ExtraColon:
+      return shown + "more than one ':' (write HOST:PORT, as example.org:7420)";
     case C::NoHost:
       return shown + "the host is missing";
     case C::BadHost:
@@ -107,7 +111,12 @@ Expected<ServerAddress, AddressError> read_server_address(std::string_view text,
     if (!rest.empty() && rest.front() != ':') return refuse(C::ExpectedPort);
     if (!rest.empty()) port_text = rest.substr(1);
   } else if (const auto colon = text.find(':'); colon != std::string_view::npos) {
-    if (text.find(':', colon + 1) != std::string_view::npos) return refuse(C::BracketsNeeded);
+    // Two colons: an IPv6 address (hex digits, colons, a dotted IPv4 tail) that needs its
+    // brackets, or a HOST:PORT with something left over, which the bracket advice would mislead.
+    if (text.find(':', colon + 1) != std::string_view::npos)
+      return refuse(text.find_first_not_of("0123456789abcdefABCDEF:.") == std::string_view::npos
+                        ? C::BracketsNeeded
+                        : C::ExtraColon);
     host = text.substr(0, colon);
     port_text = text.substr(colon + 1);
   }

@@ -39,6 +39,7 @@ struct AddressError {
     UnclosedBracket,  // "[::1" without its ']'
     ExpectedPort,     // something other than ":PORT" after ']'
     BracketsNeeded,   // an IPv6 address without brackets
+    ExtraColon,       // "localhost:7420:": two ':' in what cannot be an IPv6 address
     NoHost,           // ":7420", "tls://"
     BadHost,          // a character no host name has (space, '/', '@', ...)
     BadPort,          // not a number from 1 to 65535

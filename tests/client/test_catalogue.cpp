@@ -244,6 +244,13 @@ TEST_CASE("words: what is wrong with a typed server address or name, in both lan
       {"", C::Empty, "no server address given", "没有填写服务器地址"},
       {"::1:80", C::BracketsNeeded, "\"::1:80\": write an IPv6 address in brackets, as [::1]:7420",
        "“::1:80”：IPv6 地址要写在方括号里，例如 [::1]:7420"},
+      // Two colons in a name are not an IPv6 address: no advice about brackets.
+      {"localhost:7420:", C::ExtraColon,
+       "\"localhost:7420:\": more than one ':' (write HOST:PORT, as example.org:7420)",
+       "“localhost:7420:”：多了一个冒号（请写成“主机:端口”，例如 example.org:7420）"},
+      {"fe80::1:7420", C::BracketsNeeded,
+       "\"fe80::1:7420\": write an IPv6 address in brackets, as [::1]:7420",
+       "“fe80::1:7420”：IPv6 地址要写在方括号里，例如 [::1]:7420"},
       {"[::1", C::UnclosedBracket, "\"[::1\": an IPv6 address needs its closing ']'",
        "“[::1”：IPv6 地址缺少右方括号“]”"},
       {"[::1]x", C::ExpectedPort, "\"[::1]x\": expected ':PORT' after ']'",

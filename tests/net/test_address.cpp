@@ -42,11 +42,11 @@ TEST_CASE("address: bad input gets an error that says what is wrong") {
   for (const Bad& b : {Bad{"", "no server address"}, Bad{"host:", "from 1 to 65535"},
                        Bad{"host:0", "from 1 to 65535"}, Bad{"host:70000", "from 1 to 65535"},
                        Bad{"host:12ab", "from 1 to 65535"}, Bad{"host:-1", "from 1 to 65535"},
-                       Bad{"::1:80", "in brackets"}, Bad{"[::1", "closing ']'"},
-                       Bad{"[::1]x", "':PORT' after ']'"}, Bad{":7420", "host is missing"},
-                       Bad{"tls://", "host is missing"}, Bad{"a b:1", "character"},
-                       Bad{"http://h:1", "unknown scheme"}, Bad{"tls://h:1/lobby", "no path"},
-                       Bad{"user@h:1", "character"}}) {
+                       Bad{"::1:80", "in brackets"}, Bad{"localhost:7420:", "more than one ':'"},
+                       Bad{"[::1", "closing ']'"}, Bad{"[::1]x", "':PORT' after ']'"},
+                       Bad{":7420", "host is missing"}, Bad{"tls://", "host is missing"},
+                       Bad{"a b:1", "character"}, Bad{"http://h:1", "unknown scheme"},
+                       Bad{"tls://h:1/lobby", "no path"}, Bad{"user@h:1", "character"}}) {
     CAPTURE(b.text);
     const auto parsed = parse_server_address(b.text);
     REQUIRE_FALSE(parsed.has_value());
