@@ -1,6 +1,6 @@
-// What one cluster node tells another (server/node/cluster_wire.h): the body of a bus message, which
-// anyone who can PUBLISH on the Redis may send. Properties: whatever decodes is encoded back and
-// decodes to the same message; every refusal says why.
+// What one cluster node tells another (server/node/cluster_wire.h): the body of a bus message,
+// which anyone who can PUBLISH on the Redis may send. Properties: whatever decodes is encoded back
+// and decodes to the same message; every refusal says why.
 #include "fuzz/fuzz_check.h"
 #include "server/node/cluster_wire.h"
 

@@ -9,7 +9,6 @@ namespace amazons::server {
 namespace asio = boost::asio;
 using boost::system::error_code;
 
-
 // ---- Session ----------------------------------------------------------------------------------
 
 Session::Session(SessionHost& server, asio::any_io_executor executor, SessionId id,

@@ -10,8 +10,8 @@
 
 #include "common/notation.h"
 #include "common/protocol.h"
-#include "server/node/cluster_wire.h"
 #include "server/core/lobby.h"
+#include "server/node/cluster_wire.h"
 #include "server/storage/open_storage.h"
 #include "tests/server/lobby_harness.h"
 

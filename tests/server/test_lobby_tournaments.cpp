@@ -1,5 +1,5 @@
-// Tournaments through the lobby (server/core/lobby_tournaments.cpp): created, joined, started by the
-// tick, games started and scored, state kept across a restart, standings pushed.
+// Tournaments through the lobby (server/core/lobby_tournaments.cpp): created, joined, started by
+// the tick, games started and scored, state kept across a restart, standings pushed.
 #include <doctest/doctest.h>
 
 #include <map>
