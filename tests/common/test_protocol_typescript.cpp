@@ -80,6 +80,7 @@ TEST_CASE("protocol typescript: the review's marks are the engine analysis's") {
   CHECK(ts.find("export const ANALYSIS_SQUARES = { mistake: " +
                 nlohmann::json(MoveAnnotation::kMistakeSquares).dump() +
                 ", blunder: " + nlohmann::json(MoveAnnotation::kBlunderSquares).dump() +
+                ", decisive: " + nlohmann::json(MoveAnnotation::kDecisiveSquares).dump() +
                 ", decided: " + nlohmann::json(MoveAnnotation::kDecidedSquares).dump() +
                 " } as const;") != std::string::npos);
 }
