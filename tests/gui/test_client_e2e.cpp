@@ -88,7 +88,10 @@ void set_name(ClientDriver& c, const std::string& field, const std::string& name
   c.click(field);
   c.wait_for(field + " focused",
              [&](const json& s) { return s["widgets"][field]["focused"].get<bool>(); });
-  for (int i = 0; i < 30; ++i) c.key("BackSpace");
+  // Ctrl+A selects the prefilled name, and what is typed replaces it.
+  c.key("ctrl+a");
+  c.wait_for(field + " all selected",
+             [&](const json& s) { return s["widgets"][field]["all_selected"].get<bool>(); });
   c.type(name);
   c.wait_for(field + " = " + name,
              [&](const json& s) { return s["widgets"][field]["text"] == name; });
