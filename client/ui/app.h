@@ -37,6 +37,10 @@ class Screen {
   virtual void handle(const sf::Event& e) = 0;
   virtual void update(SteadyTime /*now*/) {}
   virtual void draw(sf::RenderTarget& target, SteadyTime now) = 0;
+  // Whether the screen may look different now without a window event (an animation, a clock, what
+  // a server or the engine sent): then it is drawn every frame, else only after an event, so that
+  // a screen at rest costs no CPU. True unless a screen knows it only changes on events.
+  virtual bool changes_by_itself(SteadyTime /*now*/) const { return true; }
   // The screen's state for scripted tests: widgets by id and whatever else a test asserts on.
   virtual nlohmann::json describe() const = 0;
 

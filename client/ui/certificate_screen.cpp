@@ -11,6 +11,8 @@ namespace {
 
 class CertificateScreen final : public Screen {
  public:
+  // A form: it changes only on events.
+  bool changes_by_itself(SteadyTime) const override { return false; }
   CertificateScreen(App& app, net::ConnectionOptions options, net::ClientError error)
       : Screen(app), options_(std::move(options)), error_(std::move(error)) {
     changed_ = error_.certificate == net::ClientError::Trust::Changed;

@@ -51,6 +51,8 @@ enum class ColorChoice : std::uint8_t { White, Black, Random };
 
 class ComputerSetupScreen final : public Screen {
  public:
+  // A form: it changes only on events.
+  bool changes_by_itself(SteadyTime) const override { return false; }
   explicit ComputerSetupScreen(App& app)
       : Screen(app), variants_(known_variants(app.options().rules_dir)) {
     const ComputerConfig& cc = computer_config();

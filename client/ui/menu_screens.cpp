@@ -43,6 +43,8 @@ void draw_heading(sf::RenderTarget& t, const Style& s, const Column& c, const st
 
 class MenuScreen final : public Screen {
  public:
+  // A form: it changes only on events.
+  bool changes_by_itself(SteadyTime) const override { return false; }
   explicit MenuScreen(App& app) : Screen(app) {
     const Catalogue& t = app_.tr();
     computer_.label = t("home.play_computer");
@@ -175,6 +177,8 @@ namespace {
 
 class NewGameScreen final : public Screen {
  public:
+  // A form: it changes only on events.
+  bool changes_by_itself(SteadyTime) const override { return false; }
   explicit NewGameScreen(App& app)
       : Screen(app), variants_(known_variants(app.options().rules_dir)), times_(time_choices()) {
     const Catalogue& t = app_.tr();
@@ -277,6 +281,8 @@ class NewGameScreen final : public Screen {
 
 class SettingsScreen final : public Screen {
  public:
+  // A form: it changes only on events.
+  bool changes_by_itself(SteadyTime) const override { return false; }
   explicit SettingsScreen(App& app) : Screen(app), edited_(app.settings()) {
     const Catalogue& t = app_.tr();
     name_.label = t("desktop.settings.name");

@@ -268,6 +268,12 @@ void TextField::draw(sf::RenderTarget& target, const Style& s, bool hovered) con
       plain += "\u2022";
   }
   const std::string shown = elide(s.fonts->regular, plain, s.px(18), rect.w - 2 * pad);
+  if (all_selected_ && focused_ && !shown.empty()) {
+    sf::RectangleShape mark({text_width(s.fonts->regular, shown, s.px(18)), rect.h * 0.6f});
+    mark.setPosition(std::round(rect.x + pad), std::round(rect.y + rect.h * 0.2f));
+    mark.setFillColor(colors::kBorder);
+    target.draw(mark);
+  }
   draw_text(target, s.fonts->regular, shown, s.px(18), rect.x + pad, rect.y + rect.h / 2,
             colors::kText);
   if (focused_) {
@@ -282,16 +288,29 @@ void TextField::draw(sf::RenderTarget& target, const Style& s, bool hovered) con
 bool TextField::press(float, float) { return enabled; }
 
 bool TextField::key(const sf::Event& e) {
+  if (e.type == sf::Event::KeyPressed) {
+    if (e.key.control && e.key.code == sf::Keyboard::A) {
+      all_selected_ = true;
+      return true;
+    }
+    // Moving the caret's keys end the selection (there is no caret to move: it stays at the end).
+    if (e.key.code == sf::Keyboard::Left || e.key.code == sf::Keyboard::Right ||
+        e.key.code == sf::Keyboard::Home || e.key.code == sf::Keyboard::End)
+      all_selected_ = false;
+    return false;
+  }
   if (e.type == sf::Event::TextEntered) {
     const sf::Uint32 c = e.text.unicode;
+    const bool typed = c >= 32 && c != 127;
+    if (c != 8 && !typed) return c < 32;  // Enter, Tab, Escape, Ctrl+A's own: not typed
     sf::String s = sf::String::fromUtf8(text.begin(), text.end());
-    if (c == 8) {  // backspace
+    if (all_selected_) s.clear();  // replaced by what is typed, or cleared by Backspace
+    if (c == 8 && !all_selected_) {
       if (!s.isEmpty()) s.erase(s.getSize() - 1);
-    } else if (c >= 32 && c != 127 && s.getSize() < max_length) {
+    } else if (typed && s.getSize() < max_length) {
       s += c;
-    } else {
-      return c < 32;  // Enter, Tab, Escape: handled elsewhere, but not typed
     }
+    all_selected_ = false;
     auto bytes = s.toUtf8();
     text.assign(bytes.begin(), bytes.end());
     if (on_change) on_change();
@@ -307,6 +326,7 @@ void TextField::describe(nlohmann::json& out) const {
   else
     out["text"] = text;
   out["focused"] = focused_;
+  out["all_selected"] = all_selected_;
 }
 
 // ---- Selector ----
@@ -419,6 +439,7 @@ bool WidgetSet::handle(const sf::Event& e) {
     case sf::Event::TextEntered:
       return focus_ != nullptr && focus_->key(e);
     case sf::Event::KeyPressed:
+      if (focus_ && focus_->key(e)) return true;  // the field's own keys (Ctrl+A)
       if (focus_ && (e.key.code == sf::Keyboard::Escape || e.key.code == sf::Keyboard::Enter ||
                      e.key.code == sf::Keyboard::Tab)) {
         focus_->set_focus(false);

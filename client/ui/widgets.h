@@ -113,12 +113,18 @@ class TextField final : public Widget {
   void draw(sf::RenderTarget& target, const Style& style, bool hovered) const override;
   bool press(float x, float y) override;
   bool focusable() const override { return true; }
-  void set_focus(bool f) override { focused_ = f; }
+  void set_focus(bool f) override {
+    focused_ = f;
+    all_selected_ = false;
+  }
   bool key(const sf::Event& e) override;
   void describe(nlohmann::json& out) const override;
 
  private:
   bool focused_ = false;
+  // Ctrl+A: the whole text selected, so that what is typed next replaces it (a prefilled name
+  // or address) and Backspace clears it.
+  bool all_selected_ = false;
 };
 
 // One of a list of options, stepped with the arrows at its ends (or by clicking its middle).
