@@ -277,11 +277,21 @@ TEST_SUITE("gui") {
     bots.time = TimeControl::fischer(std::chrono::seconds(60), std::chrono::seconds(0));
     host.send(bots);
     const auto bots_id = host.expect<protocol::TournamentInfo>().tournament.id;
+    // The bots think 0.3 s a move, so that a game lasts about ten seconds: a beginner's game
+    // took two, and under load it could end between the Watch button showing and the click
+    // (seen in CI: the click found the round over).
+    const fs::path ai_config = home.path() / "ai.json";
+    json levels = json::parse(std::ifstream(fs::path(amazons::test::config_dir()) / "ai.json"));
+    levels["levels"]["steady"] = {{"description", "0.3 s a move, for a game a person can click"},
+                                  {"movetime", 0.3}};
+    levels["threads"] = 1;
+    std::ofstream(ai_config) << levels;
     std::vector<std::unique_ptr<Child>> players;
     for (const char* name : {"Ada", "Bea", "Cyd"})
       players.push_back(std::make_unique<Child>(
-          std::vector<std::string>{kBotExe.string(), "--server", address, "--name", name, "--level",
-                                   "beginner", "--tournament", std::to_string(bots_id), "--no-join",
+          std::vector<std::string>{kBotExe.string(), "--server", address, "--name", name,
+                                   "--ai-config", ai_config.string(), "--level", "steady",
+                                   "--tournament", std::to_string(bots_id), "--no-join",
                                    "--no-challenges", "--log-level", "warn"},
           std::map<std::string, std::string>{}, -1, home.path() / (std::string(name) + ".log")));
 
