@@ -69,6 +69,8 @@ def main():
             js(d, "localStorage.setItem('amazons.language', 'en-XA')")
             d.refresh()
             wait_for(d, "the first screen", lambda d: d.find_elements(By.ID, "rules-summary"))
+            # The tab's title comes from the catalogue too (index.html's own is English).
+            wait_for(d, "the tab's title in the pseudo-locale", lambda d: js(d, "return document.title").startswith("["))
             if js(d, "return document.documentElement.lang") != "en-XA":
                 fail("<html lang> is %r" % js(d, "return document.documentElement.lang"))
             js(d, "document.getElementById('name').value = 'alice'")  # a name, not a word

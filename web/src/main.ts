@@ -108,6 +108,7 @@ class App implements Page {
       }
     });
     window.setInterval(() => this.tick(), 100);
+    updateTab(this.store);  // the tab's title in the page's language from the start
     this.renderHeader();
     this.render();
     this.link.start();
