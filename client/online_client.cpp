@@ -138,6 +138,7 @@ void OnlineClient::notice(const std::string& what, const net::ClientError& e) {
 // ---- the connection ---------------------------------------------------------------------------
 
 void OnlineClient::on_event(const net::ConnectionEvent& event) {
+  ++news_;
   if (const auto* s = std::get_if<net::StatusEvent>(&event)) {
     // Online counts from the welcome (the LoginEvent just after), so welcome() is set by then.
     if (s->status == net::ConnectionStatus::Online) return;

@@ -8,6 +8,7 @@
 // poll() (the render thread in the client, once a frame), and never blocks there.
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
@@ -71,6 +72,9 @@ class OnlineClient {
   void poll();
   // The same, first waiting up to `timeout` for something (tests and tools, not the UI).
   void poll_for(Millis timeout);
+  // How many events the network has delivered so far. Everything this client shows changes only
+  // with one, so a screen drawn at one count need not draw again until the count moves.
+  std::uint64_t news() const { return news_; }
 
   // ---- the connection ----
   net::ConnectionStatus status() const { return status_; }
@@ -184,6 +188,7 @@ class OnlineClient {
   std::string why(const net::ClientError& e) const;
 
   const Catalogue* tr_;
+  std::uint64_t news_ = 0;
   ServerAddress address_;
   std::string name_;
   std::unique_ptr<net::Connection> connection_;

@@ -132,6 +132,7 @@ void App::write_state() {
   state["last_screenshot"] = last_screenshot_;
   state["window"] = {{"w", window_.getSize().x}, {"h", window_.getSize().y}};
   state["frames_per_second"] = frames_per_second_;
+  state["slowest_frame_ms"] = slowest_frame_ms_;
   const bool showing = !notice_.empty() && std::chrono::steady_clock::now() <= notice_until_;
   state["notice"] = showing ? notice_ : std::string();
   state["texts"] = drawn_;
@@ -191,6 +192,7 @@ int App::run() {
                       screen_->changes_by_itself(now) || now - last_drawn >= kAtRest;
     notice_was_shown = notice_shown;
     if (draw) {
+      const SteadyTime began = std::chrono::steady_clock::now();
       window_.clear(colors::kBackground);
       // What this frame shows, for the state dump.
       drawn_.clear();
@@ -199,6 +201,7 @@ int App::run() {
       if (screenshot) save_screenshot();  // before the notice it causes is drawn
       draw_notice(now);
       record_drawn_texts(nullptr);
+      slowest_frame_ = std::max(slowest_frame_, std::chrono::steady_clock::now() - began);
       window_.display();  // waits out the frame rate's limit
       last_drawn = now;
       ++frames_;
@@ -208,6 +211,9 @@ int App::run() {
     if (now - measure_start_ >= std::chrono::seconds(1)) {
       frames_per_second_ = frames_;
       frames_ = 0;
+      slowest_frame_ms_ =
+          static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(slowest_frame_).count());
+      slowest_frame_ = {};
       measure_start_ = now;
     }
     if (options_.state_file) write_state();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -46,6 +47,16 @@ class Screen {
 
  protected:
   App& app_;
+};
+
+// What a frame showed that can change without a window event: how much news the screen had taken
+// in (from the network or the engine) and the texts that move with time (a clock, a thinking
+// mark). A screen that keeps the stamp of its last frame draws again only when the stamp moves:
+//   bool changes_by_itself(SteadyTime now) const override { return stamp(now) != drawn_; }
+struct FrameStamp {
+  std::uint64_t news = 0;
+  std::string ticks;
+  bool operator==(const FrameStamp&) const = default;
 };
 
 struct AppOptions {
@@ -124,6 +135,10 @@ class App {
   int frames_ = 0;                  // drawn since measure_start_
   SteadyTime measure_start_{};
   int frames_per_second_ = 0;  // over the last whole second
+  // The longest a frame took to draw (before the wait for the frame rate) over the last whole
+  // second, 0 when none was drawn: a screen drawn only on change must still draw quickly.
+  SteadyTime::duration slowest_frame_{};
+  int slowest_frame_ms_ = 0;
 };
 
 }  // namespace amazons::client::ui

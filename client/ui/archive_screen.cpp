@@ -48,7 +48,11 @@ class ArchiveScreen final : public Screen {
     }
   }
 
+  // Changes only with what the network delivers.
+  bool changes_by_itself(SteadyTime) const override { return client_->news() != drawn_news_; }
+
   void draw(sf::RenderTarget& t, SteadyTime) override {
+    drawn_news_ = client_->news();
     const Style& s = app_.style();
     const Catalogue& tr = app_.tr();
     const std::string sub = !shown_ ? tr("archive.asking")
@@ -103,6 +107,7 @@ class ArchiveScreen final : public Screen {
   }
 
   std::shared_ptr<OnlineClient> client_;
+  std::uint64_t drawn_news_ = 0;  // client_->news() when the last frame was drawn
   Button back_{"back", ""};
   std::vector<std::unique_ptr<Button>> rows_;
   WidgetSet widgets_;
@@ -153,7 +158,11 @@ class ReportScreen final : public Screen {
     send_.enabled = client_->online() && !reason_.text.empty();
   }
 
+  // Changes only with what the network delivers.
+  bool changes_by_itself(SteadyTime) const override { return client_->news() != drawn_news_; }
+
   void draw(sf::RenderTarget& t, SteadyTime) override {
+    drawn_news_ = client_->news();
     const Style& s = app_.style();
     draw_title(t, s, x_, top_, app_.tr()("moderation.report.title", {{"player", player_}}),
                app_.tr()("desktop.report.explain"));
@@ -172,6 +181,7 @@ class ReportScreen final : public Screen {
   }
 
   std::shared_ptr<OnlineClient> client_;
+  std::uint64_t drawn_news_ = 0;  // client_->news() when the last frame was drawn
   std::string player_;
   TextField reason_{"reason", "", 200};
   Button send_{"send", "", ButtonStyle::Primary};

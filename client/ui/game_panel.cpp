@@ -159,6 +159,14 @@ void draw_player_card(sf::RenderTarget& t, const Style& s, const GameViewModel& 
             r.y + r.h * 0.68f, sub_color);
 }
 
+std::string clock_ticks(const GameViewModel& vm, SteadyTime now) {
+  if (!vm.has_clock()) return {};
+  std::string out;
+  for (const Color c : {Color::White, Color::Black})
+    out += vm.clock_text(c, now) + (vm.low_time(c, now) ? "!" : "") + ' ';
+  return out;
+}
+
 void draw_result_banner(sf::RenderTarget& t, const Style& s, const BoardGeometry& board,
                         const std::string& title, const std::string& reason) {
   const Rect b = board.bounds();

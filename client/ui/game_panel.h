@@ -59,6 +59,9 @@ void place_button_row(const Style& s, const std::vector<Button*>& buttons, Rect 
 void draw_player_card(sf::RenderTarget& target, const Style& style, const GameViewModel& vm,
                       Color c, Rect r, SteadyTime now, const std::string& name,
                       const std::string& sub, sf::Color sub_color);
+// What the two cards' clocks show at `now` (the texts and whether each is low): a card is drawn
+// again when this changes, and not 60 times a second while a clock runs.
+std::string clock_ticks(const GameViewModel& vm, SteadyTime now);
 // The result over the middle of the board.
 void draw_result_banner(sf::RenderTarget& target, const Style& style, const BoardGeometry& board,
                         const std::string& title, const std::string& reason);

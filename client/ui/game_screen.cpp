@@ -22,6 +22,13 @@ namespace amazons::client::ui {
 namespace {
 
 constexpr auto kResignConfirmTime = std::chrono::seconds(3);
+
+// How many dots follow "thinking": one more every 0.4 s, from none to three.
+std::size_t thinking_phase(SteadyTime now) {
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  return static_cast<std::size_t>(ms / 400 % 4);
+}
 const std::string kDot = " \u00B7 ";  // a middle dot between the parts of a line
 
 // The empty squares each side reaches first by queen moves (the engine's territory map).
@@ -82,7 +89,9 @@ class GameScreen final : public Screen {
   }
 
   void update(SteadyTime now) override {
-    for (GameEvent& event : session_->poll()) std::visit([&](auto& ev) { on(ev); }, event);
+    std::vector<GameEvent> events = session_->poll();
+    news_ += events.size();
+    for (GameEvent& event : events) std::visit([&](auto& ev) { on(ev); }, event);
     if (!vm_) return;
     const auto actions = vm_->actions();
     auto shown = [&](GameAction a) {
@@ -100,7 +109,20 @@ class GameScreen final : public Screen {
     place();
   }
 
+  bool changes_by_itself(SteadyTime now) const override { return stamp(now) != drawn_; }
+
+  // The session's events taken in, the clocks, the thinking mark's phase and the armed resign.
+  FrameStamp stamp(SteadyTime now) const {
+    FrameStamp out{news_, {}};
+    if (!vm_) return out;
+    out.ticks = clock_ticks(*vm_, now);
+    if (vm_->thinking(vm_->to_move())) out.ticks += std::to_string(thinking_phase(now));
+    if (resign_armed_) out.ticks += "armed";
+    return out;
+  }
+
   void draw(sf::RenderTarget& t, SteadyTime now) override {
+    drawn_ = stamp(now);
     const Style& s = app_.style();
     if (!vm_) {
       draw_text(t, s.fonts->regular, app_.tr()("game.starting"), s.px(18), width_ / 2, height_ / 2,
@@ -302,10 +324,7 @@ class GameScreen final : public Screen {
     std::string sub = side_name(tr, c);
     if (p.rating) sub += kDot + std::to_string(*p.rating);
     if (vm_->thinking(c)) {
-      const auto phase =
-          std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() /
-          400 % 4;
-      sub += kDot + tr("desktop.card.thinking") + std::string(static_cast<std::size_t>(phase), '.');
+      sub += kDot + tr("desktop.card.thinking") + std::string(thinking_phase(now), '.');
     } else if (active) {
       sub += kDot + tr("desktop.card.to_move");
     }
@@ -353,6 +372,8 @@ class GameScreen final : public Screen {
   std::optional<GameRecord> record_;
   std::optional<std::filesystem::path> saved_;
   std::optional<SteadyTime> resign_armed_;
+  std::uint64_t news_ = 0;  // the session's events taken in
+  FrameStamp drawn_;        // the stamp of the last frame drawn
 
   Button resign_{"resign", "Resign", ButtonStyle::Danger};
   Button abort_{"abort", "Abort"};

@@ -62,6 +62,9 @@ class HostScreen final : public Screen {
     app_.show(make_lobby_screen(app_, connect(app_, {{"127.0.0.1", *port}}, std::nullopt)));
   }
 
+  // Waiting for the server to start, it polls every frame; once it failed, it rests.
+  bool changes_by_itself(SteadyTime) const override { return error_.empty(); }
+
   void draw(sf::RenderTarget& t, SteadyTime) override {
     const Style& s = app_.style();
     draw_text(t, s.fonts->bold, app_.tr()("desktop.host.title"), s.px(32), width_ / 2,

@@ -68,7 +68,14 @@ class LobbyScreen final : public Screen {
     moderation_.visible = client_->moderates();
   }
 
+  // The lobby changes with what the network delivers and with the hosted server's addresses.
+  bool changes_by_itself(SteadyTime) const override { return stamp() != drawn_; }
+  FrameStamp stamp() const {
+    return {client_->news(), hosting_line(app_) + hosting_fingerprint_line(app_)};
+  }
+
   void draw(sf::RenderTarget& t, SteadyTime) override {
+    drawn_ = stamp();
     const Style& s = app_.style();
     const bool bad = client_->status() == net::ConnectionStatus::Closed ||
                      client_->status() == net::ConnectionStatus::WaitingRetry;
@@ -384,6 +391,7 @@ class LobbyScreen final : public Screen {
   std::vector<Section> sections_;
   WidgetSet widgets_;
   Snapshot shown_;
+  FrameStamp drawn_;  // the stamp of the last frame drawn
   SteadyTime last_refresh_ = Clock::now();
   std::vector<std::pair<float, std::string>> headings_, lines_;
   Rect left_, right_;

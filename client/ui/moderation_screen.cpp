@@ -126,7 +126,11 @@ class ModerationScreen final : public Screen {
       w->enabled = client_->online() && !player_.text.empty();
   }
 
+  // Changes only with what the network delivers.
+  bool changes_by_itself(SteadyTime) const override { return client_->news() != drawn_news_; }
+
   void draw(sf::RenderTarget& t, SteadyTime) override {
+    drawn_news_ = client_->news();
     const Style& s = app_.style();
     const Catalogue& tr = app_.tr();
     draw_title(t, s, left_.x, s.f(16), tr("desktop.lobby.moderation"),
@@ -312,6 +316,7 @@ class ModerationScreen final : public Screen {
   }
 
   std::shared_ptr<OnlineClient> client_;
+  std::uint64_t drawn_news_ = 0;  // client_->news() when the last frame was drawn
   TextField player_{"player", "", 40};
   TextField reason_{"reason", "", 200};
   Selector duration_{"duration", "", {}};

@@ -149,7 +149,18 @@ class OnlineGameScreen final : public Screen {
     place();
   }
 
+  bool changes_by_itself(SteadyTime now) const override { return stamp(now) != drawn_; }
+
+  // What the network delivered, the clocks and the armed resign.
+  FrameStamp stamp(SteadyTime now) const {
+    FrameStamp out{client_->news(), resign_armed_ ? "armed" : ""};
+    const OnlineGame* g = client_->game();
+    if (const GameViewModel* vm = g ? g->view() : nullptr) out.ticks += clock_ticks(*vm, now);
+    return out;
+  }
+
   void draw(sf::RenderTarget& t, SteadyTime now) override {
+    drawn_ = stamp(now);
     const Style& s = app_.style();
     const OnlineGame* g = game();
     const GameViewModel* vm = g ? g->view() : nullptr;
@@ -398,6 +409,7 @@ class OnlineGameScreen final : public Screen {
   bool premove_input_ = false;  // input_ enters a premove (the opponent is to move)
   std::string dropped_;         // the status line after a premove was dropped, until we move
   std::optional<SteadyTime> resign_armed_;
+  FrameStamp drawn_;  // the stamp of the last frame drawn
 
   // Labelled in the catalogue's words by the constructor and update().
   Button resign_{"resign", "", ButtonStyle::Danger};

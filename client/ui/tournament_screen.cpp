@@ -62,7 +62,11 @@ class TournamentScreen final : public Screen {
     withdraw_.enabled = client_->online();
   }
 
+  // Changes only with what the network delivers.
+  bool changes_by_itself(SteadyTime) const override { return client_->news() != drawn_news_; }
+
   void draw(sf::RenderTarget& t, SteadyTime) override {
+    drawn_news_ = client_->news();
     const Style& s = app_.style();
     if (!shown_) {
       draw_title(t, s, x_, s.f(16), app_.tr()("tournament.title", {{"id", std::to_string(id_)}}),
@@ -261,6 +265,7 @@ class TournamentScreen final : public Screen {
   }
 
   std::shared_ptr<OnlineClient> client_;
+  std::uint64_t drawn_news_ = 0;  // client_->news() when the last frame was drawn
   std::int64_t id_;
   std::optional<protocol::TournamentInfo> shown_;
   std::vector<const protocol::TournamentPairing*> shown_pairings_;

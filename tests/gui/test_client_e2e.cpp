@@ -386,10 +386,15 @@ TEST_SUITE("gui") {
     CHECK(square < 84);
     CHECK(s["board"]["x"].get<double>() + 8 * square <= s["widgets"]["leave"]["x"].get<double>());
     CHECK(s["board"]["y"].get<double>() + 8 * square <= 640);
-    // A sanity floor only: the target is 60, but this machine is shared and renders in software.
-    s = c.wait_for("at least 10 frames a second",
-                   [](const json& st) { return st["frames_per_second"].get<int>() >= 10; });
-    MESSAGE("frames per second under Xvfb: " << s["frames_per_second"].get<int>());
+    // A game at rest is drawn when a clock's text changes (once a second at 3 min + 2 s), not 60
+    // times a second as before. A frame must still draw within 100 ms: a sanity floor only, as
+    // this machine is shared and renders in software (the target is 16 ms).
+    s = c.wait_for("the game at rest, its clock running", [](const json& st) {
+      return st["frames_per_second"].get<int>() >= 1 && st["frames_per_second"].get<int>() <= 3;
+    });
+    MESSAGE("frames per second at rest: " << s["frames_per_second"].get<int>()
+                                          << ", slowest frame: " << s["slowest_frame_ms"] << " ms");
+    CHECK(s["slowest_frame_ms"].get<int>() <= 100);
     const Move third_move = pick_move(second, rng);
     click_move(c, third_move, 2);
     second.do_move(third_move);

@@ -493,13 +493,23 @@ TEST_SUITE("gui") {
           std::string::npos);
     CHECK(fs::exists(home.path() / "data" / "amazons" / "server" / "amazons.db"));
     c.screenshot(kShotDir, "online-host");
+    // The lobby at rest is drawn when news comes (its refresh every 3 s) and once a second, not
+    // 60 times a second as before.
+    s = c.wait_for("the lobby at rest", [](const json& st) {
+      return st["notice"] == "" && st["frames_per_second"].get<int>() <= 3;
+    });
+    MESSAGE("frames per second at the lobby at rest: " << s["frames_per_second"].get<int>());
 
-    // A friend can join: the hosted server is a real one.
+    // A friend can join: the hosted server is a real one. The news is drawn without an event.
     {
       Client friend_client(port);
       friend_client.hello("Friend");
-      c.wait_for("the friend in the lobby",
-                 [](const json& st) { return has(st["players"], "Friend"); });
+      c.wait_for("the friend in the lobby, drawn", [](const json& st) {
+        if (!has(st["players"], "Friend")) return false;
+        for (const auto& text : st["texts"])
+          if (text.get<std::string>().find("Friend") != std::string::npos) return true;
+        return false;
+      });
     }
 
     // Quitting the client stops the server.
