@@ -126,6 +126,7 @@ class ReplayListScreen final : public Screen {
   }
 
   std::string name() const override { return "replay_list"; }
+  bool changes_by_itself(SteadyTime) const override { return false; }  // a list read once
 
   void layout(float w, float h) override {
     width_ = w;
@@ -301,6 +302,7 @@ class ReplayScreen final : public Screen {
     forward_.enabled = end_.enabled = model_.ply() < model_.size();
     const bool running = job_.state() == AnalysisJob::State::Running;
     if (auto analysed = job_.take_result()) {
+      ++results_;
       if (model_.annotate(*analysed)) {
         points_ = graph_points(model_.record());
         app_.notify(app_.tr()("desktop.replay.analysis_done"));
@@ -313,7 +315,18 @@ class ReplayScreen final : public Screen {
         app_.tr()(points_.empty() ? "desktop.replay.analyse" : "desktop.replay.analyse_again");
   }
 
+  // At rest unless an analysis runs: then its progress and status, and the result it brings.
+  bool changes_by_itself(SteadyTime) const override { return stamp() != drawn_; }
+  FrameStamp stamp() const {
+    FrameStamp out{results_, {}};
+    if (job_.state() == AnalysisJob::State::Running)
+      out.ticks = std::to_string(job_.done()) + '/' + std::to_string(job_.total()) + ' ' +
+                  job_.status_text();
+    return out;
+  }
+
   void draw(sf::RenderTarget& t, SteadyTime) override {
+    drawn_ = stamp();
     const Style& s = app_.style();
     BoardScene scene;
     scene.position = &model_.position();
@@ -469,6 +482,8 @@ class ReplayScreen final : public Screen {
   Button analyse_{"analyse", "Analyse this game", ButtonStyle::Primary};
   Button cancel_{"analysis_cancel", "Cancel analysis", ButtonStyle::Danger};
   AnalysisJob job_;
+  std::uint64_t results_ = 0;  // analyses taken in
+  FrameStamp drawn_;           // the stamp of the last frame drawn
   std::vector<GraphPoint> points_;
   WidgetSet widgets_;
   BoardGeometry geometry_;
