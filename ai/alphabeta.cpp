@@ -11,8 +11,6 @@ namespace amazons::ai {
 
 namespace {
 
-// Deeper than any game can go: every move burns a square of at most 144.
-constexpr int kMaxPly = 160;
 constexpr int kMaxDepth = 128;
 // The main thread looks at the clock once per this many nodes. A node costs about a microsecond,
 // but one that counts a separated endgame can cost a hundred, and reading the clock costs far

@@ -14,7 +14,6 @@ namespace amazons::ai {
 
 namespace {
 
-constexpr int kMaxPly = 160;
 // Winning chances are kept this far from 0 and 1, so that a score can always be read back.
 constexpr double kChanceClamp = 1e-4;
 // Progress is reported at most this often.

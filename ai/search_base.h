@@ -13,6 +13,10 @@
 
 namespace amazons::ai {
 
+// Deeper than any game can go: every move burns a square of at most 144. A search's stacks and
+// its principal variation are this long.
+inline constexpr int kMaxPly = 160;
+
 class SearchBase : public Search {
  public:
   explicit SearchBase(const SearchSettings& settings);

@@ -32,7 +32,8 @@ void say(const BackupOptions& o, const std::string& line) {
   std::fflush(o.progress);
 }
 
-std::string describe(const StorageCounts& c) {
+// "3 players, 12 games, 480 moves": what a backup holds.
+std::string describe_games(const StorageCounts& c) {
   return std::to_string(c.players) + " players, " + std::to_string(c.games) + " games, " +
          std::to_string(c.moves) + " moves";
 }
@@ -207,7 +208,8 @@ StorageCounts backup(const std::string& db, const std::filesystem::path& out,
   std::filesystem::rename(partial.path, out, ec);
   if (ec) throw StorageError("cannot move the copy into place: " + ec.message());
   partial.keep = true;
-  say(options, "done: " + describe(counts) + (is_postgres_url(db) ? " (when the dump began)" : ""));
+  say(options,
+      "done: " + describe_games(counts) + (is_postgres_url(db) ? " (when the dump began)" : ""));
   return counts;
 }
 

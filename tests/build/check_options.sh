@@ -28,6 +28,19 @@ grep -q 'tests/server_unity/unity_0.cpp' "$work/on/build.ninja" ||
   fail "AMAZONS_UNITY=ON: the server suite is not a unity build"
 grep -q '_unity/unity_' "$work/off/build.ninja" && fail "AMAZONS_UNITY=OFF: a unity unit remains"
 
+# AMAZONS_UNITY_LIBRARIES (on in the asan and fuzz presets): the libraries are unity units too, with
+# the sources marked SKIP_UNITY_BUILD_INCLUSION and those with definitions of their own apart; off,
+# the libraries keep one unit a file.
+configure unitylibs -DAMAZONS_UNITY_LIBRARIES=ON -DAMAZONS_BUILD_WEB=OFF
+grep -q 'amazons_server_core_unity/unity_0.cpp' "$work/unitylibs/build.ninja" ||
+  fail "AMAZONS_UNITY_LIBRARIES=ON: the server core is not a unity build"
+grep -q 'amazons_server_storage.dir/sqlite_storage.cpp' "$work/unitylibs/build.ninja" ||
+  fail "AMAZONS_UNITY_LIBRARIES=ON: sqlite_storage.cpp (SKIP_UNITY_BUILD_INCLUSION) was batched"
+grep -q 'amazons_ai.dir/levels.cpp' "$work/unitylibs/build.ninja" ||
+  fail "AMAZONS_UNITY_LIBRARIES=ON: levels.cpp (definitions of its own) was batched"
+grep -q 'amazons_server_core_unity' "$work/on/build.ninja" &&
+  fail "AMAZONS_UNITY_LIBRARIES=OFF: a library is a unity build"
+
 # AMAZONS_CCACHE: compiles go through ccache when it is installed, with the checkout as base_dir.
 if command -v ccache >/dev/null; then
   grep -q "CCACHE_BASEDIR=$src .*ccache" $(ninja_files on) ||
