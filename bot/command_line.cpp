@@ -106,14 +106,14 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   c.ai_config = config_dir / "ai.json";
   const auto file = config_path ? std::filesystem::path(*config_path) : config_dir / "bot.json";
   if (config_path || std::filesystem::exists(file)) {
-    auto loaded = load_bot_config(c, file);
+    auto loaded = load_bot_config(c, file, t);
     if (!loaded) return Error{loaded.error()};
     c = *loaded;
   }
   if (server) {
-    auto a = net::parse_server_addresses(*server);
-    if (!a) return Error{a.error()};
-    if (auto why = apply_server(c, *a)) return Error{*why};
+    auto a = net::read_server_addresses(*server);
+    if (!a) return Error{address_text(t, "--server", a.error())};
+    if (auto why = apply_server(c, *a, t)) return Error{*why};
   }
   if (tls_fingerprint) {
     auto fp = tls::parse_fingerprint(*tls_fingerprint);
@@ -147,7 +147,8 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   }
   if (seek) {
     auto time = parse_time_control(*seek);
-    if (!time) return Error{t("bot.error.seek", {{"error", time.error()}})};
+    // parse_time_control's reason is English: the forms a clock takes are said instead.
+    if (!time) return Error{t("bot.error.seek", {{"given", *seek}})};
     SeekSettings s = c.seek.value_or(SeekSettings{});
     s.time = *time;
     if (!c.accept.rules.empty())
