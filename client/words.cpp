@@ -1,5 +1,7 @@
 #include "client/words.h"
 
+#include <cerrno>
+
 #include <algorithm>
 #include <chrono>
 
@@ -176,6 +178,30 @@ std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>
 std::string address_error_text(const Catalogue& t, const net::AddressError& e) {
   return t("online.address." + std::string(net::code_name(e.code)),
            {{"text", e.text}, {"detail", e.detail}});
+}
+
+std::string host_failure_text(const Catalogue& t, const HostFailure& f) {
+  using Kind = HostFailure::Kind;
+  const std::string cause = f.error == ENOENT                         ? t("host.cause.missing")
+                            : f.error == EACCES || f.error == EPERM   ? t("host.cause.denied")
+                            : f.error == ENOTDIR || f.error == EEXIST ? t("host.cause.in_the_way")
+                                                                      : f.detail;
+  const std::string log = f.log.string();
+  switch (f.kind) {
+    case Kind::NotRunnable:
+      return t("host.failure.not_runnable", {{"path", f.path}, {"cause", cause}});
+    case Kind::NoDirectory:
+      return t("host.failure.no_directory", {{"path", f.path}, {"cause", cause}});
+    case Kind::NoProcess:
+      return t("host.failure.no_process", {{"cause", cause}});
+    case Kind::Storage:
+      return t("host.failure.storage", {{"path", f.path}, {"log", log}});
+    case Kind::Tls:
+      return t("host.failure.tls", {{"log", log}});
+    case Kind::Stopped:
+      break;
+  }
+  return t("host.failure.stopped", {{"log", log}});
 }
 
 std::string name_problem_text(const Catalogue& t, std::string_view problem) {

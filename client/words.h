@@ -11,6 +11,7 @@
 #include "client/catalogue.h"
 #include "client/game_view_model.h"
 #include "client/move_input.h"
+#include "client/server_host.h"
 #include "common/game_record.h"
 #include "common/time_control.h"
 #include "common/types.h"
@@ -54,6 +55,9 @@ std::string client_error_text(const Catalogue& t, const net::ClientError& e);
 // (online.address.CODE, online.name_problem.CODE).
 std::string address_error_text(const Catalogue& t, const net::AddressError& e);
 std::string name_problem_text(const Catalogue& t, std::string_view problem);
+// Why the server hosted on this computer cannot start or has stopped, in the client's words
+// (host.failure.KIND), the system's reason by its errno (host.cause.*) where it is a common one.
+std::string host_failure_text(const Catalogue& t, const HostFailure& f);
 // How long a player has left for the move, roughly, as the web client says it: "2 d 3 h left",
 // "5 h 12 min left", "under a minute left"; "no clock" without one.
 std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>& ms);
