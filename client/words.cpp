@@ -1,10 +1,10 @@
 #include "client/words.h"
 
-#include <cerrno>
-
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 
+#include "client/computer_game.h"
 #include "client/settings.h"
 #include "common/protocol_enums.h"
 
@@ -114,6 +114,12 @@ std::string level_description(const Catalogue& t, std::string_view level,
   return t.knows(key) ? t(key) : configured;
 }
 
+std::string player_name(const Catalogue& t, const PlayerInfo& p) {
+  if (const auto level = computer_level(p))
+    return t("computer.player_name", {{"level", level_name(t, *level)}});
+  return p.name;
+}
+
 std::string game_summary(const Catalogue& t, const GameRecord& r) {
   std::string when;
   if (r.started_at) {
@@ -121,8 +127,8 @@ std::string game_summary(const Catalogue& t, const GameRecord& r) {
     when = at.substr(0, 10) + " " + at.substr(11, 5);
   }
   return t("record.summary",
-           {{"white", r.white.name},
-            {"black", r.black.name},
+           {{"white", player_name(t, r.white)},
+            {"black", player_name(t, r.black)},
             {"when", when.empty() ? std::string("none") : when},
             {"result", r.result ? result_title(t, *r.result) : t("record.unfinished")},
             {"count", r.moves.size()}});

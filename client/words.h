@@ -42,6 +42,9 @@ std::string variant_text(const Catalogue& t, const RuleVariant& v);
 std::string level_name(const Catalogue& t, std::string_view level);
 std::string level_description(const Catalogue& t, std::string_view level,
                               const std::string& configured);
+// A player's name as shown: the computer's (kept as "Computer (LEVEL)" in records, where it tells
+// the computer apart) in the person's words, "电脑（中等）"; anyone else's as written.
+std::string player_name(const Catalogue& t, const PlayerInfo& p);
 // One line for a saved game: "Ann vs Bob, 2026-11-29 14:25 - White wins, 31 moves".
 std::string game_summary(const Catalogue& t, const GameRecord& r);
 // A refusal from the server in the client's words: error.CODE, error.illegal_move.REASON, else

@@ -188,7 +188,7 @@ class GameScreen final : public Screen {
     const std::string piece =
         ascii ? (side == Color::White ? "W" : "B") : (side == Color::White ? "\u2655" : "\u265B");
     const PlayerInfo& p = vm.player(side);
-    std::string name = p.name;
+    std::string name = client::player_name(app_.tr(), p);
     if (p.rating) name += " (" + std::to_string(*p.rating) + ")";
     std::string clock = vm.has_clock() ? vm.clock_text(side, now) : "";
     c.text(x, y, active ? ">" : " ", {Ink::Accent, Ink::Default, true});

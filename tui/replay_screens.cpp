@@ -114,9 +114,13 @@ class ReplayScreen final : public Screen {
     draw_board(c, 1, 1, fit, model_.position(), marks, {app_.options().ascii, false});
     const int px = 1 + fit.width() + 3, pw = c.width() - px - 1;
     c.text(px, 1, t("game.replay"), {Ink::Accent, Ink::Default, true});
-    c.text(px, 2, t("tui.replay.player", {{"side", t("side.white")}, {"name", r.white.name}}),
+    c.text(px, 2,
+           t("tui.replay.player",
+             {{"side", t("side.white")}, {"name", client::player_name(t, r.white)}}),
            {Ink::Text}, pw);
-    c.text(px, 3, t("tui.replay.player", {{"side", t("side.black")}, {"name", r.black.name}}),
+    c.text(px, 3,
+           t("tui.replay.player",
+             {{"side", t("side.black")}, {"name", client::player_name(t, r.black)}}),
            {Ink::Text}, pw);
     const std::string progress =
         model_.ply() == 0 ? t("tui.replay.start")

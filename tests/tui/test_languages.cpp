@@ -9,6 +9,7 @@
 #include <set>
 
 #include "client/catalogue.h"
+#include "client/words.h"
 #include "tests/client/temp_dir.h"
 #include "tests/integration/server_process.h"
 #include "tests/tui/tui_test_util.h"
@@ -85,7 +86,16 @@ TEST_SUITE("tui") {
     t.keys({"1"});
     check_pseudo_screen("computer", whole({head("computer.setup.subtitle"), head("tui.form.keys")}),
                         t);
-    t.keys({"Escape"});
+    // A game against it: the computer's name is the catalogue's too.
+    t.keys({"Enter"});
+    const std::string computer =
+        p("computer.player_name", {{"level", client::level_name(p, "medium")}});
+    check_pseudo_screen("computer-game", whole({computer, p("game.hint.queen"), ":menu"}), t);
+    t.type(":resign");
+    t.keys({"Enter"});
+    whole({p("game.status.over"), ":replay :menu"});
+    t.type(":menu");
+    t.keys({"Enter"});
     whole({p("tui.menu.two_players"), head("tui.menu.keys")});
     t.keys({"2"});
     check_pseudo_screen("two-players", whole({p("tui.two.title"), head("tui.form.keys")}), t);
