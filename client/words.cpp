@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <regex>
 
 #include "client/computer_game.h"
 #include "client/settings.h"
@@ -208,6 +209,43 @@ std::string host_failure_text(const Catalogue& t, const HostFailure& f) {
       break;
   }
   return t("host.failure.stopped", {{"log", log}});
+}
+
+std::string audit_target_text(const Catalogue& t, std::string_view action,
+                              const std::string& target) {
+  std::smatch m;
+  if (action == "adjudicate" &&
+      std::regex_match(target, m, std::regex(R"(game (\S+) to (White|Black))")))
+    return t("moderation.target.game_to",
+             {{"game", m[1].str()},
+              {"side", side_name(t, m[2].str() == "White" ? Color::White : Color::Black)}});
+  if (std::regex_match(target, m, std::regex(R"(game (\S+))")))
+    return t("moderation.target.game", {{"game", m[1].str()}});
+  if (action == "resolve" && std::regex_match(target, m, std::regex(R"(report (\d+) on (.+))")))
+    return t("moderation.target.report", {{"report", m[1].str()}, {"player", m[2].str()}});
+  if ((action == "open_registrations" || action == "close_registrations") && target == "server")
+    return t("moderation.target.server");
+  if (action == "grant" && std::regex_match(target, m, std::regex(R"((\S+) (moderator|admin))")))
+    return t("moderation.target.grant",
+             {{"player", m[1].str()}, {"role", t("moderation.role." + m[2].str())}});
+  return target;
+}
+
+std::string audit_reason_text(const Catalogue& t, std::string_view action,
+                              const std::string& reason) {
+  std::smatch m;
+  if (action == "remove_chat" &&
+      std::regex_match(
+          reason, m,
+          std::regex(R"re(((?:.|\n)*?) ?\(line (\d+) in game (\S+): "((?:.|\n)*)"\))re"))) {
+    const std::string removed =
+        t("moderation.removed_line",
+          {{"line", m[2].str()}, {"game", m[3].str()}, {"text", m[4].str()}});
+    return m[1].str().empty()
+               ? removed
+               : t("moderation.removed_line.after", {{"reason", m[1].str()}, {"removed", removed}});
+  }
+  return reason;
 }
 
 std::string name_problem_text(const Catalogue& t, std::string_view problem) {

@@ -61,6 +61,16 @@ std::string name_problem_text(const Catalogue& t, std::string_view problem);
 // Why the server hosted on this computer cannot start or has stopped, in the client's words
 // (host.failure.KIND), the system's reason by its errno (host.cause.*) where it is a common one.
 std::string host_failure_text(const Catalogue& t, const HostFailure& f);
+// What a line of the moderation audit log acted on, in the person's words. The server writes the
+// target as it records it (server/core/lobby_moderation.cpp, server/app/admin.cpp): "game G",
+// "game G to White", "report N on P", "server", "NAME ROLE"; those forms are read here, and any
+// other target (a player's name, an address) is shown as written.
+std::string audit_target_text(const Catalogue& t, std::string_view action,
+                              const std::string& target);
+// The reason of an audit line: for a removed chat line the server adds "(line N in game G:
+// "TEXT")" to the moderator's reason, said here in the person's words.
+std::string audit_reason_text(const Catalogue& t, std::string_view action,
+                              const std::string& reason);
 // How long a player has left for the move, roughly, as the web client says it: "2 d 3 h left",
 // "5 h 12 min left", "under a minute left"; "no clock" without one.
 std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>& ms);
