@@ -32,27 +32,31 @@ struct Bot::Seat {
   std::unique_ptr<net::ServerGame> game;  // declared after the player: destroyed before it
 };
 
-Expected<std::unique_ptr<Bot>, std::string> Bot::create(BotConfig config, Log& log) {
+Expected<std::unique_ptr<Bot>, std::string> Bot::create(BotConfig config, Log& log,
+                                                        client::Catalogue t) {
   ai::AiConfig ai = ai::builtin_ai_config();
   if (!config.engine) {
     if (!config.ai_config.empty()) {
       auto loaded = ai::load_ai_config(config.ai_config);
-      if (!loaded) return Unexpected("ai_config: " + loaded.error());
+      // The levels file's own reason is English (ai/ speaks no language); the file is named.
+      if (!loaded)
+        return Unexpected(t("bot.settings.ai_config",
+                            {{"file", config.ai_config.string()}, {"error", loaded.error()}}));
       ai = *loaded;
     }
     if (!ai.find(config.level)) {
       std::string known;
       for (const ai::Level& l : ai.levels) known += (known.empty() ? "" : ", ") + l.name;
-      return Unexpected("level: no level named \"" + config.level + "\" (known: " + known + ")");
+      return Unexpected(t("bot.settings.no_level", {{"level", config.level}, {"known", known}}));
     }
   }
   ai.threads = config.threads;
   ai.hash_mb = static_cast<std::size_t>(config.hash_mb);
-  return std::unique_ptr<Bot>(new Bot(std::move(config), std::move(ai), log));
+  return std::unique_ptr<Bot>(new Bot(std::move(config), std::move(ai), log, std::move(t)));
 }
 
-Bot::Bot(BotConfig config, ai::AiConfig ai, Log& log)
-    : config_(std::move(config)), ai_(std::move(ai)), log_(log) {}
+Bot::Bot(BotConfig config, ai::AiConfig ai, Log& log, client::Catalogue t)
+    : config_(std::move(config)), ai_(std::move(ai)), log_(log), t_(std::move(t)) {}
 
 Bot::~Bot() {
   // The games first: they talk to the connection while they go.
@@ -113,9 +117,9 @@ void Bot::on_certificate(const net::ClientError& e) {
               {"why", e.message},
               {"fingerprint", e.fingerprint},
               {"known_servers", config_.known_servers.string()},
-              {"fix", "once the host confirms the new fingerprint: --tls-fingerprint " +
-                          e.fingerprint + ", or delete the line of " + server_key() + " in " +
-                          config_.known_servers.string()}});
+              {"fix", t_("bot.log.certificate_fix", {{"fingerprint", e.fingerprint},
+                                                     {"server", server_key()},
+                                                     {"file", config_.known_servers.string()}})}});
   exit_status_ = 1;
   done_ = true;
 }
@@ -178,11 +182,10 @@ void Bot::drain() {
   if (draining_) return;
   draining_ = true;
   log_.info("draining", {{"games_in_progress", std::to_string(seats_.size())},
-                         {"why", tournament_over_ ? "the tournament is over"
-                                 : config_.games > 0 && finished_games_ >= config_.games
-                                     ? "played the games it was asked to"
-                                     : "asked to stop: finishing the games in progress (stop "
-                                       "again to resign them and leave now)"}});
+                         {"why", t_(tournament_over_ ? "bot.log.tournament_over"
+                                    : config_.games > 0 && finished_games_ >= config_.games
+                                        ? "bot.log.games_played"
+                                        : "bot.log.asked_to_stop")}});
   if (seeking_) {
     connection_->send(protocol::Unseek{});
     seeking_ = false;
@@ -319,16 +322,16 @@ void Bot::on_message(const protocol::ServerMessage& message) {
 void Bot::on_challenge(const protocol::ChallengeReceived& c) {
   std::optional<std::string> why;
   if (draining_)
-    why = "leaving the server";
+    why = t_("bot.decline.leaving");
   else if (!config_.accept_challenges)
-    why = "does not take challenges";
+    why = t_("bot.decline.no_challenges");
   else if (!has_room())
-    why = "already playing " + std::to_string(active_games()) + " of at most " +
-          std::to_string(config_.max_games) + " games";
+    why = t_("bot.decline.full", {{"playing", std::to_string(active_games())},
+                                  {"max", std::to_string(config_.max_games)}});
   else if (!wants_games())
-    why = "has started the " + std::to_string(config_.games) + " games it was asked to play";
+    why = t_("bot.decline.enough", {{"games", std::to_string(config_.games)}});
   else
-    why = refusal(config_.accept, c.rules, c.time, c.rated, c.from);
+    why = refusal(config_.accept, c.rules, c.time, c.rated, c.from, t_);
   log_.info("challenge", {{"challenge", c.challenge},
                           {"from", c.from.name},
                           {"rules", c.rules},
@@ -356,7 +359,7 @@ void Bot::look_for_games() {
         continue;
       const auto& creator = g.white ? g.white : g.black;
       if (!creator || creator->name == config_.name) continue;
-      if (const auto why = refusal(config_.accept, g.rules, g.time, g.rated, *creator)) {
+      if (const auto why = refusal(config_.accept, g.rules, g.time, g.rated, *creator, t_)) {
         log_.debug("skip_game", {{"game", g.game}, {"why", *why}});
         continue;
       }

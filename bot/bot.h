@@ -27,8 +27,11 @@ namespace amazons::bot {
 class Bot final : private net::ServerGameObserver {
  public:
   // Loads the engine levels (for --level) and checks that the level exists. The error is one
-  // line for people.
-  static Expected<std::unique_ptr<Bot>, std::string> create(BotConfig config, Log& log);
+  // line for people, in `t`'s language; so are the sentences the bot writes into its log (why it
+  // declines a game, how to mend a refused certificate). The log's events and keys stay as they
+  // are, for tools that read it.
+  static Expected<std::unique_ptr<Bot>, std::string> create(BotConfig config, Log& log,
+                                                            client::Catalogue t);
   ~Bot() override;
   Bot(const Bot&) = delete;
   Bot& operator=(const Bot&) = delete;
@@ -43,7 +46,7 @@ class Bot final : private net::ServerGameObserver {
  private:
   struct Seat;  // a game in progress: its player and its driver
 
-  Bot(BotConfig config, ai::AiConfig ai, Log& log);
+  Bot(BotConfig config, ai::AiConfig ai, Log& log, client::Catalogue t);
   std::unique_ptr<Player> make_player(const std::string& game);
   // Makes the connection (TLS with `pin` trusted, if any) and starts it.
   void connect(std::optional<std::string> pin);
@@ -79,6 +82,7 @@ class Bot final : private net::ServerGameObserver {
   const BotConfig config_;
   const ai::AiConfig ai_;
   Log& log_;
+  const client::Catalogue t_;
   std::unique_ptr<net::Connection> connection_;
   std::map<std::string, std::unique_ptr<Seat>> seats_;  // games in progress
   std::vector<std::unique_ptr<Seat>> retired_;          // finished, until their players are idle

@@ -1,5 +1,6 @@
 // amazons-bot's settings: built-in defaults, then a JSON file (config/bot.json or --config),
-// then command-line flags. Every problem is reported as "setting: what is wrong".
+// then command-line flags. Every problem is reported as "setting: what is wrong", in the
+// language of the catalogue handed in.
 #pragma once
 
 #include <filesystem>
@@ -93,22 +94,30 @@ struct BotConfig {
 std::filesystem::path default_known_servers();
 // Takes the server from parsed addresses (the first, then the further nodes of a cluster); tcp://
 // and tls:// only (the bot speaks no WebSocket).
-std::optional<std::string> apply_server(BotConfig& c, const std::vector<net::ServerAddress>& all);
+// The error is in `t`'s language, as are those below.
+std::optional<std::string> apply_server(BotConfig& c, const std::vector<net::ServerAddress>& all,
+                                        const client::Catalogue& t);
+// Why the server address given as `path` (the setting or the flag) cannot be used.
+std::string address_text(const client::Catalogue& t, std::string_view path,
+                         const net::AddressError& e);
 
 // Applies the settings in a JSON object onto `config` (unknown keys are refused).
-Expected<BotConfig, std::string> apply_bot_json(BotConfig config, const nlohmann::json& j);
+Expected<BotConfig, std::string> apply_bot_json(BotConfig config, const nlohmann::json& j,
+                                                const client::Catalogue& t);
 Expected<BotConfig, std::string> load_bot_config(BotConfig config,
-                                                 const std::filesystem::path& path);
+                                                 const std::filesystem::path& path,
+                                                 const client::Catalogue& t);
 
 // Checks that the settings fit together; fills in what follows from others (a Botzone program
 // plays only the botzone8 variant). Call after the file and the flags are applied. The error is
 // in `t`'s language.
 Expected<BotConfig, std::string> finish_config(BotConfig config, const client::Catalogue& t);
 
-// Why a game with these settings does not fit the filter, or nullopt when it does.
+// Why a game with these settings does not fit the filter (in `t`'s language, for the log), or
+// nullopt when it does.
 std::optional<std::string> refusal(const GameFilter& filter, const std::string& rules,
                                    const TimeControl& time, bool rated,
-                                   const protocol::PlayerRef& opponent);
+                                   const protocol::PlayerRef& opponent, const client::Catalogue& t);
 
 std::string_view to_string(RatedFilter f);
 

@@ -1,5 +1,6 @@
 #include "bot/command_line.h"
 
+#include <cmath>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -48,17 +49,20 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   app.add_option("--level", level, t("bot.option.level"));
   app.add_option("--engine", engine, t("bot.option.engine"));
   app.add_option("--protocol", protocol, t("bot.option.protocol"))
-      ->check(CLI::IsMember({"amazons", "uci", "botzone"}));
+      ->check(client::one_of(t, {"amazons", "uci", "botzone"}));
   app.add_option("--config", config_path, t("bot.option.config"));
   app.add_option("--ai-config", ai_config, t("bot.option.ai_config"));
-  app.add_option("--max-games", max_games, t("bot.option.max_games"))->check(CLI::Range(1, 64));
+  app.add_option("--max-games", max_games, t("bot.option.max_games"))
+      ->check(client::in_range(t, 1, 64, true));
   app.add_option("--seek", seek, t("bot.option.seek"));
   app.add_option("--rules", rules, t("bot.option.rules"));
   app.add_flag("--rated", rated, t("bot.option.rated"));
   app.add_option("--accept-rated", accept_rated, t("bot.option.accept_rated"))
-      ->check(CLI::IsMember({"any", "rated", "casual"}));
-  app.add_option("--min-time", min_time, t("bot.option.min_time"))->check(CLI::Range(0.0, 1e7));
-  app.add_option("--max-time", max_time, t("bot.option.max_time"))->check(CLI::Range(0.0, 1e7));
+      ->check(client::one_of(t, {"any", "rated", "casual"}));
+  app.add_option("--min-time", min_time, t("bot.option.min_time"))
+      ->check(client::in_range(t, 0.0, 1e7, false));
+  app.add_option("--max-time", max_time, t("bot.option.max_time"))
+      ->check(client::in_range(t, 0.0, 1e7, false));
   app.add_flag("--no-unlimited", no_unlimited, t("bot.option.no_unlimited"));
   app.add_flag("--no-join", no_join, t("bot.option.no_join"));
   app.add_flag("--no-challenges", no_challenges, t("bot.option.no_challenges"));
@@ -66,23 +70,26 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   app.add_flag("--no-claim", no_claim, t("bot.option.no_claim"));
   app.add_flag("--rematch", rematch, t("bot.option.rematch"));
   app.add_option("--tournament", tournament, t("bot.option.tournament"))
-      ->check(CLI::PositiveNumber);
-  app.add_option("--games", games, t("bot.option.games"))->check(CLI::Range(1, 1'000'000'000));
-  app.add_option("--threads", threads, t("bot.option.threads"))->check(CLI::Range(1, 64));
+      ->check(client::in_range(t, 1, HUGE_VAL, true));
+  app.add_option("--games", games, t("bot.option.games"))
+      ->check(client::in_range(t, 1, 1000000000, true));
+  app.add_option("--threads", threads, t("bot.option.threads"))
+      ->check(client::in_range(t, 1, 64, true));
   app.add_flag("--ponder", ponder, t("bot.option.ponder"));
-  app.add_option("--hash", hash_mb, t("bot.option.hash"))->check(CLI::Range(1, 1 << 14));
+  app.add_option("--hash", hash_mb, t("bot.option.hash"))
+      ->check(client::in_range(t, 1, 1 << 14, true));
   app.add_option("--engine-restarts", engine_restarts, t("bot.option.engine_restarts"))
-      ->check(CLI::Range(0, 100));
+      ->check(client::in_range(t, 0, 100, true));
   app.add_option("--lag-margin", lag_margin_ms, t("bot.option.lag_margin"))
-      ->check(CLI::Range(0.0, 60'000.0));
+      ->check(client::in_range(t, 0.0, 60000.0, false));
   app.add_option("--list-interval", list_interval, t("bot.option.list_interval"))
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(client::in_range(t, 0.1, 3600.0, false));
   // Read before parsing (client::cli_catalogue); named here so that they are allowed.
   std::string language, i18n_dir;
   app.add_option("--language", language, t("bot.option.language"));
   app.add_option("--i18n-dir", i18n_dir, t("cli.i18n_dir"));
   app.add_option("--log-level", log_level, t("bot.option.log_level"))
-      ->check(CLI::IsMember({"debug", "info", "warn", "error"}));
+      ->check(client::one_of(t, {"debug", "info", "warn", "error"}));
 
   std::vector<const char*> argv = {"amazons-bot"};
   for (const auto& a : args) argv.push_back(a.c_str());
@@ -91,7 +98,7 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   } catch (const CLI::CallForHelp&) {
     return CommandLine{{}, app.help()};
   } catch (const CLI::ParseError& e) {
-    return Error{std::string(e.what())};
+    return Error{client::cli_error_text(t, e)};
   }
   if (level && engine) return Error{t("bot.error.level_and_engine")};
 
@@ -99,14 +106,14 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   c.ai_config = config_dir / "ai.json";
   const auto file = config_path ? std::filesystem::path(*config_path) : config_dir / "bot.json";
   if (config_path || std::filesystem::exists(file)) {
-    auto loaded = load_bot_config(c, file);
+    auto loaded = load_bot_config(c, file, t);
     if (!loaded) return Error{loaded.error()};
     c = *loaded;
   }
   if (server) {
-    auto a = net::parse_server_addresses(*server);
-    if (!a) return Error{a.error()};
-    if (auto why = apply_server(c, *a)) return Error{*why};
+    auto a = net::read_server_addresses(*server);
+    if (!a) return Error{address_text(t, "--server", a.error())};
+    if (auto why = apply_server(c, *a, t)) return Error{*why};
   }
   if (tls_fingerprint) {
     auto fp = tls::parse_fingerprint(*tls_fingerprint);
@@ -140,7 +147,8 @@ Expected<CommandLine, std::string> parse_command_line(const std::vector<std::str
   }
   if (seek) {
     auto time = parse_time_control(*seek);
-    if (!time) return Error{t("bot.error.seek", {{"error", time.error()}})};
+    // parse_time_control's reason is English: the forms a clock takes are said instead.
+    if (!time) return Error{t("bot.error.seek", {{"given", *seek}})};
     SeekSettings s = c.seek.value_or(SeekSettings{});
     s.time = *time;
     if (!c.accept.rules.empty())

@@ -29,7 +29,8 @@ amazons::Log::Level log_level(const std::string& name) {
 
 int main(int argc, char** argv) {
   using namespace amazons;
-  // The help and the flags' errors in the language of --language, else of LANG.
+  // The help, the settings' errors and the log's sentences in the language of --language, else
+  // of LANG.
   const client::Catalogue t =
       client::cli_catalogue(argc, argv, amazons::shipped_dir("i18n", AMAZONS_I18N_DIR));
   const auto command = bot::parse_command_line(std::vector<std::string>(argv + 1, argv + argc),
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   Log log(stderr, log_level(command->config.log_level));
-  auto made = bot::Bot::create(command->config, log);
+  auto made = bot::Bot::create(command->config, log, t);
   if (!made) {
     std::fprintf(stderr, "amazons-bot: %s\n", made.error().c_str());
     return 2;

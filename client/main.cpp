@@ -40,11 +40,11 @@ int main(int argc, char** argv) {
   cli.add_option("--replay", replay, t("cli.replay"));
   cli.add_option("--analysis-movetime", analysis_movetime, t("cli.client.analysis_movetime"))
       ->capture_default_str()
-      ->check(CLI::Range(10, 60000));
+      ->check(in_range(t, 10, 60000, true));
   cli.add_option("--i18n-dir", i18n_dir, t("cli.i18n_dir"))->capture_default_str();
   cli.add_option("--language", language, t("cli.language"));
-  cli.add_option("--width", width, t("cli.client.width"))->check(CLI::Range(640u, 7680u));
-  cli.add_option("--height", height, t("cli.client.height"))->check(CLI::Range(480u, 4320u));
+  cli.add_option("--width", width, t("cli.client.width"))->check(in_range(t, 640, 7680, true));
+  cli.add_option("--height", height, t("cli.client.height"))->check(in_range(t, 480, 4320, true));
   CLI11_PARSE(cli, argc, argv);
 
   ui::AppOptions options;

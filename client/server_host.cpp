@@ -33,13 +33,24 @@ std::string trimmed(std::string s) {
   return s.substr(i);
 }
 
-// The last lines of the server's log, for a failure message.
-std::string log_tail(const std::filesystem::path& log) {
-  std::ifstream in(log);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!trimmed(line).empty()) last = trimmed(line);
-  return last;
+// Why the server ended, from its log: its last line, and what failed when it said (the fatal
+// event's code, or TLS that could not be set up).
+HostFailure ended(const ServerHostOptions& options) {
+  HostFailure f{HostFailure::Kind::Stopped, {}, 0, {}, options.log};
+  std::ifstream in(options.log);
+  for (std::string line; std::getline(in, line);) {
+    line = trimmed(line);
+    if (line.empty()) continue;
+    f.detail = line;
+    if (line.find(" event=fatal ") != std::string::npos &&
+        line.find(" code=storage ") != std::string::npos) {
+      f.kind = HostFailure::Kind::Storage;
+      f.path = options.database.string();
+    } else if (line.find(" event=tls_failed ") != std::string::npos) {
+      f.kind = HostFailure::Kind::Tls;
+    }
+  }
+  return f;
 }
 
 // The fingerprint in `text` after "TLS certificate fingerprint (SHA-256): " (the server's
@@ -65,22 +76,41 @@ std::optional<std::string> fingerprint_in(const std::string& text) {
 
 }  // namespace
 
-Expected<std::unique_ptr<ServerHost>, std::string> ServerHost::start(ServerHostOptions options) {
-  if (access(options.executable.c_str(), X_OK) != 0)
-    return Unexpected("cannot run the server program " + options.executable.string() + ": " +
-                      std::strerror(errno));
+std::string HostFailure::describe() const {
+  switch (kind) {
+    case Kind::NotRunnable:
+      return "cannot run the server program " + path + ": " + detail;
+    case Kind::NoDirectory:
+      return "cannot create " + path + ": " + detail;
+    case Kind::NoProcess:
+      return "cannot start the server: " + detail;
+    case Kind::Storage:
+    case Kind::Tls:
+    case Kind::Stopped:
+      return "the server stopped" + (detail.empty() ? std::string() : ": " + detail);
+  }
+  return detail;
+}
+
+Expected<std::unique_ptr<ServerHost>, HostFailure> ServerHost::start(ServerHostOptions options) {
+  const auto refused = [&](HostFailure::Kind kind, std::string path, int error) {
+    return Unexpected(HostFailure{kind, std::move(path), error, std::strerror(error), options.log});
+  };
+  if (access(options.executable.c_str(), X_OK) != 0) {
+    const int error = errno;
+    return refused(HostFailure::Kind::NotRunnable, options.executable.string(), error);
+  }
   std::error_code ec;
   std::filesystem::create_directories(options.database.parent_path(), ec);
   if (ec)
-    return Unexpected("cannot create " + options.database.parent_path().string() + ": " +
-                      ec.message());
+    return refused(HostFailure::Kind::NoDirectory, options.database.parent_path().string(),
+                   ec.value());
   std::vector<std::string> args = {options.executable.string(), "--port", "0", "--db",
                                    options.database.string()};
   args.insert(args.end(), options.extra.begin(), options.extra.end());
 
   int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0)
-    return Unexpected(std::string("cannot make a pipe: ") + std::strerror(errno));
+  if (pipe2(out, O_CLOEXEC) != 0) return refused(HostFailure::Kind::NoProcess, {}, errno);
   const int log = ::open(options.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -88,10 +118,11 @@ Expected<std::unique_ptr<ServerHost>, std::string> ServerHost::start(ServerHostO
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
+    const int error = errno;
     ::close(out[0]);
     ::close(out[1]);
     if (log >= 0) ::close(log);
-    return Unexpected(std::string("cannot start the server: ") + std::strerror(errno));
+    return refused(HostFailure::Kind::NoProcess, {}, error);
   }
   if (pid == 0) {
     // The server must not outlive a client that is killed or crashes: it gets SIGTERM (and
@@ -146,10 +177,7 @@ void ServerHost::read_output(int fd) {
   std::fclose(in);
   // End of output: the server has ended (or closed its output, which it does only to end).
   std::lock_guard lock(mutex_);
-  if (!stopping_) {
-    const std::string tail = log_tail(options_.log);
-    failure_ = "the server stopped" + (tail.empty() ? std::string() : ": " + tail);
-  }
+  if (!stopping_) failure_ = ended(options_);
 }
 
 ServerHost::~ServerHost() {
@@ -209,7 +237,7 @@ std::vector<std::string> ServerHost::browser_links() const {
   return out;
 }
 
-std::optional<std::string> ServerHost::failure() const {
+std::optional<HostFailure> ServerHost::failure() const {
   std::lock_guard lock(mutex_);
   return failure_;
 }

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -20,6 +21,26 @@
 
 namespace amazons::client {
 
+// Why the hosted server cannot start or has stopped: what failed, which the client says in its
+// person's language (client::host_failure_text), and the details as the system or the server
+// wrote them, for the log.
+struct HostFailure {
+  enum class Kind : std::uint8_t {
+    NotRunnable,  // the program cannot be run (path)
+    NoDirectory,  // the database's folder cannot be made (path)
+    NoProcess,    // no pipe or process for it
+    Storage,      // it ended: its database cannot be opened or used (path)
+    Tls,          // it ended: it cannot set up TLS
+    Stopped,      // it ended for another reason
+  };
+  Kind kind = Kind::Stopped;
+  std::string path;              // the program, the folder or the database
+  int error = 0;                 // errno, when the system refused
+  std::string detail;            // the system's words, or the last line of the server's log
+  std::filesystem::path log;     // the server's log
+  std::string describe() const;  // in English, for a log
+};
+
 struct ServerHostOptions {
   std::filesystem::path executable;  // amazons-server
   std::filesystem::path database;    // the server's SQLite file (its directory is created)
@@ -30,7 +51,7 @@ struct ServerHostOptions {
 class ServerHost {
  public:
   // Starts the server with `--port 0`. Fails at once when the program cannot be started.
-  static Expected<std::unique_ptr<ServerHost>, std::string> start(ServerHostOptions options);
+  static Expected<std::unique_ptr<ServerHost>, HostFailure> start(ServerHostOptions options);
   // Stops the server and waits for it (a few seconds at most).
   ~ServerHost();
   ServerHost(const ServerHost&) = delete;
@@ -47,8 +68,8 @@ class ServerHost {
   // server speaks TLS, else "http://ADDRESS:PORT/". A private game's invite link is this plus
   // "#/join/GAME/CODE".
   std::vector<std::string> browser_links() const;
-  // Set when the server ended or never started: why, for people (with the end of its log).
-  std::optional<std::string> failure() const;
+  // Set when the server ended: why, from the end of its log.
+  std::optional<HostFailure> failure() const;
   pid_t pid() const { return pid_; }
 
  private:
@@ -62,7 +83,7 @@ class ServerHost {
   std::vector<std::string> addresses_;
   mutable std::optional<std::string> fingerprint_;
   mutable std::chrono::steady_clock::time_point log_checked_{};
-  std::optional<std::string> failure_;
+  std::optional<HostFailure> failure_;
   bool stopping_ = false;
   std::thread reader_;
 };

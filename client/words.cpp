@@ -1,8 +1,11 @@
 #include "client/words.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <regex>
 
+#include "client/computer_game.h"
 #include "client/settings.h"
 #include "common/protocol_enums.h"
 
@@ -112,6 +115,12 @@ std::string level_description(const Catalogue& t, std::string_view level,
   return t.knows(key) ? t(key) : configured;
 }
 
+std::string player_name(const Catalogue& t, const PlayerInfo& p) {
+  if (const auto level = computer_level(p))
+    return t("computer.player_name", {{"level", level_name(t, *level)}});
+  return p.name;
+}
+
 std::string game_summary(const Catalogue& t, const GameRecord& r) {
   std::string when;
   if (r.started_at) {
@@ -119,8 +128,8 @@ std::string game_summary(const Catalogue& t, const GameRecord& r) {
     when = at.substr(0, 10) + " " + at.substr(11, 5);
   }
   return t("record.summary",
-           {{"white", r.white.name},
-            {"black", r.black.name},
+           {{"white", player_name(t, r.white)},
+            {"black", player_name(t, r.black)},
             {"when", when.empty() ? std::string("none") : when},
             {"result", r.result ? result_title(t, *r.result) : t("record.unfinished")},
             {"count", r.moves.size()}});
@@ -176,6 +185,67 @@ std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>
 std::string address_error_text(const Catalogue& t, const net::AddressError& e) {
   return t("online.address." + std::string(net::code_name(e.code)),
            {{"text", e.text}, {"detail", e.detail}});
+}
+
+std::string host_failure_text(const Catalogue& t, const HostFailure& f) {
+  using Kind = HostFailure::Kind;
+  const std::string cause = f.error == ENOENT                         ? t("host.cause.missing")
+                            : f.error == EACCES || f.error == EPERM   ? t("host.cause.denied")
+                            : f.error == ENOTDIR || f.error == EEXIST ? t("host.cause.in_the_way")
+                                                                      : f.detail;
+  const std::string log = f.log.string();
+  switch (f.kind) {
+    case Kind::NotRunnable:
+      return t("host.failure.not_runnable", {{"path", f.path}, {"cause", cause}});
+    case Kind::NoDirectory:
+      return t("host.failure.no_directory", {{"path", f.path}, {"cause", cause}});
+    case Kind::NoProcess:
+      return t("host.failure.no_process", {{"cause", cause}});
+    case Kind::Storage:
+      return t("host.failure.storage", {{"path", f.path}, {"log", log}});
+    case Kind::Tls:
+      return t("host.failure.tls", {{"log", log}});
+    case Kind::Stopped:
+      break;
+  }
+  return t("host.failure.stopped", {{"log", log}});
+}
+
+std::string audit_target_text(const Catalogue& t, std::string_view action,
+                              const std::string& target) {
+  std::smatch m;
+  if (action == "adjudicate" &&
+      std::regex_match(target, m, std::regex(R"(game (\S+) to (White|Black))")))
+    return t("moderation.target.game_to",
+             {{"game", m[1].str()},
+              {"side", side_name(t, m[2].str() == "White" ? Color::White : Color::Black)}});
+  if (std::regex_match(target, m, std::regex(R"(game (\S+))")))
+    return t("moderation.target.game", {{"game", m[1].str()}});
+  if (action == "resolve" && std::regex_match(target, m, std::regex(R"(report (\d+) on (.+))")))
+    return t("moderation.target.report", {{"report", m[1].str()}, {"player", m[2].str()}});
+  if ((action == "open_registrations" || action == "close_registrations") && target == "server")
+    return t("moderation.target.server");
+  if (action == "grant" && std::regex_match(target, m, std::regex(R"((\S+) (moderator|admin))")))
+    return t("moderation.target.grant",
+             {{"player", m[1].str()}, {"role", t("moderation.role." + m[2].str())}});
+  return target;
+}
+
+std::string audit_reason_text(const Catalogue& t, std::string_view action,
+                              const std::string& reason) {
+  std::smatch m;
+  if (action == "remove_chat" &&
+      std::regex_match(
+          reason, m,
+          std::regex(R"re(((?:.|\n)*?) ?\(line (\d+) in game (\S+): "((?:.|\n)*)"\))re"))) {
+    const std::string removed =
+        t("moderation.removed_line",
+          {{"line", m[2].str()}, {"game", m[3].str()}, {"text", m[4].str()}});
+    return m[1].str().empty()
+               ? removed
+               : t("moderation.removed_line.after", {{"reason", m[1].str()}, {"removed", removed}});
+  }
+  return reason;
 }
 
 std::string name_problem_text(const Catalogue& t, std::string_view problem) {

@@ -11,6 +11,7 @@
 #include "client/catalogue.h"
 #include "client/game_view_model.h"
 #include "client/move_input.h"
+#include "client/server_host.h"
 #include "common/game_record.h"
 #include "common/time_control.h"
 #include "common/types.h"
@@ -41,6 +42,9 @@ std::string variant_text(const Catalogue& t, const RuleVariant& v);
 std::string level_name(const Catalogue& t, std::string_view level);
 std::string level_description(const Catalogue& t, std::string_view level,
                               const std::string& configured);
+// A player's name as shown: the computer's (kept as "Computer (LEVEL)" in records, where it tells
+// the computer apart) in the person's words, "电脑（中等）"; anyone else's as written.
+std::string player_name(const Catalogue& t, const PlayerInfo& p);
 // One line for a saved game: "Ann vs Bob, 2026-11-29 14:25 - White wins, 31 moves".
 std::string game_summary(const Catalogue& t, const GameRecord& r);
 // A refusal from the server in the client's words: error.CODE, error.illegal_move.REASON, else
@@ -54,6 +58,19 @@ std::string client_error_text(const Catalogue& t, const net::ClientError& e);
 // (online.address.CODE, online.name_problem.CODE).
 std::string address_error_text(const Catalogue& t, const net::AddressError& e);
 std::string name_problem_text(const Catalogue& t, std::string_view problem);
+// Why the server hosted on this computer cannot start or has stopped, in the client's words
+// (host.failure.KIND), the system's reason by its errno (host.cause.*) where it is a common one.
+std::string host_failure_text(const Catalogue& t, const HostFailure& f);
+// What a line of the moderation audit log acted on, in the person's words. The server writes the
+// target as it records it (server/core/lobby_moderation.cpp, server/app/admin.cpp): "game G",
+// "game G to White", "report N on P", "server", "NAME ROLE"; those forms are read here, and any
+// other target (a player's name, an address) is shown as written.
+std::string audit_target_text(const Catalogue& t, std::string_view action,
+                              const std::string& target);
+// The reason of an audit line: for a removed chat line the server adds "(line N in game G:
+// "TEXT")" to the moderator's reason, said here in the person's words.
+std::string audit_reason_text(const Catalogue& t, std::string_view action,
+                              const std::string& reason);
 // How long a player has left for the move, roughly, as the web client says it: "2 d 3 h left",
 // "5 h 12 min left", "under a minute left"; "no clock" without one.
 std::string time_left_text(const Catalogue& t, const std::optional<std::int64_t>& ms);

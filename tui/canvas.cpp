@@ -47,11 +47,30 @@ int Canvas::text(int x, int y, std::string_view utf8, Paint paint, int max_width
 }
 
 int Canvas::wrapped(int x, int y, std::string_view utf8, Paint paint, int width, int max_lines) {
-  if (width <= 0 || max_lines <= 0) return 0;
+  const std::vector<std::string> lines = wrap_text(utf8, width, max_lines);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    text(x, y + static_cast<int>(i), lines[i], paint, width);
+  return static_cast<int>(lines.size());
+}
+
+int Canvas::wrapped_above(int x, int bottom, std::string_view utf8, Paint paint, int width,
+                          int max_lines) {
+  const int rows = static_cast<int>(wrap_text(utf8, width, max_lines).size());
+  return wrapped(x, bottom - rows + 1, utf8, paint, width, max_lines);
+}
+
+std::string elide(std::string_view text, int width) {
+  if (text_width(text) <= width) return std::string(text);
+  if (width <= 0) return {};
+  return fit_width(text, width - 1) + "\u2026";
+}
+
+std::vector<std::string> wrap_text(std::string_view utf8, int width, int max_lines) {
+  std::vector<std::string> out;
+  if (width <= 0 || max_lines <= 0) return out;
   const std::u32string all = decode_utf8(utf8);
   std::size_t start = 0;
-  int rows = 0;
-  while (start < all.size() && rows < max_lines) {
+  while (start < all.size() && static_cast<int>(out.size()) < max_lines) {
     std::size_t end = start;
     int used = 0;
     while (end < all.size() && used + char_width(all[end]) <= width) used += char_width(all[end++]);
@@ -67,12 +86,11 @@ int Canvas::wrapped(int x, int y, std::string_view utf8, Paint paint, int width,
     }
     std::string line;
     for (std::size_t i = start; i < end; ++i) line += encode_utf8(all[i]);
-    text(x, y + rows, line, paint, width);
-    ++rows;
+    out.push_back(std::move(line));
     start = end;
     while (start < all.size() && all[start] == U' ') ++start;
   }
-  return rows;
+  return out;
 }
 
 void Canvas::fill(int x, int y, int w, int h, Paint paint) {

@@ -67,6 +67,9 @@ class Canvas {
   // anywhere between wide characters (Chinese has no spaces); at most `max_lines`. Returns the
   // number of rows used.
   int wrapped(int x, int y, std::string_view text, Paint paint, int width, int max_lines);
+  // The same with the last line on row `bottom` (a footer above the row the notices take).
+  int wrapped_above(int x, int bottom, std::string_view text, Paint paint, int width,
+                    int max_lines);
   // Fills a rectangle with spaces of `paint`.
   void fill(int x, int y, int w, int h, Paint paint = {});
 
@@ -97,6 +100,11 @@ int char_width(char32_t ch);
 int text_width(std::string_view text);
 // `text` cut to at most `width` columns, at a character's edge.
 std::string fit_width(std::string_view text, int width);
+// `text` in lines of at most `width` columns, as Canvas::wrapped draws them; at most `max_lines`.
+std::vector<std::string> wrap_text(std::string_view text, int width, int max_lines);
+// `text` when it fits in `width` columns, else cut to fit with "…" at its end: a row of a list
+// says that it goes on.
+std::string elide(std::string_view text, int width);
 // `text` followed by spaces up to `width` columns (nothing cut).
 std::string pad_width(std::string_view text, int width);
 

@@ -101,14 +101,22 @@ class GameScreen final : public Screen {
     if (!vm) {
       c.text(2, 1, app_.tr()("game.starting"), {Ink::Muted});
       c.text(2, 3, source_->status_line(), {Ink::Danger}, c.width() - 4);
-      c.text(2, c.height() - 2, app_.tr()("tui.keys.back"), {Ink::Muted});
+      c.wrapped_above(2, c.height() - 2, app_.tr()("tui.keys.back"), {Ink::Muted}, c.width() - 4,
+                      2);
       return;
     }
     const client::Catalogue& t = app_.tr();
     const bool ascii = app_.options().ascii;
     const bool flipped = source_->flipped();
+    // The keys' line takes a second row when it is wider than the screen (longer words than
+    // English's); what is above it moves up.
+    std::string keys = input_enabled_ ? t("tui.game.keys") + " " : "";
+    for (const std::string& cmd : source_->commands()) keys += cmd + " ";
+    const int keys_rows =
+        std::max<int>(1, static_cast<int>(wrap_text(keys, c.width() - 2, 2).size()));
+    const int rows_below = kRowsBelow + keys_rows - 1;
     const int max_board_w = c.width() - kPanelMin - 3;
-    const int max_board_h = c.height() - kRowsBelow - 2;
+    const int max_board_h = c.height() - rows_below - 2;
     const BoardFit fit = fit_board(vm->rules().size, max_board_w, max_board_h);
 
     Position shown = vm->position();
@@ -141,7 +149,7 @@ class GameScreen final : public Screen {
     ++y;
     const std::vector<client::ChatLine> chat = source_->chat();
     const int chat_rows = chat.empty() ? 0 : std::min<int>(4, static_cast<int>(chat.size())) + 1;
-    const int list_bottom = c.height() - kRowsBelow - 1 - chat_rows;
+    const int list_bottom = c.height() - rows_below - 1 - chat_rows;
     draw_moves(c, *vm, px, y, pw, list_bottom);
     if (chat_rows > 0) {
       int cy = list_bottom + 1;
@@ -151,7 +159,7 @@ class GameScreen final : public Screen {
     }
 
     // ---- at the bottom: the move being entered ----
-    int by = c.height() - kRowsBelow - 1;
+    int by = c.height() - rows_below - 1;
     const std::string move_prompt = t("tui.game.prompt");
     const std::string prompt =
         input_enabled_ ? move_prompt : pad_width("", text_width(move_prompt));
@@ -168,9 +176,7 @@ class GameScreen final : public Screen {
     else if (input_enabled_)
       hint = client::stage_hint(t, input_.stage());
     c.text(1, by, hint, {Ink::Muted}, c.width() - 2);
-    std::string keys = input_enabled_ ? t("tui.game.keys") + " " : "";
-    for (const std::string& cmd : source_->commands()) keys += cmd + " ";
-    c.text(1, c.height() - 2, keys, {Ink::Muted}, c.width() - 2);
+    c.wrapped_above(1, c.height() - 2, keys, {Ink::Muted}, c.width() - 2, 2);
   }
 
  private:
@@ -182,7 +188,7 @@ class GameScreen final : public Screen {
     const std::string piece =
         ascii ? (side == Color::White ? "W" : "B") : (side == Color::White ? "\u2655" : "\u265B");
     const PlayerInfo& p = vm.player(side);
-    std::string name = p.name;
+    std::string name = client::player_name(app_.tr(), p);
     if (p.rating) name += " (" + std::to_string(*p.rating) + ")";
     std::string clock = vm.has_clock() ? vm.clock_text(side, now) : "";
     c.text(x, y, active ? ">" : " ", {Ink::Accent, Ink::Default, true});

@@ -42,9 +42,9 @@ int main(int argc, char** argv) {
   cli.add_flag("--connect", options.connect, t("cli.tui.connect"));
   cli.add_option("--discovery-target", discovery_target, t("cli.tui.discovery_target"));
   cli.add_option("--discovery-port", discovery_port, t("cli.tui.discovery_port"))
-      ->check(CLI::Range(1, 65535));
+      ->check(client::in_range(t, 1, 65535, true));
   std::string replay;
-  cli.add_option("--replay", replay, t("cli.replay"))->check(CLI::ExistingFile);
+  cli.add_option("--replay", replay, t("cli.replay"))->check(client::existing_file(t));
   CLI11_PARSE(cli, argc, argv);
   if (!replay.empty()) options.replay_file = replay;
 

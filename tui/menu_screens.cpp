@@ -19,7 +19,7 @@ std::uint64_t fresh_seed() {
 
 void draw_title(Canvas& c, const std::string& title, const std::string& subtitle) {
   c.text(2, 1, title, {Ink::Accent, Ink::Default, true});
-  c.text(2, 2, subtitle, {Ink::Muted}, c.width() - 4);
+  c.wrapped(2, 2, subtitle, {Ink::Muted}, c.width() - 4, 2);
 }
 
 class MenuScreen final : public Screen {
@@ -63,7 +63,7 @@ class MenuScreen final : public Screen {
     }
     if (resumable_)
       c.text(4, y + 1, client::game_summary(t, *resumable_), {Ink::Muted}, c.width() - 6);
-    c.text(2, c.height() - 2, t("tui.menu.keys"), {Ink::Muted}, c.width() - 4);
+    c.wrapped_above(2, c.height() - 2, t("tui.menu.keys"), {Ink::Muted}, c.width() - 4, 2);
   }
 
  private:
@@ -129,7 +129,7 @@ class ComputerSetupScreen final : public Screen {
       c.wrapped(4, y + 1, client::level_description(t, level.name, level.description), {Ink::Muted},
                 c.width() - 6, 2);
     }
-    c.text(2, c.height() - 2, t("tui.form.keys"), {Ink::Muted}, c.width() - 4);
+    c.wrapped_above(2, c.height() - 2, t("tui.form.keys"), {Ink::Muted}, c.width() - 4, 2);
   }
 
  private:
@@ -200,7 +200,7 @@ class TwoPlayerSetupScreen final : public Screen {
     const client::Catalogue& t = app_.tr();
     draw_title(c, t("tui.two.title"), t("tui.two.subtitle"));
     form_.draw(c, 2, 4);
-    c.text(2, c.height() - 2, t("tui.form.keys"), {Ink::Muted}, c.width() - 4);
+    c.wrapped_above(2, c.height() - 2, t("tui.form.keys"), {Ink::Muted}, c.width() - 4, 2);
   }
 
  private:
@@ -259,7 +259,7 @@ class LanguageScreen final : public Screen {
     const client::Catalogue& t = app_.tr();
     draw_title(c, t("settings.language"), t("tui.language.subtitle"));
     form_.draw(c, 2, 4);
-    c.text(2, c.height() - 2, t("tui.form.keys_save"), {Ink::Muted}, c.width() - 4);
+    c.wrapped_above(2, c.height() - 2, t("tui.form.keys_save"), {Ink::Muted}, c.width() - 4, 2);
   }
 
  private:

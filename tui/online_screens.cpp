@@ -92,13 +92,13 @@ class ConnectScreen final : public Screen {
   void draw(Canvas& c, SteadyTime) override {
     const client::Catalogue& t = app_.tr();
     c.text(2, 1, t("menu.online"), {Ink::Accent, Ink::Default, true});
-    c.text(2, 2, t("online.connect.explain"), {Ink::Muted}, c.width() - 4);
+    c.wrapped(2, 2, t("online.connect.explain"), {Ink::Muted}, c.width() - 4, 2);
     int y = form_.draw(c, 2, 4) + 1;
     c.text(2, y++, lan_text_, {Ink::Muted}, c.width() - 4);
     for (std::size_t i = 0; i < found_.size() && y < c.height() - 2; ++i)
       c.text(4, y++, std::to_string(i + 1) + "  " + found_[i] + "  " + found_names_[i], {Ink::Text},
              c.width() - 6);
-    c.text(2, c.height() - 2, t("online.connect.keys"), {Ink::Muted}, c.width() - 4);
+    c.wrapped_above(2, c.height() - 2, t("online.connect.keys"), {Ink::Muted}, c.width() - 4, 2);
   }
 
  private:
@@ -288,51 +288,71 @@ class LobbyScreen final : public Screen {
     const std::string title = client_->welcome() ? client_->welcome()->server : t("nav.lobby");
     c.text(2, 0, t("online.lobby.title", {{"server", title}}), {Ink::Accent, Ink::Default, true},
            c.width() - 4);
-    c.text(2, 1, client_->status_text(), {client_->online() ? Ink::Muted : Ink::Danger},
-           c.width() - 4);
-    int x = 2;
+    // Row 2 is free for a status that needs a second line (reconnecting, with its reason).
+    c.wrapped(2, 1, client_->status_text(), {client_->online() ? Ink::Muted : Ink::Danger},
+              c.width() - 4, 2);
+    // The tabs, on a second row when they do not fit on one (longer words than English's).
+    int x = 2, tab_row = 3;
     for (std::size_t i = 0; i < kSectionNames.size(); ++i) {
       const bool on = static_cast<std::size_t>(section_) == i;
       std::string label =
           t("online.section.count", {{"section", t(kSectionNames[i])},
                                      {"count", section_rows(static_cast<Section>(i)).size()}});
-      x = c.text(x, 3, on ? "[" + label + "]" : " " + label + " ",
-                 {on ? Ink::Accent : Ink::Muted, Ink::Default, on}) +
-          1;
+      label = on ? "[" + label + "]" : " " + label + " ";
+      if (x > 2 && x + text_width(label) > c.width() - 2 && tab_row == 3) {
+        x = 2;
+        tab_row = 4;
+      }
+      x = c.text(x, tab_row, label, {on ? Ink::Accent : Ink::Muted, Ink::Default, on}) + 1;
     }
+
+    // At the bottom: the game waiting or the seek (its row kept when there is none), the new
+    // game's settings and the keys, each wrapped when it is wider than the screen.
+    const int w = c.width() - 4;
+    std::vector<std::pair<std::vector<std::string>, Paint>> bottom;
+    std::string waiting;
+    if (const auto& g = client_->waiting_game())
+      waiting = t("online.waiting", {{"game", g->game}, {"invite", g->invite.value_or("none")}});
+    else if (client_->seeking())
+      waiting = t("online.seeking");
+    bottom.push_back(
+        {waiting.empty() ? std::vector<std::string>{""} : wrap_text(waiting, w, 2), {Ink::Good}});
+    const char* colours[] = {"online.colour.random", "online.colour.white", "online.colour.black"};
+    bottom.push_back({wrap_text(t("online.new_game",
+                                  {{"rules", client::rules_name(t, variants_[rules_].name)},
+                                   {"time", client::time_choice_text(t, times_[time_].control)},
+                                   {"colour", t(colours[colour_])},
+                                   {"rated", t(rated_ ? "game.rated" : "game.casual")},
+                                   {"private", private_ ? "yes" : "no"}}),
+                                w, 2),
+                      {Ink::Text}});
+    bottom.push_back({wrap_text(t("online.new_game.keys"), w, 2), {Ink::Muted}});
+    if (typing_)
+      bottom.push_back(
+          {wrap_text(t("online.invite.typing", {{"typed", typed_}}), w, 2), {Ink::Accent}});
+    else
+      bottom.push_back({wrap_text(t("online.lobby.keys"), w, 2), {Ink::Muted}});
+    bottom.push_back(
+        {wrap_text(t("online.section.keys", {{"action", t(action_text())}}), w, 2), {Ink::Muted}});
+    int bottom_rows = 0;
+    for (const auto& [lines, paint] : bottom) bottom_rows += static_cast<int>(lines.size());
+    // Above the last row, which is the notices'; the list gives up the rows longer words take.
+    const int bottom_top = c.height() - 1 - bottom_rows;
+    int y = bottom_top;
+    for (const auto& [lines, paint] : bottom)
+      for (const std::string& line : lines) c.text(2, y++, line, paint, w);
+
     const std::vector<std::string> list = rows();
-    const int top = 5, room = c.height() - top - 6;
-    if (list.empty()) c.text(4, top, t(empty_text()), {Ink::Muted}, c.width() - 6);
+    const int top = 5, room = bottom_top - top;
+    if (list.empty()) c.wrapped(4, top, t(empty_text()), {Ink::Muted}, c.width() - 6, 2);
     const std::size_t first =
         focus_ >= static_cast<std::size_t>(room) ? focus_ - static_cast<std::size_t>(room) + 1 : 0;
     for (std::size_t i = first; i < list.size() && static_cast<int>(i - first) < room; ++i) {
       const bool f = i == focus_;
-      const int y = top + static_cast<int>(i - first);
-      c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
-      c.text(4, y, list[i], {f ? Ink::Accent : Ink::Text, Ink::Default, f}, c.width() - 6);
+      const int ly = top + static_cast<int>(i - first);
+      c.text(2, ly, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
+      c.text(4, ly, elide(list[i], c.width() - 6), {f ? Ink::Accent : Ink::Text, Ink::Default, f});
     }
-    int y = c.height() - 6;
-    if (const auto& w = client_->waiting_game())
-      c.text(2, y, t("online.waiting", {{"game", w->game}, {"invite", w->invite.value_or("none")}}),
-             {Ink::Good}, c.width() - 4);
-    else if (client_->seeking())
-      c.text(2, y, t("online.seeking"), {Ink::Good}, c.width() - 4);
-    ++y;
-    const char* colours[] = {"online.colour.random", "online.colour.white", "online.colour.black"};
-    c.text(2, y++,
-           t("online.new_game", {{"rules", client::rules_name(t, variants_[rules_].name)},
-                                 {"time", client::time_choice_text(t, times_[time_].control)},
-                                 {"colour", t(colours[colour_])},
-                                 {"rated", t(rated_ ? "game.rated" : "game.casual")},
-                                 {"private", private_ ? "yes" : "no"}}),
-           {Ink::Text}, c.width() - 4);
-    c.text(2, y++, t("online.new_game.keys"), {Ink::Muted}, c.width() - 4);
-    if (typing_)
-      c.text(2, y++, t("online.invite.typing", {{"typed", typed_}}), {Ink::Accent}, c.width() - 4);
-    else
-      c.text(2, y++, t("online.lobby.keys"), {Ink::Muted}, c.width() - 4);
-    c.text(2, y, t("online.section.keys", {{"action", t(action_text())}}), {Ink::Muted},
-           c.width() - 4);
   }
 
  private:
@@ -576,7 +596,7 @@ class ArchiveScreen final : public Screen {
                {f ? Ink::Accent : Ink::Text, Ink::Default, f}, c.width() - 6);
       }
     }
-    c.text(2, c.height() - 2, t("online.archive.keys"), {Ink::Muted}, c.width() - 4);
+    c.wrapped_above(2, c.height() - 2, t("online.archive.keys"), {Ink::Muted}, c.width() - 4, 2);
   }
 
  private:

@@ -53,8 +53,10 @@ class ReplayListScreen final : public Screen {
     for (std::size_t i = first; i < imports_.size() && y < 3 + rows; ++i, ++y) {
       const bool f = i == focus_;
       c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
-      c.text(4, y, t("tui.replays.open", {{"file", imports_[i].filename().string()}}),
-             {f ? Ink::Accent : Ink::Text, Ink::Default, f}, c.width() - 6);
+      c.text(
+          4, y,
+          elide(t("tui.replays.open", {{"file", imports_[i].filename().string()}}), c.width() - 6),
+          {f ? Ink::Accent : Ink::Text, Ink::Default, f});
     }
     for (std::size_t i = first > imports_.size() ? first - imports_.size() : 0;
          i < entries_.size() && y < 3 + rows; ++i, ++y) {
@@ -63,14 +65,13 @@ class ReplayListScreen final : public Screen {
       const std::string line = e.record ? client::game_summary(t, *e.record)
                                         : e.file.filename().string() + ": " + e.problem;
       c.text(2, y, f ? ">" : " ", {Ink::Accent, Ink::Default, true});
-      c.text(4, y, line,
+      c.text(4, y, elide(line, c.width() - 6),
              {f          ? Ink::Accent
               : e.record ? Ink::Text
                          : Ink::Danger,
-              Ink::Default, f},
-             c.width() - 6);
+              Ink::Default, f});
     }
-    c.text(2, c.height() - 2, t("tui.replays.keys"), {Ink::Muted}, c.width() - 4);
+    c.wrapped_above(2, c.height() - 2, t("tui.replays.keys"), {Ink::Muted}, c.width() - 4, 2);
   }
 
  private:
@@ -113,9 +114,13 @@ class ReplayScreen final : public Screen {
     draw_board(c, 1, 1, fit, model_.position(), marks, {app_.options().ascii, false});
     const int px = 1 + fit.width() + 3, pw = c.width() - px - 1;
     c.text(px, 1, t("game.replay"), {Ink::Accent, Ink::Default, true});
-    c.text(px, 2, t("tui.replay.player", {{"side", t("side.white")}, {"name", r.white.name}}),
+    c.text(px, 2,
+           t("tui.replay.player",
+             {{"side", t("side.white")}, {"name", client::player_name(t, r.white)}}),
            {Ink::Text}, pw);
-    c.text(px, 3, t("tui.replay.player", {{"side", t("side.black")}, {"name", r.black.name}}),
+    c.text(px, 3,
+           t("tui.replay.player",
+             {{"side", t("side.black")}, {"name", client::player_name(t, r.black)}}),
            {Ink::Text}, pw);
     const std::string progress =
         model_.ply() == 0 ? t("tui.replay.start")
@@ -142,7 +147,7 @@ class ReplayScreen final : public Screen {
       line += rows[i].second;
       c.text(px, y, line, {i == current && model_.ply() > 0 ? Ink::Accent : Ink::Text}, pw);
     }
-    c.text(1, c.height() - 2, t("tui.replay.keys"), {Ink::Muted}, c.width() - 2);
+    c.wrapped_above(1, c.height() - 2, t("tui.replay.keys"), {Ink::Muted}, c.width() - 2, 2);
   }
 
  private:

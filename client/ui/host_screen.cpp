@@ -4,6 +4,7 @@
 
 #include "client/ui/online_shared.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 
 namespace amazons::client::ui {
 
@@ -27,7 +28,8 @@ class HostScreen final : public Screen {
       o.extra = app_.options().server_args;
       auto started = ServerHost::start(o);
       if (!started)
-        error_ = app_.tr()("desktop.host.cannot_start", {{"error", started.error()}});
+        error_ = app_.tr()("desktop.host.cannot_start",
+                           {{"error", host_failure_text(app_.tr(), started.error())}});
       else
         host = std::move(started).value();
     }
@@ -53,7 +55,8 @@ class HostScreen final : public Screen {
     const auto& host = app_.hosted_server();
     if (!error_.empty() || !host) return;
     if (auto failed = host->failure()) {
-      error_ = app_.tr()("desktop.host.stopped", {{"error", *failed}});
+      error_ =
+          app_.tr()("desktop.host.stopped", {{"error", host_failure_text(app_.tr(), *failed)}});
       return;
     }
     // The addresses follow the port line at once; wait a moment for them.

@@ -9,6 +9,7 @@
 #include "client/game_text.h"
 #include "client/ui/online_shared.h"
 #include "client/ui/screens.h"
+#include "client/words.h"
 
 namespace amazons::client::ui {
 namespace {
@@ -67,10 +68,12 @@ std::string action_text(const Catalogue& t, const std::string& action) {
 std::string audit_text(const Catalogue& t, const protocol::AuditEntry& e) {
   std::string text =
       short_timestamp(e.at) + "  " +
-      t("moderation.audit.line",
-        {{"actor", e.actor}, {"action", action_text(t, e.action)}, {"target", e.target}});
+      t("moderation.audit.line", {{"actor", e.actor},
+                                  {"action", action_text(t, e.action)},
+                                  {"target", audit_target_text(t, e.action, e.target)}});
   if (e.duration) text += t("moderation.audit.for", {{"duration", duration_text(t, *e.duration)}});
-  if (!e.reason.empty()) text += t("moderation.audit.reason", {{"reason", e.reason}});
+  if (!e.reason.empty())
+    text += t("moderation.audit.reason", {{"reason", audit_reason_text(t, e.action, e.reason)}});
   return text;
 }
 

@@ -198,7 +198,10 @@ int serve(const ServerConfig& config, bool quiet) {
     print_where_to_connect(server, config, db_name);
     return run_until_stopped(io, server, config, log) ? 0 : 1;
   } catch (const std::exception& e) {
-    log.error("fatal", {{"why", e.what()}});
+    // The code tells a program that started this server (the desktop client's hosting) what
+    // failed, in words of its own; `why` is for the operator.
+    const bool storage = dynamic_cast<const StorageError*>(&e) != nullptr;
+    log.error("fatal", {{"code", storage ? "storage" : "other"}, {"why", e.what()}});
     std::fprintf(stderr, "amazons-server: %s\n", e.what());
     return 1;
   }

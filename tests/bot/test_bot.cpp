@@ -303,6 +303,29 @@ TEST_CASE("bots: challenges are filtered, open games joined, and a stop lets gam
   (void)sent;
 }
 
+TEST_CASE("bots: a bot run in Chinese says in its log why it declines and why it stops") {
+  TempDir dir;
+  ServerProcess server(dir.path());
+  BotProcess bot(dir.path(), server.port(),
+                 {"--name", "xiaobai", "--level", "beginner", "--no-challenges", "--no-join",
+                  "--language", "zh-CN"});
+  REQUIRE(bot.wait_event("logged_in"));
+  Client alice(server.port());
+  alice.hello("alice");
+  alice.send(ChallengeSend{"xiaobai", "standard", TimeControl::fischer(Millis{60'000}, Millis{0}),
+                           ColorChoice::Black, false});
+  alice.expect<ChallengeSent>();
+  CHECK(alice.expect<ChallengeClosed>().reason == "declined");
+  CHECK(bot.wait_event("challenge", "decision=decline why=不接受挑战"));
+  bot.signal(SIGTERM);
+  require_clean_exit(bot, seconds(10));
+  INFO(bot.log());
+  CHECK_FALSE(bot.events("draining", "why=收到停止请求：先下完进行中的对局").empty());
+  // The events and keys stay as they are; the sentences are the person's language.
+  for (const char* english : {"does not take", "asked to stop", "finishing the games"})
+    CHECK(bot.log().find(english) == std::string::npos);
+}
+
 TEST_CASE("bots: a bot plays several games at once, up to its maximum") {
   TempDir dir;
   ServerProcess server(dir.path());

@@ -167,12 +167,13 @@ TEST_CASE("bot config: bad settings get clear errors") {
         std::string((dir.path() / "bot.json").string()) +
             ": max_games: expected a whole number from 1 to 64, got \"two\"");
   CHECK(error_of(parse(dir, R"({"accept":{"rated":"sometimes"}})", {}))
-            .find("accept.rated: expected \"any\", \"rated\" or \"casual\"") != std::string::npos);
+            .find("accept.rated: expected one of any, rated, casual, got \"sometimes\"") !=
+        std::string::npos);
   CHECK(error_of(parse(dir, R"({"protocol":"xboard"})", {}))
-            .find("protocol: expected \"amazons\", \"uci\" or \"botzone\"") != std::string::npos);
+            .find("protocol: expected one of amazons, uci, botzone") != std::string::npos);
   CHECK(error_of(parse(dir, R"({"seek":{"time":{"initial":-1}}})", {})).find("seek.time") !=
         std::string::npos);
-  CHECK(error_of(parse(dir, R"({"server":"a:b:c"})", {})).find("server \"a:b:c\"") !=
+  CHECK(error_of(parse(dir, R"({"server":"a:b:c"})", {})).find("server: \"a:b:c\"") !=
         std::string::npos);
   CHECK(error_of(parse(dir, "{nope", {})).find("not valid JSON") != std::string::npos);
   CHECK(error_of(parse(dir, "{}", {"--level", "easy", "--engine", "x"})) ==
@@ -198,10 +199,63 @@ TEST_CASE("bot config: bad settings get clear errors") {
   BotConfig c;
   c.level = "grandmaster";
   c.ai_config = kConfigDir / "ai.json";
-  const auto bot = Bot::create(c, quiet);
+  const auto bot = Bot::create(c, quiet, test::english());
   REQUIRE_FALSE(bot);
   CHECK(bot.error() ==
         "level: no level named \"grandmaster\" (known: beginner, easy, medium, hard, max)");
+  const auto zh = Bot::create(c, quiet, test::chinese());
+  REQUIRE_FALSE(zh);
+  CHECK(zh.error() ==
+        "level：没有名为“grandmaster”的级别（可用的有：beginner, easy, medium, hard, max）");
+}
+
+TEST_CASE("bot config: the settings file's errors in Chinese, from the real amazons-bot") {
+  TempDir dir;
+  // What amazons-bot says (stderr) about the settings file `file` (none when empty) with
+  // LANG=zh_CN.UTF-8.
+  const auto told = [&](const std::string& file, const std::string& flags = "") {
+    const auto path = dir.path() / "bot.json";
+    std::ofstream(path) << file;
+    const std::string command = "env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 " +
+                                amazons::test::binary_dir() + "/bot/amazons-bot " +
+                                (file.empty() ? "" : "--config " + path.string()) + " " + flags +
+                                " 2>&1";
+    std::FILE* out = ::popen(command.c_str(), "r");
+    REQUIRE(out != nullptr);
+    std::string text;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, out)) > 0;) text.append(buf, n);
+    CHECK(::pclose(out) != 0);
+    // The English of every sentence these settings could be refused with.
+    for (const char* english : {"expected", "unknown setting", "got", "not valid", "cannot read",
+                                "the bot connects", "no level", "a clock"})
+      CHECK_MESSAGE(text.find(english) == std::string::npos, text);
+    return text;
+  };
+  const std::string file = (dir.path() / "bot.json").string();
+  CHECK(told(R"({"max_games":"two"})") ==
+        "amazons-bot: " + file + "：max_games：应为 1 到 64 之间的整数，实际是 \"two\"\n");
+  CHECK(told(R"({"max_game":2})").find("max_game：没有这项设置（可用的有：server,") !=
+        std::string::npos);
+  CHECK(told(R"({"accept":{"rated":"sometimes"}})")
+            .find("accept.rated：应为 any, rated, casual 之一，实际是 \"sometimes\"") !=
+        std::string::npos);
+  CHECK(told(R"({"accept":{"min_seconds":-1}})")
+            .find("accept.min_seconds：应为 0 到 2592000 之间的数，实际是 -1") !=
+        std::string::npos);
+  CHECK(told(R"({"ponder":"yes"})").find("ponder：应为 true 或 false") != std::string::npos);
+  CHECK(told(R"({"seek":{"time":{"initial":-1}}})").find("seek.time：不是有效的用时") !=
+        std::string::npos);
+  CHECK(told(R"({"server":"ws://a:1"})").find("机器人只能用 tcp:// 或 tls:// 连接") !=
+        std::string::npos);
+  CHECK(told(R"({"server":"a:b:c"})").find("server：“a:b:c”：") != std::string::npos);
+  CHECK(told("{nope").find("bot.json：不是有效的 JSON（出错位置在第 3 个字节）") !=
+        std::string::npos);
+  CHECK(told("{}", "--seek fast").find("--seek：无法识别用时“fast”") != std::string::npos);
+  CHECK(told(R"({"level":"grandmaster"})").find("level：没有名为“grandmaster”的级别") !=
+        std::string::npos);
+  CHECK(told("", "--config /no/such/bot.json").find("无法读取 /no/such/bot.json") !=
+        std::string::npos);
 }
 
 TEST_CASE("bot config: a Botzone program is given the botzone8 variant to play and seek") {
@@ -226,6 +280,11 @@ TEST_CASE("bot config: --protocol uci and \"protocol\": \"uci\" choose a UCI eng
 
 TEST_CASE("bot config: the filter says why a game does not fit") {
   GameFilter f;
+  const auto refusal = [](const GameFilter& filter, const std::string& rules,
+                          const TimeControl& time, bool rated,
+                          const protocol::PlayerRef& opponent) {
+    return bot::refusal(filter, rules, time, rated, opponent, test::english());
+  };
   const protocol::PlayerRef human{"alice", 1500, false}, bot{"robo", 1500, true};
   const auto blitz = TimeControl::fischer(Millis{60'000}, Millis{0});
   CHECK_FALSE(refusal(f, "standard", {}, false, human));
@@ -254,6 +313,16 @@ TEST_CASE("bot config: the filter says why a game does not fit") {
   f.bots = false;
   CHECK(refusal(f, "standard", {}, false, bot) == "does not play other bots");
   CHECK_FALSE(refusal(f, "standard", {}, false, human));
+
+  // In Chinese, for a bot run in Chinese (its log says why it declines).
+  f = GameFilter{};
+  f.min_seconds = 120;
+  CHECK(bot::refusal(f, "standard", blitz, false, human, test::chinese()) ==
+        "用时 60+0（每方约 60 秒）快于下限 120 秒");
+  f = GameFilter{};
+  f.rules = {"botzone8"};
+  CHECK(bot::refusal(f, "standard", {}, false, human, test::chinese()) ==
+        "只下 botzone8，不下 standard");
 }
 
 TEST_CASE("bot config: --ponder and \"ponder\" turn pondering on, for the built-in engine only") {

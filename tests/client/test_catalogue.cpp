@@ -278,3 +278,27 @@ TEST_CASE("words: what is wrong with a typed server address or name, in both lan
         "a name has at most " + std::to_string(kMaxNameLength) + " bytes");
   CHECK_FALSE(name_problem("Li").has_value());
 }
+
+TEST_CASE("words: the moderation audit's targets and removed chat lines, in both languages") {
+  const auto& en = test::english();
+  const auto& zh = test::chinese();
+  // The forms the server writes (lobby_moderation.cpp, admin.cpp).
+  CHECK(audit_target_text(en, "adjudicate", "game 12 to White") == "game 12 to White");
+  CHECK(audit_target_text(zh, "adjudicate", "game 12 to Black") == "对局 12，判给黑方");
+  CHECK(audit_target_text(zh, "abort", "game 12") == "对局 12");
+  CHECK(audit_target_text(zh, "resolve", "report 3 on bob") == "对 bob 的举报 3");
+  CHECK(audit_target_text(zh, "close_registrations", "server") == "服务器");
+  CHECK(audit_target_text(en, "grant", "Li moderator") == "Li as Moderator");
+  CHECK(audit_target_text(zh, "grant", "Li moderator") == "Li（管理员）");
+  // A player's name or an address is shown as written, whatever it looks like.
+  CHECK(audit_target_text(zh, "mute", "bob") == "bob");
+  CHECK(audit_target_text(zh, "ban_address", "10.0.0.7") == "10.0.0.7");
+  CHECK(audit_target_text(zh, "revoke", "Li") == "Li");
+  CHECK(audit_reason_text(zh, "remove_chat", R"(spam (line 4 in game 12: "buy now"))") ==
+        "spam（对局 12 第 4 条：“buy now”）");
+  CHECK(audit_reason_text(zh, "remove_chat", R"((line 4 in game 12: "x"))") ==
+        "（对局 12 第 4 条：“x”）");
+  CHECK(audit_reason_text(en, "remove_chat", R"(spam (line 4 in game 12: "buy now"))") ==
+        R"(spam (line 4 in game 12: "buy now"))");
+  CHECK(audit_reason_text(zh, "mute", "spam (line 4)") == "spam (line 4)");
+}

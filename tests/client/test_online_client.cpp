@@ -12,6 +12,7 @@
 #include "client/online_client.h"
 #include "client/server_host.h"
 #include "client/tournament_text.h"
+#include "client/words.h"
 #include "common/movegen.h"
 #include "common/notation.h"
 #include "tests/client/catalogues.h"
@@ -474,7 +475,30 @@ TEST_CASE("hosting: the server runs as a child, says its port and addresses, sto
   missing.executable = dir.path() / "no-such-server";
   const auto failed = ServerHost::start(missing);
   REQUIRE_FALSE(failed.has_value());
-  CHECK(failed.error().find("no-such-server") != std::string::npos);
+  CHECK(failed.error().kind == HostFailure::Kind::NotRunnable);
+  CHECK(failed.error().describe().find("no-such-server") != std::string::npos);
+  // The host screen says it in the person's language, the system's reason too.
+  CHECK(host_failure_text(test::chinese(), failed.error()) ==
+        "无法运行服务器程序 " + missing.executable.string() + "（文件不存在）");
+  CHECK(host_failure_text(test::english(), failed.error()) ==
+        "the server program " + missing.executable.string() + " cannot be run (no such file)");
+
+  // A server that cannot open its database (a folder stands where the file should be) ends at
+  // once; the host reads why from its log.
+  ServerHostOptions unopenable = o;
+  unopenable.database = dir.path() / "a-folder";
+  unopenable.log = dir.path() / "unopenable.log";
+  std::filesystem::create_directories(unopenable.database);
+  auto stopped = ServerHost::start(unopenable);
+  REQUIRE(stopped.has_value());
+  const auto stop_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < stop_deadline && !(*stopped)->failure())
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE((*stopped)->failure().has_value());
+  CHECK((*stopped)->failure()->kind == HostFailure::Kind::Storage);
+  CHECK(host_failure_text(test::chinese(), *(*stopped)->failure()) ==
+        "它打不开自己的数据库 " + unopenable.database.string() + "（日志：" +
+            unopenable.log.string() + "）");
 
   // A server that cannot open its database ends at once, and the host says why.
   ServerHostOptions bad = o;
@@ -486,7 +510,9 @@ TEST_CASE("hosting: the server runs as a child, says its port and addresses, sto
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     CHECK((*broken)->failure().has_value());
   } else {
-    CHECK(!broken.error().empty());
+    CHECK(broken.error().kind == HostFailure::Kind::NoDirectory);
+    CHECK(host_failure_text(test::chinese(), broken.error()) ==
+          "无法创建文件夹 " + bad.database.parent_path().string() + "（路径上有同名的文件）");
   }
 }
 

@@ -33,13 +33,13 @@ namespace {
 // Words in Latin letters that any language shows as they are: the people's and the tournament's
 // names given below, formats and platforms (SGF, Botzone), units and protocol words written in
 // Latin letters in Chinese too, the parts of addresses, fingerprints and file names, and what the
-// server's audit log records of the role granted below ("console grant Li moderator:
-// amazons-server admin").
+// server's audit log records of the role granted below as its actor and reason ("console",
+// "amazons-server admin"; the role itself is said in the person's words).
 const std::set<std::string> kAsWritten = {
-    "Li",        "Botty",  "bob",     "carol",       "Saturday", "Swiss",     "host",
-    "TLS",       "SHA",    "UTC",     "Esc",         "tls",      "tcp",       "json",
-    "settings",  "pinned", "servers", "fingerprint", "amazons",  "localhost", "console",
-    "moderator", "server", "admin",   "SGF",         "Botzone"};
+    "Li",       "Botty",  "bob",     "carol",       "Saturday", "Swiss",     "host",
+    "TLS",      "SHA",    "UTC",     "Esc",         "tls",      "tcp",       "json",
+    "settings", "pinned", "servers", "fingerprint", "amazons",  "localhost", "console",
+    "server",   "admin",  "SGF",     "Botzone"};
 // Texts kept in English on purpose: the game's name under the menu's title.
 const std::set<std::string> kEnglishOnPurpose = {"Game of the Amazons"};
 

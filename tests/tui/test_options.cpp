@@ -47,16 +47,27 @@ int run_without_terminal(const std::vector<std::string>& args, std::string& err)
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// What `program --help` prints with the locale's variables set to `locale` (and no others).
-std::string help_in(const std::string& program, const std::string& locale) {
+// What `program ARGS` prints (stdout and stderr) with the locale's variables set to `locale`
+// (and no others); `status` is its exit status.
+std::string output_in(const std::string& program, const std::string& locale,
+                      const std::string& args, int& status) {
   const std::string command =
-      "env -u LC_ALL -u LC_MESSAGES LANG=" + locale + " " + program + " --help 2>&1";
+      "env -u LC_ALL -u LC_MESSAGES LANG=" + locale + " " + program + " " + args + " 2>&1";
   std::FILE* out = ::popen(command.c_str(), "r");
   REQUIRE(out != nullptr);
   std::string text;
   char buf[4096];
   for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, out)) > 0;) text.append(buf, n);
-  CHECK(::pclose(out) == 0);
+  const int waited = ::pclose(out);
+  status = WIFEXITED(waited) ? WEXITSTATUS(waited) : -1;
+  return text;
+}
+
+// What `program --help` prints with the locale's variables set to `locale` (and no others).
+std::string help_in(const std::string& program, const std::string& locale) {
+  int status = -1;
+  std::string text = output_in(program, locale, "--help", status);
+  CHECK(status == 0);
   return text;
 }
 
@@ -79,6 +90,47 @@ TEST_SUITE("tui") {
       CHECK_FALSE(contains(zh, "Where games are saved"));
       // Traditional Chinese has no catalogue: English.
       CHECK(contains(help_in(program, "zh_TW.UTF-8"), "Where games are saved"));
+    }
+  }
+
+  TEST_CASE(
+      "options: CLI11's refusals of a command line follow the language, in all three programs") {
+    std::vector<std::string> programs = {kTuiExe, binary_dir() + "/bot/amazons-bot"};
+    const fs::path desktop = fs::path(binary_dir()) / "client" / "amazons-client";
+    if (fs::exists(desktop)) programs.push_back(desktop.string());
+    // CLI11's own English, which none of these may show in Chinese.
+    const std::vector<std::string> english = {"not expected", "required", "Run with --help",
+                                              "not in range", "missing",  "Could not convert"};
+    for (const std::string& program : programs) {
+      CAPTURE(program);
+      const auto refused = [&](const std::string& locale, const std::string& args) {
+        int status = -1;
+        std::string text = output_in(program, locale, args, status);
+        CHECK(status != 0);
+        if (locale != "C.UTF-8")
+          for (const std::string& word : english) CHECK_FALSE(contains(text, word));
+        return text;
+      };
+      CHECK(contains(refused("C.UTF-8", "--frobnicate"), "Not an option of this program"));
+      CHECK(contains(refused("zh_CN.UTF-8", "--frobnicate"), "无法识别的参数：--frobnicate"));
+      CHECK(contains(refused("C.UTF-8", "--language zh-CN --frobnicate"), "无法识别的参数"));
+      CHECK(contains(refused("zh_CN.UTF-8", "--i18n-dir"), "--i18n-dir 后面缺少取值"));
+      const bool bot = program.ends_with("amazons-bot");
+      const bool tui = program == kTuiExe;
+      const std::string range = bot ? "--max-games 99" : tui ? "--discovery-port 0" : "--width 3";
+      const std::string told = refused("zh_CN.UTF-8", range);
+      CHECK(contains(told, bot ? "--max-games：应为 1 到 64 之间的整数，收到的是“99”"
+                           : tui ? "--discovery-port：应为 1 到 65535 之间的整数，收到的是“0”"
+                                 : "--width：应为 640 到 7680 之间的整数，收到的是“3”"));
+      if (!bot) CHECK(contains(told, "运行时加 --help 可查看说明。"));
+      if (bot) {
+        CHECK(contains(refused("zh_CN.UTF-8", "--log-level loud"),
+                       "--log-level：应为 debug,info,warn,error 之一，收到的是“loud”"));
+        CHECK(contains(refused("zh_CN.UTF-8", "--tournament 0"), "应为不小于 1 的整数"));
+      }
+      if (tui)
+        CHECK(contains(refused("zh_CN.UTF-8", "--replay /no/such/game.json"),
+                       "--replay：文件不存在：/no/such/game.json"));
     }
   }
 

@@ -66,7 +66,7 @@ TEST_SUITE("tui") {
     CHECK(contains(s, "< White >"));
     t.keys({"Enter"});
     s = t.wait_for(kPickQueen);
-    CHECK(contains(s, "Computer (beginner)"));
+    CHECK(contains(s, "Computer (Beginner)"));
 
     std::mt19937_64 rng(11);
     int turns = 0;
