@@ -2,7 +2,7 @@
 # Refreshes docs/screenshots/tui-zh-*.png: the terminal client in Simplified Chinese (LANG=zh_CN.UTF-8)
 # at 80x24 in tmux (the menu, a game against the computer choosing the arrow, the lobby of a real
 # server with a game waiting), captured with its colours (capture-pane -e) and drawn to PNG by
-# scripts/terminal_png.py. Needs tmux and chromium; uses the release build.
+# scripts/terminal_png.py; the game also at 120x40. Needs tmux and chromium; uses the release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${AMAZONS_BINARY_DIR:-$PWD/build/release}
@@ -36,14 +36,15 @@ wait_for_re() {
   return 1
 }
 keys() { tmux -S "$sock" send-keys -t t "$@"; }
+cols=80 rows=24  # the terminal's size for the next tui
 shot() {
   tmux -S "$sock" capture-pane -e -p -N -t t >"$work/$1.ansi"
-  python3 scripts/terminal_png.py "$work/$1.ansi" "$out/$1.png" 80 24
+  python3 scripts/terminal_png.py "$work/$1.ansi" "$out/$1.png" "$cols" "$rows"
   echo "wrote $out/$1.png"
 }
 tui() {
   tmux -S "$sock" kill-session -t t 2>/dev/null || true
-  tmux -S "$sock" -f /dev/null new-session -d -s t -x 80 -y 24 \
+  tmux -S "$sock" -f /dev/null new-session -d -s t -x "$cols" -y "$rows" \
     "env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 TERM=xterm-256color $bin/tui/amazons-tui \
      --config-dir $work/config --data-dir $work/data $*; sleep 600"
 }
@@ -63,6 +64,17 @@ wait_for_re "1\.   d1-d7/g7 +[a-j]"
 keys -l "j4-h4"
 wait_for "向带圈的格子放箭"
 shot tui-zh-game
+
+# The same game at 120x40, where a square is 7 cells by 3, resumed from the menu.
+cols=120 rows=40
+tui
+wait_for "继续未下完的对局"
+keys 1
+wait_for "选一个你的皇后。"
+keys -l "j4-h4"
+wait_for "向带圈的格子放箭"
+shot tui-zh-game-wide
+cols=80 rows=24
 
 # Online: a real server, the lobby with a game waiting for an opponent.
 "$bin/server/amazons-server" --port 0 --db "$work/server.db" --bind 127.0.0.1 \

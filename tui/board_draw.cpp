@@ -72,6 +72,17 @@ void draw_board(Canvas& c, int x, int y, const BoardFit& fit, const Position& po
         ink.fg = Ink::Target;
       }
       const int mid_x = left + fit.cell_w / 2, mid_y = top + fit.cell_h / 2;
+      if (!look.ascii && (piece == Piece::WhiteQueen || piece == Piece::BlackQueen)) {
+        // A queen is a token across the square's middle row (5 cells of a 7-wide square, 3 of a
+        // 5-wide one, 1 of a 3-wide one) in its own colour, its glyph in the other colour: alone,
+        // White's glyph was faint on the light squares. The square's own colour, and with it the
+        // selection and the last move, still shows around the token.
+        const bool white = piece == Piece::WhiteQueen;
+        ink = {white ? Ink::BlackQueen : Ink::WhiteQueen, white ? Ink::WhiteQueen : Ink::BlackQueen,
+               true};
+        const int half = (fit.cell_w - 2) / 2;
+        c.fill(mid_x - half, mid_y, 2 * half + 1, 1, ink);
+      }
       c.put(mid_x, mid_y, glyph, ink);
       if (look.ascii) {
         if (s == marks.selected || s == marks.moved_to) {

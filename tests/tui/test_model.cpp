@@ -4,6 +4,7 @@
 #include "tests/test_paths.h"
 
 #include <thread>
+#include <tuple>
 
 #include "common/movegen.h"
 #include "common/notation.h"
@@ -201,6 +202,34 @@ TEST_SUITE("tui") {
     draw_board(f, 1, 1, fit_board(10, 40, 12), pos, {}, {false, true});
     CHECK(f.row_text(11) == "     j  i  h  g  f  e  d  c  b  a");
     CHECK(step_square(sq("d1"), 1, 1, 10, true) == sq("c1"));  // clamped at rank 1
+  }
+
+  TEST_CASE("model: a queen is a token across its square's middle, its glyph in the other colour") {
+    const Position pos(standard_variant());
+    // The three sizes of square: the token is 5, 3 and 1 cells wide; the square shows around it.
+    for (const auto& [w, h, token] : {std::tuple{90, 40, 5}, {60, 24, 3}, {40, 12, 1}}) {
+      CAPTURE(w);
+      Canvas c(w, h);
+      const BoardFit fit = fit_board(10, w, h);
+      draw_board(c, 0, 0, fit, pos, {}, {false, false});
+      for (const auto& [name, own, other, glyph] :
+           {std::tuple{"d1", Ink::WhiteQueen, Ink::BlackQueen, U'\u2655'},
+            {"d10", Ink::BlackQueen, Ink::WhiteQueen, U'\u265B'}}) {
+        CAPTURE(name);
+        const Square s = sq(name);
+        const int left = BoardFit::kRankGutter + s.file() * fit.cell_w;
+        const int top = (9 - s.rank()) * fit.cell_h;
+        const int mid_x = left + fit.cell_w / 2, mid_y = top + fit.cell_h / 2;
+        CHECK(c.at(mid_x, mid_y).ch == glyph);
+        CHECK(c.at(mid_x, mid_y).paint.fg == other);
+        for (int x = mid_x - token / 2; x <= mid_x + token / 2; ++x)
+          CHECK(c.at(x, mid_y).paint.bg == own);
+        const Ink square = (s.file() + s.rank()) % 2 == 0 ? Ink::DarkSquare : Ink::LightSquare;
+        CHECK(c.at(mid_x - token / 2 - 1, mid_y).paint.bg == square);
+        CHECK(c.at(mid_x + token / 2 + 1, mid_y).paint.bg == square);
+        if (fit.cell_h > 1) CHECK(c.at(mid_x, mid_y - 1).paint.bg == square);
+      }
+    }
   }
 
   TEST_CASE("model: a two-player game driven by keys, typed and with the cursor") {
