@@ -182,9 +182,13 @@ int App::run() {
     if (quit_) break;
     const SteadyTime now = std::chrono::steady_clock::now();
     screen_->update(now);
-    if (next_) {
+    // A screen that another's update() put up is drawn after its own first update(), which sets
+    // its labels and state: before, it showed its constructor's defaults for a frame, and with
+    // screens drawn only on change that frame could stay up for a second.
+    for (int hops = 0; next_ && hops < 4; ++hops) {
       screen_ = std::move(next_);
       relayout();
+      screen_->update(now);
       event = true;
     }
     const bool notice_shown = !notice_.empty() && now <= notice_until_;

@@ -153,8 +153,8 @@ void draw_player_card(sf::RenderTarget& t, const Style& s, const GameViewModel& 
               Align::Center);
   }
   const float name_w = r.right() - text_x - clock_w - s.f(24);
-  draw_text(t, s.fonts->bold, elide(s.fonts->bold, name, s.px(19), name_w), s.px(19), text_x,
-            r.y + r.h * 0.36f, active ? colors::kText : colors::kMuted);
+  draw_fitted(t, s.fonts->bold, name, s.px(19), s.px(14), text_x, r.y + r.h * 0.36f, name_w,
+              active ? colors::kText : colors::kMuted);
   draw_text(t, s.fonts->regular, elide(s.fonts->regular, sub, s.px(14), name_w), s.px(14), text_x,
             r.y + r.h * 0.68f, sub_color);
 }

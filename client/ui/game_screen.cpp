@@ -328,7 +328,7 @@ class GameScreen final : public Screen {
     } else if (active) {
       sub += kDot + tr("desktop.card.to_move");
     }
-    draw_player_card(t, app_.style(), *vm_, c, r, now, p.name, sub,
+    draw_player_card(t, app_.style(), *vm_, c, r, now, player_name(tr, p), sub,
                      active ? colors::kAccent : colors::kMuted);
   }
 

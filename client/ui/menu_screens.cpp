@@ -69,8 +69,8 @@ class MenuScreen final : public Screen {
     if (auto unfinished = app_.store().load_unfinished()) {
       if (*unfinished) {
         resumable_ = std::move(**unfinished);
-        resume_.label = t("desktop.menu.resume_game", {{"white", resumable_->white.name},
-                                                       {"black", resumable_->black.name},
+        resume_.label = t("desktop.menu.resume_game", {{"white", player_name(t, resumable_->white)},
+                                                       {"black", player_name(t, resumable_->black)},
                                                        {"move", resumable_->moves.size() + 1}});
       } else {
         app_.notify(t("desktop.menu.cannot_resume", {{"error", unfinished->error()}}), true);

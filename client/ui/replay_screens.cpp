@@ -341,8 +341,8 @@ class ReplayScreen final : public Screen {
     const GameRecord& r = model_.record();
     const Catalogue& tr = app_.tr();
     const float w = panel_.w;
-    const std::string players =
-        tr("game.players", {{"white", r.white.name}, {"black", r.black.name}});
+    const std::string players = tr(
+        "game.players", {{"white", player_name(tr, r.white)}, {"black", player_name(tr, r.black)}});
     draw_text(t, s.fonts->bold, elide(s.fonts->bold, players, s.px(22), w), s.px(22), panel_.x,
               panel_.y + s.f(16), colors::kText);
     const std::string result = r.result

@@ -259,8 +259,8 @@ LanguageFindings walk(const std::string& language, const std::string& shots) {
   return found;
 }
 
-// The screens without a server: settings, two players' form and game, the computer's form, the
-// saved games.
+// The screens without a server: settings, two players' form and game, the computer's form and
+// game, the saved games.
 LanguageFindings walk_local(const std::string& language, const std::string& shots) {
   const auto t = client::Catalogue::load(fs::path(source_dir()) / "i18n", language).catalogue;
   const bool pseudo = t.language() == client::kPseudoLanguage;
@@ -293,8 +293,16 @@ LanguageFindings walk_local(const std::string& language, const std::string& shot
   c.wait_screen("computer_setup");
   look_at_texts(c, "computer_setup", pseudo, found);
   c.screenshot(kShotDir, shots + "-computer");
-  c.click("back");
+  // A game against the computer: its name on the card in the person's words ("电脑（中等）"),
+  // then in the menu's Resume line.
+  c.click("start");
+  c.wait_for("the computer's game", [](const json& st) {
+    return st.value("screen", "") == "game" && st.contains("position");
+  });
+  look_at_texts(c, "computer_game", pseudo, found);
+  c.click("leave");
   c.wait_screen("menu");
+  look_at_texts(c, "menu_with_computer_game", pseudo, found);
   c.click("replay");
   c.wait_screen("replay_list");
   look_at_texts(c, "replay_list", pseudo, found);
