@@ -778,11 +778,13 @@ TEST_SUITE("redis") {
       CHECK(c.log("b").find("event=game_taken_over game=" + t.game) != std::string::npos);
       CHECK(c.log("b").find("event=lease_expired") == std::string::npos);
       CHECK(c.log("b").find("event=lease_lost") == std::string::npos);
-      // One takeover, one token after node a's: the game was not dropped and taken again.
+      // One takeover, one token after the nodes' leases (1 for a, 2 for b, each drawn when the
+      // node started): b's claim of a's lease drew 3, and the game was not dropped and taken
+      // again, which would have drawn another.
       {
         pqxx::connection check(c.db);
         pqxx::nontransaction q(check);
-        CHECK(q.exec1("SELECT owner_token FROM games WHERE id = " + t.game)[0].as<int>() == 2);
+        CHECK(q.exec1("SELECT owner_token FROM games WHERE id = " + t.game)[0].as<int>() == 3);
       }
       CHECK(
           eventually([&] { return metric(c.port("b"), "amazons_cluster_takeovers_total") == 1; }));
@@ -1117,11 +1119,18 @@ TEST_SUITE("redis") {
         REQUIRE(status == 0);
         return std::stoll(out);
       };
-      // The node takes a game's lease on its Redis thread after the game has started (the
-      // players' start does not wait for it): wait for the key before reading its lifetime.
-      REQUIRE_MESSAGE(eventually([&] { return pttl("t9:lease:" + t.game) > 0; }),
-                      "the game's lease never reached Redis");
-      const auto lease = pttl("t9:lease:" + t.game);
+      // One lease for the node (its token names it), and the game a field of that lease's hash.
+      // The node records the game on its Redis thread after the game has started (the players'
+      // start does not wait for it): wait for the field before reading the lease's lifetime.
+      const auto leases = c.redis.cli("KEYS 't9:nodelease:*'").second;
+      REQUIRE(leases.find("t9:nodelease:") == 0);
+      const std::string token = leases.substr(13, leases.find_first_of("\r\n") - 13);
+      REQUIRE_MESSAGE(eventually([&] {
+                        return c.redis.cli("HGET t9:owns:" + token + " " + t.game).second ==
+                               token + "\n";
+                      }),
+                      "the game never reached its node's lease");
+      const auto lease = pttl("t9:nodelease:" + token);
       CHECK(lease > 0);
       CHECK(lease <= 3000);
       const auto name = pttl("t9:name:alice");
