@@ -44,7 +44,8 @@ return 0
 )lua");
 
 // KEYS: owners, fence. ARGV: prefix, node, this lease's token, key, mode, floor.
-// {1, token}: ours; {2, holder's token, holder's node or ''}: another lease's; {0}: no lease.
+// {1, token}: ours; {2, holder's token, holder's node, 1 if its lease is alive}: another
+// lease's; {0}: this node holds no lease.
 const RedisScript kTake(R"lua(
 local p = ARGV[1]
 if redis.call('GET', p .. 'nodelease:' .. ARGV[3]) ~= ARGV[2] then return {0} end
@@ -52,10 +53,11 @@ local mine = p .. 'owns:' .. ARGV[3]
 local had = redis.call('HGET', mine, ARGV[4])
 if had then return {1, tonumber(had)} end
 if ARGV[5] ~= 'new' then
-  local owners = redis.call('HKEYS', KEYS[1])
-  for _, t in ipairs(owners) do
+  local owners = redis.call('HGETALL', KEYS[1])
+  for i = 1, #owners, 2 do
+    local t = owners[i]
     if t ~= ARGV[3] and redis.call('HEXISTS', p .. 'owns:' .. t, ARGV[4]) == 1 then
-      return {2, tonumber(t), redis.call('GET', p .. 'nodelease:' .. t) or ''}
+      return {2, tonumber(t), owners[i + 1], redis.call('EXISTS', p .. 'nodelease:' .. t)}
     end
   end
 end
@@ -74,12 +76,14 @@ redis.call('HSET', mine, ARGV[4], token)
 return {1, token}
 )lua");
 
-// KEYS: owners. ARGV: prefix, key. {token, node or ''} of the lease holding it, or {}.
+// KEYS: owners. ARGV: prefix, key. {token, node, 1 if alive} of the lease holding it, or {}.
 const RedisScript kHolder(R"lua(
 local p = ARGV[1]
-for _, t in ipairs(redis.call('HKEYS', KEYS[1])) do
+local owners = redis.call('HGETALL', KEYS[1])
+for i = 1, #owners, 2 do
+  local t = owners[i]
   if redis.call('HEXISTS', p .. 'owns:' .. t, ARGV[2]) == 1 then
-    return {tonumber(t), redis.call('GET', p .. 'nodelease:' .. t) or ''}
+    return {tonumber(t), owners[i + 1], redis.call('EXISTS', p .. 'nodelease:' .. t)}
   end
 end
 return {}
@@ -248,9 +252,11 @@ Expected<KeyTaken, RedisError> NodeLease::take(std::string_view what, TakeMode m
       out.token = r->elements[1].integer;
       return out;
     case 2: {
-      if (!is_array(*r, 3) || !is_integer(r->elements[1]) || !is_string(r->elements[2]))
+      if (!is_array(*r, 4) || !is_integer(r->elements[1]) || !is_string(r->elements[2]) ||
+          !is_integer(r->elements[3]))
         return bad();
-      out.holder = KeyHolder{r->elements[1].integer, r->elements[2].str};
+      out.holder =
+          KeyHolder{r->elements[1].integer, r->elements[2].str, r->elements[3].integer == 1};
       return out;
     }
     default:
@@ -272,9 +278,11 @@ Expected<std::optional<KeyHolder>, RedisError> NodeLease::holder(std::string_vie
   if (!r) return Unexpected(r.error());
   if (!is_array(*r)) return unexpected_reply(redis_, "holder", *r);
   if (r->elements.empty()) return std::optional<KeyHolder>();
-  if (r->elements.size() != 2 || !is_integer(r->elements[0]) || !is_string(r->elements[1]))
+  if (r->elements.size() != 3 || !is_integer(r->elements[0]) || !is_string(r->elements[1]) ||
+      !is_integer(r->elements[2]))
     return unexpected_reply(redis_, "holder", *r);
-  return std::optional<KeyHolder>(KeyHolder{r->elements[0].integer, r->elements[1].str});
+  return std::optional<KeyHolder>(
+      KeyHolder{r->elements[0].integer, r->elements[1].str, r->elements[2].integer == 1});
 }
 
 Expected<std::vector<bool>, RedisError> NodeLease::held(std::span<const std::string> what) {

@@ -36,12 +36,12 @@
 
 namespace amazons::cluster {
 
-// Another lease holds a key: its token, and its node's name (empty when that lease ran out:
-// the key waits for a claim).
+// A lease that holds a key: its token, its node's name, and whether it is alive (false: it ran
+// out, and the key waits for a claim).
 struct KeyHolder {
   std::int64_t owner = 0;
   std::string node;
-  bool alive() const { return !node.empty(); }
+  bool alive = false;
 };
 
 // How a key is taken. New: a key this node has just made (a game from its block of ids): held

@@ -655,7 +655,7 @@ std::optional<cluster::Lease> ClusterNode::lease_to_take(const std::string& key,
   if (r->holder) {
     // Another node was quicker: what waits for the key goes there. (A lease that ran out holds
     // it: it is claimed at the next scan or resolve.)
-    if (r->holder->alive()) {
+    if (r->holder->alive) {
       owner_cache_[key] = r->holder->node;
       resolve(key);
     }
@@ -899,7 +899,7 @@ void ClusterNode::resolve(const std::string& key) {
   if (const auto& h = *holder) {
     // Held by a lease that ran out: claimed now, with every other key of that lease (what
     // waits for the key is handed back when it lands).
-    if (!h->alive()) return claim(h->owner, "");
+    if (!h->alive) return claim(h->owner, h->node);
     // A node presumed dead still holds the lease until it runs out: wait for the takeover (or,
     // for a node that was only unheard, until it is heard again).
     if (presumed_dead(h->node)) return;

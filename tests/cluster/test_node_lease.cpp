@@ -55,6 +55,7 @@ TEST_SUITE("redis") {
     REQUIRE(refused.holder);
     CHECK(refused.holder->node == "node-a");
     CHECK(refused.holder->owner == ta);
+    CHECK(refused.holder->alive);
     const auto h = must(c.holder("c12"));
     REQUIRE(h);
     CHECK(h->node == "node-a");
@@ -77,7 +78,8 @@ TEST_SUITE("redis") {
     // Its keys are still named as a's, by a lease that ran out: they wait for a claim.
     const auto waiting = must(c.holder("17"));
     REQUIRE(waiting);
-    CHECK_FALSE(waiting->alive());
+    CHECK_FALSE(waiting->alive);
+    CHECK(waiting->node == "node-a");
     // b and c race for the claim: exactly one gets every key, with a token above all.
     std::optional<Claimed> by_b, by_c;
     std::thread tb_thread([&] { by_b = must(b.claim(ta)); });

@@ -18,6 +18,7 @@
 #include <memory>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -741,6 +742,86 @@ TEST_SUITE("redis") {
                    metric(c.port("c"), "amazons_cluster_takeovers_total") ==
                1;
       }));
+    }
+
+    TEST_CASE(
+        "cluster: Redis's commands do not grow with a node's games, and its death hands them all "
+        "over") {
+      // Each node holds one lease whatever it runs (cluster/node_lease.h). The rate is counted
+      // in Redis's own counters (INFO commandstats, scripts' commands included) over a window
+      // measured in the nodes' heartbeats (each one ZADD, every node_seconds / 3), so that the
+      // test waits on what Redis counts, not on a clock.
+      Cluster c;
+      nlohmann::json config = kConfig;
+      config["limits"]["open_games_per_player"] = 100;
+      config["limits"]["requests_burst"] = 1000;
+      c.start("a", config);
+      c.start("b", config);
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Table t = start_game(alice, bob);  // node a runs it
+      const auto open_games = [&](int n) {
+        for (int i = 0; i < n; ++i) {
+          alice->send(Create{});
+          wait_for<Created>(*alice);
+        }
+      };
+      const auto stats = [&] {
+        const auto [status, out] = c.redis.cli("INFO commandstats");
+        REQUIRE(status == 0);
+        std::map<std::string, long long> calls;
+        std::istringstream in(out);
+        for (std::string line; std::getline(in, line);) {
+          const auto colon = line.find(':'), at = line.find("calls=");
+          if (!line.starts_with("cmdstat_") || colon == std::string::npos ||
+              at == std::string::npos)
+            continue;
+          calls[line.substr(8, colon - 8)] = std::atoll(line.c_str() + at + 6);
+        }
+        return calls;
+      };
+      const auto per_heartbeat = [&] {
+        const auto before = stats();
+        const auto beats = [&](const std::map<std::string, long long>& now) {
+          const auto was = before.find("zadd");
+          return now.at("zadd") - (was == before.end() ? 0 : was->second);
+        };
+        REQUIRE(eventually([&] { return beats(stats()) >= 12; }, Millis{20'000}));
+        const auto after = stats();
+        long long commands = 0;
+        for (const auto& [command, calls] : after) {
+          if (command == "info") continue;  // this test's own
+          const auto was = before.find(command);
+          commands += calls - (was == before.end() ? 0 : was->second);
+        }
+        return static_cast<double>(commands) / static_cast<double>(beats(after));
+      };
+      open_games(3);
+      REQUIRE(eventually([&] { return metric(c.port("a"), "amazons_cluster_leases") == 4; }));
+      const double few = per_heartbeat();
+      open_games(36);
+      REQUIRE(eventually([&] { return metric(c.port("a"), "amazons_cluster_leases") == 40; }));
+      const double many = per_heartbeat();
+      MESSAGE("Redis commands per heartbeat: " << few << " with 4 games on node a, " << many
+                                               << " with 40");
+      // With a lease per game, the 36 more would have cost 36 renewals (three commands each)
+      // every third of a lease: some 50 more commands per heartbeat.
+      CHECK(many < few * 1.3);
+
+      const auto killed = Clock::now();
+      c.nodes.at("a")->stop(SIGKILL);
+      const State state = bob.resume_game(c.port("b"), t.game);
+      const auto took = std::chrono::duration_cast<Millis>(Clock::now() - killed);
+      MESSAGE("the game was back " << took.count() << " ms after its node was killed");
+      CHECK(took < Millis{2000 + 5000});  // the lease's 2 s, then within 5 s
+      CHECK(state.status == GameStatus::Active);
+      alice.resume_game(c.port("b"), t.game);
+      t.play_turns(2, *alice, *bob);
+      CHECK(stored_moves(c.db, t.game) == t.moves);
+      // Node b claimed the dead lease whole: all 40 keys in one script.
+      CHECK(c.log("b").find("event=lease_claimed node=a") != std::string::npos);
+      CHECK(c.log("b").find("keys=40") != std::string::npos);
+      CHECK(c.log("b").find("event=game_taken_over game=" + t.game) != std::string::npos);
     }
 
     TEST_CASE(
