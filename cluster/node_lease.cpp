@@ -1,5 +1,6 @@
 #include "cluster/node_lease.h"
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
 
@@ -121,13 +122,34 @@ end
 return out
 )lua");
 
-// KEYS: owners, fence. ARGV: prefix, the dead lease's token, node, this lease's token, floor.
-// {1, token, keys...}: claimed (token 0 when it held no keys); {0}: not claimed.
+// KEYS: owners, fence. ARGV: prefix, the dead lease's token, node, this lease's token, floor,
+// the names' TTL ms. {1, token, keys...}: claimed (token 0 when it held no keys); {0}: not
+// claimed. The dead lease's names (cluster/names.h) that still hold its values get the TTL,
+// unless a live lease lists them again (their node took a new lease and claimed them again).
 const RedisScript kClaim(R"lua(
 local p = ARGV[1]
 if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 0 then return {0} end
 if redis.call('EXISTS', p .. 'nodelease:' .. ARGV[2]) == 1 then return {0} end
 if redis.call('GET', p .. 'nodelease:' .. ARGV[4]) ~= ARGV[3] then return {0} end
+local names = redis.call('HGETALL', p .. 'names:' .. ARGV[2])
+if #names > 0 then
+  local live = {}
+  for _, t in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if t ~= ARGV[2] and redis.call('EXISTS', p .. 'nodelease:' .. t) == 1 then
+      live[#live + 1] = p .. 'names:' .. t
+    end
+  end
+  for i = 1, #names, 2 do
+    if redis.call('GET', names[i]) == names[i + 1] then
+      local again = false
+      for _, h in ipairs(live) do
+        if redis.call('HGET', h, names[i]) == names[i + 1] then again = true end
+      end
+      if not again then redis.call('PEXPIRE', names[i], ARGV[6]) end
+    end
+  end
+  redis.call('DEL', p .. 'names:' .. ARGV[2])
+end
 local dead = p .. 'owns:' .. ARGV[2]
 local keys = redis.call('HKEYS', dead)
 redis.call('DEL', dead)
@@ -318,11 +340,16 @@ Expected<std::vector<DeadLease>, RedisError> NodeLease::dead() {
 }
 
 Expected<std::optional<Claimed>, RedisError> NodeLease::claim(std::int64_t owner,
-                                                              std::int64_t floor) {
+                                                              std::int64_t floor,
+                                                              Millis names_ttl) {
   if (token_ == 0) return std::optional<Claimed>();
   const std::string keys[] = {prefix_ + "owners", prefix_ + "fence"};
-  const std::string args[] = {prefix_, std::to_string(owner), node_, std::to_string(token_),
-                              std::to_string(floor)};
+  const std::string args[] = {prefix_,
+                              std::to_string(owner),
+                              node_,
+                              std::to_string(token_),
+                              std::to_string(floor),
+                              std::to_string(std::max<long long>(1, names_ttl.count()))};
   auto r = kClaim.run(redis_, keys, args);
   if (!r) return Unexpected(r.error());
   const auto bad = [&] { return unexpected_reply(redis_, "claim", *r); };

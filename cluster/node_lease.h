@@ -8,6 +8,7 @@
 //   nodelease:T   the lease: the node's name, with a TTL (PX); renewed by compare-and-set
 //   owns:T        a hash: key -> the fencing token the key is held with
 //   owners        a hash: T -> node name, every lease whose keys are not yet claimed
+//   names:T       a hash: the names held under the lease (cluster/names.h) -> their values
 // A lease's token is new at each acquire (each life of a node, and again after a lease ran
 // out), so a restarted node never mistakes its last life's keys for its own: they are claimed
 // like any dead node's, by whoever sees its lease gone first (maybe itself).
@@ -98,9 +99,11 @@ class NodeLease {
   // The leases that ran out with keys not yet claimed.
   Expected<std::vector<DeadLease>, RedisError> dead();
   // Claims every key of the dead lease `owner`, in one script: only if that lease has run out
-  // and this node's lease is still there. The keys are held with a new token above `floor`.
+  // and this node's lease is still there. The keys are held with a new token above `floor`;
+  // the names held under the dead lease (cluster/names.h) free themselves `names_ttl` later.
   // None: the lease is alive, was claimed by another node, or this node holds no lease.
-  Expected<std::optional<Claimed>, RedisError> claim(std::int64_t owner, std::int64_t floor = 0);
+  Expected<std::optional<Claimed>, RedisError> claim(std::int64_t owner, std::int64_t floor = 0,
+                                                     Millis names_ttl = Millis{15'000});
 
   const std::string& node() const { return node_; }
   const LeaseOptions& options() const { return options_; }

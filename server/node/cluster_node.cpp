@@ -426,6 +426,7 @@ void ClusterNode::renew() {
   if (*renewed) {
     for (auto& [key, lease] : held_) lease.valid_until = lease_->valid_until();
     for (auto& [key, lease] : in_flight_) lease.valid_until = lease_->valid_until();
+    if (names_pending_) reclaim_names();
     return;
   }
   // Gone with the rest of Redis's contents: recover() puts it back with every key.
@@ -451,11 +452,33 @@ void ClusterNode::acquire_lease() {
   if (!ok(token, "node lease")) return;
   log_.info("node_lease", {{"node", options_.node}, {"token", std::to_string(*token)}});
   leased_ = true;
+  // The names of this node's players live and die with its lease from now on: the ones held
+  // before (with TTLs, or under the lease that ran out) are claimed again under this one.
+  names_->hold_under(*token);
+  reclaim_names();
   update_state();
 }
 
+bool ClusterNode::reclaim_names() {
+  names_pending_ = true;
+  for (auto it = held_names_.begin(); it != held_names_.end();) {
+    const auto c = names_->claim(it->first, name_session(life(), it->second));
+    if (!ok(c, "name")) return false;  // again at the next renewal
+    if (c->won) {
+      ++it;
+      continue;
+    }
+    const SessionId session = it->second;
+    it = held_names_.erase(it);
+    hooks_.lobby([session](Lobby& l, Instant at) { return l.replaced(session, at); });
+  }
+  names_pending_ = false;
+  return true;
+}
+
 void ClusterNode::refresh_names() {
-  if (held_names_.empty()) return;
+  // Names held under the node's lease need no refreshing: only those claimed before it.
+  if (held_names_.empty() || names_->lease() != 0) return;
   std::vector<std::pair<std::string, std::string>> held;
   for (const auto& [name, session] : held_names_)
     held.emplace_back(name, name_session(life(), session));
@@ -496,17 +519,8 @@ void ClusterNode::recover() {
   };
   if (!put_back(held_, true) || !put_back(in_flight_, false)) return;
   next_orphans_ = {};  // the keys of nodes that died meanwhile are in no lease now
-  for (auto it = held_names_.begin(); it != held_names_.end();) {
-    const auto c = names_->claim(it->first, name_session(life(), it->second));
-    if (!ok(c, "recover name")) return;
-    if (c->won) {
-      ++it;
-      continue;
-    }
-    const SessionId session = it->second;
-    it = held_names_.erase(it);
-    hooks_.lobby([session](Lobby& l, Instant at) { return l.replaced(session, at); });
-  }
+  names_->hold_under(*token);
+  if (!reclaim_names()) return;
   std::vector<SeekJob> seeks;
   for (auto& [name, job] : seeking_) seeks.push_back(job);
   seeking_.clear();
@@ -634,7 +648,7 @@ void ClusterNode::claim_dead() {
 void ClusterNode::claim(std::int64_t owner, const std::string& node) {
   // A lease's token is never taken again: a lease that ran out is dead for good, so its keys
   // are claimed at once (no second look), in one script.
-  const auto claimed = lease_->claim(owner, token_floor_);
+  const auto claimed = lease_->claim(owner, token_floor_, options_.name_ttl);
   if (!ok(claimed, "claim") || !*claimed) return;
   const cluster::Claimed& c = **claimed;
   log_.warn("lease_claimed", {{"node", node},

@@ -126,6 +126,9 @@ class ClusterNode {
   void renew();
   // A new lease for this node (at start, and after its lease ran out).
   void acquire_lease();
+  // Claims every name this node holds again, under its lease now; false when Redis could not
+  // be reached (then again at the next renewal).
+  bool reclaim_names();
   // Whether Redis lost its contents (then recover() has put back what this node had there).
   bool check_epoch();
   void refresh_names();
@@ -241,7 +244,8 @@ class ClusterNode {
   bool scan_pending_ = false;
   bool redis_ok_ = false;
   bool redis_logged_down_ = false;
-  bool leased_ = false;  // this node has had a lease (readiness)
+  bool leased_ = false;         // this node has had a lease (readiness)
+  bool names_pending_ = false;  // names not yet claimed again under the current lease
 
   // Any thread.
   mutable std::mutex mutex_;

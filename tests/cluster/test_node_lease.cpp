@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/names.h"
 #include "cluster/node_lease.h"
 #include "tests/cluster/cluster_test.h"
 
@@ -157,5 +158,38 @@ TEST_SUITE("redis") {
     MESSAGE("Redis commands per round: " << small << " with 100 keys, " << large << " with 2,000");
     CHECK(small == large);
     CHECK(small <= 6);
+  }
+
+  TEST_CASE("node lease: names held under it need no refreshing and free themselves once claimed") {
+    RedisServer server;
+    Redis ra(test::address_of(server)), rb(test::address_of(server)),
+        probe(test::address_of(server));
+    NodeLease a(ra, "node-a", {Millis{1000}, Millis{200}}, "t:");
+    NodeLease b(rb, "node-b", {Millis{30'000}, Millis{500}}, "t:");
+    NameRegistry names(ra, "node-a", Millis{7000}, "t:");
+    const auto pttl = [&](const std::string& key) {
+      return must(probe.command({"PTTL", key})).integer;
+    };
+    must(b.acquire());
+    // Before a lease, a name has a TTL of its own; under one, none: the lease keeps it.
+    CHECK(must(names.claim("early", "1.1")).won);
+    CHECK(pttl("t:name:early") > 0);
+    names.hold_under(must(a.acquire()));
+    CHECK(must(names.claim("early", "1.1")).won);  // claimed again: under the lease now
+    CHECK(must(names.claim("alice", "1.2")).won);
+    CHECK_FALSE(must(names.take("bob", "1.3")));
+    CHECK(must(names.claim("carol", "1.4")).won);
+    CHECK(must(names.release("carol", "1.4")));
+    for (const char* name : {"early", "alice", "bob"})
+      CHECK(pttl(std::string("t:name:") + name) == -1);
+    // a dies; b claims its lease: a's names free themselves the names' TTL later.
+    REQUIRE(test::eventually([&] { return !must(b.dead()).empty(); }, Millis{3000}));
+    REQUIRE(must(b.claim(a.token(), 0, Millis{5000})));
+    for (const char* name : {"early", "alice", "bob"}) {
+      const auto left = pttl(std::string("t:name:") + name);
+      CHECK(left > 0);
+      CHECK(left <= 5000);
+    }
+    CHECK(pttl("t:name:carol") == -2);  // released: gone already
   }
 }

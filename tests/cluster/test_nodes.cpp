@@ -1214,9 +1214,9 @@ TEST_SUITE("redis") {
       const auto lease = pttl("t9:nodelease:" + token);
       CHECK(lease > 0);
       CHECK(lease <= 3000);
-      const auto name = pttl("t9:name:alice");
-      CHECK(name > 3000);
-      CHECK(name <= 7000);
+      // A name lives as long as its node's lease: no TTL of its own while the node runs (the
+      // name's lifetime applies once the node is dead, below).
+      CHECK(pttl("t9:name:alice") == -1);
       // Nothing under the default prefix.
       CHECK(c.redis.cli("KEYS 'amz:*'").second.find("amz:") == std::string::npos);
       cluster::Redis redis(*cluster::parse_redis_url(c.redis.url()));
@@ -1229,6 +1229,15 @@ TEST_SUITE("redis") {
       CHECK(live->front().expires_in > Millis{0});
       CHECK(live->front().expires_in <= Millis{4000});
       CHECK(live->front().expires_in > Millis{3000} - Millis{1500});  // renewed every ttl/3
+      // Node a dies; node b claims its lease once it runs out, and a's players' names free
+      // themselves name_seconds later.
+      c.nodes.at("a")->stop(SIGKILL);
+      c.start("b", config);
+      REQUIRE_MESSAGE(eventually([&] { return pttl("t9:name:alice") > 0; }),
+                      "node a's names were never given their lifetime");
+      const auto name = pttl("t9:name:alice");
+      CHECK(name > 3000);
+      CHECK(name <= 7000);
     }
 
   }  // TEST_SUITE("postgres")
