@@ -80,6 +80,7 @@ JSON
   "$loadgen" --server "127.0.0.1:${ports[0]}" --games "$games" --seconds 600 \
     --think-ms "$think" --prefix "r$games" --echo 1 >"$work/loadgen.out" 2>"$work/loadgen.err" &
   loadgen_pid=$!
+  touch "$work/loadgen.err"
   until grep -q 'measuring for' "$work/loadgen.err"; do
     kill -0 "$loadgen_pid" 2>/dev/null || { cat "$work/loadgen.err" >&2; exit 1; }
     sleep 0.2
