@@ -80,6 +80,13 @@ class NodeLease {
   Expected<bool, RedisError> renew();
   // Ends the lease now (a node that stops), so that another node claims its keys at once.
   Expected<bool, RedisError> release();
+  // Gives up the lease without a word to Redis (its deadline passed): it is never renewed
+  // again, runs out in Redis, and its keys are claimed like a dead node's. acquire() takes a
+  // new one.
+  void forget() {
+    token_ = 0;
+    valid_until_ = {};
+  }
 
   bool valid(SteadyTime now = std::chrono::steady_clock::now()) const {
     return token_ != 0 && now < valid_until_;

@@ -255,8 +255,17 @@ void ClusterNode::duties() {
     next_heartbeat_ = now + options_.node_ttl / 3;
     heartbeat();
   }
-  // A lease whose deadline passed without a renewal (Redis out of reach) is not ours any more:
-  // stop running the game before another node may take it.
+  // A lease whose deadline passed without a renewal (Redis out of reach, or this thread starved
+  // of CPU) is not ours any more: stop running its games before another node may claim them,
+  // and never renew it again, even if Redis still has it. Renewed, it would keep the keys this
+  // node no longer runs from every other node: a new lease is taken at the next renewal, and
+  // the old one's keys are claimed when it runs out (maybe by this node).
+  if (lease_->token() != 0 && !lease_->valid(now)) {
+    log_.warn("node_lease_expired", {{"token", std::to_string(lease_->token())},
+                                     {"keys", std::to_string(held_.size() + in_flight_.size())}});
+    lease_->forget();
+    next_renew_ = now;
+  }
   for (auto it = held_.begin(); it != held_.end();) {
     if (it->second.valid(now)) {
       ++it;
