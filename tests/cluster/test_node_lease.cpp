@@ -192,4 +192,40 @@ TEST_SUITE("redis") {
     }
     CHECK(pttl("t:name:carol") == -2);  // released: gone already
   }
+
+  TEST_CASE("node lease: a lease given up past its deadline is not renewed, and its names stay") {
+    RedisServer server;
+    Redis ra(test::address_of(server)), rb(test::address_of(server)),
+        probe(test::address_of(server));
+    NodeLease a(ra, "node-a", {Millis{1000}, Millis{200}}, "t:");
+    NodeLease b(rb, "node-b", {Millis{30'000}, Millis{500}}, "t:");
+    NameRegistry names(ra, "node-a", Millis{7000}, "t:");
+    must(b.acquire());
+    const auto first = must(a.acquire());
+    names.hold_under(first);
+    CHECK(must(names.claim("alice", "1.2")).won);
+    CHECK(must(a.take("17", TakeMode::New)).token == first);
+    // Past its deadline node a gives the lease up: it is never renewed again, even while Redis
+    // still has it, and a new one is taken. Its player is still here: the name is claimed again
+    // under the new lease.
+    a.forget();
+    CHECK_FALSE(a.valid());
+    CHECK_FALSE(must(a.renew()));
+    const auto second = must(a.acquire());
+    CHECK(second > first);
+    names.hold_under(second);
+    CHECK(must(names.claim("alice", "1.2")).won);
+    // The old lease runs out and node b claims it: its key goes to b, but not the name, which a
+    // live lease lists again (node a renews its new lease meanwhile).
+    REQUIRE(test::eventually(
+        [&] {
+          REQUIRE(must(a.renew()));
+          return !must(b.dead()).empty();
+        },
+        Millis{3000}));
+    const auto claimed = must(b.claim(first, 0, Millis{5000}));
+    REQUIRE(claimed);
+    CHECK(claimed->keys == std::vector<std::string>{"17"});
+    CHECK(must(probe.command({"PTTL", "t:name:alice"})).integer == -1);
+  }
 }
