@@ -10,6 +10,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "cluster/hiredis_util.h"
 #include "cluster/lease.h"
 
 namespace amazons::cluster {
@@ -18,13 +19,6 @@ namespace {
 
 constexpr std::string_view kMagic = "amz1 ";
 constexpr std::size_t kMaxHeaderBytes = 200;
-
-timeval to_timeval(Millis ms) {
-  timeval tv{};
-  tv.tv_sec = static_cast<decltype(tv.tv_sec)>(ms.count() / 1000);
-  tv.tv_usec = static_cast<decltype(tv.tv_usec)>((ms.count() % 1000) * 1000);
-  return tv;
-}
 
 std::optional<std::uint64_t> parse_u64(std::string_view s) {
   std::uint64_t v = 0;
@@ -39,10 +33,6 @@ std::uint64_t random_incarnation() {
   while (v == 0) v = (std::uint64_t{rd()} << 32) ^ rd();
   return v;
 }
-
-struct ReplyDeleter {
-  void operator()(redisReply* r) const { freeReplyObject(r); }
-};
 
 std::string_view text_of(const redisReply* r) {
   if (r && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS))
@@ -248,7 +238,7 @@ void BusSubscriber::run() {
   while (!stop_) {
     if (!c) {
       c = redisConnectWithTimeout(address_.host.c_str(), address_.port,
-                                  to_timeval(options_.redis.connect_timeout));
+                                  detail::to_timeval(options_.redis.connect_timeout));
       if (!c || c->err) {
         drop(c ? std::string(c->errstr) : std::string("out of memory"));
         pollfd p{wake_pipe_[0], POLLIN, 0};
@@ -256,7 +246,7 @@ void BusSubscriber::run() {
         drain_wake();
         continue;
       }
-      redisSetTimeout(c, to_timeval(options_.redis.command_timeout));
+      redisSetTimeout(c, detail::to_timeval(options_.redis.command_timeout));
       redisEnableKeepAlive(c);
       std::vector<std::string> subscribe{"SUBSCRIBE"};
       {
@@ -321,7 +311,7 @@ void BusSubscriber::run() {
         break;
       }
       if (!raw) break;
-      const std::unique_ptr<redisReply, ReplyDeleter> reply(static_cast<redisReply*>(raw));
+      const detail::ReplyPtr reply(static_cast<redisReply*>(raw));
       handle(*reply);
     }
   }

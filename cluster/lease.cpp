@@ -35,15 +35,6 @@ end
 return 0
 )lua");
 
-// KEYS: lease. ARGV: the value we wrote. 1 when deleted.
-const RedisScript kRelease(R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0
-)lua");
-
 }  // namespace
 
 bool valid_node_name(std::string_view node) {
@@ -157,7 +148,7 @@ Expected<std::vector<std::string>, RedisError> GameLeases::renew_all(
 Expected<bool, RedisError> GameLeases::release(const Lease& lease) {
   const std::string keys[] = {lease_key(lease.game)};
   const std::string args[] = {lease_value(lease.node, lease.token)};
-  auto r = kRelease.run(redis_, keys, args);
+  auto r = delete_if_equal().run(redis_, keys, args);
   if (!r) return Unexpected(r.error());
   if (!is_integer(*r)) return unexpected_reply(redis_, "lease release", *r);
   return r->integer == 1;

@@ -55,15 +55,6 @@ end
 return 0
 )lua");
 
-// KEYS: name. ARGV: our value. 1 when deleted.
-const RedisScript kRelease(R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0
-)lua");
-
 bool valid_session(std::string_view s) {
   return !s.empty() && s.size() <= 64 && s.find(' ') == std::string_view::npos;
 }
@@ -128,7 +119,7 @@ Expected<bool, RedisError> NameRegistry::release(std::string_view name, std::str
   const std::string keys[] = {key(name), lease_names()};
   const std::string args[] = {value(session)};
   auto r = lease_ != 0 ? kReleaseUnder.run(redis_, keys, args)
-                       : kRelease.run(redis_, std::span(keys, 1), args);
+                       : delete_if_equal().run(redis_, std::span(keys, 1), args);
   if (!r) return Unexpected(r.error());
   if (!is_integer(*r)) return unexpected_reply(redis_, "name release", *r);
   return r->integer == 1;

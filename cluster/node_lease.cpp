@@ -35,15 +35,6 @@ end
 return 0
 )lua");
 
-// KEYS: the lease. ARGV: the node. 1 when deleted.
-const RedisScript kRelease(R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0
-)lua");
-
 // KEYS: owners, fence. ARGV: prefix, node, this lease's token, key, mode, floor.
 // {1, token}: ours; {2, holder's token, holder's node, 1 if its lease is alive}: another
 // lease's; {0}: this node holds no lease.
@@ -244,7 +235,7 @@ Expected<bool, RedisError> NodeLease::release() {
   if (token_ == 0) return false;
   const std::string keys[] = {key("nodelease", token_)};
   const std::string args[] = {node_};
-  auto r = kRelease.run(redis_, keys, args);
+  auto r = delete_if_equal().run(redis_, keys, args);
   if (!r) return Unexpected(r.error());
   if (!is_integer(*r)) return unexpected_reply(redis_, "node lease release", *r);
   valid_until_ = {};

@@ -8,21 +8,14 @@
 #include <charconv>
 #include <memory>
 
+#include "cluster/hiredis_util.h"
+
 namespace amazons::cluster {
 
 namespace {
 
-timeval to_timeval(Millis ms) {
-  timeval tv{};
-  tv.tv_sec = static_cast<decltype(tv.tv_sec)>(ms.count() / 1000);
-  tv.tv_usec = static_cast<decltype(tv.tv_usec)>((ms.count() % 1000) * 1000);
-  return tv;
-}
-
-struct ReplyDeleter {
-  void operator()(redisReply* r) const { freeReplyObject(r); }
-};
-using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
+using detail::ReplyPtr;
+using detail::to_timeval;
 
 // Converts hiredis's reply tree into owned values; an error anywhere in it is reported.
 Expected<RedisReply, std::string> convert(const redisReply& r) {
@@ -267,6 +260,17 @@ Expected<std::vector<RedisReply>, RedisError> Redis::pipeline(
 
 RedisScript::RedisScript(std::string source)
     : source_(std::move(source)), sha_(sha1_hex(source_)) {}
+
+const RedisScript& delete_if_equal() {
+  static const RedisScript script(R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+)lua");
+  return script;
+}
 
 namespace {
 bool is_noscript(const RedisError& e) {

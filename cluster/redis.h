@@ -136,6 +136,10 @@ class RedisScript {
   std::string sha_;
 };
 
+// The script that deletes KEYS[1] only while it holds ARGV[1]: a lease or a name given back by the
+// side that wrote it, never by one that has lost it to another. Replies 1 when it deleted.
+const RedisScript& delete_if_equal();
+
 // The reply as text for messages ("nil", "(integer) 3", "\"OK\"", "[...]").
 std::string describe(const RedisReply& reply);
 
