@@ -6,6 +6,7 @@
 
 #include "common/protocol.h"
 #include "server/core/canonical_name.h"
+#include "server/core/cluster_key.h"
 
 namespace amazons::server {
 
@@ -59,25 +60,18 @@ std::optional<NamedSession> parse_session(const std::string& text) {
   return out;
 }
 
+// The game a key names, if it names one.
 std::optional<GameId> game_of(const std::string& key) {
-  GameId id = 0;
-  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), id);
-  if (ec != std::errc() || end != key.data() + key.size() || id <= 0) return std::nullopt;
-  return id;
+  const auto k = ClusterKey::parse(key);
+  if (!k || !k->is_game()) return std::nullopt;
+  return k->id();
 }
 
-// The lease key of a kept offer ("g17" -> "17", "c12"), and back; seeks are not leased.
-std::optional<std::string> offer_key(const std::string& offer) {
-  if (offer.starts_with('g') && game_of(offer.substr(1))) return offer.substr(1);
-  if (offer.starts_with('c') && game_of(offer.substr(1))) return offer;
-  return std::nullopt;
-}
-std::string offer_id(const std::string& key) { return key.starts_with('c') ? key : "g" + key; }
-
-// The tournament a lease key names ("t17" -> 17).
-std::optional<std::int64_t> tournament_of(const std::string& key) {
-  if (!key.starts_with('t')) return std::nullopt;
-  return game_of(key.substr(1));
+// What is not there to be taken over, as the player is told.
+std::pair<ErrorCode, std::string> missing(const ClusterKey& key) {
+  if (key.is_challenge())
+    return {ErrorCode::NoSuchChallenge, "no challenge " + key.text() + " for you"};
+  return {ErrorCode::NoSuchGame, no_game_message(key.text())};
 }
 
 std::string error_line(ErrorCode code, const std::string& message, const protocol::RequestId& id,
@@ -603,19 +597,21 @@ void ClusterNode::scan() {
       std::vector<std::int64_t> tokens;  // -1: a kept offer; -2: a tournament
       for (const auto& [id, token] : games) {
         token_floor_ = std::max(token_floor_, token);
-        std::string key = std::to_string(id);
+        std::string key = ClusterKey::game(id).text();
         if (held_.contains(key) || taking_.contains(key)) continue;
         keys.push_back(std::move(key));
         tokens.push_back(token);
       }
       for (const OfferRow& offer : offers) {
-        auto key = offer_key(offer.id);
-        if (!key || held_.contains(*key) || taking_.contains(*key)) continue;
-        keys.push_back(std::move(*key));
+        const auto key = ClusterKey::of_offer(offer.id);
+        if (!key) continue;
+        std::string text = key->text();
+        if (held_.contains(text) || taking_.contains(text)) continue;
+        keys.push_back(std::move(text));
         tokens.push_back(-1);
       }
       for (const std::int64_t id : tournaments) {
-        std::string key = "t" + std::to_string(id);
+        std::string key = ClusterKey::tournament(id).text();
         if (held_.contains(key) || taking_.contains(key)) continue;
         keys.push_back(std::move(key));
         tokens.push_back(-2);
@@ -708,15 +704,22 @@ std::optional<cluster::Lease> ClusterNode::landed(const std::string& key) {
 }
 
 void ClusterNode::land(const std::string& key, const cluster::Lease& lease) {
+  const auto k = ClusterKey::parse(key);
+  if (!k) {
+    // Not a key this version leases: let it go.
+    ok(lease_->drop(key), "release");
+    return;
+  }
   taking_.insert(key);
   in_flight_[key] = lease;
-  if (tournament_of(key)) return land_tournament(key, lease);
-  if (key.starts_with('c')) return land_offer(key, lease);
-  if (game_of(key)) return land_game(key, lease);
-  // Not a key this version leases: let it go.
-  taking_.erase(key);
-  in_flight_.erase(key);
-  ok(lease_->drop(key), "release");
+  switch (k->kind()) {
+    case ClusterKey::Kind::Tournament:
+      return land_tournament(key);
+    case ClusterKey::Kind::Challenge:
+      return land_offer(key);
+    case ClusterKey::Kind::Game:
+      return land_game(key, lease);
+  }
 }
 
 void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
@@ -727,21 +730,21 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
 }
 
 void ClusterNode::land_game(const std::string& key, const cluster::Lease& acquired) {
-  const GameId id = *game_of(key);
-  hooks_.storage([this, key, id, acquired](Storage& storage) {
+  const ClusterKey k = *ClusterKey::parse(key);
+  hooks_.storage([this, key, k, acquired](Storage& storage) {
     TakeResult taken;
     bool offer = false;
     std::string why;
     try {
-      taken = storage.take_game(id, acquired.token);
+      taken = storage.take_game(k.id(), acquired.token);
       // A kept open game has no game row yet: it goes on as an offer.
       if (taken.outcome == TakeResult::Outcome::Missing)
-        for (const OfferRow& o : storage.offers()) offer = offer || o.id == offer_id(key);
+        for (const OfferRow& o : storage.offers()) offer = offer || o.id == k.offer_id();
     } catch (const std::exception& e) {
       why = e.what();
     }
     post([this, key, acquired, taken = std::move(taken), offer, why] {
-      if (offer) return land_offer(key, acquired);
+      if (offer) return land_offer(key);
       taking_.erase(key);
       seen_free_.erase(key);
       const auto current = landed(key);
@@ -776,21 +779,22 @@ void ClusterNode::land_game(const std::string& key, const cluster::Lease& acquir
 }
 
 void ClusterNode::take_over_offer(const std::string& key) {
-  if (taking_.contains(key)) return;
+  if (!ClusterKey::parse(key) || taking_.contains(key)) return;
   const auto lease = lease_to_take(key, 0);
   if (!lease) return;
-  land_offer(key, *lease);
+  land_offer(key);
 }
 
-void ClusterNode::land_offer(const std::string& key, const cluster::Lease& acquired) {
-  hooks_.storage([this, key, acquired](Storage& storage) {
+void ClusterNode::land_offer(const std::string& key) {
+  const std::string id = ClusterKey::parse(key)->offer_id();
+  hooks_.storage([this, key, id](Storage& storage) {
     // Read again under the lease: taken or withdrawn since the scan, it is gone.
     std::optional<OfferRow> offer;
     std::optional<PlayerRow> owner;
     std::string why;
     try {
       for (OfferRow& o : storage.offers())
-        if (o.id == offer_id(key)) offer = std::move(o);
+        if (o.id == id) offer = std::move(o);
       if (offer) owner = storage.player(offer->owner);
     } catch (const std::exception& e) {
       why = e.what();
@@ -806,11 +810,8 @@ void ClusterNode::land_offer(const std::string& key, const cluster::Lease& acqui
       if (!offer) {
         ok(lease_->drop(key), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"offer", key}, {"why", why}});
-        for (const Routed& item : items)
-          if (key.starts_with('c'))
-            fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
-          else
-            fail(item, ErrorCode::NoSuchGame, no_game_message(key));
+        const auto [code, message] = missing(*ClusterKey::parse(key));
+        for (const Routed& item : items) fail(item, code, message);
         return;
       }
       held_[key] = held;
@@ -825,14 +826,15 @@ void ClusterNode::land_offer(const std::string& key, const cluster::Lease& acqui
 }
 
 void ClusterNode::take_over_tournament(const std::string& key) {
-  if (!tournament_of(key) || taking_.contains(key)) return;
+  const auto k = ClusterKey::parse(key);
+  if (!k || !k->is_tournament() || taking_.contains(key)) return;
   const auto lease = lease_to_take(key, 0);
   if (!lease) return;
-  land_tournament(key, *lease);
+  land_tournament(key);
 }
 
-void ClusterNode::land_tournament(const std::string& key, const cluster::Lease&) {
-  const std::int64_t id = *tournament_of(key);
+void ClusterNode::land_tournament(const std::string& key) {
+  const std::int64_t id = ClusterKey::parse(key)->id();
   hooks_.storage([this, key, id](Storage& storage) {
     // Read under the lease: what its last director stored is what this node goes on from.
     std::optional<TournamentRow> row;
@@ -892,6 +894,9 @@ void ClusterNode::put_back_seek(const OfferRow& offer) {
 // ---- routing requests to the node that runs their game ----------------------------------------
 
 void ClusterNode::route(Routed item) {
+  // One text per key ("017" is game 17, as for one server), so that one key is one entry in
+  // Redis and in every map here.
+  if (const auto k = ClusterKey::parse(item.key)) item.key = k->text();
   const std::string key = item.key;
   if (const auto it = owner_cache_.find(key);
       it != owner_cache_.end() && it->second != options_.node && !presumed_dead(it->second)) {
@@ -947,10 +952,8 @@ void ClusterNode::resolve(const std::string& key) {
   // Nobody runs it: a game, kept offer or tournament whose node died (or, for a tournament, that
   // nobody has directed since a restart) is taken over here once its lease was seen free twice;
   // anything else does not exist.
-  const bool challenge = key.starts_with('c') && game_of(key.substr(1));
-  const auto tournament = tournament_of(key);
-  const auto id = game_of(key);
-  if (!challenge && !tournament && !id) {
+  const auto k = ClusterKey::parse(key);
+  if (!k) {
     auto items = std::move(w->second);
     waiting_.erase(w);
     for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, no_game_message(key));
@@ -962,30 +965,27 @@ void ClusterNode::resolve(const std::string& key) {
     return;
   }
   if (now - seen->second < kFreeTwiceOnRequest) return;
-  if (tournament) return take_over_tournament(key);  // reads the row under the lease
+  if (k->is_tournament()) return take_over_tournament(key);  // reads the row under the lease
   taking_.insert(key);
-  hooks_.storage([this, key, id](Storage& storage) {
+  hooks_.storage([this, key, k = *k](Storage& storage) {
     std::optional<GameRow> row;
     bool offer = false;
     try {
-      if (id) row = storage.game_row(*id);
+      if (k.is_game()) row = storage.game_row(k.id());
       if (!row)
-        for (const OfferRow& o : storage.offers()) offer = offer || o.id == offer_id(key);
+        for (const OfferRow& o : storage.offers()) offer = offer || o.id == k.offer_id();
     } catch (const std::exception& e) {
       log_.warn("route_failed", {{"game", key}, {"why", e.what()}});
     }
-    post([this, key, row = std::move(row), offer] {
+    post([this, key, k, row = std::move(row), offer] {
       taking_.erase(key);
       if (offer) return take_over_offer(key);
       if (!row || row->result) {
         seen_free_.erase(key);
         auto items = std::move(waiting_[key]);
         waiting_.erase(key);
-        for (const Routed& item : items)
-          if (key.starts_with('c'))
-            fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
-          else
-            fail(item, ErrorCode::NoSuchGame, no_game_message(key));
+        const auto [code, message] = missing(k);
+        for (const Routed& item : items) fail(item, code, message);
         return;
       }
       take_over(key, row->owner_token);

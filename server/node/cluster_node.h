@@ -172,11 +172,11 @@ class ClusterNode {
   // A kept open game ("17") or challenge ("c12") whose node died: its row in the offers table
   // is taken over here (Lobby::adopt_offer).
   void take_over_offer(const std::string& key);
-  void land_offer(const std::string& key, const cluster::Lease& lease);
+  void land_offer(const std::string& key);
   // A tournament ("t17") whose director died, or that nobody directs since a restart: its row is
   // taken over here (Lobby::adopt_tournament), finished ones too (to show them).
   void take_over_tournament(const std::string& key);
-  void land_tournament(const std::string& key, const cluster::Lease& lease);
+  void land_tournament(const std::string& key);
   // A kept seek (a row "s:NAME") that waits in no pairing queue: put back through this node.
   void put_back_seek(const OfferRow& offer);
   // To a channel every node hears. False when it could not be sent (it may have reached Redis
