@@ -17,22 +17,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Waits (up to 20 s) until the screen shows $1.
+# Waits (up to 20 s) until the screen shows $1 (a fixed text; with -E first, a regular expression).
 wait_for() {
+  local mode=-F
+  if [ "$1" = -E ]; then mode=-E; shift; fi
   for _ in $(seq 200); do
-    tmux -S "$sock" capture-pane -p -t t | grep -qF -- "$1" && return 0
+    tmux -S "$sock" capture-pane -p -t t | grep -q "$mode" -- "$1" && return 0
     sleep 0.1
   done
   echo "tui_screenshots.sh: timed out waiting for '$1'" >&2
   tmux -S "$sock" capture-pane -p -t t >&2
-  return 1
-}
-wait_for_re() {
-  for _ in $(seq 200); do
-    tmux -S "$sock" capture-pane -p -t t | grep -qE -- "$1" && return 0
-    sleep 0.1
-  done
-  echo "tui_screenshots.sh: timed out waiting for /$1/" >&2
   return 1
 }
 keys() { tmux -S "$sock" send-keys -t t "$@"; }
@@ -60,7 +54,7 @@ keys Enter
 wait_for "选一个你的皇后。"
 keys -l "d1-d7/g7"
 keys Enter
-wait_for_re "1\.   d1-d7/g7 +[a-j]"
+wait_for -E "1\.   d1-d7/g7 +[a-j]"
 keys -l "j4-h4"
 wait_for "向带圈的格子放箭"
 shot tui-zh-game
