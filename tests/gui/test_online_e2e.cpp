@@ -500,7 +500,8 @@ TEST_SUITE("gui") {
     });
     MESSAGE("frames per second at the lobby at rest: " << s["frames_per_second"].get<int>());
 
-    // A friend can join: the hosted server is a real one. The news is drawn without an event.
+    // A friend can join: the hosted server is a real one, and the lobby draws the friend with no
+    // window event (on the news, or at the latest with its frame a second at rest).
     {
       Client friend_client(port);
       friend_client.hello("Friend");
