@@ -284,6 +284,18 @@ def click(driver, what, by, value, timeout=WAIT_S):
     wait_for(driver, what, attempt, timeout)
 
 
+def select(driver, what, element_id, value, timeout=WAIT_S):
+    """Chooses `value` in the <select> with this id once the page shows it (a screen that a click
+    just asked for may not be drawn yet), finding it again if the page re-rendered it."""
+    def attempt(d):
+        try:
+            Select(d.find_element(By.ID, element_id)).select_by_value(value)
+            return True
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+    wait_for(driver, what, attempt, timeout)
+
+
 def click_delays(driver, click, times):
     """Clicks `times` times (click() does one, 0.1 s apart) and returns how long each click
     waited for the page's handler, measured in the page from the event's time stamp."""

@@ -15,11 +15,10 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browser_lib import BUILD, Server, browser, click, click_delays, fail, js, temp_dir, wait_for
+from browser_lib import BUILD, Server, browser, click, click_delays, fail, js, select, temp_dir, wait_for
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select
 
 SHOTS = sys.argv[1] if len(sys.argv) > 1 else None
 
@@ -150,7 +149,7 @@ def main():
 
             # The editor: a 6x6 board set up by clicks.
             click(d, "Set up a position", By.ID, "analysis-edit")
-            Select(d.find_element(By.ID, "editor-size")).select_by_value("6")
+            select(d, "the editor's board size", "editor-size", "6")
             click(d, "White queen", By.ID, "tool-white")
             press(d, "a1")
             click(d, "Done without Black", By.ID, "editor-done")
