@@ -193,6 +193,8 @@ void echo_accept(tcp::acceptor& acceptor) {
 
 // How long the server is left to close the games' connections before the echo is measured again.
 constexpr auto kSettleAfterGames = std::chrono::seconds(2);
+// How long White waits before it asks again for a game a node could not create just then.
+constexpr auto kCreateRetry = std::chrono::milliseconds(200);
 
 struct EchoCeiling {
   std::size_t connections = 0;
@@ -392,8 +394,10 @@ class Loadgen {
         if (!measuring_ && started_games_ >= opt_.games) {
           measuring_ = true;
           measure_from_ = Clock::now();
-          std::fprintf(stderr, "loadgen: %d games started after %.1f s; measuring for %.0f s\n",
-                       opt_.games, t, opt_.seconds);
+          std::fprintf(stderr,
+                       "loadgen: %d games started after %.1f s (%d creates asked again); "
+                       "measuring for %.0f s\n",
+                       opt_.games, t, create_retries_, opt_.seconds);
         }
         if (measuring_) {
           const double m = std::chrono::duration<double>(Clock::now() - measure_from_).count();
@@ -469,6 +473,18 @@ class Loadgen {
               create(game);
             }
           } else if constexpr (std::is_same_v<M, protocol::Error>) {
+            // A cluster node between two blocks of game ids refuses a create for a moment
+            // (`unavailable`): White asks again after a pause instead of leaving its game
+            // unstarted, so thousands of games can start at once.
+            if (m.code == protocol::ErrorCode::Unavailable && me == 0 &&
+                (!game.pos || (game.ended[0] && game.ended[1]))) {
+              ++create_retries_;
+              game.think->expires_after(kCreateRetry);
+              game.think->async_wait([this, g](error_code ec) {
+                if (!ec) create(games_[static_cast<std::size_t>(g)]);
+              });
+              return;
+            }
             error(line);
           }
         },
@@ -604,6 +620,7 @@ class Loadgen {
   std::vector<double> rtt_;
   std::uint64_t errors_ = 0;
   int started_games_ = 0;
+  int create_retries_ = 0;  // creates refused with `unavailable` and sent again
   int finished_games_ = 0;
   bool measuring_ = false;
   bool stopping_ = false;

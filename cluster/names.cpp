@@ -1,5 +1,6 @@
 #include "cluster/names.h"
 
+#include <span>
 #include <stdexcept>
 
 #include "cluster/lease.h"
@@ -26,6 +27,32 @@ local current = redis.call('GET', KEYS[1])
 if current and current ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
+)lua");
+
+// Under a node lease. KEYS: name, the lease's names. ARGV: our value. As kClaim, with no TTL.
+const RedisScript kClaimUnder(R"lua(
+local current = redis.call('GET', KEYS[1])
+if current and current ~= ARGV[1] then return {0, current} end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], KEYS[1], ARGV[1])
+return {1, ARGV[1]}
+)lua");
+
+// Under a node lease. KEYS: name, the lease's names. ARGV: our value. The previous value.
+const RedisScript kTakeUnder(R"lua(
+local previous = redis.call('SET', KEYS[1], ARGV[1], 'GET')
+redis.call('HSET', KEYS[2], KEYS[1], ARGV[1])
+return previous
+)lua");
+
+// Under a node lease. KEYS: name, the lease's names. ARGV: our value. 1 when deleted.
+const RedisScript kReleaseUnder(R"lua(
+if redis.call('HGET', KEYS[2], KEYS[1]) == ARGV[1] then redis.call('HDEL', KEYS[2], KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
 )lua");
 
 bool valid_session(std::string_view s) {
@@ -59,9 +86,10 @@ Expected<NameClaim, RedisError> NameRegistry::claim(std::string_view name,
                                                     std::string_view session) {
   if (!valid_session(session))
     return Unexpected(RedisError{RedisErrorKind::Protocol, "names: a bad session id"});
-  const std::string keys[] = {key(name)};
+  const std::string keys[] = {key(name), lease_names()};
   const std::string args[] = {value(session), std::to_string(ttl_.count())};
-  auto r = kClaim.run(redis_, keys, args);
+  auto r = lease_ != 0 ? kClaimUnder.run(redis_, keys, std::span(args, 1))
+                       : kClaim.run(redis_, std::span(keys, 1), args);
   if (!r) return Unexpected(r.error());
   if (!is_array(*r, 2) || !is_integer(r->elements[0]) || !is_string(r->elements[1]))
     return unexpected_reply(redis_, "name claim", *r);
@@ -75,8 +103,11 @@ Expected<std::optional<NameHolder>, RedisError> NameRegistry::take(std::string_v
   if (!valid_session(session))
     return Unexpected(RedisError{RedisErrorKind::Protocol, "names: a bad session id"});
   // SET ... GET (Redis 6.2): the swap and the old value in one atomic command.
-  auto r =
-      redis_.command({"SET", key(name), value(session), "PX", std::to_string(ttl_.count()), "GET"});
+  const std::string keys[] = {key(name), lease_names()};
+  const std::string args[] = {value(session)};
+  auto r = lease_ != 0 ? kTakeUnder.run(redis_, keys, args)
+                       : redis_.command({"SET", key(name), value(session), "PX",
+                                         std::to_string(ttl_.count()), "GET"});
   if (!r) return Unexpected(r.error());
   if (r->nil()) return std::optional<NameHolder>();
   auto holder = is_string(*r) ? parse_name_value(r->str) : std::nullopt;
@@ -85,9 +116,10 @@ Expected<std::optional<NameHolder>, RedisError> NameRegistry::take(std::string_v
 }
 
 Expected<bool, RedisError> NameRegistry::release(std::string_view name, std::string_view session) {
-  const std::string keys[] = {key(name)};
+  const std::string keys[] = {key(name), lease_names()};
   const std::string args[] = {value(session)};
-  auto r = delete_if_equal().run(redis_, keys, args);
+  auto r = lease_ != 0 ? kReleaseUnder.run(redis_, keys, args)
+                       : delete_if_equal().run(redis_, std::span(keys, 1), args);
   if (!r) return Unexpected(r.error());
   if (!is_integer(*r)) return unexpected_reply(redis_, "name release", *r);
   return r->integer == 1;

@@ -1,7 +1,10 @@
 // Who holds a player's name across the cluster: the node and the session that are logged in
 // as it. A claim is decided atomically in Redis (one Lua script), so two nodes racing for one
 // name never both win. Claims carry a TTL that the holding node refreshes with its heartbeat:
-// the names of a node that died free themselves.
+// the names of a node that died free themselves. Or, once the registry holds its names under a
+// node lease (hold_under, cluster/node_lease.h), they carry no TTL and need no refreshing: they
+// are listed in the lease's hash of names (`names:TOKEN`), and the node that claims the lease
+// when it runs out gives each of them the TTL then.
 //
 // Not thread-safe (one Redis connection); each call is one Redis command.
 #pragma once
@@ -43,6 +46,11 @@ class NameRegistry {
   // replaces the old connection); returns the previous holder, to be told to close it.
   Expected<std::optional<NameHolder>, RedisError> take(std::string_view name,
                                                        std::string_view session);
+  // From now on, names are claimed and taken under the node lease with this token, not each
+  // with a TTL of its own (0: back to TTLs). Names claimed before are not moved: claim them
+  // again.
+  void hold_under(std::int64_t lease_token) { lease_ = lease_token; }
+  std::int64_t lease() const { return lease_; }
   // Lets go of a name this session holds. false: it was not ours.
   Expected<bool, RedisError> release(std::string_view name, std::string_view session);
   Expected<std::optional<NameHolder>, RedisError> holder(std::string_view name);
@@ -56,12 +64,14 @@ class NameRegistry {
     return prefix_ + "name:" + (key_of_ ? key_of_(name) : std::string(name));
   }
   std::string value(std::string_view session) const;
+  std::string lease_names() const { return prefix_ + "names:" + std::to_string(lease_); }
 
   Redis& redis_;
   std::string node_;
   Millis ttl_;
   std::string prefix_;
   NameKey key_of_;
+  std::int64_t lease_ = 0;
 };
 
 std::optional<NameHolder> parse_name_value(std::string_view value);

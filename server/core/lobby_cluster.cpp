@@ -6,6 +6,7 @@
 // database or another node goes out as Effects::cluster, and the answer comes back as an input.
 #include <algorithm>
 
+#include "server/core/cluster_key.h"
 #include "server/core/lobby.h"
 #include "server/core/lobby_context.h"
 
@@ -17,14 +18,18 @@ using namespace lobby_detail;
 // ---- requests for what other nodes run --------------------------------------------------------
 
 bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMessage& m) {
-  if (key.starts_with('c')) {
-    if (challenges_.contains(key)) return false;
-  } else if (key.starts_with('t')) {
-    const auto id = parse_game_id(key.substr(1));
-    if (!id || tournaments_.contains(*id)) return false;
-  } else {
-    const auto id = parse_game_id(key);
-    if (!id || rooms_.contains(*id)) return false;  // a bad id is refused here, as by one server
+  const auto k = ClusterKey::parse(key);
+  if (!k) return false;  // a bad id is refused here, as by one server
+  switch (k->kind()) {
+    case ClusterKey::Kind::Challenge:
+      if (challenges_.contains(key)) return false;
+      break;
+    case ClusterKey::Kind::Tournament:
+      if (tournaments_.contains(k->id())) return false;
+      break;
+    case ClusterKey::Kind::Game:
+      if (rooms_.contains(k->id())) return false;
+      break;
   }
   // A visitor without a name (see open_before_hello) has nobody to be on the node that runs it.
   if (!is_remote_session(ctx.requester) && !sessions_.at(ctx.requester).player) {
@@ -316,25 +321,25 @@ Effects Lobby::complete_seek(const SeekOutcome& outcome, Instant now) {
 // ---- leases, ids and takeovers -----------------------------------------------------------------
 
 void Lobby::lease_taken(const std::string& key, std::int64_t token) {
-  if (const auto id = parse_game_id(key))
-    if (const auto it = rooms_.find(*id); it != rooms_.end()) it->second.token = token;
+  if (const auto k = ClusterKey::parse(key); k && k->is_game())
+    if (const auto it = rooms_.find(k->id()); it != rooms_.end()) it->second.token = token;
 }
 
 Effects Lobby::lease_lost(const std::string& key, Instant now) {
   Ctx ctx(0, std::nullopt, now);
-  if (const auto c = challenges_.find(key); c != challenges_.end()) {
+  const auto k = ClusterKey::parse(key);
+  if (!k) return std::move(ctx.fx);
+  if (const auto c = challenges_.find(key); k->is_challenge() && c != challenges_.end()) {
     for (const std::string* who : {&c->second.from, &c->second.to})
       if (auto s = session_of(*who)) ctx.send(*s, protocol::ChallengeClosed{key, "expired"});
     challenges_.erase(c);
-  } else if (key.starts_with('t')) {
+  } else if (k->is_tournament()) {
     // Another node directs it now; whoever watches it here asks again to follow it there.
-    if (const auto id = parse_game_id(key.substr(1))) {
-      tournaments_.erase(*id);
-      tournament_watchers_.erase(*id);
-      std::erase_if(tournament_games_, [&](const auto& g) { return g.second == *id; });
-    }
-  } else if (const auto id = parse_game_id(key)) {
-    drop_room(ctx, *id);
+    tournaments_.erase(k->id());
+    tournament_watchers_.erase(k->id());
+    std::erase_if(tournament_games_, [&](const auto& g) { return g.second == k->id(); });
+  } else if (k->is_game()) {
+    drop_room(ctx, k->id());
   }
   return std::move(ctx.fx);
 }
@@ -421,11 +426,10 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
     ctx.fx.cluster.seeks.push_back(SeekJob{0, std::nullopt, offer.owner, pool, *seek});
     return std::move(ctx.fx);
   }
-  const bool open_game = offer.id.starts_with('g');
-  const std::string key = open_game ? offer.id.substr(1) : offer.id;
-  const auto id = parse_game_id(key);
-  if (open_game && id && rooms_.contains(*id)) {
-    rooms_.at(*id).token = token;
+  const auto key = ClusterKey::of_offer(offer.id);
+  const bool open_game = key && key->is_game();
+  if (open_game && rooms_.contains(key->id())) {
+    rooms_.at(key->id()).token = token;
     return std::move(ctx.fx);
   }
   if (challenges_.contains(offer.id)) return std::move(ctx.fx);
@@ -438,10 +442,10 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
   restore_offer(offer);
   if (restore_problems_.size() != problems || (!open_game && !challenges_.contains(offer.id))) {
     // Not an offer this node can run: let it go rather than hold it for nothing.
-    ctx.fx.cluster.release.push_back(key);
+    ctx.fx.cluster.release.push_back(key ? key->text() : offer.id);
     return std::move(ctx.fx);
   }
-  if (open_game && id) rooms_.at(*id).token = token;
+  if (open_game) rooms_.at(key->id()).token = token;
   return std::move(ctx.fx);
 }
 
@@ -452,9 +456,9 @@ void Lobby::add_game_ids(GameId first, int count) {
 
 std::vector<std::pair<std::string, std::int64_t>> Lobby::held_keys() const {
   std::vector<std::pair<std::string, std::int64_t>> out;
-  for (const auto& [id, room] : rooms_) out.emplace_back(std::to_string(id), room.token);
+  for (const auto& [id, room] : rooms_) out.emplace_back(ClusterKey::game(id).text(), room.token);
   for (const auto& [id, c] : challenges_) out.emplace_back(id, 0);
-  for (const auto& [id, t] : tournaments_) out.emplace_back("t" + std::to_string(id), 0);
+  for (const auto& [id, t] : tournaments_) out.emplace_back(ClusterKey::tournament(id).text(), 0);
   return out;
 }
 

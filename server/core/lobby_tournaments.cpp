@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "server/core/cluster_key.h"
 #include "server/core/lobby.h"
 #include "server/core/lobby_context.h"
 
@@ -26,7 +27,7 @@ constexpr int kMaxStartInSeconds = 30 * 24 * 3600;
 constexpr Millis kTournamentGamesCheck{1000};
 
 // The lease key of a tournament on a cluster: "t17".
-std::string tournament_key(TournamentId id) { return "t" + std::to_string(id); }
+std::string tournament_key(TournamentId id) { return ClusterKey::tournament(id).text(); }
 
 }  // namespace
 

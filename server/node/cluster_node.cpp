@@ -6,6 +6,7 @@
 
 #include "common/protocol.h"
 #include "server/core/canonical_name.h"
+#include "server/core/cluster_key.h"
 
 namespace amazons::server {
 
@@ -25,6 +26,12 @@ constexpr Millis kIdle{100};  // the longest the thread sleeps between looking a
 // its node may be about to take the lease of a game it has just started.
 constexpr Millis kFreeTwice{1000};
 constexpr Millis kFreeTwiceOnRequest{500};
+// How often every unfinished game, kept offer and tournament in PostgreSQL is looked up in Redis
+// for keys no lease holds. Only Redis losing its contents (or a whole cluster starting on a
+// database with unfinished games) leaves such keys: a node that dies leaves its keys in its
+// lease's hash, claimed within a second of the lease running out. A pass that finds a free key
+// looks again kFreeTwice later.
+constexpr Millis kOrphanInterval{5000};
 // A request waits this long for a node to run its game before it is answered with an error.
 constexpr Millis kRouteTimeout{20'000};
 // How long a node that nobody listened for is left alone before a request is sent to it again.
@@ -53,25 +60,18 @@ std::optional<NamedSession> parse_session(const std::string& text) {
   return out;
 }
 
+// The game a key names, if it names one.
 std::optional<GameId> game_of(const std::string& key) {
-  GameId id = 0;
-  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), id);
-  if (ec != std::errc() || end != key.data() + key.size() || id <= 0) return std::nullopt;
-  return id;
+  const auto k = ClusterKey::parse(key);
+  if (!k || !k->is_game()) return std::nullopt;
+  return k->id();
 }
 
-// The lease key of a kept offer ("g17" -> "17", "c12"), and back; seeks are not leased.
-std::optional<std::string> offer_key(const std::string& offer) {
-  if (offer.starts_with('g') && game_of(offer.substr(1))) return offer.substr(1);
-  if (offer.starts_with('c') && game_of(offer.substr(1))) return offer;
-  return std::nullopt;
-}
-std::string offer_id(const std::string& key) { return key.starts_with('c') ? key : "g" + key; }
-
-// The tournament a lease key names ("t17" -> 17).
-std::optional<std::int64_t> tournament_of(const std::string& key) {
-  if (!key.starts_with('t')) return std::nullopt;
-  return game_of(key.substr(1));
+// What is not there to be taken over, as the player is told.
+std::pair<ErrorCode, std::string> missing(const ClusterKey& key) {
+  if (key.is_challenge())
+    return {ErrorCode::NoSuchChallenge, "no challenge " + key.text() + " for you"};
+  return {ErrorCode::NoSuchGame, no_game_message(key.text())};
 }
 
 std::string error_line(ErrorCode code, const std::string& message, const protocol::RequestId& id,
@@ -115,7 +115,7 @@ ClusterNode::~ClusterNode() { stop(false); }
 void ClusterNode::start() {
   cluster::RedisOptions ro;
   redis_ = std::make_unique<cluster::Redis>(options_.redis, ro);
-  leases_ = std::make_unique<cluster::GameLeases>(
+  lease_ = std::make_unique<cluster::NodeLease>(
       *redis_, options_.node,
       cluster::LeaseOptions{options_.lease_ttl, std::min(Millis{500}, options_.lease_ttl / 4)},
       options_.prefix);
@@ -155,6 +155,7 @@ void ClusterNode::start() {
     if (ok(dropped, "drop old seeks") && !dropped->empty())
       log_.info("old_seeks_dropped", {{"seeks", std::to_string(dropped->size())}});
   });
+  // The node's lease is taken by the first round of duties (renew()), before the node is ready.
   // The first block of game ids, so that the first game does not wait for one.
   ClusterEffects first;
   first.reserve_ids = true;
@@ -171,7 +172,9 @@ void ClusterNode::stop(bool graceful) {
       {
         std::lock_guard lock(mutex_);
         queue_.push_back([this, &done] {
-          for (auto& [key, lease] : held_) ok(leases_->release(lease), "release");
+          // Ended at once: another node claims every key it held without waiting for it to
+          // run out.
+          ok(lease_->release(), "release");
           for (const auto& [name, session] : held_names_)
             ok(names_->release(name, name_session(life(), session)), "release name");
           for (const auto& [name, job] : seeking_) ok(pairing_->unseek(name, false), "unseek");
@@ -252,8 +255,17 @@ void ClusterNode::duties() {
     next_heartbeat_ = now + options_.node_ttl / 3;
     heartbeat();
   }
-  // A lease whose deadline passed without a renewal (Redis out of reach) is not ours any more:
-  // stop running the game before another node may take it.
+  // A lease whose deadline passed without a renewal (Redis out of reach, or this thread starved
+  // of CPU) is not ours any more: stop running its games before another node may claim them,
+  // and never renew it again, even if Redis still has it. Renewed, it would keep the keys this
+  // node no longer runs from every other node: a new lease is taken at the next renewal, and
+  // the old one's keys are claimed when it runs out (maybe by this node).
+  if (lease_->token() != 0 && !lease_->valid(now)) {
+    log_.warn("node_lease_expired", {{"token", std::to_string(lease_->token())},
+                                     {"keys", std::to_string(held_.size() + in_flight_.size())}});
+    lease_->forget();
+    next_renew_ = now;
+  }
   for (auto it = held_.begin(); it != held_.end();) {
     if (it->second.valid(now)) {
       ++it;
@@ -334,24 +346,28 @@ void ClusterNode::note_redis(const Expected<void, cluster::RedisError>& outcome,
 }
 
 void ClusterNode::update_state() {
-  const ClusterState s = redis_ok_ && bus_up_ && !epoch_->epoch().empty() ? ClusterState::Ready
-                         : state_ == ClusterState::Starting && !redis_logged_down_
-                             ? ClusterState::Starting
-                             : ClusterState::Degraded;
+  const ClusterState s =
+      redis_ok_ && bus_up_ && leased_ && !epoch_->epoch().empty() ? ClusterState::Ready
+      : state_ == ClusterState::Starting && !redis_logged_down_   ? ClusterState::Starting
+                                                                  : ClusterState::Degraded;
   if (s != state_.exchange(s))
     log_.info("cluster_state", {{"node", options_.node}, {"state", std::string(to_string(s))}});
 }
 
 void ClusterNode::heartbeat() {
   if (!ok(membership_->heartbeat(options_.address), "heartbeat")) return;
-  const auto e = epoch_->check();
-  if (!ok(e, "epoch")) return;
-  if (e->change == cluster::EpochChange::Lost) {
-    log_.warn("redis_lost_contents", {{"epoch", e->epoch}});
-    members_trusted_from_ = Clock::now() + options_.node_ttl;
-    recover();
-  }
+  check_epoch();
   update_state();
+}
+
+bool ClusterNode::check_epoch() {
+  const auto e = epoch_->check();
+  if (!ok(e, "epoch")) return false;
+  if (e->change != cluster::EpochChange::Lost) return false;
+  log_.warn("redis_lost_contents", {{"epoch", e->epoch}});
+  members_trusted_from_ = Clock::now() + options_.node_ttl;
+  recover();
+  return true;
 }
 
 void ClusterNode::check_members() {
@@ -406,26 +422,66 @@ void ClusterNode::check_members() {
 }
 
 void ClusterNode::renew() {
-  if (held_.empty() && in_flight_.empty()) return;
-  std::vector<cluster::Lease*> all;
-  for (auto& [key, lease] : held_) all.push_back(&lease);
-  for (auto& [key, lease] : in_flight_) all.push_back(&lease);
-  const auto lost = leases_->renew_all(all);
-  if (!ok(lost, "renew")) return;
-  for (const std::string& key : *lost) {
-    // A takeover still reading: it finds its lease gone when the read is done, and lets go.
-    if (in_flight_.erase(key)) {
-      log_.warn("lease_lost", {{"key", key}, {"during", "takeover"}});
-      continue;
-    }
+  if (lease_->token() == 0) return acquire_lease();
+  // One command whatever the number of keys: they live and die with the node's lease.
+  const auto renewed = lease_->renew();
+  if (!ok(renewed, "renew")) return;
+  if (*renewed) {
+    for (auto& [key, lease] : held_) lease.valid_until = lease_->valid_until();
+    for (auto& [key, lease] : in_flight_) lease.valid_until = lease_->valid_until();
+    if (names_pending_) reclaim_names();
+    return;
+  }
+  // Gone with the rest of Redis's contents: recover() puts it back with every key.
+  if (check_epoch()) return;
+  // It ran out (this node was paused, or cut off from Redis longer than its deadline): its keys
+  // are another node's to claim. A takeover still reading finds its key gone when the read is
+  // done, and lets go.
+  log_.warn("node_lease_lost", {{"token", std::to_string(lease_->token())},
+                                {"keys", std::to_string(held_.size() + in_flight_.size())}});
+  for (const auto& [key, lease] : in_flight_)
+    log_.warn("lease_lost", {{"key", key}, {"during", "takeover"}});
+  in_flight_.clear();
+  for (const auto& [key, lease] : held_) {
     log_.warn("lease_lost", {{"key", key}});
-    held_.erase(key);
     hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
   }
+  held_.clear();
+  acquire_lease();
+}
+
+void ClusterNode::acquire_lease() {
+  const auto token = lease_->acquire(token_floor_);
+  if (!ok(token, "node lease")) return;
+  log_.info("node_lease", {{"node", options_.node}, {"token", std::to_string(*token)}});
+  leased_ = true;
+  // The names of this node's players live and die with its lease from now on: the ones held
+  // before (with TTLs, or under the lease that ran out) are claimed again under this one.
+  names_->hold_under(*token);
+  reclaim_names();
+  update_state();
+}
+
+bool ClusterNode::reclaim_names() {
+  names_pending_ = true;
+  for (auto it = held_names_.begin(); it != held_names_.end();) {
+    const auto c = names_->claim(it->first, name_session(life(), it->second));
+    if (!ok(c, "name")) return false;  // again at the next renewal
+    if (c->won) {
+      ++it;
+      continue;
+    }
+    const SessionId session = it->second;
+    it = held_names_.erase(it);
+    hooks_.lobby([session](Lobby& l, Instant at) { return l.replaced(session, at); });
+  }
+  names_pending_ = false;
+  return true;
 }
 
 void ClusterNode::refresh_names() {
-  if (held_names_.empty()) return;
+  // Names held under the node's lease need no refreshing: only those claimed before it.
+  if (held_names_.empty() || names_->lease() != 0) return;
   std::vector<std::pair<std::string, std::string>> held;
   for (const auto& [name, session] : held_names_)
     held.emplace_back(name, name_session(life(), session));
@@ -441,35 +497,33 @@ void ClusterNode::refresh_names() {
 }
 
 void ClusterNode::recover() {
-  // Redis came back empty: put back what this node had there. Leases with their tokens as the
-  // floor, so that the new tokens are higher; a game another node took meanwhile is let go.
-  for (auto it = held_.begin(); it != held_.end();) {
-    const auto r = leases_->acquire(it->first, it->second.token);
-    if (!ok(r, "recover lease")) return;
-    if (const auto* lease = std::get_if<cluster::Lease>(&*r)) {
-      it->second = *lease;
-      hooks_.lobby([key = it->first, token = lease->token](Lobby& l, Instant) {
-        l.lease_taken(key, token);
-        return Effects{};
-      });
-      ++it;
-    } else {
+  // Redis came back empty: put back what this node had there. A new lease, its token above
+  // every token this node holds (the counter was lost too), and every key under it with the
+  // token it had, which PostgreSQL holds; a key another node took meanwhile is let go.
+  std::int64_t floor = token_floor_;
+  for (const auto& [key, lease] : held_) floor = std::max(floor, lease.token);
+  for (const auto& [key, lease] : in_flight_) floor = std::max(floor, lease.token);
+  const auto token = lease_->acquire(floor);
+  if (!ok(token, "recover lease")) return;
+  const auto put_back = [&](std::map<std::string, cluster::Lease>& keys, bool tell) {
+    for (auto it = keys.begin(); it != keys.end();) {
+      const auto r = lease_->take(it->first, cluster::TakeMode::Keep, it->second.token);
+      if (!ok(r, "recover lease")) return false;
+      if (r->token == it->second.token) {
+        it->second.valid_until = lease_->valid_until();
+        ++it;
+        continue;
+      }
       const std::string key = it->first;
-      it = held_.erase(it);
-      hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
+      it = keys.erase(it);
+      if (tell) hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
     }
-  }
-  for (auto it = held_names_.begin(); it != held_names_.end();) {
-    const auto c = names_->claim(it->first, name_session(life(), it->second));
-    if (!ok(c, "recover name")) return;
-    if (c->won) {
-      ++it;
-      continue;
-    }
-    const SessionId session = it->second;
-    it = held_names_.erase(it);
-    hooks_.lobby([session](Lobby& l, Instant at) { return l.replaced(session, at); });
-  }
+    return true;
+  };
+  if (!put_back(held_, true) || !put_back(in_flight_, false)) return;
+  next_orphans_ = {};  // the keys of nodes that died meanwhile are in no lease now
+  names_->hold_under(*token);
+  if (!reclaim_names()) return;
   std::vector<SeekJob> seeks;
   for (auto& [name, job] : seeking_) seeks.push_back(job);
   seeking_.clear();
@@ -486,48 +540,33 @@ void ClusterNode::recover() {
 // ----------------------------------------------------
 
 void ClusterNode::scan() {
+  claim_dead();
   if (scan_pending_) return;
   scan_pending_ = true;
-  hooks_.storage([this](Storage& storage) {
+  // Kept seeks every time (their rows are few); games, offers and tournaments only for the
+  // orphan pass, which looks for keys no lease holds.
+  const auto started = Clock::now();
+  const bool full = started >= next_orphans_;
+  if (full) next_orphans_ = started + kOrphanInterval;
+  hooks_.storage([this, full](Storage& storage) {
     std::vector<std::pair<GameId, std::int64_t>> games;
     std::vector<OfferRow> offers;
     std::vector<std::int64_t> tournaments;
     try {
-      games = storage.unfinished_games();
       offers = storage.offers();
-      tournaments = storage.unfinished_tournaments();
+      if (full) {
+        games = storage.unfinished_games();
+        tournaments = storage.unfinished_tournaments();
+      }
     } catch (const std::exception& e) {
       log_.warn("scan_failed", {{"why", e.what()}});
     }
-    post([this, games = std::move(games), offers = std::move(offers),
+    post([this, full, games = std::move(games), offers = std::move(offers),
           tournaments = std::move(tournaments)] {
       scan_pending_ = false;
-      std::vector<std::string> keys;
-      std::vector<std::int64_t> tokens;  // -1: a kept offer; -2: a tournament
-      for (const auto& [id, token] : games) {
-        std::string key = std::to_string(id);
-        if (held_.contains(key) || taking_.contains(key)) continue;
-        keys.push_back(std::move(key));
-        tokens.push_back(token);
-      }
-      for (const OfferRow& offer : offers) {
-        auto key = offer_key(offer.id);
-        if (!key || held_.contains(*key) || taking_.contains(*key)) continue;
-        keys.push_back(std::move(*key));
-        tokens.push_back(-1);
-      }
-      for (const std::int64_t id : tournaments) {
-        std::string key = "t" + std::to_string(id);
-        if (held_.contains(key) || taking_.contains(key)) continue;
-        keys.push_back(std::move(key));
-        tokens.push_back(-2);
-      }
-      const auto holders = leases_->holders(keys);
-      if (!ok(holders, "scan")) return;
       const auto now = Clock::now();
-      std::map<std::string, Clock::time_point> still_free;
       // Kept seeks that wait in no queue (their node died, and its seeks were dropped from the
-      // queue): put back through this node once seen so twice, like a free lease.
+      // queue): put back through this node once seen so twice, like a free key.
       std::vector<const OfferRow*> seeks;
       std::vector<std::string> seekers;
       const auto wall = std::chrono::time_point_cast<Millis>(std::chrono::system_clock::now());
@@ -539,19 +578,49 @@ void ClusterNode::scan() {
         }
       const auto waiting = pairing_->seeking(seekers);
       if (!ok(waiting, "scan")) return;
+      std::map<std::string, Clock::time_point> seeks_free;
       for (std::size_t i = 0; i < seeks.size(); ++i) {
         if ((*waiting)[i]) continue;
         const std::string& key = seeks[i]->id;
-        const auto seen = seen_free_.find(key);
-        if (seen == seen_free_.end())
-          still_free[key] = now;
+        const auto seen = seeks_free_.find(key);
+        if (seen == seeks_free_.end())
+          seeks_free[key] = now;
         else if (now - seen->second >= kFreeTwice)
           put_back_seek(*seeks[i]);
         else
-          still_free[key] = seen->second;
+          seeks_free[key] = seen->second;
       }
+      seeks_free_ = std::move(seeks_free);
+      if (!full) return;
+
+      std::vector<std::string> keys;
+      std::vector<std::int64_t> tokens;  // -1: a kept offer; -2: a tournament
+      for (const auto& [id, token] : games) {
+        token_floor_ = std::max(token_floor_, token);
+        std::string key = ClusterKey::game(id).text();
+        if (held_.contains(key) || taking_.contains(key)) continue;
+        keys.push_back(std::move(key));
+        tokens.push_back(token);
+      }
+      for (const OfferRow& offer : offers) {
+        const auto key = ClusterKey::of_offer(offer.id);
+        if (!key) continue;
+        std::string text = key->text();
+        if (held_.contains(text) || taking_.contains(text)) continue;
+        keys.push_back(std::move(text));
+        tokens.push_back(-1);
+      }
+      for (const std::int64_t id : tournaments) {
+        std::string key = ClusterKey::tournament(id).text();
+        if (held_.contains(key) || taking_.contains(key)) continue;
+        keys.push_back(std::move(key));
+        tokens.push_back(-2);
+      }
+      const auto held = lease_->held(keys);
+      if (!ok(held, "scan")) return;
+      std::map<std::string, Clock::time_point> still_free;
       for (std::size_t i = 0; i < keys.size(); ++i) {
-        if ((*holders)[i]) continue;
+        if ((*held)[i]) continue;
         const auto seen = seen_free_.find(keys[i]);
         if (seen == seen_free_.end()) {
           still_free[keys[i]] = now;
@@ -566,29 +635,59 @@ void ClusterNode::scan() {
           still_free[keys[i]] = seen->second;
         }
       }
+      // A free key is looked at again a second later, not at the next pass: the second look
+      // is what lets it be taken over.
+      if (!still_free.empty()) next_orphans_ = std::min(next_orphans_, now + kFreeTwice);
       seen_free_ = std::move(still_free);
     });
   });
 }
 
+void ClusterNode::claim_dead() {
+  if (!lease_->valid()) return;
+  const auto dead = lease_->dead();
+  if (!ok(dead, "scan")) return;
+  for (const cluster::DeadLease& d : *dead) claim(d.owner, d.node);
+}
+
+void ClusterNode::claim(std::int64_t owner, const std::string& node) {
+  // A lease's token is never taken again: a lease that ran out is dead for good, so its keys
+  // are claimed at once (no second look), in one script.
+  const auto claimed = lease_->claim(owner, token_floor_, options_.name_ttl);
+  if (!ok(claimed, "claim") || !*claimed) return;
+  const cluster::Claimed& c = **claimed;
+  log_.warn("lease_claimed", {{"node", node},
+                              {"owner", std::to_string(owner)},
+                              {"token", std::to_string(c.token)},
+                              {"keys", std::to_string(c.keys.size())}});
+  for (const std::string& key : c.keys) {
+    if (held_.contains(key) || taking_.contains(key)) continue;  // (its own, taken alone)
+    land(key, cluster::Lease{key, options_.node, c.token, lease_->valid_until()});
+  }
+}
+
 std::optional<cluster::Lease> ClusterNode::lease_to_take(const std::string& key,
                                                          std::int64_t floor) {
-  const auto r = leases_->acquire(key, floor);
+  if (!lease_->valid()) return std::nullopt;
+  const auto r = lease_->take(key, cluster::TakeMode::Fresh, std::max(floor, token_floor_));
   if (!ok(r, "take over")) return std::nullopt;
-  if (const auto* holder = std::get_if<cluster::LeaseHolder>(&*r)) {
-    // Another node was quicker: what waits for the key goes there.
-    owner_cache_[key] = holder->node;
-    resolve(key);
+  if (r->holder) {
+    // Another node was quicker: what waits for the key goes there. (A lease that ran out holds
+    // it: it is claimed at the next scan or resolve.)
+    if (r->holder->alive) {
+      owner_cache_[key] = r->holder->node;
+      resolve(key);
+    }
     return std::nullopt;
   }
+  if (r->token == 0) return std::nullopt;  // this node's lease is gone
+  cluster::Lease lease{key, options_.node, r->token, lease_->valid_until()};
   taking_.insert(key);
-  const auto& lease = std::get<cluster::Lease>(*r);
   in_flight_[key] = lease;
   return lease;
 }
 
-std::optional<cluster::Lease> ClusterNode::landed(const std::string& key,
-                                                  const cluster::Lease& acquired) {
+std::optional<cluster::Lease> ClusterNode::landed(const std::string& key) {
   const auto it = in_flight_.find(key);
   std::optional<cluster::Lease> lease;
   if (it != in_flight_.end()) {
@@ -599,33 +698,60 @@ std::optional<cluster::Lease> ClusterNode::landed(const std::string& key,
   if (lease)  // (one lost at a renewal was logged there)
     log_.warn("lease_expired",
               {{"key", key}, {"token", std::to_string(lease->token)}, {"during", "takeover"}});
-  // Another node may run the key now; if nobody took it, it is free again at once. (A game
-  // taken in storage meanwhile is fenced there by this token: the next owner's is higher.)
-  ok(leases_->release(acquired), "release");
+  // The node's lease ran out: the key stays in its hash, and whoever claims the lease's keys
+  // takes this one with them.
   return std::nullopt;
 }
 
+void ClusterNode::land(const std::string& key, const cluster::Lease& lease) {
+  const auto k = ClusterKey::parse(key);
+  if (!k) {
+    // Not a key this version leases: let it go.
+    ok(lease_->drop(key), "release");
+    return;
+  }
+  taking_.insert(key);
+  in_flight_[key] = lease;
+  switch (k->kind()) {
+    case ClusterKey::Kind::Tournament:
+      return land_tournament(key);
+    case ClusterKey::Kind::Challenge:
+      return land_offer(key);
+    case ClusterKey::Kind::Game:
+      return land_game(key, lease);
+  }
+}
+
 void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
-  const auto id = game_of(key);
-  if (!id || taking_.contains(key)) return;
+  if (!game_of(key) || taking_.contains(key)) return;
   const auto lease = lease_to_take(key, floor);
   if (!lease) return;
-  hooks_.storage([this, key, id = *id, acquired = *lease](Storage& storage) {
+  land_game(key, *lease);
+}
+
+void ClusterNode::land_game(const std::string& key, const cluster::Lease& acquired) {
+  const ClusterKey k = *ClusterKey::parse(key);
+  hooks_.storage([this, key, k, acquired](Storage& storage) {
     TakeResult taken;
+    bool offer = false;
     std::string why;
     try {
-      taken = storage.take_game(id, acquired.token);
+      taken = storage.take_game(k.id(), acquired.token);
+      // A kept open game has no game row yet: it goes on as an offer.
+      if (taken.outcome == TakeResult::Outcome::Missing)
+        for (const OfferRow& o : storage.offers()) offer = offer || o.id == k.offer_id();
     } catch (const std::exception& e) {
       why = e.what();
     }
-    post([this, key, acquired, taken = std::move(taken), why] {
+    post([this, key, acquired, taken = std::move(taken), offer, why] {
+      if (offer) return land_offer(key);
       taking_.erase(key);
       seen_free_.erase(key);
-      const auto current = landed(key, acquired);
+      const auto current = landed(key);
       if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
       if (!why.empty() || taken.outcome != TakeResult::Outcome::Taken) {
-        ok(leases_->release(held), "release");
+        ok(lease_->drop(key), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"game", key}, {"why", why}});
         if (taken.outcome == TakeResult::Outcome::Finished ||
             taken.outcome == TakeResult::Outcome::Missing) {
@@ -653,37 +779,39 @@ void ClusterNode::take_over(const std::string& key, std::int64_t floor) {
 }
 
 void ClusterNode::take_over_offer(const std::string& key) {
-  if (taking_.contains(key)) return;
+  if (!ClusterKey::parse(key) || taking_.contains(key)) return;
   const auto lease = lease_to_take(key, 0);
   if (!lease) return;
-  hooks_.storage([this, key, acquired = *lease](Storage& storage) {
+  land_offer(key);
+}
+
+void ClusterNode::land_offer(const std::string& key) {
+  const std::string id = ClusterKey::parse(key)->offer_id();
+  hooks_.storage([this, key, id](Storage& storage) {
     // Read again under the lease: taken or withdrawn since the scan, it is gone.
     std::optional<OfferRow> offer;
     std::optional<PlayerRow> owner;
     std::string why;
     try {
       for (OfferRow& o : storage.offers())
-        if (o.id == offer_id(key)) offer = std::move(o);
+        if (o.id == id) offer = std::move(o);
       if (offer) owner = storage.player(offer->owner);
     } catch (const std::exception& e) {
       why = e.what();
     }
-    post([this, key, acquired, offer = std::move(offer), owner = std::move(owner), why] {
+    post([this, key, offer = std::move(offer), owner = std::move(owner), why] {
       taking_.erase(key);
       seen_free_.erase(key);
-      const auto current = landed(key, acquired);
+      const auto current = landed(key);
       if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
       auto items = std::move(waiting_[key]);
       waiting_.erase(key);
       if (!offer) {
-        ok(leases_->release(held), "release");
+        ok(lease_->drop(key), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"offer", key}, {"why", why}});
-        for (const Routed& item : items)
-          if (key.starts_with('c'))
-            fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
-          else
-            fail(item, ErrorCode::NoSuchGame, no_game_message(key));
+        const auto [code, message] = missing(*ClusterKey::parse(key));
+        for (const Routed& item : items) fail(item, code, message);
         return;
       }
       held_[key] = held;
@@ -698,11 +826,16 @@ void ClusterNode::take_over_offer(const std::string& key) {
 }
 
 void ClusterNode::take_over_tournament(const std::string& key) {
-  const auto id = tournament_of(key);
-  if (!id || taking_.contains(key)) return;
+  const auto k = ClusterKey::parse(key);
+  if (!k || !k->is_tournament() || taking_.contains(key)) return;
   const auto lease = lease_to_take(key, 0);
   if (!lease) return;
-  hooks_.storage([this, key, id = *id, acquired = *lease](Storage& storage) {
+  land_tournament(key);
+}
+
+void ClusterNode::land_tournament(const std::string& key) {
+  const std::int64_t id = ClusterKey::parse(key)->id();
+  hooks_.storage([this, key, id](Storage& storage) {
     // Read under the lease: what its last director stored is what this node goes on from.
     std::optional<TournamentRow> row;
     std::string why;
@@ -711,16 +844,16 @@ void ClusterNode::take_over_tournament(const std::string& key) {
     } catch (const std::exception& e) {
       why = e.what();
     }
-    post([this, key, id, acquired, row = std::move(row), why] {
+    post([this, key, id, row = std::move(row), why] {
       taking_.erase(key);
       seen_free_.erase(key);
-      const auto current = landed(key, acquired);
+      const auto current = landed(key);
       if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
       auto items = std::move(waiting_[key]);
       waiting_.erase(key);
       if (!row) {
-        ok(leases_->release(held), "release");
+        ok(lease_->drop(key), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"tournament", key}, {"why", why}});
         for (const Routed& item : items)
           fail(item, why.empty() ? ErrorCode::BadField : ErrorCode::Unavailable,
@@ -750,7 +883,7 @@ void ClusterNode::put_back_seek(const OfferRow& offer) {
     }
     post([this, offer, owner = std::move(owner)] {
       taking_.erase(offer.id);
-      seen_free_.erase(offer.id);
+      seeks_free_.erase(offer.id);
       log_.warn("seek_taken_over", {{"player", offer.owner}});
       hooks_.lobby(
           [offer, owner](Lobby& l, Instant at) { return l.adopt_offer(offer, owner, 0, at); });
@@ -761,6 +894,9 @@ void ClusterNode::put_back_seek(const OfferRow& offer) {
 // ---- routing requests to the node that runs their game ----------------------------------------
 
 void ClusterNode::route(Routed item) {
+  // One text per key ("017" is game 17, as for one server), so that one key is one entry in
+  // Redis and in every map here.
+  if (const auto k = ClusterKey::parse(item.key)) item.key = k->text();
   const std::string key = item.key;
   if (const auto it = owner_cache_.find(key);
       it != owner_cache_.end() && it->second != options_.node && !presumed_dead(it->second)) {
@@ -786,20 +922,21 @@ void ClusterNode::resolve(const std::string& key) {
     return;
   }
   if (taking_.contains(key)) return;
-  const std::string one[] = {key};
-  const auto holder = leases_->holders(one);
+  const auto holder = lease_->holder(key);
   if (!ok(holder, "route")) return;  // tried again at the next resolve
-  if (const auto& h = holder->front()) {
+  if (const auto& h = *holder) {
+    // Held by a lease that ran out: claimed now, with every other key of that lease (what
+    // waits for the key is handed back when it lands).
+    if (!h->alive) return claim(h->owner, h->node);
     // A node presumed dead still holds the lease until it runs out: wait for the takeover (or,
     // for a node that was only unheard, until it is heard again).
     if (presumed_dead(h->node)) return;
     auto items = std::move(w->second);
     waiting_.erase(w);
     if (h->node == options_.node) {
-      const auto mine = held_.find(key);
-      if (mine == held_.end() || mine->second.token != h->token) {
-        // Held under this node's name by its last life (it restarted): wait until that lease
-        // runs out and take the game over then.
+      if (h->owner != lease_->token() || !held_.contains(key)) {
+        // Held under this node's name by its last life (it restarted) or its last lease: wait
+        // until that lease runs out and claim its keys then.
         waiting_[key] = std::move(items);
         return;
       }
@@ -815,10 +952,8 @@ void ClusterNode::resolve(const std::string& key) {
   // Nobody runs it: a game, kept offer or tournament whose node died (or, for a tournament, that
   // nobody has directed since a restart) is taken over here once its lease was seen free twice;
   // anything else does not exist.
-  const bool challenge = key.starts_with('c') && game_of(key.substr(1));
-  const auto tournament = tournament_of(key);
-  const auto id = game_of(key);
-  if (!challenge && !tournament && !id) {
+  const auto k = ClusterKey::parse(key);
+  if (!k) {
     auto items = std::move(w->second);
     waiting_.erase(w);
     for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, no_game_message(key));
@@ -830,30 +965,27 @@ void ClusterNode::resolve(const std::string& key) {
     return;
   }
   if (now - seen->second < kFreeTwiceOnRequest) return;
-  if (tournament) return take_over_tournament(key);  // reads the row under the lease
+  if (k->is_tournament()) return take_over_tournament(key);  // reads the row under the lease
   taking_.insert(key);
-  hooks_.storage([this, key, id](Storage& storage) {
+  hooks_.storage([this, key, k = *k](Storage& storage) {
     std::optional<GameRow> row;
     bool offer = false;
     try {
-      if (id) row = storage.game_row(*id);
+      if (k.is_game()) row = storage.game_row(k.id());
       if (!row)
-        for (const OfferRow& o : storage.offers()) offer = offer || o.id == offer_id(key);
+        for (const OfferRow& o : storage.offers()) offer = offer || o.id == k.offer_id();
     } catch (const std::exception& e) {
       log_.warn("route_failed", {{"game", key}, {"why", e.what()}});
     }
-    post([this, key, row = std::move(row), offer] {
+    post([this, key, k, row = std::move(row), offer] {
       taking_.erase(key);
       if (offer) return take_over_offer(key);
       if (!row || row->result) {
         seen_free_.erase(key);
         auto items = std::move(waiting_[key]);
         waiting_.erase(key);
-        for (const Routed& item : items)
-          if (key.starts_with('c'))
-            fail(item, ErrorCode::NoSuchChallenge, "no challenge " + key + " for you");
-          else
-            fail(item, ErrorCode::NoSuchGame, no_game_message(key));
+        const auto [code, message] = missing(k);
+        for (const Routed& item : items) fail(item, code, message);
         return;
       }
       take_over(key, row->owner_token);
@@ -1022,23 +1154,29 @@ void ClusterNode::carry_out(ClusterEffects fx) {
 }
 
 void ClusterNode::acquire(const std::string& key) {
-  const auto r = leases_->acquire(key, 0);
+  // A key this node has just made (an id of its block): held with the node lease's token, one
+  // field of its hash. Without a lease the node may not run it.
+  const auto r = lease_->valid()
+                     ? lease_->take(key, cluster::TakeMode::New)
+                     : Expected<cluster::KeyTaken, cluster::RedisError>(cluster::KeyTaken{});
   if (!ok(r, "acquire")) {
-    // Without a lease the node may not run it.
     hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
     return;
   }
-  if (const auto* lease = std::get_if<cluster::Lease>(&*r)) {
-    held_[key] = *lease;
-    hooks_.lobby([key, token = lease->token](Lobby& l, Instant) {
+  if (r->token != 0) {
+    held_[key] = cluster::Lease{key, options_.node, r->token, lease_->valid_until()};
+    hooks_.lobby([key, token = r->token](Lobby& l, Instant) {
       l.lease_taken(key, token);
       return Effects{};
     });
     return;
   }
-  const auto& holder = std::get<cluster::LeaseHolder>(*r);
-  log_.error("lease_taken_by_other",
-             {{"key", key}, {"holder", holder.node}, {"token", std::to_string(holder.token)}});
+  if (r->holder)
+    log_.error(
+        "lease_taken_by_other",
+        {{"key", key}, {"holder", r->holder->node}, {"token", std::to_string(r->holder->owner)}});
+  else
+    log_.warn("no_node_lease", {{"key", key}});
   hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
 }
 
@@ -1057,7 +1195,7 @@ bool ClusterNode::held_by_the_dead(const cluster::NameHolder& holder) const {
 void ClusterNode::release(const std::string& key) {
   const auto it = held_.find(key);
   if (it == held_.end()) return;
-  ok(leases_->release(it->second), "release");
+  ok(lease_->drop(key), "release");
   held_.erase(it);
 }
 

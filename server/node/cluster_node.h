@@ -27,6 +27,7 @@
 #include "cluster/lease.h"
 #include "cluster/membership.h"
 #include "cluster/names.h"
+#include "cluster/node_lease.h"
 #include "cluster/pairing.h"
 #include "cluster/redis.h"
 #include "common/log.h"
@@ -123,8 +124,18 @@ class ClusterNode {
   void tick();
   void check_members();
   void renew();
+  // A new lease for this node (at start, and after its lease ran out).
+  void acquire_lease();
+  // Claims every name this node holds again, under its lease now; false when Redis could not
+  // be reached (then again at the next renewal).
+  bool reclaim_names();
+  // Whether Redis lost its contents (then recover() has put back what this node had there).
+  bool check_epoch();
   void refresh_names();
   void scan();
+  // Claims the keys of every node lease that ran out (cluster/node_lease.h).
+  void claim_dead();
+  void claim(std::int64_t owner, const std::string& node);
   void recover();  // Redis lost its contents
   void note_redis(const Expected<void, cluster::RedisError>& outcome, const char* what);
   template <class T>
@@ -141,22 +152,31 @@ class ClusterNode {
   // An item whose key this node runs after all: the lobby answers it.
   void hand_back(Routed item);
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
-  // The lease of a key to take over, with `floor` below its token; none when Redis could not be
-  // reached or another node holds it (what waits for the key is routed there). The key is then
-  // being taken (taking_) until the takeover's read is done, and its lease is renewed with the
-  // held ones meanwhile (in_flight_): in a large failover a read may wait behind hundreds of
-  // others, longer than a lease lasts.
+  // A key nobody holds, taken under this node's lease with a token above `floor`; none when
+  // Redis could not be reached or another node holds it (what waits for the key is routed
+  // there). The key is then being taken (taking_) until the takeover's read is done, and its
+  // deadline follows the node lease's meanwhile (in_flight_): in a large failover a read may
+  // wait behind hundreds of others, longer than a lease lasts.
   std::optional<cluster::Lease> lease_to_take(const std::string& key, std::int64_t floor);
-  // The lease of a takeover whose read is done, as renewed since; none if it was lost or ran out
-  // meanwhile: the key is then not this node's to run, and `acquired` is given back.
-  std::optional<cluster::Lease> landed(const std::string& key, const cluster::Lease& acquired);
+  // The lease of a takeover whose read is done, as renewed since; none if the node's lease ran
+  // out meanwhile: the key is then not this node's to run (it is claimed with the lease's other
+  // keys).
+  std::optional<cluster::Lease> landed(const std::string& key);
+  // One landing path for every key taken over, claimed from a dead node's lease or taken alone:
+  // a game ("17", or a kept open game of that id), a challenge ("c12") or a tournament ("t17").
+  void land(const std::string& key, const cluster::Lease& lease);
   void take_over(const std::string& key, std::int64_t floor);
+  // A game whose lease this node holds now: its moves are read and it is adopted
+  // (Lobby::adopt). A kept open game has no game row: it goes on as an offer.
+  void land_game(const std::string& key, const cluster::Lease& lease);
   // A kept open game ("17") or challenge ("c12") whose node died: its row in the offers table
   // is taken over here (Lobby::adopt_offer).
   void take_over_offer(const std::string& key);
+  void land_offer(const std::string& key);
   // A tournament ("t17") whose director died, or that nobody directs since a restart: its row is
   // taken over here (Lobby::adopt_tournament), finished ones too (to show them).
   void take_over_tournament(const std::string& key);
+  void land_tournament(const std::string& key);
   // A kept seek (a row "s:NAME") that waits in no pairing queue: put back through this node.
   void put_back_seek(const OfferRow& offer);
   // To a channel every node hears. False when it could not be sent (it may have reached Redis
@@ -192,25 +212,30 @@ class ClusterNode {
 
   // Cluster thread.
   std::unique_ptr<cluster::Redis> redis_;
-  std::unique_ptr<cluster::GameLeases> leases_;
+  std::unique_ptr<cluster::NodeLease> lease_;
   std::unique_ptr<cluster::NameRegistry> names_;
   std::unique_ptr<cluster::PairingQueue> pairing_;
   std::unique_ptr<cluster::Membership> membership_;
   std::unique_ptr<cluster::EpochWatch> epoch_;
   std::unique_ptr<cluster::BusPublisher> publisher_;
-  std::map<std::string, cluster::Lease> held_;          // keys this node runs
+  // Keys this node runs, each with the token it holds it with and the node lease's deadline.
+  std::map<std::string, cluster::Lease> held_;
   std::map<std::string, SessionId> held_names_;         // name -> this node's session
   std::map<std::string, SeekJob> seeking_;              // name -> their seek in the queue
   std::map<std::string, std::string> owner_cache_;      // key -> node that runs it
   std::map<std::string, std::vector<Routed>> waiting_;  // key -> items to route
-  std::map<std::string, std::chrono::steady_clock::time_point> seen_free_;  // takeover rule
-  std::set<std::string> taking_;                                            // takeovers in flight
+  std::map<std::string, std::chrono::steady_clock::time_point> seen_free_;   // takeover rule
+  std::map<std::string, std::chrono::steady_clock::time_point> seeks_free_;  // the same, seeks
+  // The highest fencing token PostgreSQL holds for an unfinished game, as last read: new tokens
+  // are drawn above it, also after Redis lost its counter.
+  std::int64_t token_floor_ = 0;
+  std::set<std::string> taking_;                     // takeovers in flight
   std::map<std::string, cluster::Lease> in_flight_;  // leases of takeovers not yet adopted
   std::set<std::string> live_;                       // nodes alive at the last check
   std::set<std::string> gone_;  // nodes seen alive, then gone (until they come back)
   std::map<std::string, std::chrono::steady_clock::time_point> unheard_;  // node -> when
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
-      next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{}, next_tick_{};
+      next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{}, next_tick_{}, next_orphans_{};
   std::set<std::string> lost_to_;  // nodes a message to which may have been lost
   // After Redis lost its contents, the other nodes put their heartbeats back within a
   // heartbeat of noticing: until then their absence says nothing.
@@ -219,6 +244,8 @@ class ClusterNode {
   bool scan_pending_ = false;
   bool redis_ok_ = false;
   bool redis_logged_down_ = false;
+  bool leased_ = false;         // this node has had a lease (readiness)
+  bool names_pending_ = false;  // names not yet claimed again under the current lease
 
   // Any thread.
   mutable std::mutex mutex_;

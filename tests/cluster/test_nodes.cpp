@@ -18,6 +18,7 @@
 #include <memory>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -744,6 +745,86 @@ TEST_SUITE("redis") {
     }
 
     TEST_CASE(
+        "cluster: Redis's commands do not grow with a node's games, and its death hands them all "
+        "over") {
+      // Each node holds one lease whatever it runs (cluster/node_lease.h). The rate is counted
+      // in Redis's own counters (INFO commandstats, scripts' commands included) over a window
+      // measured in the nodes' heartbeats (each one ZADD, every node_seconds / 3), so that the
+      // test waits on what Redis counts, not on a clock.
+      Cluster c;
+      nlohmann::json config = kConfig;
+      config["limits"]["open_games_per_player"] = 100;
+      config["limits"]["requests_burst"] = 1000;
+      c.start("a", config);
+      c.start("b", config);
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Table t = start_game(alice, bob);  // node a runs it
+      const auto open_games = [&](int n) {
+        for (int i = 0; i < n; ++i) {
+          alice->send(Create{});
+          wait_for<Created>(*alice);
+        }
+      };
+      const auto stats = [&] {
+        const auto [status, out] = c.redis.cli("INFO commandstats");
+        REQUIRE(status == 0);
+        std::map<std::string, long long> calls;
+        std::istringstream in(out);
+        for (std::string line; std::getline(in, line);) {
+          const auto colon = line.find(':'), at = line.find("calls=");
+          if (!line.starts_with("cmdstat_") || colon == std::string::npos ||
+              at == std::string::npos)
+            continue;
+          calls[line.substr(8, colon - 8)] = std::atoll(line.c_str() + at + 6);
+        }
+        return calls;
+      };
+      const auto per_heartbeat = [&] {
+        const auto before = stats();
+        const auto beats = [&](const std::map<std::string, long long>& now) {
+          const auto was = before.find("zadd");
+          return now.at("zadd") - (was == before.end() ? 0 : was->second);
+        };
+        REQUIRE(eventually([&] { return beats(stats()) >= 12; }, Millis{20'000}));
+        const auto after = stats();
+        long long commands = 0;
+        for (const auto& [command, calls] : after) {
+          if (command == "info") continue;  // this test's own
+          const auto was = before.find(command);
+          commands += calls - (was == before.end() ? 0 : was->second);
+        }
+        return static_cast<double>(commands) / static_cast<double>(beats(after));
+      };
+      open_games(3);
+      REQUIRE(eventually([&] { return metric(c.port("a"), "amazons_cluster_leases") == 4; }));
+      const double few = per_heartbeat();
+      open_games(36);
+      REQUIRE(eventually([&] { return metric(c.port("a"), "amazons_cluster_leases") == 40; }));
+      const double many = per_heartbeat();
+      MESSAGE("Redis commands per heartbeat: " << few << " with 4 games on node a, " << many
+                                               << " with 40");
+      // With a lease per game, the 36 more would have cost 36 renewals (three commands each)
+      // every third of a lease: some 50 more commands per heartbeat.
+      CHECK(many < few * 1.3);
+
+      const auto killed = Clock::now();
+      c.nodes.at("a")->stop(SIGKILL);
+      const State state = bob.resume_game(c.port("b"), t.game);
+      const auto took = std::chrono::duration_cast<Millis>(Clock::now() - killed);
+      MESSAGE("the game was back " << took.count() << " ms after its node was killed");
+      CHECK(took < Millis{2000 + 5000});  // the lease's 2 s, then within 5 s
+      CHECK(state.status == GameStatus::Active);
+      alice.resume_game(c.port("b"), t.game);
+      t.play_turns(2, *alice, *bob);
+      CHECK(stored_moves(c.db, t.game) == t.moves);
+      // Node b claimed the dead lease whole: all 40 keys in one script.
+      CHECK(c.log("b").find("event=lease_claimed node=a") != std::string::npos);
+      CHECK(c.log("b").find("keys=40") != std::string::npos);
+      CHECK(c.log("b").find("event=game_taken_over game=" + t.game) != std::string::npos);
+    }
+
+    TEST_CASE(
         "cluster: a takeover that waits for storage longer than a lease lasts keeps its lease") {
       // In a large failover a node reads hundreds of games one after another, so the last reads
       // wait longer than a lease lasts (2 s here). Here the one read waits for a row lock the test
@@ -778,11 +859,13 @@ TEST_SUITE("redis") {
       CHECK(c.log("b").find("event=game_taken_over game=" + t.game) != std::string::npos);
       CHECK(c.log("b").find("event=lease_expired") == std::string::npos);
       CHECK(c.log("b").find("event=lease_lost") == std::string::npos);
-      // One takeover, one token after node a's: the game was not dropped and taken again.
+      // One takeover, one token after the nodes' leases (1 for a, 2 for b, each drawn when the
+      // node started): b's claim of a's lease drew 3, and the game was not dropped and taken
+      // again, which would have drawn another.
       {
         pqxx::connection check(c.db);
         pqxx::nontransaction q(check);
-        CHECK(q.exec1("SELECT owner_token FROM games WHERE id = " + t.game)[0].as<int>() == 2);
+        CHECK(q.exec1("SELECT owner_token FROM games WHERE id = " + t.game)[0].as<int>() == 3);
       }
       CHECK(
           eventually([&] { return metric(c.port("b"), "amazons_cluster_takeovers_total") == 1; }));
@@ -1117,16 +1200,23 @@ TEST_SUITE("redis") {
         REQUIRE(status == 0);
         return std::stoll(out);
       };
-      // The node takes a game's lease on its Redis thread after the game has started (the
-      // players' start does not wait for it): wait for the key before reading its lifetime.
-      REQUIRE_MESSAGE(eventually([&] { return pttl("t9:lease:" + t.game) > 0; }),
-                      "the game's lease never reached Redis");
-      const auto lease = pttl("t9:lease:" + t.game);
+      // One lease for the node (its token names it), and the game a field of that lease's hash.
+      // The node records the game on its Redis thread after the game has started (the players'
+      // start does not wait for it): wait for the field before reading the lease's lifetime.
+      const auto leases = c.redis.cli("KEYS 't9:nodelease:*'").second;
+      REQUIRE(leases.find("t9:nodelease:") == 0);
+      const std::string token = leases.substr(13, leases.find_first_of("\r\n") - 13);
+      REQUIRE_MESSAGE(eventually([&] {
+                        return c.redis.cli("HGET t9:owns:" + token + " " + t.game).second ==
+                               token + "\n";
+                      }),
+                      "the game never reached its node's lease");
+      const auto lease = pttl("t9:nodelease:" + token);
       CHECK(lease > 0);
       CHECK(lease <= 3000);
-      const auto name = pttl("t9:name:alice");
-      CHECK(name > 3000);
-      CHECK(name <= 7000);
+      // A name lives as long as its node's lease: no TTL of its own while the node runs (the
+      // name's lifetime applies once the node is dead, below).
+      CHECK(pttl("t9:name:alice") == -1);
       // Nothing under the default prefix.
       CHECK(c.redis.cli("KEYS 'amz:*'").second.find("amz:") == std::string::npos);
       cluster::Redis redis(*cluster::parse_redis_url(c.redis.url()));
@@ -1139,6 +1229,15 @@ TEST_SUITE("redis") {
       CHECK(live->front().expires_in > Millis{0});
       CHECK(live->front().expires_in <= Millis{4000});
       CHECK(live->front().expires_in > Millis{3000} - Millis{1500});  // renewed every ttl/3
+      // Node a dies; node b claims its lease once it runs out, and a's players' names free
+      // themselves name_seconds later.
+      c.nodes.at("a")->stop(SIGKILL);
+      c.start("b", config);
+      REQUIRE_MESSAGE(eventually([&] { return pttl("t9:name:alice") > 0; }),
+                      "node a's names were never given their lifetime");
+      const auto name = pttl("t9:name:alice");
+      CHECK(name > 3000);
+      CHECK(name <= 7000);
     }
 
   }  // TEST_SUITE("postgres")
