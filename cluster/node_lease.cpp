@@ -14,7 +14,7 @@ namespace {
 // prefix in ARGV[1]: the cluster runs on one Redis, not a Redis Cluster, so they need no slot.
 
 // KEYS: fence, owners. ARGV: prefix, node, ttl ms, token floor. The new lease's token.
-const RedisScript kAcquire(R"lua(
+const RedisScript kAcquireNodeLease(R"lua(
 local token = redis.call('INCR', KEYS[1])
 local floor = tonumber(ARGV[4])
 if token <= floor then
@@ -27,7 +27,7 @@ return token
 )lua");
 
 // KEYS: the lease. ARGV: the node, ttl ms. 1 when extended.
-const RedisScript kRenew(R"lua(
+const RedisScript kRenewNodeLease(R"lua(
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 1
@@ -117,7 +117,7 @@ return out
 // the names' TTL ms. {1, token, keys...}: claimed (token 0 when it held no keys); {0}: not
 // claimed. The dead lease's names (cluster/names.h) that still hold its values get the TTL,
 // unless a live lease lists them again (their node took a new lease and claimed them again).
-const RedisScript kClaim(R"lua(
+const RedisScript kClaimDeadLease(R"lua(
 local p = ARGV[1]
 if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 0 then return {0} end
 if redis.call('EXISTS', p .. 'nodelease:' .. ARGV[2]) == 1 then return {0} end
@@ -205,7 +205,7 @@ Expected<std::int64_t, RedisError> NodeLease::acquire(std::int64_t token_floor) 
   const std::string keys[] = {prefix_ + "fence", prefix_ + "owners"};
   const std::string args[] = {prefix_, node_, std::to_string(options_.ttl.count()),
                               std::to_string(token_floor)};
-  auto r = kAcquire.run(redis_, keys, args);
+  auto r = kAcquireNodeLease.run(redis_, keys, args);
   if (!r) return Unexpected(r.error());
   if (!is_integer(*r) || r->integer <= 0) return unexpected_reply(redis_, "node lease", *r);
   token_ = r->integer;
@@ -218,7 +218,7 @@ Expected<bool, RedisError> NodeLease::renew() {
   const auto sent = std::chrono::steady_clock::now();
   const std::string keys[] = {key("nodelease", token_)};
   const std::string args[] = {node_, std::to_string(options_.ttl.count())};
-  auto r = kRenew.run(redis_, keys, args);
+  auto r = kRenewNodeLease.run(redis_, keys, args);
   if (!r) return Unexpected(r.error());
   if (!is_integer(*r)) return unexpected_reply(redis_, "node lease renew", *r);
   if (r->integer != 1) {
@@ -341,7 +341,7 @@ Expected<std::optional<Claimed>, RedisError> NodeLease::claim(std::int64_t owner
                               std::to_string(token_),
                               std::to_string(floor),
                               std::to_string(std::max<long long>(1, names_ttl.count()))};
-  auto r = kClaim.run(redis_, keys, args);
+  auto r = kClaimDeadLease.run(redis_, keys, args);
   if (!r) return Unexpected(r.error());
   const auto bad = [&] { return unexpected_reply(redis_, "claim", *r); };
   if (!is_array(*r, 1) || !is_integer(r->elements[0])) return bad();
