@@ -103,6 +103,19 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
   if (it->second.player) {
     const std::string name = *it->second.player;
     PlayerState& p = player(name);
+    if (p.session == session && is_remote_session(session))
+      if (const auto other = other_remote_session(name, session)) {
+        // A session of theirs on another node that is still here takes over: a stale one (an
+        // attach sent for a connection that closed while it was on its way) must not leave the
+        // player offline, nor their connection unheard. What went to the one that closed is sent
+        // again as each game's state.
+        p.session = *other;
+        for (GameId g : p.seats) {
+          const Room& room = rooms_.at(g);
+          ctx.send(*other, room.game.state(*room.game.color_of(name), now,
+                                           static_cast<int>(room.spectators.size())));
+        }
+      }
     if (p.session == session) {
       p.session.reset();
       if (clustered() && !is_remote_session(session)) {

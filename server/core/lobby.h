@@ -382,6 +382,8 @@ class Lobby {
   void tell_seats(Ctx& ctx, const Room& room);
   // How another node is to see this node's player.
   RemotePlayer as_remote(const PlayerState& p) const;
+  // The newest remote session of `name` other than `except`, if another node still has one here.
+  std::optional<SessionId> other_remote_session(const std::string& name, SessionId except) const;
   void drop_challenges_of(Ctx& ctx, const std::string& player);
   protocol::ChallengeReceived challenge_received(const std::string& id,
                                                  const ChallengeEntry& c) const;

@@ -96,6 +96,14 @@ SessionId Lobby::remote_session(Ctx& ctx, const RemoteSession& from, const Remot
   return id;
 }
 
+std::optional<SessionId> Lobby::other_remote_session(const std::string& name,
+                                                     SessionId except) const {
+  std::optional<SessionId> newest;
+  for (const auto& [id, where] : remote_)
+    if (id != except && sessions_.at(id).player == name && (!newest || id > *newest)) newest = id;
+  return newest;
+}
+
 std::optional<SessionId> Lobby::reach(Ctx& ctx, const std::string& name) {
   if (auto s = session_of(name)) return s;
   if (!clustered()) return std::nullopt;

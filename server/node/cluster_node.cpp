@@ -1338,12 +1338,20 @@ void ClusterNode::session_closed(SessionId session) {
   std::set<std::string> nodes;
   {
     std::lock_guard lock(mutex_);
-    const auto it = bound_.find(session);
-    if (it == bound_.end()) return;
-    nodes = std::move(it->second);
-    bound_.erase(it);
+    if (const auto it = bound_.find(session); it != bound_.end()) {
+      nodes = std::move(it->second);
+      bound_.erase(it);
+    }
   }
   post([this, session, nodes = std::move(nodes)] {
+    // What still waits for its key on behalf of the session goes nowhere: sent later, an attach
+    // would make the node that runs the game send the player's lines to this gone session
+    // instead of to the connection they have come back on (queued after every request the
+    // session made, so nothing of it is routed after this).
+    for (auto it = waiting_.begin(); it != waiting_.end();) {
+      std::erase_if(it->second, [&](const Routed& item) { return item.session == session; });
+      it = it->second.empty() ? waiting_.erase(it) : std::next(it);
+    }
     for (const std::string& node : nodes) publish_to(node, wire::Detach{session});
   });
 }

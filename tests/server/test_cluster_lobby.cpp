@@ -182,6 +182,35 @@ TEST_CASE("cluster lobby: a player of another node plays through a remote sessio
   CHECK(state);
 }
 
+TEST_CASE(
+    "cluster lobby: a stale remote session that leaves hands the player back to the one still "
+    "there") {
+  Node a("a");
+  a.login(1, "alice");
+  a.lobby.handle_line(1, R"({"type":"create","color":"white"})", at(0));
+  a.lobby.lease_taken("100", 42);
+  const RemoteSession bob_on_b{"b", 5};
+  a.lobby.remote_request(bob_on_b, remote("bob"), R"({"type":"join","game":"100"})", at(10));
+  // Bob's attach from a connection of his on node c that closed while the attach was on its
+  // way: it arrives after his live session on b, and its Detach a moment later.
+  const RemoteSession stale{"c", 8};
+  a.lobby.remote_attach(stale, remote("bob"), 100, at(20));
+  auto left = a.lobby.remote_detach(stale, at(30));
+  // Bob is still here through b: alice does not see him leave, and b's session gets the game
+  // again (what went to c's meanwhile is lost with it).
+  CHECK_FALSE(first<Presence>(left, 1).has_value());
+  std::optional<SessionId> bob_here;
+  for (const auto& m : left.messages)
+    if (a.lobby.remote_of(m.to) == bob_on_b) bob_here = m.to;
+  REQUIRE(bob_here.has_value());
+  CHECK(first<State>(left, *bob_here)->moves.empty());
+  // Alice's move reaches him there.
+  auto moved = a.lobby.handle_line(1, R"({"type":"move","game":"100","move":"d1-d7/g7"})", at(40));
+  CHECK(first<Moved>(moved, *bob_here)->move == "d1-d7/g7");
+  // When b's session leaves too, he is away.
+  CHECK_FALSE(first<Presence>(a.lobby.remote_detach(bob_on_b, at(50)), 1)->online);
+}
+
 TEST_CASE("cluster lobby: what a node does not run goes back to the asking node") {
   Node a("a");
   const RemoteSession bob{"b", 5};
