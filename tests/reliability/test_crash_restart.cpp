@@ -72,6 +72,24 @@ struct Pair {
 
 class Run;
 
+// The last few lines of a conversation, pings and pongs left out, each cut to 160 characters.
+class LastLines {
+ public:
+  void add(const std::string& line) {
+    if (line.starts_with(R"({"type":"ping")") || line.starts_with(R"({"type":"pong")")) return;
+    lines_.push_back(line.substr(0, 160));
+    if (lines_.size() > 5) lines_.pop_front();
+  }
+  std::string text() const {
+    std::string out;
+    for (const auto& l : lines_) out += (out.empty() ? "" : " | ") + l;
+    return out.empty() ? "nothing" : out;
+  }
+
+ private:
+  std::deque<std::string> lines_;
+};
+
 // One player's connection. Reconnects by itself whenever the server goes away.
 class Player : public std::enable_shared_from_this<Player> {
  public:
@@ -94,6 +112,9 @@ class Player : public std::enable_shared_from_this<Player> {
     socket_.close(ec);
   }
   int connects() const { return connects_; }
+  // What the player last sent and read, for a pair that did not finish: what each side last
+  // knew tells a lost message from a stuck game.
+  std::string last_lines() const { return "sent: " + sent_.text() + "; read: " + read_.text(); }
 
  private:
   void read();
@@ -115,6 +136,7 @@ class Player : public std::enable_shared_from_this<Player> {
   int generation_ = 0;                   // bumped per connection, so stale handlers do nothing
   int connects_ = 0;                     // connections made (a cluster's players go round)
   std::optional<std::size_t> moved_at_;  // the position (in plies) of the last move sent
+  LastLines sent_, read_;
 };
 
 // One server, or a cluster of nodes sharing a PostgreSQL and a Redis.
@@ -320,6 +342,7 @@ void Player::lost(int generation) {
 }
 
 void Player::send(const std::string& line) {
+  sent_.add(line);
   out_.push_back(line + "\n");
   if (!writing_) write_next();
 }
@@ -414,6 +437,7 @@ class Referee {
 };
 
 void Player::on_line(const std::string& line) {
+  read_.add(line);
   const auto env = decode_server(line);
   if (!env) return run_.violation("undecodable line: " + line);
   Pair& p = pair_;
@@ -462,6 +486,16 @@ void Player::on_line(const std::string& line) {
             run_.violation("pair " + std::to_string(p.index) + ": state of another game " + m.game);
           p.game = m.game;
           Referee::adopt(run_, p, m.moves, "state after a restart", epoch_ == run_.epoch);
+          // The game may have ended while this player was away (its `end` went to the
+          // connection that closed): the state says so, as a client shows it.
+          if (m.status == GameStatus::Finished && m.result) {
+            if (!p.end)
+              p.end = End{m.game, m.result->winner, m.result->reason, std::nullopt, std::nullopt};
+            if (m.result->reason != EndReason::NoMoves)
+              run_.violation("pair " + std::to_string(p.index) + " ended by " +
+                             std::string(code(m.result->reason)));
+            return;
+          }
           Referee::maybe_move(run_, p, me);
         } else if constexpr (std::is_same_v<M, Moved>) {
           Referee::moved(run_, p, m);
@@ -569,6 +603,10 @@ void play_through_kills(Run& run) {
     MESSAGE("unfinished: pair " << p.index << " game " << p.game.value_or("none") << ", "
                                 << p.acked.size() << " moves acknowledged (" << acked << "), "
                                 << players << std::string(p.locked_out ? "locked out" : ""));
+    for (Color c : {Color::White, Color::Black})
+      MESSAGE(
+          "  " << color_name(c) << " "
+               << run.players[static_cast<std::size_t>(2 * p.index + index_of(c))]->last_lines());
   }
   if (unfinished > 0 || !run.violations.empty()) run.show_logs();
   CHECK(run.kills == kKills);
