@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -95,6 +96,13 @@ class ServerProcess {
       port_ = number_after(line, "listening on port ");
       discovery_port_ = number_after(line, "discovery on UDP port ");
       if (port_ != 0) break;
+    }
+    if (port_ == 0 && !launch.stderr_file.empty()) {
+      // What the server said before it stopped is in its log, not the test's output.
+      std::ifstream log(launch.stderr_file);
+      std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+      if (said.size() > 2000) said = said.substr(said.size() - 2000);
+      FAIL("the server did not start; its log " << launch.stderr_file << " ends:\n" << said);
     }
     REQUIRE_MESSAGE(port_ != 0, "the server did not start");
   }
