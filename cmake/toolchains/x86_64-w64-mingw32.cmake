@@ -40,7 +40,8 @@ set(ENV{PKG_CONFIG_SYSROOT_DIR} "")
 set(OPENSSL_ROOT_DIR "${AMAZONS_WINDOWS_DEPS}/prefix")
 
 # The dependencies are static libraries: their headers must not declare DLL imports.
-set(CMAKE_CXX_FLAGS_INIT "-DSODIUM_STATIC -DU_STATIC_IMPLEMENTATION")
+# -mbig-obj: a unity batch of test sources has more sections than COFF allows by default.
+set(CMAKE_CXX_FLAGS_INIT "-DSODIUM_STATIC -DU_STATIC_IMPLEMENTATION -Wa,-mbig-obj")
 set(CMAKE_C_FLAGS_INIT "-DSODIUM_STATIC -DU_STATIC_IMPLEMENTATION")
 
 # Everything linked statically into each .exe (the C and C++ runtimes, winpthreads and the
