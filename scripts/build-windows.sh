@@ -197,12 +197,23 @@ build_icu() {
     "${options[@]}" CC="$host-gcc-posix" CXX="$host-g++-posix"
   make -j"$jobs"
   make install
+  # The data library that install leaves is ICU's stub (736 bytes: no data). The data file of
+  # the source, as an object for MinGW, by the native build's genccode: icudt72_dat.
+  local version
+  version=$(basename ../data/in/icudt*l.dat l.dat)
+  LD_LIBRARY_PATH=../native/lib ../native/bin/genccode -a gcc-mingw64 -d . -e "$version" \
+    "../data/in/${version}l.dat"
+  "$host-gcc-posix" -c "${version}l_dat.S" -o "${version}l_dat.o"
+  rm -f "$prefix/lib/libsicudt.a"
+  "$host-ar" rcs "$prefix/lib/libsicudt.a" "${version}l_dat.o"
 }
 
 build_dep sqlite3 build_sqlite
 build_dep libsodium build_sodium
 build_dep openssl build_openssl
 build_dep icu build_icu
+# ICU names its static libraries sicu*; CMake's FindICU looks for them so only with MSVC.
+for lib in uc in dt; do ln -sfn "libsicu$lib.a" "$prefix/lib/libicu$lib.a"; done
 
 ((deps_only)) && exit 0
 

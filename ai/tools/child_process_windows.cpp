@@ -18,9 +18,9 @@ namespace {
 std::string last_error_text() {
   const DWORD code = GetLastError();
   char* text = nullptr;
-  FormatMessageA(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
-                     FORMAT_MESSAGE_IGNORE_INSERTS,
-                 nullptr, code, 0, reinterpret_cast<char*>(&text), 0, nullptr);
+  FormatMessageA(
+      FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+      nullptr, code, 0, reinterpret_cast<char*>(&text), 0, nullptr);
   std::string s = text ? text : "error " + std::to_string(code);
   LocalFree(text);
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
@@ -126,8 +126,7 @@ bool ChildProcess::write_all(std::string_view data) {
   while (sent < data.size()) {
     DWORD n = 0;
     const DWORD size = static_cast<DWORD>(std::min<std::size_t>(data.size() - sent, 1 << 20));
-    if (!WriteFile(os_->to_child.h, data.data() + sent, size, &n, nullptr) || n == 0)
-      return false;
+    if (!WriteFile(os_->to_child.h, data.data() + sent, size, &n, nullptr) || n == 0) return false;
     sent += n;
   }
   return true;
@@ -163,7 +162,7 @@ std::optional<std::string> ChildProcess::exit_status(std::chrono::milliseconds w
     return std::nullopt;
   DWORD code = 0;
   status_ = GetExitCodeProcess(os_->process.h, &code) ? describe_exit_code(code)
-                                                       : "ended (its status is unknown)";
+                                                      : "ended (its status is unknown)";
   return status_;
 }
 
