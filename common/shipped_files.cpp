@@ -5,12 +5,6 @@
 
 namespace amazons {
 
-std::filesystem::path running_program() {
-  std::error_code ec;
-  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::filesystem::path{} : self;
-}
-
 std::filesystem::path shipped_dir(std::string_view name, const std::filesystem::path& build_tree,
                                   const std::filesystem::path& program) {
   const auto bin = program.parent_path();

@@ -11,7 +11,8 @@
 
 namespace amazons {
 
-// This process's executable (/proc/self/exe), or an empty path where that cannot be read.
+// This process's executable (Linux: /proc/self/exe; Windows: GetModuleFileName), or an empty
+// path where that cannot be read. The platform's file: running_program_{posix,windows}.cpp.
 std::filesystem::path running_program();
 
 // PREFIX/share/amazons/`name` if `program` is PREFIX/bin/SOMETHING or PREFIX/games/SOMETHING

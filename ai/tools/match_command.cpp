@@ -1,8 +1,5 @@
 #include "ai/tools/match_command.h"
 
-#include <pthread.h>
-#include <signal.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ai/tools/interrupt.h"
 #include "ai/tools/match.h"
 #include "ai/tools/match_report.h"
 #include "common/notation.h"
@@ -59,23 +57,6 @@ Expected<MatchSetup, std::string> set_up(const MatchArgs& args) {
   return setup;
 }
 
-// Ctrl-C ends the running games (their engines are stopped) and still prints the summary:
-// SIGINT and SIGTERM are blocked in every thread made from now on and taken by one that waits
-// for them.
-void abort_on_signal(Match& match) {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  std::thread([&match, signals] {
-    int sig = 0;
-    sigwait(&signals, &sig);
-    std::cerr << "\namazons-match: stopping the games in progress\n";
-    match.abort();
-  }).detach();
-}
-
 }  // namespace
 
 int run_match_command(const MatchArgs& args) {
@@ -96,7 +77,11 @@ int run_match_command(const MatchArgs& args) {
   MatchReport report(std::cout, setup->specs[0].label, setup->specs[1].label,
                      args.games + args.games % 2, args.quiet);
   Match match(setup->specs[0], setup->specs[1], options);
-  abort_on_signal(match);
+  // Ctrl-C ends the running games (their engines are stopped) and still prints the summary.
+  on_interrupt([&match] {
+    std::cerr << "\namazons-match: stopping the games in progress\n";
+    match.abort();
+  });
 
   report.header(options.rules, args.openings, options.time_control, args.parallel);
   const auto started = std::chrono::steady_clock::now();

@@ -15,7 +15,7 @@ std::string overrun_text(const std::optional<Millis>& o) {
 }
 
 std::string duration_text(std::chrono::seconds s) {
-  const long m = s.count() / 60;
+  const auto m = s.count() / 60;
   return (m > 0 ? std::to_string(m) + "m " : std::string()) + std::to_string(s.count() % 60) + "s";
 }
 

@@ -1,7 +1,12 @@
 #include "server/core/address_group.h"
 
+// inet_pton and inet_ntop: POSIX's headers, or Winsock's (ws2_32, linked by CMake on Windows).
+#ifdef _WIN32
+#include <ws2tcpip.h>
+#else
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>

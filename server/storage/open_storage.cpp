@@ -4,12 +4,13 @@
 #include <limits>
 
 #include "server/storage/pg_storage.h"
+#include "server/storage/postgres_backend.h"
 #include "server/storage/sqlite_storage.h"
 
 namespace amazons::server {
 
 std::unique_ptr<Storage> open_storage(const std::string& db) {
-  if (is_postgres_url(db)) return std::make_unique<PgStorage>(db);
+  if (is_postgres_url(db)) return open_postgres(db);
   return std::make_unique<SqliteStorage>(db);
 }
 

@@ -1,4 +1,5 @@
 #include "server/storage/pg_storage.h"
+#include "server/storage/postgres_backend.h"
 
 #include <cstdio>
 #include <pqxx/pqxx>
@@ -311,21 +312,6 @@ struct PgStorage::Connection {
   explicit Connection(const std::string& url) : c(url) {}
   pqxx::connection c;
 };
-
-bool is_postgres_url(const std::string& db) {
-  return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
-}
-
-std::string redact_url(const std::string& url) {
-  const auto scheme = url.find("://");
-  if (scheme == std::string::npos) return url;
-  const auto at = url.find('@', scheme + 3);
-  const auto slash = url.find('/', scheme + 3);
-  if (at == std::string::npos || (slash != std::string::npos && slash < at)) return url;
-  const auto colon = url.find(':', scheme + 3);
-  if (colon == std::string::npos || colon > at) return url;
-  return url.substr(0, colon + 1) + "***" + url.substr(at);
-}
 
 PgStorage::PgStorage(const std::string& url) : url_(redact_url(url)) {
   if (!is_postgres_url(url))
@@ -843,6 +829,10 @@ std::vector<std::int64_t> PgStorage::unfinished_tournaments() {
       out.push_back(r[0].as<std::int64_t>());
     return out;
   });
+}
+
+std::unique_ptr<Storage> open_postgres(const std::string& url) {
+  return std::make_unique<PgStorage>(url);
 }
 
 }  // namespace amazons::server

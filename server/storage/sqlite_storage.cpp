@@ -12,6 +12,11 @@
 
 namespace amazons::server {
 
+std::string sqlite_file_name(const std::filesystem::path& path) {
+  const std::u8string utf8 = path.u8string();
+  return std::string(utf8.begin(), utf8.end());
+}
+
 namespace {
 
 // Moderation (schema 4): in the schema of an empty database and the upgrade from 3.
@@ -241,8 +246,8 @@ using rows::to_ms;
 }  // namespace
 
 SqliteStorage::SqliteStorage(const std::filesystem::path& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
+  if (sqlite3_open_v2(sqlite_file_name(path).c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     throw StorageError("cannot open " + path.string() + ": " + why);
@@ -279,7 +284,8 @@ void SqliteStorage::checkpoint_loop() {
   // just leaves the rest for the next round.
   constexpr auto kInterval = std::chrono::milliseconds(500);
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(sqlite_file_name(path_).c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) !=
+      SQLITE_OK) {
     sqlite3_close(db);
     return;
   }

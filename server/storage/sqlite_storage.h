@@ -16,6 +16,10 @@ struct sqlite3;
 
 namespace amazons::server {
 
+// A path as SQLite takes file names on every platform: UTF-8 (a path's native string is UTF-16
+// on Windows).
+std::string sqlite_file_name(const std::filesystem::path& path);
+
 class SqliteStorage final : public Storage {
  public:
   // Opens (creating if needed) the database. Throws StorageError with the reason.

@@ -13,17 +13,19 @@ namespace {
 // What the log writes for the calls `write` makes, as text.
 template <class F>
 std::string logged(Log::Level min, F&& write) {
-  char* data = nullptr;
-  std::size_t size = 0;
-  std::FILE* out = open_memstream(&data, &size);
+  // A temporary file rather than open_memstream, which Windows does not have.
+  std::FILE* out = std::tmpfile();
   REQUIRE(out != nullptr);
   {
     Log log(out, min);
     write(log);
   }
+  std::fflush(out);
+  std::rewind(out);
+  std::string text;
+  char chunk[4096];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, out)) > 0;) text.append(chunk, n);
   std::fclose(out);
-  std::string text(data, size);
-  std::free(data);
   return text;
 }
 

@@ -5,22 +5,19 @@
 #include <string>
 
 #include "common/shipped_files.h"
+#include "tests/client/temp_dir.h"
+#include "tests/test_env.h"
 
 using namespace amazons;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh PREFIX with bin/ in it (mkdtemp), removed at the end.
+// A fresh PREFIX with bin/ in it, removed at the end.
 struct ShippedPrefix {
-  fs::path root;
-  ShippedPrefix() {
-    std::string name = (fs::temp_directory_path() / "amazons-shipped-XXXXXX").string();
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    root = name;
-    fs::create_directories(root / "usr" / "bin");
-  }
-  ~ShippedPrefix() { fs::remove_all(root); }
+  test::TempDir dir;
+  fs::path root = dir.path();
+  ShippedPrefix() { fs::create_directories(root / "usr" / "bin"); }
 };
 
 }  // namespace
@@ -47,19 +44,19 @@ TEST_CASE("shipped files: an installed program reads PREFIX/share/amazons, not t
 TEST_CASE("shipped files: $AMAZONS_CONFIG_DIR comes first, an empty one counts as unset") {
   const char* saved = std::getenv("AMAZONS_CONFIG_DIR");
   const std::string before = saved ? saved : "";
-  setenv("AMAZONS_CONFIG_DIR", "/somewhere/config", 1);
+  test::set_env("AMAZONS_CONFIG_DIR", "/somewhere/config");
   CHECK(shipped_config_dir("/build/config") == fs::path("/somewhere/config"));
-  setenv("AMAZONS_CONFIG_DIR", "", 1);
+  test::set_env("AMAZONS_CONFIG_DIR", "");
   CHECK(shipped_config_dir("/build/config") == shipped_dir("config", "/build/config"));
   if (saved)
-    setenv("AMAZONS_CONFIG_DIR", before.c_str(), 1);
+    test::set_env("AMAZONS_CONFIG_DIR", before);
   else
-    unsetenv("AMAZONS_CONFIG_DIR");
+    test::unset_env("AMAZONS_CONFIG_DIR");
 }
 
 TEST_CASE("shipped files: the running program is this test's executable") {
   const auto self = running_program();
   REQUIRE(!self.empty());
-  CHECK(self.filename() == "common");
+  CHECK(self.stem() == "common");  // common.exe on Windows
   CHECK(fs::is_regular_file(self));
 }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the Windows programs and suites (scripts/build-windows.sh) and runs the suites as .exe
+# under Wine through ctest (the toolchain's CMAKE_CROSSCOMPILING_EMULATOR): the rules (common),
+# the engine (ai), the records (formats) and the server's core (server). Prints each suite's
+# pass count. Not part of .ci/run: see docs/DEVELOPING.md, "Windows".
+# Usage: scripts/test-windows.sh [ctest arguments...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+./scripts/build-windows.sh
+built=$SECONDS
+# Wine's own messages (fixme:, err: of the parts it does not implement) are not the tests'.
+export WINEDEBUG=-all
+status=0
+for suite in common ai formats server; do
+  if ! grep -q "^${suite}/" <(ctest --test-dir build/windows -N -L "^${suite}\$" | sed -n 's/^ *Test *#[0-9]*: //p'); then
+    echo "test-windows: $suite: not built" >&2
+    continue
+  fi
+  log=build/windows/ctest-$suite.log
+  # A case that hangs under Wine fails after 300 s instead of holding the run.
+  if ctest --test-dir build/windows -L "^${suite}\$" -j"$(nproc)" --timeout 300 \
+       --output-on-failure "$@" >"$log" 2>&1
+  then :; else status=1; fi
+  echo "test-windows: $suite: $(grep -E 'tests passed' "$log")" >&2
+done
+echo "test-windows: built in $((built - start)) s, tested in $((SECONDS - built)) s" >&2
+exit $status
