@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string system_error(int err) { return std::strerror(err); }
+std::string errno_text(int err) { return std::strerror(err); }
 
 }  // namespace
 
@@ -25,7 +25,7 @@ Expected<void, std::string> write_file_atomically(const fs::path& path, std::str
   std::string tmpl = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0)
-    return Unexpected("cannot create a file in " + dir.string() + ": " + system_error(errno));
+    return Unexpected("cannot create a file in " + dir.string() + ": " + errno_text(errno));
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -34,7 +34,7 @@ Expected<void, std::string> write_file_atomically(const fs::path& path, std::str
       const int err = errno;
       ::close(fd);
       ::unlink(tmpl.c_str());
-      return Unexpected("cannot be written: " + system_error(err));
+      return Unexpected("cannot be written: " + errno_text(err));
     }
     done += static_cast<std::size_t>(n);
   }
@@ -43,12 +43,12 @@ Expected<void, std::string> write_file_atomically(const fs::path& path, std::str
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     const int err = errno;
     ::unlink(tmpl.c_str());
-    return Unexpected("cannot be written: " + system_error(err));
+    return Unexpected("cannot be written: " + errno_text(err));
   }
   if (::rename(tmpl.c_str(), path.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmpl.c_str());
-    return Unexpected("cannot be written: " + system_error(err));
+    return Unexpected("cannot be written: " + errno_text(err));
   }
   return {};
 }
