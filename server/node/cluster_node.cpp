@@ -364,7 +364,8 @@ void ClusterNode::renew() {
   in_flight_.clear();
   for (const auto& [key, lease] : held_) {
     log_.warn("lease_lost", {{"key", key}});
-    hooks_.lobby([key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
+    // (A copy: clang before 16 cannot capture a structured binding.)
+    hooks_.lobby([key = key](Lobby& l, Instant at) { return l.lease_lost(key, at); });
   }
   held_.clear();
   acquire_lease();
