@@ -158,10 +158,12 @@ class ClusterNode {
   // deadline follows the node lease's meanwhile (in_flight_): in a large failover a read may
   // wait behind hundreds of others, longer than a lease lasts.
   std::optional<cluster::Lease> lease_to_take(const std::string& key, std::int64_t floor);
-  // The lease of a takeover whose read is done, as renewed since; none if the node's lease ran
-  // out meanwhile: the key is then not this node's to run (it is claimed with the lease's other
-  // keys).
+  // Ends the takeover of `key` (its read is done): the lease it was taken with, as renewed since;
+  // none if the node's lease ran out meanwhile: the key is then not this node's to run (it is
+  // claimed with the lease's other keys).
   std::optional<cluster::Lease> landed(const std::string& key);
+  // What waited for `key`, no longer waiting.
+  std::vector<Routed> take_waiting(const std::string& key);
   // One landing path for every key taken over, claimed from a dead node's lease or taken alone:
   // a game ("17", or a kept open game of that id), a challenge ("c12") or a tournament ("t17").
   void land(const std::string& key, const cluster::Lease& lease);

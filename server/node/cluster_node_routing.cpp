@@ -102,8 +102,7 @@ void ClusterNode::resolve(const std::string& key) {
       if (offer) return take_over_offer(key);
       if (!row || row->result) {
         seen_free_.erase(key);
-        auto items = std::move(waiting_[key]);
-        waiting_.erase(key);
+        auto items = take_waiting(key);
         const auto [code, message] = missing(k);
         for (const Routed& item : items) fail(item, code, message);
         return;
@@ -111,6 +110,14 @@ void ClusterNode::resolve(const std::string& key) {
       take_over(key, row->owner_token);
     });
   });
+}
+
+std::vector<ClusterNode::Routed> ClusterNode::take_waiting(const std::string& key) {
+  const auto it = waiting_.find(key);
+  if (it == waiting_.end()) return {};
+  auto items = std::move(it->second);
+  waiting_.erase(it);
+  return items;
 }
 
 void ClusterNode::hand_back(Routed item) {

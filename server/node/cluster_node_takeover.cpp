@@ -164,6 +164,8 @@ std::optional<cluster::Lease> ClusterNode::lease_to_take(const std::string& key,
 }
 
 std::optional<cluster::Lease> ClusterNode::landed(const std::string& key) {
+  taking_.erase(key);
+  seen_free_.erase(key);
   const auto it = in_flight_.find(key);
   std::optional<cluster::Lease> lease;
   if (it != in_flight_.end()) {
@@ -221,8 +223,6 @@ void ClusterNode::land_game(const std::string& key, const cluster::Lease& acquir
     }
     post([this, key, acquired, taken = std::move(taken), offer, why] {
       if (offer) return land_offer(key);
-      taking_.erase(key);
-      seen_free_.erase(key);
       const auto current = landed(key);
       if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
@@ -231,8 +231,7 @@ void ClusterNode::land_game(const std::string& key, const cluster::Lease& acquir
         if (!why.empty()) log_.error("take_over_failed", {{"game", key}, {"why", why}});
         if (taken.outcome == TakeResult::Outcome::Finished ||
             taken.outcome == TakeResult::Outcome::Missing) {
-          auto items = std::move(waiting_[key]);
-          waiting_.erase(key);
+          auto items = take_waiting(key);
           for (const Routed& item : items) fail(item, ErrorCode::NoSuchGame, no_game_message(key));
         }
         return;
@@ -247,8 +246,7 @@ void ClusterNode::land_game(const std::string& key, const cluster::Lease& acquir
       });
       // What waited for the game is this node's now: the lobby answers it, after the adoption
       // (on its strand, in order).
-      auto items = std::move(waiting_[key]);
-      waiting_.erase(key);
+      auto items = take_waiting(key);
       for (Routed& item : items) hand_back(std::move(item));
     });
   });
@@ -276,13 +274,10 @@ void ClusterNode::land_offer(const std::string& key) {
       why = e.what();
     }
     post([this, key, offer = std::move(offer), owner = std::move(owner), why] {
-      taking_.erase(key);
-      seen_free_.erase(key);
       const auto current = landed(key);
       if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
-      auto items = std::move(waiting_[key]);
-      waiting_.erase(key);
+      auto items = take_waiting(key);
       if (!offer) {
         ok(lease_->drop(key), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"offer", key}, {"why", why}});
@@ -321,13 +316,10 @@ void ClusterNode::land_tournament(const std::string& key) {
       why = e.what();
     }
     post([this, key, id, row = std::move(row), why] {
-      taking_.erase(key);
-      seen_free_.erase(key);
       const auto current = landed(key);
       if (!current) return;  // what waits for the key is routed again at the next resolve
       const cluster::Lease& held = *current;
-      auto items = std::move(waiting_[key]);
-      waiting_.erase(key);
+      auto items = take_waiting(key);
       if (!row) {
         ok(lease_->drop(key), "release");
         if (!why.empty()) log_.error("take_over_failed", {{"tournament", key}, {"why", why}});
