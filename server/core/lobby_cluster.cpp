@@ -44,7 +44,11 @@ bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMess
     ctx.fx.cluster.bounces.push_back(Bounce{r->second, key, std::move(line)});
   else {
     const PlayerState& p = player(*sessions_.at(ctx.requester).player);
-    ctx.fx.cluster.forwards.push_back(Forward{ctx.requester, key, std::move(line), as_remote(p)});
+    const auto watching = std::holds_alternative<protocol::Watch>(m)   ? Forward::Watching::Starts
+                          : std::holds_alternative<protocol::Leave>(m) ? Forward::Watching::Stops
+                                                                       : Forward::Watching::Unchanged;
+    ctx.fx.cluster.forwards.push_back(
+        Forward{ctx.requester, key, std::move(line), as_remote(p), watching});
   }
   return true;
 }
@@ -402,9 +406,11 @@ Effects Lobby::adopt(const StoredGame& stored, std::int64_t token, Instant now) 
     }
     p.seats.insert(id);
   }
-  // Players already connected here, or through a remote session, see the game again.
+  // Players connected anywhere see the game again: here, through a remote session, or on the
+  // node the directory shows them on (their connection there stayed open when the game's node
+  // died, and nothing else would tell them the game goes on here).
   for (Color c : {Color::White, Color::Black})
-    if (const auto s = session_of(room.game.seat(c)->name)) {
+    if (const auto s = reach(ctx, room.game.seat(c)->name)) {
       ctx.send(*s, room.game.state(c, now, 0));
       route(ctx, room, room.game.set_online(c, true, now));
     }

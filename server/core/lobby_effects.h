@@ -103,10 +103,15 @@ struct PeerView {
 // A request about a game or challenge this node does not run, for the node that does. `key` is
 // the game id ("17") or the challenge id ("c12"); `line` the request as the client sent it.
 struct Forward {
+  // What a request does to the session's watching of the game it names: the cluster node keeps
+  // the games its sessions watch on other nodes, to watch them again on the node that takes a
+  // game over when its node dies.
+  enum class Watching : std::uint8_t { Unchanged, Starts, Stops };
   SessionId session = 0;
   std::string key;
   std::string line;
   RemotePlayer player;  // who asks, for the node that runs it
+  Watching watching = Watching::Unchanged;
 };
 // A request (or, with an empty line, an attach) of another node's session for something this
 // node does not run (any more): that node asks the cluster again who runs it.

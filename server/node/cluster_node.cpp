@@ -209,6 +209,14 @@ void ClusterNode::duties() {
     next_members_ = now + kMembersInterval;
     check_members();
   }
+  for (auto it = silent_since_.begin(); it != silent_since_.end();) {
+    if (now - it->second < kLastWords) {
+      ++it;
+      continue;
+    }
+    refuse_unanswered(it->first, it->second);
+    it = silent_since_.erase(it);
+  }
   if (now >= next_scan_) {
     next_scan_ = now + kScanInterval;
     scan();
@@ -317,18 +325,20 @@ void ClusterNode::check_members() {
     if (!now_live.contains(node) && node != options_.node) {
       log_.warn("node_gone", {{"node", node}});
       gone_.insert(node);
-      std::vector<SessionId> close;
       {
         std::lock_guard lock(mutex_);
-        for (auto& [session, nodes] : bound_)
-          if (nodes.erase(node)) close.push_back(session);
+        for (auto& [session, nodes] : bound_) nodes.erase(node);
       }
       for (auto it = owner_cache_.begin(); it != owner_cache_.end();)
         it = it->second == node ? owner_cache_.erase(it) : std::next(it);
+      // (Its requests not yet answered are refused once nobody listens on its channel, which a
+      // tick finds within a second of its death: not here, where a new life of it may be
+      // answering them.)
       hooks_.lobby([node](Lobby& l, Instant at) { return l.node_gone(node, at); });
-      // This node's sessions that played or watched there start again: their clients come back
-      // and find their games on the node that takes them over.
-      if (!close.empty()) hooks_.deliver(node, {}, std::move(close));
+      // This node's sessions that played or watched there stay open: the node that takes a game
+      // over sends its players the state (Lobby::adopt finds them in the directory), and the
+      // games they watched there are watched again, on the node that runs them then.
+      watch_again(node);
     }
   live_ = std::move(now_live);
   std::erase_if(unheard_, [&](const auto& u) { return !unheard(u.first); });

@@ -152,6 +152,26 @@ class ClusterNode {
   // An item whose key this node runs after all: the lobby answers it.
   void hand_back(Routed item);
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
+  // The node that runs `item`'s key is dead or unheard: answers it `unavailable`, at once.
+  void refuse(const Routed& item);
+  // refuse()s what waits for `key`, but what is patient (Routed::patient).
+  void refuse_impatient(const std::string& key);
+  // What this node's sessions watch on other nodes (Forward::Watching), and the watches of those
+  // on `dead` sent again, to wait for the nodes that take their games over.
+  void forget_watch(const Routed& item);
+  // Requests sent to a node that has not sent their session a line since (unanswered_): a line
+  // (or a bounce) from `node` for `session` (under mutex_); nobody has listened on `dead`'s
+  // channel since `silent_since`, and what it was sent before that, in the last kAnswerWithin, is
+  // refuse()d: it may have died unread with it.
+  void expect_answer(const std::string& node, const Routed& item);
+  void answered(SessionId session, const std::string& node);
+
+  void refuse_unanswered(const std::string& dead,
+                         std::chrono::steady_clock::time_point silent_since);
+  // `node` is dead or unheard: its unanswered requests are refused kLastWords later, once what it
+  // sent before it fell silent has come.
+  void fell_silent(const std::string& node);
+  void watch_again(const std::string& dead);
   // A key nobody holds, taken under this node's lease with a token above `floor`; none when
   // Redis could not be reached or another node holds it (what waits for the key is routed
   // there). The key is then being taken (taking_) until the takeover's read is done, and its
@@ -226,6 +246,12 @@ class ClusterNode {
   std::map<std::string, SeekJob> seeking_;              // name -> their seek in the queue
   std::map<std::string, std::string> owner_cache_;      // key -> node that runs it
   std::map<std::string, std::vector<Routed>> waiting_;  // key -> items to route
+  struct Watched {
+    std::string node;  // where the watch went
+    std::string line;  // the watch
+    RemotePlayer player;
+  };
+  std::map<SessionId, std::map<std::string, Watched>> watched_;  // session -> key -> its watch
   std::map<std::string, std::chrono::steady_clock::time_point> seen_free_;   // takeover rule
   std::map<std::string, std::chrono::steady_clock::time_point> seeks_free_;  // the same, seeks
   // The highest fencing token PostgreSQL holds for an unfinished game, as last read: new tokens
@@ -236,6 +262,7 @@ class ClusterNode {
   std::set<std::string> live_;                       // nodes alive at the last check
   std::set<std::string> gone_;  // nodes seen alive, then gone (until they come back)
   std::map<std::string, std::chrono::steady_clock::time_point> unheard_;  // node -> when
+  std::map<std::string, std::chrono::steady_clock::time_point> silent_since_;  // fell_silent()
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
       next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{}, next_tick_{}, next_orphans_{};
   std::set<std::string> lost_to_;  // nodes a message to which may have been lost
@@ -254,6 +281,12 @@ class ClusterNode {
   std::condition_variable wake_;
   std::deque<std::function<void()>> queue_;
   std::map<SessionId, std::set<std::string>> bound_;  // this node's sessions -> nodes they use
+  struct Unanswered {
+    std::string node, key, line;
+    RemotePlayer player;
+    std::chrono::steady_clock::time_point sent;
+  };
+  std::map<SessionId, std::vector<Unanswered>> unanswered_;
   std::map<std::string, std::uint64_t> lives_;        // the life (bus incarnation) each node is in
   std::vector<std::string> addresses_;                // addresses(): this node's, then the others'
   std::set<std::string> known_addresses_;             // known_addresses()

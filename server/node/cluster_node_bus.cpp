@@ -93,10 +93,17 @@ void ClusterNode::on_bus(cluster::BusMessage m) {
         } else if constexpr (std::is_same_v<M, wire::Lines>) {
           {
             std::lock_guard lock(mutex_);
-            for (const auto& [s, line] : msg.lines) bound_[s].insert(from);
+            for (const auto& [s, line] : msg.lines) {
+              bound_[s].insert(from);
+              answered(s, from);
+            }
           }
           hooks_.deliver(from, std::move(msg.lines), std::move(msg.close));
         } else if constexpr (std::is_same_v<M, wire::Bounced>) {
+          {
+            std::lock_guard lock(mutex_);
+            answered(msg.session, from);
+          }
           // Asked of the wrong node: ask the cluster again, as the player the session is now.
           hooks_.lobby([this, from, msg = std::move(msg)](Lobby& l, Instant) mutable {
             auto player = l.player_of(msg.session);

@@ -44,6 +44,16 @@ inline constexpr Millis kUnheardFor{1000};
 // A request bounced this often (each time asked again a resolve later) is answered with an
 // error: the nodes disagree about who runs its game for longer than a takeover takes.
 inline constexpr int kMaxBounces = 40;
+// A request sent to another node is answered within this (a line for its session comes back), or
+// refused when that node is found dead or unheard: a node killed with requests in its socket
+// left them unanswered. Longer than a node takes to be found gone (node_seconds, 5 s).
+inline constexpr Millis kAnswerWithin{10'000};
+// What a node published before it fell silent (it died, or left Redis) is read here within this:
+// its unanswered requests are refused only then, so that an answer still on its way counts.
+inline constexpr Millis kLastWords{250};
+// The games a session watches on other nodes that its node keeps, to watch them again after a
+// node died (ClusterNode::watch_again).
+inline constexpr std::size_t kMaxWatchedPerSession = 64;
 
 // How a session of this node is named in the name registry: the node's life (its bus
 // incarnation) and the session, "LIFE.SESSION", so that a name held by a life of a node that
@@ -92,6 +102,11 @@ struct ClusterNode::Routed {
   std::string key;
   std::string line;  // the request; empty for an attach
   RemotePlayer player;
+  Forward::Watching watching = Forward::Watching::Unchanged;
+  // Waits for the node that takes its key over when the node that runs it is dead or unheard
+  // (an attach, a watch sent again after a node died); any other request is answered
+  // `unavailable` at once then: the player sees it, and moves again once the game is back.
+  bool patient = false;
   int bounces = 0;
   std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
 };

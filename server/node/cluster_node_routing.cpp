@@ -47,10 +47,13 @@ void ClusterNode::resolve(const std::string& key) {
   if (const auto& h = *holder) {
     // Held by a lease that ran out: claimed now, with every other key of that lease (what
     // waits for the key is handed back when it lands).
-    if (!h->alive) return claim(h->owner, h->node);
+    if (!h->alive) {
+      refuse_impatient(key);
+      return claim(h->owner, h->node);
+    }
     // A node presumed dead still holds the lease until it runs out: wait for the takeover (or,
     // for a node that was only unheard, until it is heard again).
-    if (presumed_dead(h->node)) return;
+    if (presumed_dead(h->node)) return refuse_impatient(key);
     auto items = std::move(w->second);
     waiting_.erase(w);
     if (h->node == options_.node) {
@@ -112,6 +115,25 @@ void ClusterNode::resolve(const std::string& key) {
   });
 }
 
+void ClusterNode::refuse_impatient(const std::string& key) {
+  const auto w = waiting_.find(key);
+  if (w == waiting_.end()) return;
+  std::erase_if(w->second, [&](const Routed& item) {
+    if (item.patient || item.line.empty()) return false;
+    refuse(item);
+    return true;
+  });
+  if (w->second.empty()) waiting_.erase(w);
+}
+
+void ClusterNode::refuse(const Routed& item) {
+  const auto game = game_of(item.key);
+  fail(item, ErrorCode::Unavailable,
+       game ? "the server running game " + item.key +
+                  " stopped: the game goes on in a moment on another, and comes back to you then"
+            : "the server running " + item.key + " stopped: try again in a moment");
+}
+
 std::vector<ClusterNode::Routed> ClusterNode::take_waiting(const std::string& key) {
   const auto it = waiting_.find(key);
   if (it == waiting_.end()) return {};
@@ -121,6 +143,7 @@ std::vector<ClusterNode::Routed> ClusterNode::take_waiting(const std::string& ke
 }
 
 void ClusterNode::hand_back(Routed item) {
+  forget_watch(item);  // watched here now, if watched at all
   if (item.line.empty()) {
     const auto game = game_of(item.key);
     if (game)
@@ -141,7 +164,18 @@ void ClusterNode::send_to(const std::string& node, const Routed& item) {
     if (!game) return;
     listeners = publish_to(node, wire::AttachGame{item.session, item.player, *game});
   } else {
+    // Kept before it goes: the answer may come before the publish returns.
+    const bool answer_due = !item.patient;
+    if (answer_due) expect_answer(node, item);
     listeners = publish_to(node, wire::Request{item.session, item.player, item.key, item.line});
+    if (answer_due && (!listeners || *listeners == 0)) {
+      // Not sent, or heard by nobody: refused or kept waiting below, not answered by `node`.
+      std::lock_guard lock(mutex_);
+      if (const auto it = unanswered_.find(item.session); it != unanswered_.end()) {
+        it->second.pop_back();
+        if (it->second.empty()) unanswered_.erase(it);
+      }
+    }
   }
   // Redis out of reach: it waits (at most kRouteTimeout) and goes when Redis is back.
   if (!listeners) {
@@ -150,15 +184,89 @@ void ClusterNode::send_to(const std::string& node, const Routed& item) {
   }
   if (*listeners == 0) {
     // Nobody heard it: the node was killed (Redis saw its connection close) before the others
-    // saw it gone and its lease run out. Sent there, a player's move would go nowhere; it waits
-    // instead, for the node to be heard again or for the node that takes the game over.
+    // saw it gone and its lease run out. A request is answered at once (`unavailable`); an
+    // attach waits, for the node to be heard again or for the node that takes the game over.
     unheard_[node] = Clock::now();
     owner_cache_.erase(item.key);
-    waiting_[item.key].push_back(item);
+    if (item.patient || item.line.empty())
+      waiting_[item.key].push_back(item);
+    else
+      refuse(item);
     return;
   }
   bind(item.session, node);
   ++forwarded_;
+  if (item.watching == Forward::Watching::Starts) {
+    auto& games = watched_[item.session];
+    // Games long finished stay until the session closes: a session that watches game after game
+    // keeps the last ones.
+    if (games.size() >= kMaxWatchedPerSession && !games.contains(item.key))
+      games.erase(games.begin());
+    games[item.key] = Watched{node, item.line, item.player};
+  } else if (item.watching == Forward::Watching::Stops)
+    forget_watch(item);
+}
+
+void ClusterNode::expect_answer(const std::string& node, const Routed& item) {
+  std::lock_guard lock(mutex_);
+  auto& sent = unanswered_[item.session];
+  const auto now = Clock::now();
+  std::erase_if(sent, [&](const Unanswered& u) { return now - u.sent > kAnswerWithin; });
+  sent.push_back(Unanswered{node, item.key, item.line, item.player, now});
+}
+
+void ClusterNode::answered(SessionId session, const std::string& node) {
+  const auto it = unanswered_.find(session);
+  if (it == unanswered_.end()) return;
+  std::erase_if(it->second, [&](const Unanswered& u) { return u.node == node; });
+  if (it->second.empty()) unanswered_.erase(it);
+}
+
+void ClusterNode::fell_silent(const std::string& node) {
+  silent_since_.try_emplace(node, Clock::now());
+}
+
+void ClusterNode::refuse_unanswered(const std::string& dead,
+                                    std::chrono::steady_clock::time_point silent_since) {
+  std::vector<Routed> refused;
+  {
+    std::lock_guard lock(mutex_);
+    const auto now = Clock::now();
+    for (auto it = unanswered_.begin(); it != unanswered_.end();) {
+      std::erase_if(it->second, [&](Unanswered& u) {
+        // Sent since, it went to whoever listens there now (a new life of the node), or nowhere
+        // and was refused at once.
+        if (u.node != dead || u.sent > silent_since) return false;
+        if (now - u.sent <= kAnswerWithin)
+          refused.push_back(Routed{it->first, std::move(u.key), std::move(u.line),
+                                   std::move(u.player)});
+        return true;
+      });
+      it = it->second.empty() ? unanswered_.erase(it) : std::next(it);
+    }
+  }
+  for (const Routed& item : refused) refuse(item);
+}
+
+void ClusterNode::forget_watch(const Routed& item) {
+  const auto it = watched_.find(item.session);
+  if (it == watched_.end() || !it->second.erase(item.key) || !it->second.empty()) return;
+  watched_.erase(it);
+}
+
+void ClusterNode::watch_again(const std::string& dead) {
+  std::vector<Routed> again;
+  for (auto& [session, games] : watched_)
+    for (auto& [key, w] : games) {
+      if (w.node != dead) continue;
+      // The watch as the client sent it (an invitation included), without its request id: the
+      // client asked nothing now, and takes the state as news of a game it watches.
+      auto request = protocol::decode_client(w.line);
+      if (!request) continue;
+      again.push_back(Routed{session, key, protocol::encode(request->message, std::nullopt),
+                             w.player, Forward::Watching::Starts, true});
+    }
+  for (Routed& item : again) route(std::move(item));
 }
 
 bool ClusterNode::unheard(const std::string& node) const {
@@ -200,7 +308,11 @@ std::optional<long long> ClusterNode::publish_to(const std::string& node,
                                                  const wire::NodeMessage& m) {
   if (!std::holds_alternative<wire::Tick>(m)) sent_to_[node] = Clock::now();
   const auto sent = publisher_->publish(options_.prefix + "node:" + node, wire::encode(m));
-  if (ok(sent, "publish")) return *sent;
+  if (ok(sent, "publish")) {
+    // Nobody listens there: what was sent there a moment ago may have died unread with it.
+    if (*sent == 0) fell_silent(node);
+    return *sent;
+  }
   // Lost on the way (or maybe not): once Redis is back the node is told to start again
   // whatever relied on what this node sent it.
   lost_to_.insert(node);
@@ -226,6 +338,7 @@ void ClusterNode::session_closed(SessionId session) {
       nodes = std::move(it->second);
       bound_.erase(it);
     }
+    unanswered_.erase(session);
   }
   post([this, session, nodes = std::move(nodes)] {
     // What still waits for its key on behalf of the session goes nowhere: sent later, an attach
@@ -236,6 +349,7 @@ void ClusterNode::session_closed(SessionId session) {
       std::erase_if(it->second, [&](const Routed& item) { return item.session == session; });
       it = it->second.empty() ? waiting_.erase(it) : std::next(it);
     }
+    watched_.erase(session);
     for (const std::string& node : nodes) publish_to(node, wire::Detach{session});
   });
 }

@@ -12,6 +12,9 @@ using namespace amazons::test::cluster_nodes;
 TEST_SUITE("redis") {
   TEST_SUITE("postgres") {
     TEST_CASE("cluster: the node running a game is killed, and the game goes on on another") {
+      // Bob and Carol follow the game through nodes that stay alive, with clients that never
+      // reconnect: their connections stay open through the failover, and the game comes back to
+      // them from the node that takes it over.
       Cluster c;
       c.start("a");
       c.start("b");
@@ -22,78 +25,156 @@ TEST_SUITE("redis") {
       Table t = start_game(alice, bob);  // node a runs it: alice created it there
       carol->send(Watch{t.game, std::nullopt});
       wait_for<State>(*carol);
-      t.play_turns(4, *alice, *bob, {&*carol});
-      // White to move with its clock running; what it had left when its node died.
-      alice->send(Watch{t.game, std::nullopt});
-      const auto before = wait_for<State>(*alice);
+      t.play_turns(3, *alice, *bob, {&*carol});
+      // Black to move with its clock running; what it had left when its node died.
+      bob->send(Watch{t.game, std::nullopt});
+      const auto before = wait_for<State>(*bob);
       REQUIRE(before.clock.has_value());
+      REQUIRE(before.to_move == Color::Black);
 
       const auto killed = Clock::now();
       c.nodes.at("a")->stop(SIGKILL);
-      // Alice comes back on node b at once and moves before any node has seen a gone: her move
-      // waits for the node that takes the game over, where it is played; it is not sent to the
-      // dead node and lost. Her client gets the game's state first, then her move.
-      alice.resume(c.port("b"));
+      // Bob moves at once: the move cannot reach the dead node, and is answered `unavailable`
+      // (docs/PROTOCOL.md), neither lost nor left waiting. His connection stays open, the game's
+      // state comes to it once another node has taken the game over, and he moves again.
       MoveList list;
       generate_moves(t.pos, list);
       const Move early = list[t.moves.size() * 7 % list.size()];
-      alice->send(MoveMsg{t.game, to_string(early)}, nlohmann::json("early"));
+      bob->send(MoveMsg{t.game, to_string(early)}, nlohmann::json("early"));
+      std::optional<Millis> refused, took;
       std::optional<State> state;
-      std::optional<Millis> took;
       bool moved = false;
       for (const auto deadline = Clock::now() + Millis{15'000};
            !moved && Clock::now() < deadline;) {
-        const auto line = alice->raw().read_line(Millis{500});
+        const auto line = bob->raw().read_line(Millis{500});
         if (!line) {
-          REQUIRE_FALSE(alice->raw().closed());
+          REQUIRE_FALSE(bob->raw().closed());
           continue;
         }
         const auto env = decode_server(*line);
         REQUIRE(env.has_value());
-        if (std::holds_alternative<Ping>(env->message)) alice->send(Pong{});
+        const auto since_kill = std::chrono::duration_cast<Millis>(Clock::now() - killed);
+        if (std::holds_alternative<Ping>(env->message)) bob->send(Pong{});
+        if (const auto* e = std::get_if<Error>(&env->message)) {
+          REQUIRE_MESSAGE(!refused, "refused twice: " << e->message);
+          CHECK(e->code == ErrorCode::Unavailable);
+          CHECK(e->game == t.game);
+          CHECK(env->id == nlohmann::json("early"));
+          refused = since_kill;
+        }
+        // (A second state may come: the watch he asked for above is asked for again too.)
         if (const auto* st = std::get_if<State>(&env->message);
             st && st->game == t.game && !state) {
+          REQUIRE_MESSAGE(refused, "the game came back before the early move was answered");
           state = *st;
-          took = std::chrono::duration_cast<Millis>(Clock::now() - killed);
+          took = since_kill;
+          bob->send(MoveMsg{t.game, to_string(early)}, nlohmann::json("again"));
         }
-        if (const auto* e = std::get_if<Error>(&env->message)) FAIL("refused: " << e->message);
         if (const auto* m = std::get_if<Moved>(&env->message); m && m->game == t.game) {
-          CHECK(env->id == nlohmann::json("early"));
+          REQUIRE(state.has_value());
+          CHECK(env->id == nlohmann::json("again"));
           CHECK(m->move == to_string(early));
           moved = true;
         }
       }
       REQUIRE(moved);
-      REQUIRE(state.has_value());
-      MESSAGE("the game was back " << took->count() << " ms after its node was killed");
+      MESSAGE("the early move was refused " << refused->count() << " ms after the kill, the game "
+                                            << "was back after " << took->count() << " ms");
       CHECK(*took < Millis{2000 + 6000});  // the lease's 2 s and the takeover's few seconds
       CHECK(state->moves == t.moves);      // every acknowledged move
       CHECK(state->status == GameStatus::Active);
       // The time the game had no node was charged to nobody.
       REQUIRE(state->clock.has_value());
-      CHECK(state->clock->white >= before.clock->white - 1500);
-      CHECK(state->clock->black == before.clock->black);
+      CHECK(state->clock->black >= before.clock->black - 1500);
+      CHECK(state->clock->white == before.clock->white);
       t.pos.do_move(early);
       t.moves.push_back(to_string(early));
-      // Bob and Carol were following the game on node a through their own nodes: their nodes
-      // close them when a is gone, and they come back.
-      CHECK(bob->closed_by_server(Millis{10'000}));
-      CHECK(carol->closed_by_server(Millis{10'000}));
+      // Carol watched through node c: she is watching again, on the same connection, once her
+      // node has seen a gone (the state has Bob's move in it if it was played by then).
+      const auto again = wait_for<State>(*carol);
+      CHECK(again.game == t.game);
+      CHECK_FALSE(again.color.has_value());
+      if (again.moves.size() < t.moves.size()) {
+        CHECK(again.moves.size() + 1 == t.moves.size());
+        CHECK(wait_for<Moved>(*carol).move == to_string(early));
+      } else {
+        CHECK(again.moves == t.moves);
+      }
 
-      bob.resume_game(c.port("c"), t.game);
-      carol.resume_game(c.port("b"), t.game, true);
-      t.play_turns(4, *bob, *alice, {&*carol});
+      // Alice's connection went with node a: she comes back on another.
+      alice.resume_game(c.port("c"), t.game);
+      t.play_turns(4, *alice, *bob, {&*carol});
       alice->send(Resign{t.game});
       CHECK(wait_for<End>(*bob).winner == Color::Black);
       CHECK(stored_moves(c.db, t.game) == t.moves);
-      const bool taken_over = c.log("b").find("event=game_taken_over") != std::string::npos ||
-                              c.log("c").find("event=game_taken_over") != std::string::npos;
-      CHECK(taken_over);
+      const bool by_b = c.log("b").find("event=game_taken_over") != std::string::npos;
+      const bool by_c = c.log("c").find("event=game_taken_over") != std::string::npos;
+      CHECK(by_b != by_c);
+      // Either way Bob was told: by his own node, or by c through his (Lobby::adopt).
+      MESSAGE("node " << (by_b ? "b" : "c") << " took the game over");
       CHECK(eventually([&] {
         return metric(c.port("b"), "amazons_cluster_takeovers_total") +
                    metric(c.port("c"), "amazons_cluster_takeovers_total") ==
                1;
       }));
+    }
+
+    TEST_CASE("cluster: a move that its game's node took in but never read is answered") {
+      // Node a is frozen, so that Redis hands it Bob's move and it never reads it, and then
+      // killed. Bob's node b heard nothing back: once it finds nobody listening on a's channel
+      // (its next tick there), it answers the move `unavailable` instead of leaving Bob waiting
+      // for an answer that will never come.
+      Cluster c;
+      c.start("a");
+      c.start("b");
+      Player alice("alice", c.port("a"));
+      Player bob("bob", c.port("b"));
+      Table t = start_game(alice, bob);  // node a runs it
+      t.play_turns(1, *alice, *bob);     // Black to move
+      const double forwarded = metric(c.port("b"), "amazons_cluster_forwarded_total");
+      REQUIRE(c.nodes.at("a")->freeze());
+      MoveList list;
+      generate_moves(t.pos, list);
+      const std::string move = to_string(list[0]);
+      bob->send(MoveMsg{t.game, move}, nlohmann::json("unread"));
+      REQUIRE(eventually(
+          [&] { return metric(c.port("b"), "amazons_cluster_forwarded_total") > forwarded; }));
+      c.nodes.at("a")->stop(SIGKILL);
+      // The answer and the game's state, from b once it has taken the game over, in either
+      // order; then Bob moves again.
+      bool refused = false, again = false, moved = false;
+      std::optional<State> state;
+      for (const auto deadline = Clock::now() + Millis{15'000}; !moved && Clock::now() < deadline;) {
+        const auto line = bob->raw().read_line(Millis{500});
+        if (!line) {
+          REQUIRE_FALSE(bob->raw().closed());
+          continue;
+        }
+        const auto env = decode_server(*line);
+        REQUIRE(env.has_value());
+        if (std::holds_alternative<Ping>(env->message)) bob->send(Pong{});
+        if (const auto* e = std::get_if<Error>(&env->message)) {
+          REQUIRE_MESSAGE(!refused, "refused twice: " << e->message);
+          CHECK(e->code == ErrorCode::Unavailable);
+          CHECK(e->game == t.game);
+          CHECK(env->id == nlohmann::json("unread"));
+          refused = true;
+        }
+        if (const auto* st = std::get_if<State>(&env->message); st && st->game == t.game)
+          state = *st;
+        if (const auto* m = std::get_if<Moved>(&env->message); m && m->game == t.game) {
+          CHECK(env->id == nlohmann::json("again"));
+          CHECK(m->move == move);
+          moved = true;
+        }
+        if (refused && state && !again) {
+          CHECK(state->moves == t.moves);  // the unread move was never played
+          bob->send(MoveMsg{t.game, move}, nlohmann::json("again"));
+          again = true;
+        }
+      }
+      CHECK(refused);
+      REQUIRE(moved);
     }
 
     TEST_CASE(

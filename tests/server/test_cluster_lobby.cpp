@@ -75,6 +75,12 @@ struct Node {
     return fx;
   }
   std::string password_hash;  // the row's, at the next login
+  // Another node's directory, as the bus carries it.
+  void set_peer(const std::string& node, const Node& other) {
+    auto decoded = wire::decode(wire::encode(wire::Directory{other.lobby.directory()}));
+    REQUIRE(decoded.has_value());
+    lobby.set_peer(node, std::get<wire::Directory>(*decoded).view, at(0));
+  }
 };
 
 RemotePlayer remote(const std::string& name) { return {name, false, Rating{}, 0}; }
@@ -263,6 +269,34 @@ TEST_CASE("cluster lobby: a game taken over is restored with every move, its pla
   const auto held = a.lobby.held_keys();
   CHECK(std::find(held.begin(), held.end(), std::pair<std::string, std::int64_t>{"55", 9}) !=
         held.end());
+}
+
+TEST_CASE(
+    "cluster lobby: a game taken over reaches a player on another node through the directory") {
+  // Node a ran alice's game against bob, who plays through node b; a died and c takes the game
+  // over. Bob's connection on b stayed open: c finds him in b's directory and sends him the state.
+  Node b("b"), c("c");
+  b.login(5, "bob");
+  c.set_peer("b", b);
+  StoredGame g;
+  g.row.id = 55;
+  g.row.variant = standard_variant();
+  g.row.rules = "standard";
+  g.row.white = {"alice", false, 1500};
+  g.row.black = {"bob", false, 1500};
+  g.row.started_at = Timestamp{Millis{1'800'000'000'000}};
+  g.moves.push_back({55, 1, *parse_move("d1-d7/g7"), Millis{100}, std::nullopt});
+  const auto fx = c.lobby.adopt(g, 9, at(100));
+  std::optional<State> told;
+  for (const auto& m : fx.messages)
+    if (c.lobby.remote_of(m.to) == RemoteSession{"b", 5}) {
+      const auto env = decode_server(*m.line);
+      if (const auto* st = std::get_if<State>(&env->message)) told = *st;
+    }
+  REQUIRE(told.has_value());
+  CHECK(told->game == "55");
+  CHECK(told->color == Color::Black);
+  CHECK(told->moves == std::vector<std::string>{"d1-d7/g7"});
 }
 
 TEST_CASE("cluster lobby: list and players show every node, from the others' directories") {
