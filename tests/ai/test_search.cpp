@@ -1,11 +1,19 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <thread>
+#include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "ai/search.h"
 #include "ai/timeman.h"
+#include "ai/tt.h"
 #include "common/movegen.h"
 #include "common/position_text.h"
 #include "test_util.h"
@@ -290,6 +298,55 @@ TEST_CASE("the Auto search's first move keeps its deadline with a table of a gig
   CHECK(r.kind == SearchKind::AlphaBeta);
   CHECK_FALSE(pos.check(r.best));
 }
+
+#ifdef __linux__
+namespace {
+
+// The table's pages in memory, less the first and the last (which an allocator may share with
+// its own bookkeeping): none when nothing has written the table since it was taken.
+std::size_t resident_pages(const TranspositionTable& tt) {
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(tt.memory());
+  const std::uintptr_t begin = start & ~(page - 1);
+  const std::uintptr_t end = (start + tt.bytes() + page - 1) & ~(page - 1);
+  std::vector<unsigned char> resident((end - begin) / page);
+  REQUIRE(::mincore(reinterpret_cast<void*>(begin), end - begin, resident.data()) == 0);
+  std::size_t n = 0;
+  for (std::size_t i = 1; i + 1 < resident.size(); ++i) n += resident[i] & 1U;
+  return n;
+}
+
+// Stores an entry in every bucket, so that every page of the table is written.
+void fill(TranspositionTable& tt) {
+  for (std::uint64_t k = 0; k < tt.entries(); ++k) tt.store(k, 0, Move::none(), 7, 3, Bound::Exact);
+}
+
+}  // namespace
+
+TEST_CASE("the transposition table is made and cleared without writing its pages, at any size") {
+  // The search makes its table on its first move (Auto) and clears it for a new game, both
+  // before its clock can count; writing zeros over a table then costs time in proportion to its
+  // size. It was calloc, which glibc serves from the heap, zeroed by memset, once a mapping of
+  // the same size has been freed (below 32 MB).
+  for (const std::size_t mb : {1, 4, 16, 64}) {
+    CAPTURE(mb);
+    TranspositionTable tt(mb);
+    CHECK(resident_pages(tt) == 0);
+    for (int round = 0; round < 3; ++round) {
+      CAPTURE(round);
+      fill(tt);
+      CHECK(resident_pages(tt) > 0);
+      CHECK(tt.probe(5, 0));
+      if (round == 2)
+        tt.resize(mb);
+      else
+        tt.clear();
+      CHECK(resident_pages(tt) == 0);
+      CHECK_FALSE(tt.probe(5, 0));  // cleared all the same
+    }
+  }
+}
+#endif
 
 TEST_CASE("node and depth limits end the search by themselves") {
   const Position pos(botzone8_variant());
