@@ -44,6 +44,7 @@ class AlphaBetaSearch::Worker {
     for (auto& k : killers_) k = {Move::none(), Move::none()};
   }
   void new_search() { nodes_.store(0, std::memory_order_relaxed); }
+  Score evaluate(const Position& pos) { return eval_.evaluate(pos); }
   std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
 
   // Every legal move with the evaluation of the position after it, best first.
@@ -80,6 +81,14 @@ class AlphaBetaSearch::Worker {
                            [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
       }
       if (main_ && (complete || root.front().move != result.best)) {
+        // A proven result (a separated endgame counted exactly; a win in so many plies ends the
+        // deepening below) is not given up for an unproven one. A deeper iteration ends in other
+        // positions: the endgame counter may give only bounds for them within its node budget,
+        // and a move the last ply's wide frontier found can fall outside a deeper interior
+        // node's width. It lost the proof, it did not refute it. Without this a search reported
+        // a position it had proven won as a heuristic lead, and the analysis's score before a
+        // move disagreed with the proof the next ply's search found after it.
+        if (is_decided(result.score) && !is_decided(root.front().score)) break;
         result = result_of(root, complete ? depth : result.depth);
         if (complete && callbacks != nullptr && callbacks->on_progress)
           report(root, lines, depth, *callbacks);
@@ -405,6 +414,12 @@ SearchResult AlphaBetaSearch::think(const Position& start, const SearchLimits& l
   Worker& main = *workers_.front();
   if (pos.is_game_over()) return {};
   std::vector<RootMove> root = main.rank_root(pos);
+  // A separated root the endgame counter proves won or lost is so whatever the search below it
+  // shows: the counts of the positions after its moves may come out as bounds only (the counter
+  // has a node budget, and each move makes new regions to count), and the search would then
+  // report as a heuristic score a position the search of the move before it had proved.
+  // Counted before the search, since a counter that sees the search stopping gives up.
+  const Score counted = main.evaluate(pos);
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
 
   // Depth 1 is the ranking: the lines are the best moves by the evaluation after them.
@@ -423,6 +438,7 @@ SearchResult AlphaBetaSearch::think(const Position& start, const SearchLimits& l
     request_stop();
     for (auto& h : helpers) h.join();
   }
+  if (is_decided(counted) && !is_decided(result.score)) result.score = counted;
   result.nodes = total_nodes();
   return result;
 }
