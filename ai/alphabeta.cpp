@@ -44,7 +44,12 @@ class AlphaBetaSearch::Worker {
     for (auto& k : killers_) k = {Move::none(), Move::none()};
   }
   void new_search() { nodes_.store(0, std::memory_order_relaxed); }
-  Score evaluate(const Position& pos) { return eval_.evaluate(pos); }
+  // The root's own evaluation, kept for the scores reported (see think()); the root's score when
+  // that is a proof and the search's is not.
+  Score count_root(const Position& pos) { return root_count_ = eval_.evaluate(pos); }
+  Score root_score(Score searched) const {
+    return is_decided(root_count_) && !is_decided(searched) ? root_count_ : searched;
+  }
   std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
 
   // Every legal move with the evaluation of the position after it, best first.
@@ -123,7 +128,7 @@ class AlphaBetaSearch::Worker {
     p.nps = nodes_per_second(p.nodes, p.elapsed);
     for (std::size_t k = 0; k < lines; ++k) {
       p.multipv = static_cast<int>(k) + 1;
-      p.score = root[k].score;
+      p.score = k == 0 ? root_score(root[k].score) : root[k].score;
       p.pv = root[k].pv;
       callbacks.on_progress(p);
     }
@@ -352,6 +357,7 @@ class AlphaBetaSearch::Worker {
   Evaluator eval_;
   Selectivity sel_;
   std::size_t multipv_ = 1;  // lines a depth searches and reports, 1 to kMaxMultiPv
+  Score root_count_ = 0;     // the main worker's: the evaluation of the root of its search
   std::atomic<std::uint64_t> nodes_{0};
   std::array<std::vector<ScoredMove>, kMaxPly> lists_;
   std::array<std::vector<QueenStep>, kMaxPly> steps_;
@@ -417,9 +423,10 @@ SearchResult AlphaBetaSearch::think(const Position& start, const SearchLimits& l
   // A separated root the endgame counter proves won or lost is so whatever the search below it
   // shows: the counts of the positions after its moves may come out as bounds only (the counter
   // has a node budget, and each move makes new regions to count), and the search would then
-  // report as a heuristic score a position the search of the move before it had proved.
-  // Counted before the search, since a counter that sees the search stopping gives up.
-  const Score counted = main.evaluate(pos);
+  // report as a heuristic score a position the search of the move before it had proved. The
+  // count is the result's score and the first line's of each depth reported. Counted before
+  // the search, since a counter that sees the search stopping gives up.
+  main.count_root(pos);
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
 
   // Depth 1 is the ranking: the lines are the best moves by the evaluation after them.
@@ -438,7 +445,7 @@ SearchResult AlphaBetaSearch::think(const Position& start, const SearchLimits& l
     request_stop();
     for (auto& h : helpers) h.join();
   }
-  if (is_decided(counted) && !is_decided(result.score)) result.score = counted;
+  result.score = main.root_score(result.score);
   result.nodes = total_nodes();
   return result;
 }

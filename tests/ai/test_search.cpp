@@ -174,9 +174,15 @@ TEST_CASE("a separated position the counter proves is reported proven, whatever 
     REQUIRE(counted <= -kKnownWin);
     for (const int depth : {2, 3, 4}) {
       CAPTURE(depth);
-      const SearchResult r = search_now(*make_search(), pos, depth_limit(depth));
+      auto search = make_search();
+      std::vector<Score> reported;  // each depth's, as the protocol's info lines give them
+      SearchCallbacks cb;
+      cb.on_progress = [&](const SearchProgress& p) { reported.push_back(p.score); };
+      search->start(pos, depth_limit(depth), cb);
+      const SearchResult r = search->wait();
       CHECK(r.score == counted);
       CHECK_FALSE(pos.check(r.best));
+      CHECK(reported == std::vector<Score>(static_cast<std::size_t>(r.depth), counted));
     }
   }
 }
