@@ -371,7 +371,7 @@ std::size_t resident_pages(const TranspositionTable& tt) {
 }
 
 // Stores an entry in every bucket, so that every page of the table is written.
-void fill(TranspositionTable& tt) {
+void write_every_bucket(TranspositionTable& tt) {
   for (std::uint64_t k = 0; k < tt.entries(); ++k) tt.store(k, 0, Move::none(), 7, 3, Bound::Exact);
 }
 
@@ -388,7 +388,7 @@ TEST_CASE("the transposition table is made and cleared without writing its pages
     CHECK(resident_pages(tt) == 0);
     for (int round = 0; round < 3; ++round) {
       CAPTURE(round);
-      fill(tt);
+      write_every_bucket(tt);
       CHECK(resident_pages(tt) > 0);
       CHECK(tt.probe(5, 0));
       if (round == 2)
