@@ -44,6 +44,12 @@ class AlphaBetaSearch::Worker {
     for (auto& k : killers_) k = {Move::none(), Move::none()};
   }
   void new_search() { nodes_.store(0, std::memory_order_relaxed); }
+  // The root's own evaluation, kept for the scores reported (see think()); the root's score when
+  // that is a proof and the search's is not.
+  Score count_root(const Position& pos) { return root_count_ = eval_.evaluate(pos); }
+  Score root_score(Score searched) const {
+    return is_decided(root_count_) && !is_decided(searched) ? root_count_ : searched;
+  }
   std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
 
   // Every legal move with the evaluation of the position after it, best first.
@@ -80,6 +86,14 @@ class AlphaBetaSearch::Worker {
                            [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
       }
       if (main_ && (complete || root.front().move != result.best)) {
+        // A proven result (a separated endgame counted exactly; a win in so many plies ends the
+        // deepening below) is not given up for an unproven one. A deeper iteration ends in other
+        // positions: the endgame counter may give only bounds for them within its node budget,
+        // and a move the last ply's wide frontier found can fall outside a deeper interior
+        // node's width. It lost the proof, it did not refute it. Without this a search reported
+        // a position it had proven won as a heuristic lead, and the analysis's score before a
+        // move disagreed with the proof the next ply's search found after it.
+        if (is_decided(result.score) && !is_decided(root.front().score)) break;
         result = result_of(root, complete ? depth : result.depth);
         if (complete && callbacks != nullptr && callbacks->on_progress)
           report(root, lines, depth, *callbacks);
@@ -114,7 +128,7 @@ class AlphaBetaSearch::Worker {
     p.nps = nodes_per_second(p.nodes, p.elapsed);
     for (std::size_t k = 0; k < lines; ++k) {
       p.multipv = static_cast<int>(k) + 1;
-      p.score = root[k].score;
+      p.score = k == 0 ? root_score(root[k].score) : root[k].score;
       p.pv = root[k].pv;
       callbacks.on_progress(p);
     }
@@ -343,6 +357,7 @@ class AlphaBetaSearch::Worker {
   Evaluator eval_;
   Selectivity sel_;
   std::size_t multipv_ = 1;  // lines a depth searches and reports, 1 to kMaxMultiPv
+  Score root_count_ = 0;     // the main worker's: the evaluation of the root of its search
   std::atomic<std::uint64_t> nodes_{0};
   std::array<std::vector<ScoredMove>, kMaxPly> lists_;
   std::array<std::vector<QueenStep>, kMaxPly> steps_;
@@ -405,6 +420,13 @@ SearchResult AlphaBetaSearch::think(const Position& start, const SearchLimits& l
   Worker& main = *workers_.front();
   if (pos.is_game_over()) return {};
   std::vector<RootMove> root = main.rank_root(pos);
+  // A separated root the endgame counter proves won or lost is so whatever the search below it
+  // shows: the counts of the positions after its moves may come out as bounds only (the counter
+  // has a node budget, and each move makes new regions to count), and the search would then
+  // report as a heuristic score a position the search of the move before it had proved. The
+  // count is the result's score and the first line's of each depth reported. Counted before
+  // the search, since a counter that sees the search stopping gives up.
+  main.count_root(pos);
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
 
   // Depth 1 is the ranking: the lines are the best moves by the evaluation after them.
@@ -423,6 +445,7 @@ SearchResult AlphaBetaSearch::think(const Position& start, const SearchLimits& l
     request_stop();
     for (auto& h : helpers) h.join();
   }
+  result.score = main.root_score(result.score);
   result.nodes = total_nodes();
   return result;
 }

@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 
@@ -26,10 +25,10 @@ class TranspositionTable {
  public:
   explicit TranspositionTable(std::size_t megabytes = 16);
 
-  // Not while a search uses the table. Both take memory the kernel zeroes as it is first touched
-  // (calloc of a large block is a fresh mapping), so that neither costs time in proportion to
-  // the table's size: a search made or cleared at the start of a move keeps its deadline even
-  // with a table of gigabytes on a busy machine.
+  // Not while a search uses the table. Both take a fresh anonymous mapping, whose pages the
+  // kernel zeroes as the search first touches them, so that neither writes the table: a search
+  // made or cleared at the start of a move keeps its deadline whatever the table's size, on a
+  // busy machine too. (Where there is no mmap, Windows and WebAssembly, calloc.)
   void resize(std::size_t megabytes);
   void clear();
   // Marks the entries of earlier searches as old, so they are replaced first.
@@ -40,21 +39,26 @@ class TranspositionTable {
   void store(std::uint64_t key, int ply, Move move, Score score, int depth, Bound bound);
 
   std::size_t entries() const { return bucket_count_ * kBucketSize; }
+  // The table's memory, for tests of the above (which pages are resident).
+  const void* memory() const { return entries_.get(); }
+  std::size_t bytes() const { return entries() * sizeof(Entry); }
 
  private:
   static constexpr std::size_t kBucketSize = 4;
   // Plain words read and written atomically (relaxed, tt.cpp), so that the table can live in
-  // calloc's memory: an array of std::atomic would have to be constructed, word by word.
+  // memory nobody wrote: an array of std::atomic would have to be constructed, word by word.
   struct Entry {
     std::uint64_t check;  // key ^ data, so a torn write never matches
     std::uint64_t data;
   };
-  struct Free {
-    void operator()(Entry* p) const { std::free(p); }
+  // Gives back what allocate() took, `bytes` long.
+  struct Release {
+    std::size_t bytes;
+    void operator()(Entry* p) const;
   };
   void allocate();  // bucket_count_ buckets, zeroed
 
-  std::unique_ptr<Entry[], Free> entries_;
+  std::unique_ptr<Entry[], Release> entries_;
   std::size_t bucket_count_ = 0;
   std::uint8_t generation_ = 0;
 };

@@ -76,7 +76,11 @@ struct MoveAnnotation {
   static constexpr double kBlunderSquares = 5.0;
   // A lead of at least this many squares is one no reply changes: where the mover leads by this
   // much before and after a move, or trails by this much before it, the move is not marked, since
-  // the choice did not matter (a proven or counted result is such a lead too).
+  // the choice did not matter (a proven or counted result is such a lead too). Why 20: the
+  // logistic fit of the evaluation to self-play results (docs/ENGINE.md, "Fitting the weights",
+  // 0.00613 a hundredth of a square on 8x8) gives the side 20 squares ahead all but about 5
+  // games in a million (10 squares: all but 2 in 1,000, which a strong player can still turn),
+  // and 20 is more than a fifth of the 10x10 board's empty squares at the start.
   static constexpr double kDecisiveSquares = 20.0;
   double before = 0;         // the position before the move, with the engine's best move
   double after = 0;          // the position after the move played

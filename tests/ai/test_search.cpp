@@ -1,11 +1,19 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <thread>
+#include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "ai/search.h"
 #include "ai/timeman.h"
+#include "ai/tt.h"
 #include "common/movegen.h"
 #include "common/position_text.h"
 #include "test_util.h"
@@ -122,6 +130,60 @@ TEST_CASE("the search converts a won separated endgame against best defence") {
     }
     CAPTURE(text);
     CHECK(pos.side_to_move() == ~winner);  // the loser is the one left without a move
+  }
+}
+
+TEST_CASE("a result proven at one depth stays proven, and the position after its move agrees") {
+  // Positions of 8x8 games (depth-2 self-play with thrown moves) where the side to move's best
+  // move leaves a separated endgame counted won, and a search to depth 6 came back with a
+  // heuristic lead (+41.77 and +37.28 squares): a deeper iteration, whose last positions the
+  // counter could only bound or whose widths left the winning line out, replaced the proof. The
+  // analysis then judged the move before on a heuristic score and the next ply on a proof.
+  const char* positions[] = {
+      "8/8/Bx3x2/Wx5x/xxxBxxxB/2xxx3/BWW1xx2/1Wx1x2x b",
+      "8/5B2/B7/3xxxx1/xxxxWB2/1xW1xxxx/2xxxxx1/1xxWB1W1 b",
+  };
+  for (const char* text : positions) {
+    CAPTURE(text);
+    const Position pos = *parse_position(text);
+    SearchLimits limits;
+    limits.depth = 6;
+    const SearchResult before = search_now(*make_search(), pos, limits);
+    CAPTURE(before.score);
+    CHECK(before.score >= kKnownWin);
+    Position after = pos;
+    after.do_move(before.best);
+    const SearchResult reply = search_now(*make_search(), after, limits);
+    CHECK(reply.score == -before.score);
+  }
+}
+
+TEST_CASE("a separated position the counter proves is reported proven, whatever its moves show") {
+  // Positions of 8x8 games (depth-1 self-play with thrown moves) reached by a move whose search
+  // had proved it (a count of the position after it), which the next search reported as a
+  // heuristic score (-4.09 and -22.39 squares at 60 ms): the counts after its moves came out as
+  // bounds only.
+  const char* positions[] = {
+      "1xWxx3/1xBBxx1x/x2x2xB/2xxxxxx/xxx1xW2/1xxxBx2/2xWWxx1/3xxx2 b",
+      "8/1xx3x1/x2xB3/2B5/Bxxxxxxx/WWxx2W1/Bx2xxx1/1x2W3 w",
+  };
+  for (const char* text : positions) {
+    CAPTURE(text);
+    const Position pos = *parse_position(text);
+    const Score counted = Evaluator().evaluate(pos);
+    REQUIRE(counted <= -kKnownWin);
+    for (const int depth : {2, 3, 4}) {
+      CAPTURE(depth);
+      auto search = make_search();
+      std::vector<Score> reported;  // each depth's, as the protocol's info lines give them
+      SearchCallbacks cb;
+      cb.on_progress = [&](const SearchProgress& p) { reported.push_back(p.score); };
+      search->start(pos, depth_limit(depth), cb);
+      const SearchResult r = search->wait();
+      CHECK(r.score == counted);
+      CHECK_FALSE(pos.check(r.best));
+      CHECK(reported == std::vector<Score>(static_cast<std::size_t>(r.depth), counted));
+    }
   }
 }
 
@@ -290,6 +352,55 @@ TEST_CASE("the Auto search's first move keeps its deadline with a table of a gig
   CHECK(r.kind == SearchKind::AlphaBeta);
   CHECK_FALSE(pos.check(r.best));
 }
+
+#ifdef __linux__
+namespace {
+
+// The table's pages in memory, less the first and the last (which an allocator may share with
+// its own bookkeeping): none when nothing has written the table since it was taken.
+std::size_t resident_pages(const TranspositionTable& tt) {
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(tt.memory());
+  const std::uintptr_t begin = start & ~(page - 1);
+  const std::uintptr_t end = (start + tt.bytes() + page - 1) & ~(page - 1);
+  std::vector<unsigned char> resident((end - begin) / page);
+  REQUIRE(::mincore(reinterpret_cast<void*>(begin), end - begin, resident.data()) == 0);
+  std::size_t n = 0;
+  for (std::size_t i = 1; i + 1 < resident.size(); ++i) n += resident[i] & 1U;
+  return n;
+}
+
+// Stores an entry in every bucket, so that every page of the table is written.
+void write_every_bucket(TranspositionTable& tt) {
+  for (std::uint64_t k = 0; k < tt.entries(); ++k) tt.store(k, 0, Move::none(), 7, 3, Bound::Exact);
+}
+
+}  // namespace
+
+TEST_CASE("the transposition table is made and cleared without writing its pages, at any size") {
+  // The search makes its table on its first move (Auto) and clears it for a new game, both
+  // before its clock can count; writing zeros over a table then costs time in proportion to its
+  // size. It was calloc, which glibc serves from the heap, zeroed by memset, once a mapping of
+  // the same size has been freed (below 32 MB).
+  for (const std::size_t mb : {1, 4, 16, 64}) {
+    CAPTURE(mb);
+    TranspositionTable tt(mb);
+    CHECK(resident_pages(tt) == 0);
+    for (int round = 0; round < 3; ++round) {
+      CAPTURE(round);
+      write_every_bucket(tt);
+      CHECK(resident_pages(tt) > 0);
+      CHECK(tt.probe(5, 0));
+      if (round == 2)
+        tt.resize(mb);
+      else
+        tt.clear();
+      CHECK(resident_pages(tt) == 0);
+      CHECK_FALSE(tt.probe(5, 0));  // cleared all the same
+    }
+  }
+}
+#endif
 
 TEST_CASE("node and depth limits end the search by themselves") {
   const Position pos(botzone8_variant());
