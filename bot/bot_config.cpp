@@ -188,6 +188,10 @@ std::filesystem::path default_known_servers() {
   const char* home = std::getenv("HOME");
   if (home != nullptr && std::filesystem::path(home).is_absolute())
     return std::filesystem::path(home) / ".local" / "state" / "amazons" / "known_servers";
+  // Windows, where HOME is not set: the user's local application data.
+  const char* local = std::getenv("LOCALAPPDATA");
+  if (local != nullptr && std::filesystem::path(local).is_absolute())
+    return std::filesystem::path(local) / "amazons" / "known_servers";
   return {};
 }
 

@@ -89,8 +89,8 @@ struct BotConfig {
 };
 
 // Where the bot remembers the certificates of servers it met over TLS:
-// $XDG_STATE_HOME/amazons/known_servers, else $HOME/.local/state/amazons/known_servers; empty when
-// neither is an absolute path.
+// $XDG_STATE_HOME/amazons/known_servers, else $HOME/.local/state/amazons/known_servers, else (on
+// Windows) %LOCALAPPDATA%\amazons\known_servers; empty when none is an absolute path.
 std::filesystem::path default_known_servers();
 // Takes the server from parsed addresses (the first, then the further nodes of a cluster); tcp://
 // and tls:// only (the bot speaks no WebSocket).

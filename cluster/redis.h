@@ -33,6 +33,11 @@ struct RedisAddress {
 // refused with a message saying so: this version does not send AUTH or SELECT.
 Expected<RedisAddress, std::string> parse_redis_url(std::string_view url);
 
+// Done when this build has a Redis client; else why not: a build without hiredis
+// (AMAZONS_BUILD_REDIS off, the Windows one) connects to nothing, and the server refuses its
+// cluster mode with this reason.
+Expected<void, std::string> redis_client();
+
 struct RedisOptions {
   Millis connect_timeout{500};
   Millis command_timeout{500};  // each read or write of a command

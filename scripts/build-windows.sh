@@ -5,7 +5,9 @@
 # command only) into build/windows-deps/prefix, each once: a stamp names the source version built.
 # The header-only libraries (Boost's Asio and Beast, nlohmann_json, CLI11, doctest) are Debian's,
 # seen through build/windows-deps/include, which holds nothing else.
-# Usage: scripts/build-windows.sh [--deps-only] [TARGET...]
+# Usage: scripts/build-windows.sh [--deps-only | --zip] [TARGET...]
+#   --zip: then build/windows/amazons-windows-x64.zip (the programs, the DLLs they need beyond
+#   Windows's own, config/, i18n/, the web client's files from the Linux build, README-windows.txt)
 # Installs what it needs with apt-get (as root or through sudo): the cross compiler, Wine (the
 # test suites run under it: scripts/test-windows.sh) and what the dependencies' builds run.
 set -euo pipefail
@@ -16,8 +18,12 @@ prefix=$deps/prefix
 host=x86_64-w64-mingw32
 jobs=$(nproc)
 deps_only=0
+zip=0
 if [[ ${1:-} == --deps-only ]]; then
   deps_only=1
+  shift
+elif [[ ${1:-} == --zip ]]; then
+  zip=1
   shift
 fi
 
@@ -219,16 +225,64 @@ for lib in uc in dt; do ln -sfn "libsicu$lib.a" "$prefix/lib/libicu$lib.a"; done
 
 # --- The project --------------------------------------------------------------------------------
 start=$SECONDS
-# What is not built for Windows yet (docs/DEVELOPING.md, "Windows", says why): the server's
-# network layers, the clients and the bot (AMAZONS_BUILD_NETWORK), PostgreSQL, the desktop and
-# web clients, the benchmarks, jemalloc.
+# What is not built for Windows yet (docs/DEVELOPING.md, "Windows", says why): the clients
+# (AMAZONS_BUILD_CLIENTS), the cluster mode's Redis client, PostgreSQL, the web client (the Linux
+# build makes it), the benchmarks, jemalloc, and the suites on sockets, whose harnesses are POSIX
+# (AMAZONS_BUILD_NETWORK_TESTS follows the first two).
 cmake -S . -B build/windows -G Ninja \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/$host.cmake" \
   -DAMAZONS_WINDOWS_DEPS="$deps" -DCMAKE_BUILD_TYPE=Release \
-  -DAMAZONS_BUILD_NETWORK=OFF -DAMAZONS_BUILD_SERVER_CORE="${AMAZONS_WINDOWS_SERVER_CORE:-ON}" \
+  -DAMAZONS_BUILD_NETWORK=ON -DAMAZONS_BUILD_REDIS=OFF -DAMAZONS_BUILD_CLIENTS=OFF \
+  -DAMAZONS_BUILD_SERVER_CORE="${AMAZONS_WINDOWS_SERVER_CORE:-ON}" \
   -DAMAZONS_BUILD_POSTGRES=OFF -DAMAZONS_BUILD_DESKTOP=OFF -DAMAZONS_BUILD_WEB=OFF \
   -DAMAZONS_BUILD_BENCH=OFF -DAMAZONS_JEMALLOC=OFF >/dev/null
 targets=()
 for target in "$@"; do targets+=(--target "$target"); done
 cmake --build build/windows --parallel "$jobs" "${targets[@]}"
 echo "build-windows: build/windows built in $((SECONDS - start)) s" >&2
+
+((zip)) || exit 0
+
+# --- The zip ------------------------------------------------------------------------------------
+# The layout of an installed tree (common/shipped_files.h): the programs in bin/ find their data
+# in share/amazons/ beside it. The web client is the same files on every platform: the Linux
+# build's (AMAZONS_WEB_DIST, default build/release/web/dist).
+programs=(amazons-server amazons-bot amazons-engine amazons-match amazons-record)
+web_dist=${AMAZONS_WEB_DIST:-$root/build/release/web/dist}
+if [[ ! -f $web_dist/index.html ]]; then
+  echo "build-windows: no web client in $web_dist: ./scripts/build.sh release amazons-web" >&2
+  exit 1
+fi
+program_targets=()
+for program in "${programs[@]}"; do program_targets+=(--target "$program"); done
+cmake --build build/windows --parallel "$jobs" "${program_targets[@]}"
+stage=$root/build/windows/zip/amazons-windows-x64
+rm -rf "$root/build/windows/zip"
+mkdir -p "$stage/bin" "$stage/share/amazons"
+for program in "${programs[@]}"; do
+  exe=$(find build/windows -name "$program.exe" -not -path '*/zip/*' | head -1)
+  [[ -n $exe ]] || { echo "build-windows: $program.exe was not built" >&2; exit 1; }
+  install -m 755 "$exe" "$stage/bin/"
+  "$host-strip" "$stage/bin/$program.exe"
+done
+# Everything is linked statically (the toolchain file): a DLL that is neither Windows's own nor
+# here is a mistake in the link, named rather than shipped broken.
+system_dlls='^(kernel32|user32|advapi32|ws2_32|mswsock|iphlpapi|crypt32|bcrypt|shell32|ole32|msvcrt|ucrtbase|api-ms-win-.*)\.dll$'
+for exe in "$stage"/bin/*.exe; do
+  while read -r dll; do
+    if ! grep -qiE "$system_dlls" <<<"$dll"; then
+      found=$(find "/usr/lib/gcc/$host" "/usr/$host" "$prefix" -iname "$dll" 2>/dev/null | head -1)
+      [[ -n $found ]] || { echo "build-windows: $(basename "$exe") needs $dll" >&2; exit 1; }
+      install -m 644 "$found" "$stage/bin/"
+    fi
+  done < <("$host-objdump" -p "$exe" | sed -n 's/^\s*DLL Name: //p')
+done
+cp -r config "$stage/share/amazons/config"
+cp -r i18n "$stage/share/amazons/i18n"
+cp -r "$web_dist" "$stage/share/amazons/web"
+# Windows's own tools read CRLF line ends.
+sed 's/$/\r/' packaging/README-windows.txt >"$stage/README-windows.txt"
+zip_file=$root/build/windows/amazons-windows-x64.zip
+rm -f "$zip_file"
+(cd "$root/build/windows/zip" && zip -qr9 "$zip_file" amazons-windows-x64)
+echo "build-windows: $zip_file ($(du -k "$zip_file" | cut -f1) KiB)" >&2

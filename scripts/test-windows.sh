@@ -2,7 +2,9 @@
 # Builds the Windows programs and suites (scripts/build-windows.sh) and runs the suites as .exe
 # under Wine through ctest (the toolchain's CMAKE_CROSSCOMPILING_EMULATOR): the rules (common),
 # the engine (ai), the records (formats) and the server's core (server). Prints each suite's
-# pass count. Not part of .ci/run: see docs/DEVELOPING.md, "Windows".
+# pass count. Then amazons-server.exe under Wine referees a game between two Linux bots
+# (tests/windows/server_game.sh; the bots from the Linux release build, made here). Not part of
+# .ci/run: see docs/DEVELOPING.md, "Windows".
 # Usage: scripts/test-windows.sh [ctest arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,5 +26,19 @@ for suite in common ai formats server; do
   then :; else status=1; fi
   echo "test-windows: $suite: $(grep -E 'tests passed' "$log")" >&2
 done
-echo "test-windows: built in $((built - start)) s, tested in $((SECONDS - built)) s" >&2
+suites_done=$SECONDS
+# The bots are Linux's, from the release build (niced: the machine may be shared).
+nice -n 19 ./scripts/build.sh release amazons-bot >build/windows/linux-build.log 2>&1 ||
+  { tail -20 build/windows/linux-build.log >&2; exit 1; }
+log=build/windows/server-game.log
+game_start=$SECONDS
+if timeout 600 tests/windows/server_game.sh build/windows build/release >"$log" 2>&1; then
+  echo "test-windows: server_game: passed in $((SECONDS - game_start)) s" >&2
+else
+  status=1
+  tail -20 "$log" >&2
+  echo "test-windows: server_game: FAILED (the log: $log)" >&2
+fi
+echo "test-windows: built in $((built - start)) s, suites in $((suites_done - built)) s," \
+  "the game under Wine in $((SECONDS - game_start)) s" >&2
 exit $status

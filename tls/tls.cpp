@@ -5,6 +5,7 @@
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ssl.hpp>
 
+#include <openssl/bio.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -13,13 +14,13 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <array>
 #include <cctype>
-#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <memory>
+
+#include "tls/new_file.h"
 
 namespace amazons::tls {
 
@@ -29,10 +30,10 @@ namespace {
 
 constexpr long kValidSeconds = 10L * 365 * 24 * 3600;
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
+struct BioFree {
+  void operator()(BIO* b) const { BIO_free(b); }
 };
-using File = std::unique_ptr<std::FILE, FileCloser>;
+using Bio = std::unique_ptr<BIO, BioFree>;
 struct X509Free {
   void operator()(X509* x) const { X509_free(x); }
 };
@@ -51,6 +52,13 @@ std::string openssl_reason() {
   std::array<char, 256> text{};
   ERR_error_string_n(e, text.data(), text.size());
   return text.data();
+}
+
+// What PEM_write_bio_* wrote into a memory BIO.
+std::string bio_text(BIO* bio) {
+  char* data = nullptr;
+  const long size = BIO_get_mem_data(bio, &data);
+  return size > 0 ? std::string(data, static_cast<std::size_t>(size)) : std::string();
 }
 
 bool is_ip_address(const std::string& name) {
@@ -77,9 +85,12 @@ std::string fingerprint(X509* certificate) {
 }
 
 Expected<std::string, std::string> fingerprint_of_pem(const std::filesystem::path& pem) {
-  File f(std::fopen(pem.c_str(), "rb"));
-  if (!f) return Unexpected(pem.string() + ": cannot open");
-  std::unique_ptr<X509, X509Free> cert(PEM_read_X509(f.get(), nullptr, nullptr, nullptr));
+  // Read by the standard library, which opens any path on any platform; OpenSSL parses bytes.
+  std::ifstream in(pem, std::ios::binary);
+  if (!in) return Unexpected(pem.string() + ": cannot open");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  Bio bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
+  std::unique_ptr<X509, X509Free> cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
   if (!cert) return Unexpected(pem.string() + ": not a PEM certificate (" + openssl_reason() + ")");
   return fingerprint(cert.get());
 }
@@ -140,20 +151,19 @@ Expected<void, std::string> write_self_signed(const std::filesystem::path& cert_
   std::error_code ec;
   if (std::filesystem::exists(cert_file, ec) || std::filesystem::exists(key_file, ec))
     return Unexpected(cert_file.string() + " or " + key_file.string() + " exists already");
-  const int fd = ::open(key_file.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-  if (fd < 0) return Unexpected(key_file.string() + ": cannot create");
-  File key_out(::fdopen(fd, "wb"));
-  if (!key_out) {
-    ::close(fd);
-    return Unexpected(key_file.string() + ": cannot create");
-  }
-  if (PEM_write_PrivateKey(key_out.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1 ||
-      std::fflush(key_out.get()) != 0)
-    return Unexpected(key_file.string() + ": cannot write the key");
-  File cert_out(std::fopen(cert_file.c_str(), "wbx"));
-  if (!cert_out) return Unexpected(cert_file.string() + ": cannot create");
-  if (PEM_write_X509(cert_out.get(), cert.get()) != 1 || std::fflush(cert_out.get()) != 0)
-    return Unexpected(cert_file.string() + ": cannot write the certificate");
+  Bio key_pem(BIO_new(BIO_s_mem()));
+  Bio cert_pem(BIO_new(BIO_s_mem()));
+  if (!key_pem || !cert_pem ||
+      PEM_write_bio_PrivateKey(key_pem.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) !=
+          1 ||
+      PEM_write_bio_X509(cert_pem.get(), cert.get()) != 1)
+    return Unexpected("cannot write the key and certificate as PEM: " + openssl_reason());
+  if (auto written = write_new_file(key_file, bio_text(key_pem.get()), FileReaders::Owner);
+      !written)
+    return Unexpected(key_file.string() + ": " + written.error());
+  if (auto written = write_new_file(cert_file, bio_text(cert_pem.get()), FileReaders::Anyone);
+      !written)
+    return Unexpected(cert_file.string() + ": " + written.error());
   return {};
 }
 

@@ -38,6 +38,9 @@ set(ENV{PKG_CONFIG_LIBDIR} "${AMAZONS_WINDOWS_DEPS}/prefix/lib/pkgconfig")
 set(ENV{PKG_CONFIG_PATH} "")
 set(ENV{PKG_CONFIG_SYSROOT_DIR} "")
 set(OPENSSL_ROOT_DIR "${AMAZONS_WINDOWS_DEPS}/prefix")
+# Static OpenSSL: FindOpenSSL then links what it needs of Windows (crypt32 for the CryptoAPI
+# engine's certificate stores, ws2_32).
+set(OPENSSL_USE_STATIC_LIBS TRUE)
 
 # The dependencies are static libraries: their headers must not declare DLL imports.
 # -mbig-obj: a unity batch of test sources has more sections than COFF allows by default.

@@ -1,4 +1,5 @@
-// This machine as others reach it: its host name and its network addresses.
+// This machine as others reach it: its host name and its network addresses. One file per
+// platform: host_posix.cpp (getifaddrs), host_windows.cpp (GetAdaptersAddresses).
 #pragma once
 
 #include <string>

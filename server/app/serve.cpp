@@ -2,11 +2,8 @@
 
 #include <utility>  // before Asio, see server/net/server.h
 
-#include <sys/resource.h>
-
 #include <atomic>
 #include <boost/asio.hpp>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -15,6 +12,7 @@
 #include <vector>
 
 #include "server/app/host.h"
+#include "server/app/process.h"
 #include "server/net/server.h"
 #include "server/storage/open_storage.h"
 #include "tls/tls.h"
@@ -22,15 +20,6 @@
 namespace amazons::server {
 
 namespace {
-
-// Thousands of connections need more descriptors than the usual soft limit of 1024.
-void raise_file_limit() {
-  rlimit r{};
-  if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
-    r.rlim_cur = r.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &r);
-  }
-}
 
 // The certificate and key the server uses: the host's files, or its own self-signed pair beside
 // the database (made on first start).
@@ -138,11 +127,13 @@ void reload(Server& server, const ServerConfig& config, Log& log) {
   }
 }
 
-// Runs the io_context on config.threads threads until the server has stopped: by SIGINT or
-// SIGTERM (gracefully) or by itself (storage failed). Returns whether everything was stored.
+// Runs the io_context on config.threads threads until the server has stopped: by a stop signal
+// (add_stop_signals; gracefully) or by itself (storage failed). Returns whether everything was
+// stored.
 bool run_until_stopped(boost::asio::io_context& io, Server& server, const ServerConfig& config,
                        Log& log) {
-  boost::asio::signal_set reloads(io, SIGHUP);
+  boost::asio::signal_set reloads(io);
+  add_reload_signals(reloads);
   std::function<void()> wait_reload = [&] {
     reloads.async_wait([&](const boost::system::error_code& ec, int) {
       if (ec) return;
@@ -153,7 +144,8 @@ bool run_until_stopped(boost::asio::io_context& io, Server& server, const Server
   wait_reload();
 
   std::atomic<bool> ok = true;
-  boost::asio::signal_set stops(io, SIGINT, SIGTERM);
+  boost::asio::signal_set stops(io);
+  add_stop_signals(stops);
   const auto finish = [&](bool stored_everything) {
     ok = stored_everything;
     boost::system::error_code ignored;
@@ -165,7 +157,7 @@ bool run_until_stopped(boost::asio::io_context& io, Server& server, const Server
   server.on_stopped(finish);
   stops.async_wait([&](const boost::system::error_code& ec, int sig) {
     if (ec) return;
-    log.info("signal", {{"signal", sig == SIGINT ? "SIGINT" : "SIGTERM"}});
+    log.info("signal", {{"signal", signal_name(sig)}});
     server.stop(finish);
   });
   std::vector<std::thread> pool;

@@ -1,13 +1,10 @@
 #include "server/net/streams.h"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-
 #include <array>
 #include <vector>
 
 #include "common/protocol.h"
+#include "server/net/unsent_limit.h"
 
 namespace amazons::server::detail {
 
@@ -16,11 +13,6 @@ namespace {
 // Lines gathered into one write while earlier ones are in flight.
 constexpr std::size_t kMaxLinesPerWrite = 64;
 constexpr std::size_t kReadChunk = 16 * 1024;
-// How much the kernel may hold unsent for one connection (TCP_NOTSENT_LOWAT). Lines are written
-// to the socket as soon as they are queued, and Linux grows a socket's send buffer to megabytes
-// by itself: without a bound there, the output of a client that does not read would pile up
-// in the kernel instead of in the session's queue, which max_write_queue_kib bounds.
-constexpr int kMaxUnsentBytes = 64 * 1024;
 
 // ---- JSON lines over a byte stream (plain or TLS) ---------------------------------------------
 
@@ -34,8 +26,7 @@ class LineSession final : public Session {
         stream_(std::move(stream)) {
     beast::get_lowest_layer(stream_).expires_never();
     auto& socket = beast::get_lowest_layer(stream_).socket();
-    ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &kMaxUnsentBytes,
-                 sizeof kMaxUnsentBytes);
+    limit_unsent_bytes(socket);
     if constexpr (!kIsTls<Stream>) {
       // write() tries the socket at once and must not block when it is full.
       error_code ignored;

@@ -180,6 +180,8 @@ void Server::start() {
     }
   }
   if (config_.cluster) {
+    if (auto client = cluster::redis_client(); !client)
+      throw std::runtime_error("--cluster: " + client.error());
     ClusterOptions options;
     auto redis = cluster::parse_redis_url(config_.cluster->redis);
     if (!redis) throw std::runtime_error("--cluster: " + redis.error());

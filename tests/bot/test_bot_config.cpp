@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 #include "tests/test_paths.h"
 
+#include <cstdlib>
 #include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -91,6 +93,50 @@ TEST_CASE("bot config: the known-servers file: first fingerprints kept, bad line
   CHECK(known->at("[::1]:2") == hex('B'));
   std::ofstream(file, std::ios::app) << "h:3 not-a-fingerprint\n";
   CHECK(load_known_servers(file).error().find(":4: expected") != std::string::npos);
+}
+
+namespace {
+
+// Sets or unsets an environment variable for one case, and puts it back.
+class EnvVar {
+ public:
+  EnvVar(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value)
+      ::setenv(name, value, 1);
+    else
+      ::unsetenv(name);
+  }
+  ~EnvVar() {
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+  EnvVar(const EnvVar&) = delete;
+  EnvVar& operator=(const EnvVar&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace
+
+TEST_CASE("bot config: the known-servers file: XDG_STATE_HOME, else HOME, else LOCALAPPDATA") {
+  EnvVar state("XDG_STATE_HOME", "/s");
+  EnvVar home("HOME", "/h");
+  EnvVar local("LOCALAPPDATA", "/l");
+  CHECK(default_known_servers() == std::filesystem::path("/s/amazons/known_servers"));
+  {
+    EnvVar no_state("XDG_STATE_HOME", nullptr);
+    CHECK(default_known_servers() ==
+          std::filesystem::path("/h/.local/state/amazons/known_servers"));
+    EnvVar relative_home("HOME", "h");  // not absolute: skipped
+    CHECK(default_known_servers() == std::filesystem::path("/l/amazons/known_servers"));
+    EnvVar no_local("LOCALAPPDATA", nullptr);
+    CHECK(default_known_servers().empty());
+  }
 }
 
 TEST_CASE("bot config: the shipped config/bot.json is valid and the default without flags") {
