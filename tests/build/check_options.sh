@@ -68,6 +68,29 @@ if command -v emcc >/dev/null; then
     fail "AMAZONS_BUILD_WASM=OFF: the WebAssembly engine is still built"
 fi
 
+# The parts the Windows build leaves out (docs/DEVELOPING.md, "Windows"), each off on its own:
+# AMAZONS_BUILD_REDIS (hiredis, or redis_absent.cpp), AMAZONS_BUILD_CLIENTS (the clients' logic
+# and the terminal client), and with either off AMAZONS_BUILD_NETWORK_TESTS (the socket suites).
+configure noredis -DAMAZONS_BUILD_REDIS=OFF -DAMAZONS_BUILD_WEB=OFF
+grep -q 'cluster/CMakeFiles/amazons_cluster.dir/redis_connection.cpp' "$work/on/build.ninja" ||
+  fail "AMAZONS_BUILD_REDIS=ON: no hiredis connection"
+grep -q 'amazons_cluster.dir/redis_absent.cpp' "$work/on/build.ninja" &&
+  fail "AMAZONS_BUILD_REDIS=ON: the stand-in without Redis is built"
+grep -q 'amazons_cluster.dir/redis_absent.cpp' "$work/noredis/build.ninja" ||
+  fail "AMAZONS_BUILD_REDIS=OFF: no stand-in without Redis"
+grep -q 'redis_connection.cpp\|hiredis' "$work/noredis/build.ninja" &&
+  fail "AMAZONS_BUILD_REDIS=OFF: hiredis is still built or linked"
+grep -q 'build tests/cluster_nodes ' "$work/on/build.ninja" ||
+  fail "AMAZONS_BUILD_NETWORK_TESTS=ON: no socket suite"
+grep -q 'build tests/cluster_nodes ' "$work/noredis/build.ninja" &&
+  fail "AMAZONS_BUILD_NETWORK_TESTS (off without Redis): the socket suites remain"
+configure noclients -DAMAZONS_BUILD_CLIENTS=OFF -DAMAZONS_BUILD_WEB=OFF -DAMAZONS_BUILD_DESKTOP=OFF
+grep -q 'build tui/amazons-tui:' "$work/on/build.ninja" || fail "AMAZONS_BUILD_CLIENTS=ON: no tui"
+grep -q 'build tui/amazons-tui:' "$work/noclients/build.ninja" &&
+  fail "AMAZONS_BUILD_CLIENTS=OFF: the terminal client remains"
+grep -q 'build server/amazons-server:' "$work/noclients/build.ninja" ||
+  fail "AMAZONS_BUILD_CLIENTS=OFF: the server is gone too"
+
 # amazons-programs (what run.sh builds): the programs, and no test suite.
 programs=$(ninja -C "$work/on" -t query amazons-programs)
 for p in server/amazons-server bot/amazons-bot ai/amazons-engine client/amazons-watch tui/amazons-tui; do
