@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <regex>
+#include <cctype>
+#include <optional>
+#include <string_view>
 
 #include "client/computer_game.h"
 #include "client/settings.h"
@@ -211,41 +213,100 @@ std::string host_failure_text(const Catalogue& t, const HostFailure& f) {
   return t("host.failure.stopped", {{"log", log}});
 }
 
+namespace {
+
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool has_space(std::string_view s) { return std::any_of(s.begin(), s.end(), is_space); }
+// A word: not empty, no white space in it.
+bool is_word(std::string_view s) { return !s.empty() && !has_space(s); }
+
+// What follows `prefix` in `s`, if `s` begins with it.
+std::optional<std::string_view> after(std::string_view s, std::string_view prefix) {
+  if (!s.starts_with(prefix)) return std::nullopt;
+  return s.substr(prefix.size());
+}
+
+// A removed chat line's reason as the server writes it (lobby_moderation.cpp):
+// `REASON (line N in game G: "TEXT")`, REASON maybe empty, TEXT anything.
+struct RemovedLine {
+  std::string_view reason, line, game, text;
+};
+std::optional<RemovedLine> removed_line(std::string_view s) {
+  if (!s.ends_with("\")")) return std::nullopt;
+  for (auto at = s.find("(line "); at != std::string_view::npos; at = s.find("(line ", at + 1)) {
+    const auto digits = at + 6;
+    auto end = digits;
+    while (end < s.size() && is_digit(s[end])) ++end;
+    const auto game_at = end + std::string_view(" in game ").size();
+    if (end == digits || s.substr(end).substr(0, 9) != " in game ") continue;
+    auto game_end = game_at;  // the game is a word, its colon the last character
+    while (game_end < s.size() && !is_space(s[game_end])) ++game_end;
+    if (game_end < game_at + 2 || s[game_end - 1] != ':' ||
+        s.substr(game_end).substr(0, 2) != " \"" || game_end + 2 > s.size() - 2)
+      continue;
+    std::string_view reason = s.substr(0, at);
+    if (reason.ends_with(' ')) reason.remove_suffix(1);
+    return RemovedLine{reason, s.substr(digits, end - digits),
+                       s.substr(game_at, game_end - 1 - game_at),
+                       s.substr(game_end + 2, s.size() - 2 - (game_end + 2))};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// The server's forms (lobby_moderation.cpp, admin.cpp), read by hand: the text comes from the
+// server, and a regular expression over it cost a recursion per character.
 std::string audit_target_text(const Catalogue& t, std::string_view action,
                               const std::string& target) {
-  std::smatch m;
-  if (action == "adjudicate" &&
-      std::regex_match(target, m, std::regex(R"(game (\S+) to (White|Black))")))
-    return t("moderation.target.game_to",
-             {{"game", m[1].str()},
-              {"side", side_name(t, m[2].str() == "White" ? Color::White : Color::Black)}});
-  if (std::regex_match(target, m, std::regex(R"(game (\S+))")))
-    return t("moderation.target.game", {{"game", m[1].str()}});
-  if (action == "resolve" && std::regex_match(target, m, std::regex(R"(report (\d+) on (.+))")))
-    return t("moderation.target.report", {{"report", m[1].str()}, {"player", m[2].str()}});
+  if (const auto game = after(target, "game ")) {
+    // "game G to White" (an adjudication), or "game G".
+    const auto to = game->rfind(" to ");
+    if (action == "adjudicate" && to != std::string_view::npos && is_word(game->substr(0, to))) {
+      const auto side = game->substr(to + 4);
+      if (side == "White" || side == "Black")
+        return t("moderation.target.game_to",
+                 {{"game", std::string(game->substr(0, to))},
+                  {"side", side_name(t, side == "White" ? Color::White : Color::Black)}});
+    }
+    if (is_word(*game)) return t("moderation.target.game", {{"game", std::string(*game)}});
+  }
+  if (const auto report = after(target, "report "); report && action == "resolve") {
+    // "report N on PLAYER"
+    auto end = std::size_t{0};
+    while (end < report->size() && is_digit((*report)[end])) ++end;
+    const auto player = report->substr(end);
+    if (end > 0 && player.starts_with(" on ") && player.size() > 4 &&
+        player.find_first_of("\r\n") == std::string_view::npos)
+      return t("moderation.target.report", {{"report", std::string(report->substr(0, end))},
+                                            {"player", std::string(player.substr(4))}});
+  }
   if ((action == "open_registrations" || action == "close_registrations") && target == "server")
     return t("moderation.target.server");
-  if (action == "grant" && std::regex_match(target, m, std::regex(R"((\S+) (moderator|admin))")))
-    return t("moderation.target.grant",
-             {{"player", m[1].str()}, {"role", t("moderation.role." + m[2].str())}});
+  if (action == "grant") {
+    // "PLAYER moderator" or "PLAYER admin"
+    const auto space = target.find(' ');
+    const std::string_view player = std::string_view(target).substr(0, space);
+    const std::string role = space == std::string::npos ? "" : target.substr(space + 1);
+    if (is_word(player) && (role == "moderator" || role == "admin"))
+      return t("moderation.target.grant",
+               {{"player", std::string(player)}, {"role", t("moderation.role." + role)}});
+  }
   return target;
 }
 
 std::string audit_reason_text(const Catalogue& t, std::string_view action,
                               const std::string& reason) {
-  std::smatch m;
-  if (action == "remove_chat" &&
-      std::regex_match(
-          reason, m,
-          std::regex(R"re(((?:.|\n)*?) ?\(line (\d+) in game (\S+): "((?:.|\n)*)"\))re"))) {
-    const std::string removed =
-        t("moderation.removed_line",
-          {{"line", m[2].str()}, {"game", m[3].str()}, {"text", m[4].str()}});
-    return m[1].str().empty()
-               ? removed
-               : t("moderation.removed_line.after", {{"reason", m[1].str()}, {"removed", removed}});
-  }
-  return reason;
+  if (action != "remove_chat") return reason;
+  const auto r = removed_line(reason);
+  if (!r) return reason;
+  const std::string removed = t("moderation.removed_line", {{"line", std::string(r->line)},
+                                                            {"game", std::string(r->game)},
+                                                            {"text", std::string(r->text)}});
+  return r->reason.empty() ? removed
+                           : t("moderation.removed_line.after",
+                               {{"reason", std::string(r->reason)}, {"removed", removed}});
 }
 
 std::string name_problem_text(const Catalogue& t, std::string_view problem) {

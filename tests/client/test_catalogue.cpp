@@ -301,4 +301,21 @@ TEST_CASE("words: the moderation audit's targets and removed chat lines, in both
   CHECK(audit_reason_text(en, "remove_chat", R"(spam (line 4 in game 12: "buy now"))") ==
         R"(spam (line 4 in game 12: "buy now"))");
   CHECK(audit_reason_text(zh, "mute", "spam (line 4)") == "spam (line 4)");
+  // The removed line is anything, quotes and brackets included; the reason may look like one.
+  CHECK(audit_reason_text(zh, "remove_chat",
+                          R"x(a (line 2) b (line 7 in game 9: "say "(line 1 in game 3: ")"))x") ==
+        R"x(a (line 2) b（对局 9 第 7 条：“say "(line 1 in game 3: ")”）)x");
+  CHECK(audit_reason_text(zh, "remove_chat", "(line 4 in game 12: \"two\nlines\")") ==
+        "（对局 12 第 4 条：“two\nlines”）");
+  // Not the form: shown as written.
+  for (const char* odd : {R"x(spam (line x in game 12: "a"))x", R"x(spam (line 4 in game : "a"))x",
+                          R"x(spam (line 4 in game 12 "a"))x", R"x(spam (line 4 in game 12: "a"x",
+                          R"x((line 4 in game 12: ")x", R"x((line 4 in game 12:"a"))x", ""})
+    CHECK(audit_reason_text(zh, "remove_chat", odd) == odd);
+  CHECK(audit_target_text(zh, "adjudicate", "game 12 to Grey") == "game 12 to Grey");
+  CHECK(audit_target_text(zh, "adjudicate", "game 1 2 to White") == "game 1 2 to White");
+  CHECK(audit_target_text(zh, "resolve", "report x on bob") == "report x on bob");
+  CHECK(audit_target_text(zh, "resolve", "report 3 on ") == "report 3 on ");
+  CHECK(audit_target_text(zh, "grant", "Li root") == "Li root");
+  CHECK(audit_target_text(zh, "grant", "Li  admin") == "Li  admin");
 }
