@@ -85,6 +85,20 @@ struct Node {
 
 RemotePlayer remote(const std::string& name) { return {name, false, Rating{}, 0}; }
 
+// Game `id` as the shared database has it for the node that takes it over: alice (White)
+// against bob, one move played.
+StoredGame alice_against_bob(GameId id) {
+  StoredGame g;
+  g.row.id = id;
+  g.row.variant = standard_variant();
+  g.row.rules = "standard";
+  g.row.white = {"alice", false, kInitialRating};
+  g.row.black = {"bob", false, kInitialRating};
+  g.row.started_at = Timestamp{Millis{1'800'000'000'000}};
+  g.moves.push_back({id, 1, *parse_move("d1-d7/g7"), Millis{100}, std::nullopt});
+  return g;
+}
+
 // A correspondence time control: a day a move.
 const TimeControl per_day = TimeControl::fixed_per_move(Millis{24LL * 3600 * 1000});
 
@@ -252,14 +266,7 @@ TEST_CASE("cluster lobby: a lost lease drops the game and closes whoever follows
 TEST_CASE("cluster lobby: a game taken over is restored with every move, its players told") {
   Node a("a");
   a.login(1, "alice");
-  StoredGame g;
-  g.row.id = 55;
-  g.row.variant = standard_variant();
-  g.row.rules = "standard";
-  g.row.white = {"alice", false, 1500};
-  g.row.black = {"bob", false, 1500};
-  g.row.started_at = Timestamp{Millis{1'800'000'000'000}};
-  g.moves.push_back({55, 1, *parse_move("d1-d7/g7"), Millis{100}, std::nullopt});
+  const StoredGame g = alice_against_bob(55);
   const auto fx = a.lobby.adopt(g, 9, at(100));
   CHECK(a.lobby.runs(55));
   const auto st = first<State>(fx, 1);
@@ -278,14 +285,7 @@ TEST_CASE(
   Node b("b"), c("c");
   b.login(5, "bob");
   c.set_peer("b", b);
-  StoredGame g;
-  g.row.id = 55;
-  g.row.variant = standard_variant();
-  g.row.rules = "standard";
-  g.row.white = {"alice", false, 1500};
-  g.row.black = {"bob", false, 1500};
-  g.row.started_at = Timestamp{Millis{1'800'000'000'000}};
-  g.moves.push_back({55, 1, *parse_move("d1-d7/g7"), Millis{100}, std::nullopt});
+  const StoredGame g = alice_against_bob(55);
   const auto fx = c.lobby.adopt(g, 9, at(100));
   std::optional<State> told;
   for (const auto& m : fx.messages)
