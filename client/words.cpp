@@ -1,9 +1,9 @@
 #include "client/words.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
-#include <cctype>
 #include <optional>
 #include <string_view>
 

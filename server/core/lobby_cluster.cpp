@@ -17,6 +17,14 @@ using namespace lobby_detail;
 
 // ---- requests for what other nodes run --------------------------------------------------------
 
+namespace {
+Forward::Watching forward_watching(const protocol::ClientMessage& m) {
+  if (std::holds_alternative<protocol::Watch>(m)) return Forward::Watching::Starts;
+  if (std::holds_alternative<protocol::Leave>(m)) return Forward::Watching::Stops;
+  return Forward::Watching::Unchanged;
+}
+}  // namespace
+
 bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMessage& m) {
   const auto k = ClusterKey::parse(key);
   if (!k) return false;  // a bad id is refused here, as by one server
@@ -44,11 +52,8 @@ bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMess
     ctx.fx.cluster.bounces.push_back(Bounce{r->second, key, std::move(line)});
   else {
     const PlayerState& p = player(*sessions_.at(ctx.requester).player);
-    const auto watching = std::holds_alternative<protocol::Watch>(m)   ? Forward::Watching::Starts
-                          : std::holds_alternative<protocol::Leave>(m) ? Forward::Watching::Stops
-                                                                       : Forward::Watching::Unchanged;
     ctx.fx.cluster.forwards.push_back(
-        Forward{ctx.requester, key, std::move(line), as_remote(p), watching});
+        Forward{ctx.requester, key, std::move(line), as_remote(p), forward_watching(m)});
   }
   return true;
 }

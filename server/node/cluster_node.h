@@ -261,7 +261,7 @@ class ClusterNode {
   std::map<std::string, cluster::Lease> in_flight_;  // leases of takeovers not yet adopted
   std::set<std::string> live_;                       // nodes alive at the last check
   std::set<std::string> gone_;  // nodes seen alive, then gone (until they come back)
-  std::map<std::string, std::chrono::steady_clock::time_point> unheard_;  // node -> when
+  std::map<std::string, std::chrono::steady_clock::time_point> unheard_;       // node -> when
   std::map<std::string, std::chrono::steady_clock::time_point> silent_since_;  // fell_silent()
   std::chrono::steady_clock::time_point next_heartbeat_{}, next_members_{}, next_renew_{},
       next_names_{}, next_scan_{}, next_resolve_{}, next_duties_{}, next_tick_{}, next_orphans_{};
@@ -287,9 +287,9 @@ class ClusterNode {
     std::chrono::steady_clock::time_point sent;
   };
   std::map<SessionId, std::vector<Unanswered>> unanswered_;
-  std::map<std::string, std::uint64_t> lives_;        // the life (bus incarnation) each node is in
-  std::vector<std::string> addresses_;                // addresses(): this node's, then the others'
-  std::set<std::string> known_addresses_;             // known_addresses()
+  std::map<std::string, std::uint64_t> lives_;  // the life (bus incarnation) each node is in
+  std::vector<std::string> addresses_;          // addresses(): this node's, then the others'
+  std::set<std::string> known_addresses_;       // known_addresses()
   std::atomic<ClusterState> state_ = ClusterState::Starting;
   std::atomic<bool> stopping_ = false;
   std::atomic<bool> bus_up_ = false;

@@ -238,8 +238,8 @@ void ClusterNode::refuse_unanswered(const std::string& dead,
         // and was refused at once.
         if (u.node != dead || u.sent > silent_since) return false;
         if (now - u.sent <= kAnswerWithin)
-          refused.push_back(Routed{it->first, std::move(u.key), std::move(u.line),
-                                   std::move(u.player)});
+          refused.push_back(
+              Routed{it->first, std::move(u.key), std::move(u.line), std::move(u.player)});
         return true;
       });
       it = it->second.empty() ? unanswered_.erase(it) : std::next(it);
@@ -263,8 +263,12 @@ void ClusterNode::watch_again(const std::string& dead) {
       // client asked nothing now, and takes the state as news of a game it watches.
       auto request = protocol::decode_client(w.line);
       if (!request) continue;
-      again.push_back(Routed{session, key, protocol::encode(request->message, std::nullopt),
-                             w.player, Forward::Watching::Starts, true});
+      again.push_back(Routed{.session = session,
+                             .key = key,
+                             .line = protocol::encode(request->message, std::nullopt),
+                             .player = w.player,
+                             .watching = Forward::Watching::Starts,
+                             .patient = true});
     }
   for (Routed& item : again) route(std::move(item));
 }

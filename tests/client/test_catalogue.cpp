@@ -310,7 +310,8 @@ TEST_CASE("words: the moderation audit's targets and removed chat lines, in both
   // Not the form: shown as written.
   for (const char* odd : {R"x(spam (line x in game 12: "a"))x", R"x(spam (line 4 in game : "a"))x",
                           R"x(spam (line 4 in game 12 "a"))x", R"x(spam (line 4 in game 12: "a"x",
-                          R"x((line 4 in game 12: ")x", R"x((line 4 in game 12:"a"))x", ""})
+                          R"x((line 4 in game 12: ")x",
+                          R"x((line 4 in game 12:"a"))x", ""})
     CHECK(audit_reason_text(zh, "remove_chat", odd) == odd);
   CHECK(audit_target_text(zh, "adjudicate", "game 12 to Grey") == "game 12 to Grey");
   CHECK(audit_target_text(zh, "adjudicate", "game 1 2 to White") == "game 1 2 to White");

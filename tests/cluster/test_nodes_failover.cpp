@@ -144,7 +144,8 @@ TEST_SUITE("redis") {
       // order; then Bob moves again.
       bool refused = false, again = false, moved = false;
       std::optional<State> state;
-      for (const auto deadline = Clock::now() + Millis{15'000}; !moved && Clock::now() < deadline;) {
+      for (const auto deadline = Clock::now() + Millis{15'000};
+           !moved && Clock::now() < deadline;) {
         const auto line = bob->raw().read_line(Millis{500});
         if (!line) {
           REQUIRE_FALSE(bob->raw().closed());

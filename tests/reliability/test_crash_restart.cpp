@@ -179,7 +179,7 @@ class Run {
   int epoch = 0;
   int kills = 0;
   long long acked_total = 0;
-  int unavailable = 0;  // "try again in a moment" answers of a cluster node
+  int unavailable = 0;       // "try again in a moment" answers of a cluster node
   int unavailable_kept = 0;  // of which answered a move on a connection that stayed open
   long long acked_since_start = 0;
   long long kill_after = 0;  // acknowledged moves since the start, or
