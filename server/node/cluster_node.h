@@ -154,7 +154,7 @@ class ClusterNode {
   void fail(const Routed& item, protocol::ErrorCode code, const std::string& message);
   // The node that runs `item`'s key is dead or unheard: answers it `unavailable`, at once.
   void refuse(const Routed& item);
-  // refuse()s what waits for `key`, but what is patient (Routed::patient).
+  // refuse()s what waits for `key`, but what is patient (Routed::patient()).
   void refuse_impatient(const std::string& key);
   // What this node's sessions watch on other nodes (Forward::Watching), and the watches of those
   // on `dead` sent again, to wait for the nodes that take their games over.

@@ -103,12 +103,14 @@ struct ClusterNode::Routed {
   std::string line;  // the request; empty for an attach
   RemotePlayer player;
   Forward::Watching watching = Forward::Watching::Unchanged;
-  // Waits for the node that takes its key over when the node that runs it is dead or unheard
-  // (an attach, a watch sent again after a node died); any other request is answered
-  // `unavailable` at once then: the player sees it, and moves again once the game is back.
-  bool patient = false;
+  bool watch_again = false;  // a watch sent again after a node died (ClusterNode::watch_again)
   int bounces = 0;
   std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+  // Waits for the node that takes its key over when the node that runs it is dead or unheard:
+  // an attach, or a watch sent again, which the player did not just ask for. Any other request
+  // is answered `unavailable` at once then: the player sees it, and moves again once the game
+  // is back.
+  bool patient() const { return line.empty() || watch_again; }
 };
 
 }  // namespace amazons::server

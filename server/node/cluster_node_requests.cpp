@@ -70,12 +70,7 @@ void ClusterNode::carry_out(ClusterEffects fx) {
       route(
           Routed{f.session, std::move(f.key), std::move(f.line), std::move(f.player), f.watching});
     for (auto& a : fx.attaches)
-      route(Routed{.session = a.session,
-                   .key = std::to_string(a.game),
-                   .line = {},  // an attach
-                   .player = std::move(a.player),
-                   .watching = Forward::Watching::Unchanged,
-                   .patient = true});
+      route(Routed{a.session, std::to_string(a.game), {}, std::move(a.player)});  // an attach
     for (auto& b : fx.bounces)
       publish_to(b.to.node, wire::Bounced{b.to.session, std::move(b.key), std::move(b.line)});
     for (auto& e : fx.moderation) publish(directory_channel_, wire::Moderated{std::move(e)});

@@ -119,7 +119,7 @@ void ClusterNode::refuse_impatient(const std::string& key) {
   const auto w = waiting_.find(key);
   if (w == waiting_.end()) return;
   std::erase_if(w->second, [&](const Routed& item) {
-    if (item.patient || item.line.empty()) return false;
+    if (item.patient()) return false;
     refuse(item);
     return true;
   });
@@ -165,7 +165,7 @@ void ClusterNode::send_to(const std::string& node, const Routed& item) {
     listeners = publish_to(node, wire::AttachGame{item.session, item.player, *game});
   } else {
     // Kept before it goes: the answer may come before the publish returns.
-    const bool answer_due = !item.patient;
+    const bool answer_due = !item.patient();
     if (answer_due) expect_answer(node, item);
     listeners = publish_to(node, wire::Request{item.session, item.player, item.key, item.line});
     if (answer_due && (!listeners || *listeners == 0)) {
@@ -188,7 +188,7 @@ void ClusterNode::send_to(const std::string& node, const Routed& item) {
     // attach waits, for the node to be heard again or for the node that takes the game over.
     unheard_[node] = Clock::now();
     owner_cache_.erase(item.key);
-    if (item.patient || item.line.empty())
+    if (item.patient())
       waiting_[item.key].push_back(item);
     else
       refuse(item);
@@ -268,7 +268,7 @@ void ClusterNode::watch_again(const std::string& dead) {
                              .line = protocol::encode(request->message, std::nullopt),
                              .player = w.player,
                              .watching = Forward::Watching::Starts,
-                             .patient = true});
+                             .watch_again = true});
     }
   for (Routed& item : again) route(std::move(item));
 }
