@@ -7,6 +7,7 @@
 
 #include "server/core/address_group.h"
 #include "server/core/auth.h"
+#include "server/core/cluster_key.h"
 #include "server/core/lobby_context.h"
 
 namespace amazons::server {
@@ -16,19 +17,18 @@ using protocol::ServerMessage;
 using namespace lobby_detail;
 
 namespace {
+// What a player may not ask: every moderation request but a report.
 template <class M>
-constexpr bool is_moderation_request =
+constexpr bool moderators_only =
     std::is_same_v<M, protocol::Mute> || std::is_same_v<M, protocol::Unmute> ||
     std::is_same_v<M, protocol::Kick> || std::is_same_v<M, protocol::Ban> ||
     std::is_same_v<M, protocol::Unban> || std::is_same_v<M, protocol::Adjudicate> ||
     std::is_same_v<M, protocol::RemoveChat> || std::is_same_v<M, protocol::AuditRequest> ||
-    std::is_same_v<M, protocol::SanctionsRequest> || std::is_same_v<M, protocol::Report> ||
-    std::is_same_v<M, protocol::ReportsRequest> || std::is_same_v<M, protocol::Resolve>;
-// Tournament requests. Those about one tournament go, on a cluster, to the node directing it.
+    std::is_same_v<M, protocol::SanctionsRequest> || std::is_same_v<M, protocol::ReportsRequest> ||
+    std::is_same_v<M, protocol::Resolve>;
+// Requests about one tournament, which on a cluster the node directing it answers.
 template <class M>
-constexpr bool is_tournament_request =
-    std::is_same_v<M, protocol::TournamentCreate> ||
-    std::is_same_v<M, protocol::TournamentsRequest> ||
+constexpr bool names_a_tournament =
     std::is_same_v<M, protocol::TournamentShow> || std::is_same_v<M, protocol::TournamentJoin> ||
     std::is_same_v<M, protocol::TournamentWithdraw>;
 // Requests about one game, which the node that runs the game answers.
@@ -47,18 +47,21 @@ bool open_before_hello(const protocol::ClientMessage& m) {
 }  // namespace
 
 Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
-    : config_(std::move(config)), rng_(std::random_device{}()), auth_budget_(config_.auth_budget) {
+    : config_(std::move(config)),
+      ids_(config_.node ? IdSource::from_blocks(kGameIdBlock) : IdSource::counting()),
+      rng_(std::random_device{}()),
+      auth_budget_(config_.auth_budget) {
   moderation_.settings = state.moderation;
   for (const SanctionRow& row : state.sanctions)
     moderation_.sanctions[{row.kind, row.target}] = row;
   for (const ReportRow& row : state.open_reports) moderation_.open_reports[row.id] = row;
-  moderation_.next_report = state.last_report_id + 1;
+  ids_.used(IdSource::Kind::Report, state.last_report_id);
   // A cluster node starts with nothing of its own: the games it runs are the ones it takes over
   // (Lobby::adopt) or starts, and players' rows are read fresh at login, since other nodes
   // change them.
   if (clustered()) return;
   for (const PlayerRow& row : state.players) player_entry(row.name).row = row;
-  next_game_id_ = state.last_game_id + 1;
+  ids_.used(IdSource::Kind::Game, state.last_game_id);
   for (const StoredGame& stored : state.unfinished) {
     auto room = GameRoom::restore(stored, config_.claim_grace, now);
     if (!room) {
@@ -181,17 +184,16 @@ Effects Lobby::handle(SessionId session,
 }
 
 void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
-  SessionState& s = sessions_.at(ctx.requester);
-  if (std::holds_alternative<protocol::Ping>(message)) return ctx.reply(protocol::Pong{});
-  if (std::holds_alternative<protocol::Pong>(message)) return;
-  if (const auto* hello = std::get_if<protocol::Hello>(&message)) {
-    if (s.player || s.hello_pending)
-      return ctx.error(ErrorCode::AlreadyLoggedIn, "this connection has already said hello");
-    return on_hello(ctx, *hello);
-  }
+  const auto handle = [&] { std::visit([&](const auto& m) { on(ctx, m); }, message); };
+  // The connection's own: liveness and the hello.
+  if (std::holds_alternative<protocol::Ping>(message) ||
+      std::holds_alternative<protocol::Pong>(message) ||
+      std::holds_alternative<protocol::Hello>(message))
+    return handle();
   // A visitor who has not said hello may look around: the lobby's list, and watching a game (a
   // private one with its invite code, within the address's guessing budget). A server with a
   // password shows nothing before it.
+  const SessionState& s = sessions_.at(ctx.requester);
   if (!s.player && !(open_before_hello(message) && !config_.server_password))
     return ctx.error(ErrorCode::NotLoggedIn, "say hello first");
   // Every request that names a clock (create, seek, challenge, tournament_create, and any added
@@ -209,8 +211,8 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
       },
       message);
   if (!clock) return ctx.error(ErrorCode::BadField, "time: " + clock.error());
-  // A cluster node hands a request about a game or challenge it does not run to the node that
-  // does.
+  // A cluster node hands a request about a game, challenge or tournament it does not run to the
+  // node that does.
   if (clustered()) {
     // A chat line is kept by the node running its game: reports and removals of it go there.
     std::optional<std::int64_t> line;
@@ -218,88 +220,30 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
     if (const auto* r = std::get_if<protocol::RemoveChat>(&message)) line = r->line;
     if (line && *line > 0 && hand_on(ctx, std::to_string(*line >> kChatLineGameShift), message))
       return;
-    const std::string* key = std::visit(
-        [](const auto& m) -> const std::string* {
+    const std::optional<std::string> key = std::visit(
+        [](const auto& m) -> std::optional<std::string> {
           using M = std::decay_t<decltype(m)>;
           if constexpr (std::is_same_v<M, protocol::Accept> || std::is_same_v<M, protocol::Decline>)
-            return &m.challenge;
+            return m.challenge;
           else if constexpr (names_a_game<M>)
-            return &m.game;
+            return m.game;
+          else if constexpr (names_a_tournament<M>)
+            return m.id > 0 ? std::optional(ClusterKey::tournament(m.id).text()) : std::nullopt;
           else
-            return nullptr;
+            return std::nullopt;
         },
         message);
     if (key && hand_on(ctx, *key, message)) return;
   }
-
-  std::visit(
-      [&](const auto& m) {
-        using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, protocol::Create>) {
-          on_create(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::List>) {
-          on_list(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Join>) {
-          on_join(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Watch>) {
-          on_watch(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Leave>) {
-          on_leave(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::MoveMsg> ||
-                             std::is_same_v<M, protocol::Resign> ||
-                             std::is_same_v<M, protocol::Abort> ||
-                             std::is_same_v<M, protocol::Claim>) {
-          on_game_request(ctx, m.game, message);
-        } else if constexpr (std::is_same_v<M, protocol::Rematch>) {
-          on_rematch(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::ChatSend>) {
-          on_chat(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Seek>) {
-          on_seek(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Unseek>) {
-          const std::string& me = *sessions_.at(ctx.requester).player;
-          if (clustered()) {
-            // Wherever they made it: a kept seek outlives the connection it was made through.
-            cluster_seeks_.erase(me);
-            ctx.fx.cluster.unseeks.push_back(me);
-            ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(me)});
-          }
-          const auto it = std::find_if(seeks_.begin(), seeks_.end(),
-                                       [&](const SeekEntry& e) { return e.player == me; });
-          if (it != seeks_.end()) remove_seek(ctx, it);
-          ctx.reply(protocol::Ok{});
-        } else if constexpr (std::is_same_v<M, protocol::ChallengeSend>) {
-          on_challenge(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Accept>) {
-          on_accept(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Decline>) {
-          on_decline(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Players>) {
-          on_players(ctx);
-        } else if constexpr (std::is_same_v<M, protocol::HistoryRequest>) {
-          on_history(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::RecordRequest>) {
-          on_record(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::LeaderboardRequest>) {
-          on_leaderboard(ctx, m);
-        } else if constexpr (std::is_same_v<M, protocol::Turns>) {
-          ctx.reply(your_turn(*s.player, ctx.now));
-        } else if constexpr (is_moderation_request<M>) {
-          on_moderation(ctx, message);
-        } else if constexpr (is_tournament_request<M>) {
-          if constexpr (requires { m.id; })
-            if (clustered() && m.id > 0 && hand_on(ctx, "t" + std::to_string(m.id), message))
-              return;
-          if constexpr (std::is_same_v<M, protocol::TournamentCreate>) on_tournament_create(ctx, m);
-          if constexpr (std::is_same_v<M, protocol::TournamentsRequest>) on_tournaments(ctx);
-          if constexpr (std::is_same_v<M, protocol::TournamentShow>) on_tournament_show(ctx, m);
-          if constexpr (std::is_same_v<M, protocol::TournamentJoin>) on_tournament_join(ctx, m);
-          if constexpr (std::is_same_v<M, protocol::TournamentWithdraw>)
-            on_tournament_withdraw(ctx, m);
-        }
-      },
-      message);
+  const bool for_moderators =
+      std::visit([](const auto& m) { return moderators_only<std::decay_t<decltype(m)>>; }, message);
+  if (for_moderators && role_of(*s.player) == protocol::Role::Player)
+    return ctx.error(ErrorCode::Forbidden, "moderators only: you are not a moderator here");
+  handle();
 }
+
+void Lobby::on(Ctx& ctx, const protocol::Ping&) { ctx.reply(protocol::Pong{}); }
+void Lobby::on(Ctx&, const protocol::Pong&) {}
 
 Effects Lobby::tick(Instant now) {
   Ctx ctx(0, std::nullopt, now);
@@ -322,7 +266,7 @@ Effects Lobby::tick(Instant now) {
     finished_order_.pop_front();
     if (it == rooms_.end()) continue;
     for (SessionId s : it->second.spectators) sessions_.at(s).watching.erase(it->first);
-    if (clustered()) ctx.fx.cluster.release.push_back(std::to_string(it->first));
+    ctx.fx.cluster.release.push_back(std::to_string(it->first));
     rooms_.erase(it);
   }
   return std::move(ctx.fx);

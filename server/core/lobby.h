@@ -21,6 +21,7 @@
 #include "common/protocol.h"
 #include "server/core/auth_budget.h"
 #include "server/core/game_room.h"
+#include "server/core/id_source.h"
 #include "server/core/lobby_effects.h"
 #include "server/core/moderation.h"
 #include "server/core/rate_limiter.h"
@@ -264,7 +265,6 @@ class Lobby {
   Expected<void, std::string> may_keep_offer(const Ctx& ctx,
                                              const std::optional<std::string>& challenged,
                                              bool replaces_own_seek = false) const;
-  void on_hello(Ctx& ctx, const protocol::Hello& m);
   // The guessing budget of the requester's address (auth_budget_): true when an attempt at a
   // secret (`what`: "invite", "server_password", "password") is over it, and then it has been
   // answered with rate_limited (`game`, if any, named in the error) and nothing is to be checked.
@@ -277,33 +277,60 @@ class Lobby {
   void login(Ctx& ctx, const std::string& name, bool bot, std::optional<std::string> new_hash,
              std::optional<std::string> kept_token = std::nullopt,
              const std::vector<GameId>& elsewhere = {});
-  void on_create(Ctx& ctx, const protocol::Create& m);
-  void on_list(Ctx& ctx, const protocol::List& m);
-  void on_join(Ctx& ctx, const protocol::Join& m);
-  void on_watch(Ctx& ctx, const protocol::Watch& m);
-  void on_leave(Ctx& ctx, const protocol::Leave& m);
-  void on_game_request(Ctx& ctx, const std::string& game, const protocol::ClientMessage& m);
-  void on_rematch(Ctx& ctx, const protocol::Rematch& m);
-  void on_chat(Ctx& ctx, const protocol::ChatSend& m);
-  void on_seek(Ctx& ctx, const protocol::Seek& m);
-  void on_challenge(Ctx& ctx, const protocol::ChallengeSend& m);
-  void on_accept(Ctx& ctx, const protocol::Accept& m);
-  void on_decline(Ctx& ctx, const protocol::Decline& m);
-  void on_players(Ctx& ctx);
-  void on_history(Ctx& ctx, const protocol::HistoryRequest& m);
-  void on_record(Ctx& ctx, const protocol::RecordRequest& m);
-  void on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m);
+
+  // One handler a request: dispatch calls the `on` of the request's type once the checks that
+  // hold for every request have passed (hello first, a playable clock, the node that runs what
+  // it names, moderators only). Adding a request to the protocol is adding its `on`: one that
+  // has none does not compile.
+  void on(Ctx& ctx, const protocol::Ping& m);  // lobby.cpp
+  void on(Ctx& ctx, const protocol::Pong& m);
+  void on(Ctx& ctx, const protocol::Hello& m);  // lobby_players.cpp
+  void on(Ctx& ctx, const protocol::Players& m);
+  void on(Ctx& ctx, const protocol::Turns& m);
+  void on(Ctx& ctx, const protocol::Create& m);  // lobby_games.cpp
+  void on(Ctx& ctx, const protocol::List& m);
+  void on(Ctx& ctx, const protocol::Join& m);
+  void on(Ctx& ctx, const protocol::Watch& m);
+  void on(Ctx& ctx, const protocol::Leave& m);
+  void on(Ctx& ctx, const protocol::MoveMsg& m);
+  void on(Ctx& ctx, const protocol::Resign& m);
+  void on(Ctx& ctx, const protocol::Abort& m);
+  void on(Ctx& ctx, const protocol::Claim& m);
+  void on(Ctx& ctx, const protocol::Rematch& m);
+  void on(Ctx& ctx, const protocol::ChatSend& m);
+  void on(Ctx& ctx, const protocol::Seek& m);  // lobby_offers.cpp
+  void on(Ctx& ctx, const protocol::Unseek& m);
+  void on(Ctx& ctx, const protocol::ChallengeSend& m);
+  void on(Ctx& ctx, const protocol::Accept& m);
+  void on(Ctx& ctx, const protocol::Decline& m);
+  void on(Ctx& ctx, const protocol::HistoryRequest& m);  // lobby_archive.cpp
+  void on(Ctx& ctx, const protocol::RecordRequest& m);
+  void on(Ctx& ctx, const protocol::LeaderboardRequest& m);
+  void on(Ctx& ctx, const protocol::TournamentCreate& m);  // lobby_tournaments.cpp
+  void on(Ctx& ctx, const protocol::TournamentsRequest& m);
+  void on(Ctx& ctx, const protocol::TournamentShow& m);
+  void on(Ctx& ctx, const protocol::TournamentJoin& m);
+  void on(Ctx& ctx, const protocol::TournamentWithdraw& m);
+  void on(Ctx& ctx, const protocol::Report& m);  // lobby_moderation.cpp
+  void on(Ctx& ctx, const protocol::Mute& m);
+  void on(Ctx& ctx, const protocol::Unmute& m);
+  void on(Ctx& ctx, const protocol::Kick& m);
+  void on(Ctx& ctx, const protocol::Ban& m);
+  void on(Ctx& ctx, const protocol::Unban& m);
+  void on(Ctx& ctx, const protocol::Adjudicate& m);
+  void on(Ctx& ctx, const protocol::RemoveChat& m);
+  void on(Ctx& ctx, const protocol::AuditRequest& m);
+  void on(Ctx& ctx, const protocol::SanctionsRequest& m);
+  void on(Ctx& ctx, const protocol::ReportsRequest& m);
+  void on(Ctx& ctx, const protocol::Resolve& m);
+  // A move, resign, abort or claim: handed to the game, from the requester's seat in it.
+  void seated_request(Ctx& ctx, const std::string& game, const protocol::ClientMessage& m);
 
   // Tournaments (lobby_tournaments.cpp).
   void restore_tournament(const TournamentRow& row);
   // Whether this player may create a tournament: every player where the host allows it,
   // otherwise nobody yet. The place where moderator and admin roles will say yes.
   bool may_create_tournament(const PlayerState& p) const;
-  void on_tournament_create(Ctx& ctx, const protocol::TournamentCreate& m);
-  void on_tournaments(Ctx& ctx);
-  void on_tournament_show(Ctx& ctx, const protocol::TournamentShow& m);
-  void on_tournament_join(Ctx& ctx, const protocol::TournamentJoin& m);
-  void on_tournament_withdraw(Ctx& ctx, const protocol::TournamentWithdraw& m);
   Tournament* find_tournament(Ctx& ctx, std::int64_t id);
   // Starts, pairs, starts the games of and ends tournaments as their time comes.
   void tick_tournaments(Ctx& ctx);
@@ -324,9 +351,9 @@ class Lobby {
   // `moderating`). Otherwise answers no_game_message and returns nullptr.
   Room* find_room(Ctx& ctx, const std::string& game,
                   const std::optional<std::string>& invite = std::nullopt, bool moderating = false);
-  // A fresh game (or offer) number: the next after the stored ones, or in cluster mode from the
-  // block reserved for this node; 0 when the block is used up (asks for another).
-  GameId new_id(Ctx& ctx);
+  // A fresh number for a game, challenge, report or tournament (ids_); 0 when there is none to
+  // give (a node cut off from its cluster, or its block used up: it asks for another).
+  std::int64_t new_id(Ctx& ctx, IdSource::Kind kind);
   std::string no_id_reason() const;  // why new_id gave none
   // Adds a write of a room's game row or move; in cluster mode fenced with the room's token.
   void write_game(Ctx& ctx, const Room& room, StorageWrite write);
@@ -405,7 +432,19 @@ class Lobby {
   Color random_color();
 
   // Moderation (lobby_moderation.cpp).
-  void on_moderation(Ctx& ctx, const protocol::ClientMessage& m);
+  // The name of the player who asked (a request past dispatch's hello check has one).
+  const std::string& requester_name(const Ctx& ctx) const;
+  // Writes a line of the audit log: the requester did `action` to `target`.
+  void audit(Ctx& ctx, std::string action, std::string target, std::string reason,
+             std::optional<std::int64_t> seconds = std::nullopt);
+  // Every other node of a cluster applies what this one decided.
+  void tell_nodes(Ctx& ctx, ModerationEvent event);
+  // Whether a request may name `name` as a player who exists (a sanction, a report, a kept
+  // challenge, a history): a player known here, or on a cluster any well-formed name, since a
+  // node knows only the players it has seen (the database holds them all).
+  bool known_player(const std::string& name) const;
+  // A known player whom the requester outranks; answered with the reason when not.
+  bool may_sanction(Ctx& ctx, const std::string& name);
   // Refuses a banned address (at connect) or a banned or unknown name (at hello, when
   // registrations are closed) with the reason; true when refused.
   bool refuse_address(Ctx& ctx, SessionId session, const std::string& address);
@@ -429,8 +468,7 @@ class Lobby {
   std::vector<SeekEntry> seeks_;
   std::map<std::string, ChallengeEntry> challenges_;
   std::map<std::string, RuleVariant> variants_;
-  GameId next_game_id_ = 1;
-  std::uint64_t next_challenge_ = 1;
+  IdSource ids_;
   std::uint64_t next_seek_ = 1;
   Millis next_expiry_check_{0};
   std::mt19937_64 rng_;
@@ -452,7 +490,6 @@ class Lobby {
   std::map<TournamentId, Tournament> tournaments_;
   std::map<GameId, TournamentId> tournament_games_;  // games of a tournament still played
   std::map<TournamentId, std::set<SessionId>> tournament_watchers_;
-  TournamentId next_tournament_id_ = 1;
   // Cluster mode: players whose rows were asked for (read_players), and when the games of the
   // tournaments directed here that other nodes run are looked up next.
   std::set<std::string> reading_players_;
@@ -463,8 +500,6 @@ class Lobby {
   std::map<RemoteSession, SessionId> remote_ids_;
   SessionId next_remote_ = kFirstRemoteSession;
   std::map<std::string, PeerView> peers_;
-  std::deque<std::pair<GameId, GameId>> id_blocks_;  // [first, end) reserved for this node
-  bool ids_requested_ = false;
   bool cluster_ready_ = true;
   struct ClusterSeek {
     std::string pool;                     // what must match

@@ -14,18 +14,18 @@ using namespace lobby_detail;
 
 // ---- archive and status -----------------------------------------------------------------------
 
-void Lobby::on_history(Ctx& ctx, const protocol::HistoryRequest& m) {
+void Lobby::on(Ctx& ctx, const protocol::HistoryRequest& m) {
   protocol::HistoryRequest q = m;
   if (!q.player) q.player = *sessions_.at(ctx.requester).player;
   // A cluster node does not know every player: the database answers (answer_query).
-  if (!clustered() && !players_.contains(*q.player))
+  if (!known_player(*q.player))
     return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *q.player);
   q.limit = std::clamp(q.limit, 1, kMaxListLimit);
   ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, q});
   ctx.id_used = true;
 }
 
-void Lobby::on_record(Ctx& ctx, const protocol::RecordRequest& m) {
+void Lobby::on(Ctx& ctx, const protocol::RecordRequest& m) {
   const auto id = parse_game_id(m.game);
   const auto room = id ? rooms_.find(*id) : rooms_.end();
   // A code is budgeted as for join and watch (find_room), before anything is told of the game.
@@ -49,7 +49,7 @@ protocol::LeaderboardEntry leader_entry(const PlayerRow& p) {
 }
 }  // namespace
 
-void Lobby::on_leaderboard(Ctx& ctx, const protocol::LeaderboardRequest& m) {
+void Lobby::on(Ctx& ctx, const protocol::LeaderboardRequest& m) {
   if (clustered()) {
     // Ratings change on every node: the shared database has them all.
     protocol::LeaderboardRequest q = m;

@@ -468,10 +468,7 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
   return std::move(ctx.fx);
 }
 
-void Lobby::add_game_ids(GameId first, int count) {
-  if (count > 0) id_blocks_.emplace_back(first, first + count);
-  ids_requested_ = false;
-}
+void Lobby::add_game_ids(GameId first, int count) { ids_.add_block(first, count); }
 
 std::vector<std::pair<std::string, std::int64_t>> Lobby::held_keys() const {
   std::vector<std::pair<std::string, std::int64_t>> out;

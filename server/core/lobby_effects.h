@@ -192,6 +192,10 @@ inline bool is_cluster_seek_id(std::string_view id) { return id.starts_with("s:"
 // removal of a line goes to the node that keeps it: the node running the game.
 inline constexpr int kChatLineGameShift = 20;
 
+// What the lobby's world beyond this process needs to hear. The lobby says it whether or not it
+// is a node of a cluster: what it now runs and no longer runs (acquire, release), and what a
+// moderator decided (moderation). A cluster node carries them out; one server has nobody to tell
+// and drops them. The rest are only ever made by a node.
 struct ClusterEffects {
   std::vector<Forward> forwards;  // requests of sessions here for things other nodes run
   std::vector<Bounce> bounces;
@@ -237,7 +241,7 @@ struct Effects {
   std::vector<PasswordJob> password_jobs;
   std::vector<SessionId> close;             // close once the messages before are delivered
   std::vector<protocol::ErrorCode> errors;  // the codes of the errors among `messages`
-  ClusterEffects cluster;                   // cluster mode only
+  ClusterEffects cluster;                   // for the other nodes of a cluster, if any
   std::vector<AuthBackoff> auth_backoffs;
   void append(Effects&& other);
 };

@@ -25,20 +25,12 @@ Expected<RuleVariant, std::string> Lobby::variant(const std::string& name) {
 
 Color Lobby::random_color() { return (rng_() & 1) ? Color::White : Color::Black; }
 
-GameId Lobby::new_id(Ctx& ctx) {
-  if (!clustered()) return next_game_id_++;
+std::int64_t Lobby::new_id(Ctx& ctx, IdSource::Kind kind) {
   // A node that cannot reach the cluster could not take the new game's lease.
   if (!cluster_ready_) return 0;
-  while (!id_blocks_.empty() && id_blocks_.front().first >= id_blocks_.front().second)
-    id_blocks_.pop_front();
-  GameId left = 0;
-  for (const auto& [first, end] : id_blocks_) left += end - first;
-  if (left < kGameIdBlock / 2 && !ids_requested_) {
-    ids_requested_ = true;
-    ctx.fx.cluster.reserve_ids = true;
-  }
-  if (id_blocks_.empty()) return 0;
-  return id_blocks_.front().first++;
+  const std::int64_t id = ids_.take(kind);
+  if (ids_.wants_block()) ctx.fx.cluster.reserve_ids = true;
+  return id;
 }
 
 std::string Lobby::no_id_reason() const {
@@ -79,7 +71,7 @@ Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game,
   return nullptr;
 }
 
-void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
+void Lobby::on(Ctx& ctx, const protocol::Create& m) {
   auto v = variant(m.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
   PlayerState& me = player(*sessions_.at(ctx.requester).player);
@@ -95,9 +87,9 @@ void Lobby::on_create(Ctx& ctx, const protocol::Create& m) {
       return ctx.error(ErrorCode::RateLimited, room_for.error());
   GameSettings settings{m.rules, *v, m.time, m.rated, std::nullopt};
   if (m.is_private) settings.invite = random_code(kInviteLength);
-  const GameId id = new_id(ctx);
+  const GameId id = new_id(ctx, IdSource::Kind::Game);
   if (id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
-  if (clustered()) ctx.fx.cluster.acquire.push_back(std::to_string(id));
+  ctx.fx.cluster.acquire.push_back(std::to_string(id));
   Room& room = rooms_.emplace(id, Room{GameRoom(id, settings, config_.claim_grace), {}, *kept})
                    .first->second;
   const Color color = m.color == protocol::ColorChoice::White   ? Color::White
@@ -130,7 +122,7 @@ std::vector<protocol::GameSummary> Lobby::listed_games() const {
   return out;
 }
 
-void Lobby::on_list(Ctx& ctx, const protocol::List& m) {
+void Lobby::on(Ctx& ctx, const protocol::List& m) {
   std::optional<GameId> before;
   if (m.cursor && !(before = parse_game_id(*m.cursor)))
     return ctx.error(ErrorCode::BadField, "cursor: expected a next_cursor from a games reply");
@@ -154,7 +146,7 @@ void Lobby::on_list(Ctx& ctx, const protocol::List& m) {
   ctx.reply(list);
 }
 
-void Lobby::on_join(Ctx& ctx, const protocol::Join& m) {
+void Lobby::on(Ctx& ctx, const protocol::Join& m) {
   Room* room = find_room(ctx, m.game, m.invite);
   if (!room) return;
   if (room->game.status() != protocol::GameStatus::Open)
@@ -199,12 +191,12 @@ void Lobby::start_room(Ctx& ctx, Room& room) {
 
 GameId Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& white,
                          const std::string& black, Instant) {
-  const GameId id = new_id(ctx);
+  const GameId id = new_id(ctx, IdSource::Kind::Game);
   if (id == 0) {
     ctx.error(ErrorCode::Unavailable, no_id_reason());
     return 0;
   }
-  if (clustered()) ctx.fx.cluster.acquire.push_back(std::to_string(id));
+  ctx.fx.cluster.acquire.push_back(std::to_string(id));
   Room& room =
       rooms_
           .emplace(id,
@@ -216,7 +208,7 @@ GameId Lobby::start_game(Ctx& ctx, GameSettings settings, const std::string& whi
   return id;
 }
 
-void Lobby::on_watch(Ctx& ctx, const protocol::Watch& m) {
+void Lobby::on(Ctx& ctx, const protocol::Watch& m) {
   Room* room = find_room(ctx, m.game, m.invite);
   if (!room) return;
   const auto& me = sessions_.at(ctx.requester).player;
@@ -228,7 +220,7 @@ void Lobby::on_watch(Ctx& ctx, const protocol::Watch& m) {
   ctx.reply(room->game.state(seat, ctx.now, static_cast<int>(room->spectators.size())));
 }
 
-void Lobby::on_leave(Ctx& ctx, const protocol::Leave& m) {
+void Lobby::on(Ctx& ctx, const protocol::Leave& m) {
   Room* room = find_room(ctx, m.game);
   if (!room) return;
   SessionState& s = sessions_.at(ctx.requester);
@@ -259,10 +251,10 @@ void Lobby::cancel_open_game(Ctx& ctx, GameId id) {
     if (const auto& seat = it->second.game.seat(c)) player(seat->name).open.erase(id);
   for (SessionId s : it->second.spectators) sessions_.at(s).watching.erase(id);
   rooms_.erase(it);
-  if (clustered()) ctx.fx.cluster.release.push_back(std::to_string(id));
+  ctx.fx.cluster.release.push_back(std::to_string(id));
 }
 
-void Lobby::on_game_request(Ctx& ctx, const std::string& game, const protocol::ClientMessage& m) {
+void Lobby::seated_request(Ctx& ctx, const std::string& game, const protocol::ClientMessage& m) {
   Room* room = find_room(ctx, game);
   if (!room) return;
   const auto seat = room->game.color_of(*sessions_.at(ctx.requester).player);
@@ -270,7 +262,12 @@ void Lobby::on_game_request(Ctx& ctx, const std::string& game, const protocol::C
   route(ctx, *room, room->game.handle(*seat, m, ctx.now));
 }
 
-void Lobby::on_rematch(Ctx& ctx, const protocol::Rematch& m) {
+void Lobby::on(Ctx& ctx, const protocol::MoveMsg& m) { seated_request(ctx, m.game, m); }
+void Lobby::on(Ctx& ctx, const protocol::Resign& m) { seated_request(ctx, m.game, m); }
+void Lobby::on(Ctx& ctx, const protocol::Abort& m) { seated_request(ctx, m.game, m); }
+void Lobby::on(Ctx& ctx, const protocol::Claim& m) { seated_request(ctx, m.game, m); }
+
+void Lobby::on(Ctx& ctx, const protocol::Rematch& m) {
   Room* room = find_room(ctx, m.game);
   if (!room) return;
   const std::string& me = *sessions_.at(ctx.requester).player;
@@ -294,7 +291,7 @@ void Lobby::on_rematch(Ctx& ctx, const protocol::Rematch& m) {
              room->game.seat(Color::White)->name, ctx.now);
 }
 
-void Lobby::on_chat(Ctx& ctx, const protocol::ChatSend& m) {
+void Lobby::on(Ctx& ctx, const protocol::ChatSend& m) {
   Room* room = find_room(ctx, m.game);
   if (!room) return;
   SessionState& s = sessions_.at(ctx.requester);

@@ -189,254 +189,269 @@ Effects Lobby::moderated(const ModerationEvent& event, Instant now) {
   return std::move(ctx.fx);
 }
 
-void Lobby::on_moderation(Ctx& ctx, const protocol::ClientMessage& message) {
-  const std::string me = *sessions_.at(ctx.requester).player;
-  const Role my_role = role_of(me);
-  const Timestamp now = ctx.now.wall;
+// ---- the requests -----------------------------------------------------------------------------
+// Every request below but report is a moderator's: dispatch refuses it to players before it gets
+// here (moderators_only in lobby.cpp).
 
-  const auto audit = [&](std::string action, std::string target, std::string reason,
-                         std::optional<std::int64_t> seconds = std::nullopt) {
-    ctx.fx.writes.writes.emplace_back(
-        AuditRow{now, me, std::move(action), std::move(target), std::move(reason),
-                 seconds ? std::optional(Millis{*seconds * 1000}) : std::nullopt});
-  };
-  const auto reason_ok = [&](const std::string& reason) {
-    if (reason.size() <= kMaxReasonBytes) return true;
-    ctx.error(ErrorCode::TooLong, "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes");
+namespace {
+
+bool reason_ok(LobbyContext& ctx, const std::string& reason) {
+  if (reason.size() <= kMaxReasonBytes) return true;
+  ctx.error(ErrorCode::TooLong, "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes");
+  return false;
+}
+
+// When a sanction of `seconds` from now ends (none: for good); false, answered, for a bad
+// duration.
+bool sanction_end(LobbyContext& ctx, const std::optional<std::int64_t>& seconds,
+                  std::optional<Timestamp>& end) {
+  if (!seconds) return true;
+  if (*seconds <= 0 || *seconds > kMaxDurationSeconds) {
+    ctx.error(ErrorCode::BadField, "duration: 1 to " + std::to_string(kMaxDurationSeconds) +
+                                       " seconds, or leave it out for good");
     return false;
-  };
-  // When a sanction of `seconds` ends; an error for a bad duration.
-  const auto until = [&](const std::optional<std::int64_t>& seconds,
-                         std::optional<Timestamp>& out) {
-    if (!seconds) return true;
-    if (*seconds <= 0 || *seconds > kMaxDurationSeconds) {
-      ctx.error(ErrorCode::BadField, "duration: 1 to " + std::to_string(kMaxDurationSeconds) +
-                                         " seconds, or leave it out for good");
-      return false;
-    }
-    out = now + Millis{*seconds * 1000};
-    return true;
-  };
-  // A known player whom the requester outranks (moderators do not sanction moderators; admins
-  // may sanction anyone).
-  // Every other node of a cluster applies what this one decided.
-  const auto tell_nodes = [&](ModerationEvent e) {
-    if (clustered()) ctx.fx.cluster.moderation.push_back(std::move(e));
-  };
+  }
+  end = ctx.now.wall + Millis{*seconds * 1000};
+  return true;
+}
+
+}  // namespace
+
+const std::string& Lobby::requester_name(const Ctx& ctx) const {
+  return *sessions_.at(ctx.requester).player;
+}
+
+void Lobby::audit(Ctx& ctx, std::string action, std::string target, std::string reason,
+                  std::optional<std::int64_t> seconds) {
+  ctx.fx.writes.writes.emplace_back(
+      AuditRow{ctx.now.wall, requester_name(ctx), std::move(action), std::move(target),
+               std::move(reason), seconds ? std::optional(Millis{*seconds * 1000}) : std::nullopt});
+}
+
+void Lobby::tell_nodes(Ctx& ctx, ModerationEvent event) {
+  ctx.fx.cluster.moderation.push_back(std::move(event));
+}
+
+bool Lobby::known_player(const std::string& name) const {
   // A cluster node knows only the players it has seen: there any well-formed name will do, as
   // for a ban (the database holds every player, and a sanction on a name nobody has waits for
   // whoever takes it).
-  const auto known = [&](const std::string& name) {
-    return players_.contains(name) || (clustered() && !name_problem(name));
-  };
-  const auto target_ok = [&](const std::string& name) {
-    if (!known(name)) {
-      ctx.error(ErrorCode::NoSuchPlayer, "no player named " + name);
-      return false;
-    }
-    if (my_role != Role::Admin && role_of(name) != Role::Player) {
-      ctx.error(ErrorCode::Forbidden, name + " is a moderator too: ask an admin");
-      return false;
-    }
-    return true;
-  };
-  const auto close_with = [&](SessionId s, const protocol::Error& e) {
-    ctx.send(s, e);
-    ctx.fx.close.push_back(s);
-  };
+  return players_.contains(name) || (clustered() && !name_problem(name));
+}
 
-  if (const auto* m = std::get_if<protocol::Report>(&message)) {
-    if (m->reason.empty()) return ctx.error(ErrorCode::BadField, "reason: say what happened");
-    if (!reason_ok(m->reason)) return;
-    ReportRow row;
-    row.at = now;
-    row.reporter = me;
-    row.reason = m->reason;
-    if (m->line) {
-      const auto it = moderation_.chat_lines.find(*m->line);
-      if (it == moderation_.chat_lines.end())
-        return ctx.error(ErrorCode::BadField,
-                         "line: no chat line " + std::to_string(*m->line) + " (or too old)");
-      row.player = it->second.from;
-      row.line = *m->line;
-      row.text = it->second.text;
-      row.game = it->second.game;
-    } else if (m->player) {
-      if (!known(*m->player))
-        return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *m->player);
-      row.player = *m->player;
-    } else {
-      return ctx.error(ErrorCode::BadField, "report a player or a line");
-    }
-    const auto mine =
-        std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
-                      [&](const auto& r) { return r.second.reporter == me; });
-    if (static_cast<std::size_t>(mine) >= kMaxOpenReportsPerPlayer)
-      return ctx.error(ErrorCode::NotAllowed, "you have too many open reports");
-    // Throwaway names share their address: the address is capped too, and so is what any number
-    // of addresses may pile on one player. Counted afresh, as the kept offers are.
-    const std::string& address = sessions_.at(ctx.requester).group;
-    const auto from_here = address.empty()
-                               ? 0
-                               : std::count_if(moderation_.report_addresses.begin(),
-                                               moderation_.report_addresses.end(),
-                                               [&](const auto& r) { return r.second == address; });
-    if (static_cast<std::size_t>(from_here) >= config_.max_open_reports_per_address)
-      return ctx.error(ErrorCode::RateLimited,
-                       "too many open reports from your address (" +
-                           std::to_string(config_.max_open_reports_per_address) +
-                           "): wait until the moderators have read them");
-    const auto on_them =
-        std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
-                      [&](const auto& r) { return r.second.player == row.player; });
-    if (static_cast<std::size_t>(on_them) >= config_.max_open_reports_per_target)
-      return ctx.error(ErrorCode::RateLimited,
-                       "too many open reports on " + row.player + " (" +
-                           std::to_string(config_.max_open_reports_per_target) +
-                           "): the moderators have been told");
-    // A cluster's nodes number reports from their blocks of ids, so that no two clash.
-    row.id = clustered() ? static_cast<std::int64_t>(new_id(ctx)) : moderation_.next_report++;
-    if (row.id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
-    moderation_.open_reports[row.id] = row;
-    if (!address.empty()) moderation_.report_addresses[row.id] = address;
-    ctx.fx.writes.writes.emplace_back(row);
-    tell_nodes(row);
-    return ctx.reply(protocol::Ok{});
+bool Lobby::may_sanction(Ctx& ctx, const std::string& name) {
+  if (!known_player(name)) {
+    ctx.error(ErrorCode::NoSuchPlayer, "no player named " + name);
+    return false;
   }
+  // Moderators do not sanction moderators; admins may sanction anyone.
+  if (role_of(requester_name(ctx)) != Role::Admin && role_of(name) != Role::Player) {
+    ctx.error(ErrorCode::Forbidden, name + " is a moderator too: ask an admin");
+    return false;
+  }
+  return true;
+}
 
-  if (my_role == Role::Player)
-    return ctx.error(ErrorCode::Forbidden, "moderators only: you are not a moderator here");
+void Lobby::on(Ctx& ctx, const protocol::Report& m) {
+  if (m.reason.empty()) return ctx.error(ErrorCode::BadField, "reason: say what happened");
+  if (!reason_ok(ctx, m.reason)) return;
+  ReportRow row;
+  row.at = ctx.now.wall;
+  row.reporter = requester_name(ctx);
+  row.reason = m.reason;
+  if (m.line) {
+    const auto it = moderation_.chat_lines.find(*m.line);
+    if (it == moderation_.chat_lines.end())
+      return ctx.error(ErrorCode::BadField,
+                       "line: no chat line " + std::to_string(*m.line) + " (or too old)");
+    row.player = it->second.from;
+    row.line = *m.line;
+    row.text = it->second.text;
+    row.game = it->second.game;
+  } else if (m.player) {
+    if (!known_player(*m.player))
+      return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *m.player);
+    row.player = *m.player;
+  } else {
+    return ctx.error(ErrorCode::BadField, "report a player or a line");
+  }
+  const auto mine = std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
+                                  [&](const auto& r) { return r.second.reporter == row.reporter; });
+  if (static_cast<std::size_t>(mine) >= kMaxOpenReportsPerPlayer)
+    return ctx.error(ErrorCode::NotAllowed, "you have too many open reports");
+  // Throwaway names share their address: the address is capped too, and so is what any number
+  // of addresses may pile on one player. Counted afresh, as the kept offers are.
+  const std::string& address = sessions_.at(ctx.requester).group;
+  const auto from_here =
+      address.empty()
+          ? 0
+          : std::count_if(moderation_.report_addresses.begin(), moderation_.report_addresses.end(),
+                          [&](const auto& r) { return r.second == address; });
+  if (static_cast<std::size_t>(from_here) >= config_.max_open_reports_per_address)
+    return ctx.error(ErrorCode::RateLimited,
+                     "too many open reports from your address (" +
+                         std::to_string(config_.max_open_reports_per_address) +
+                         "): wait until the moderators have read them");
+  const auto on_them =
+      std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
+                    [&](const auto& r) { return r.second.player == row.player; });
+  if (static_cast<std::size_t>(on_them) >= config_.max_open_reports_per_target)
+    return ctx.error(ErrorCode::RateLimited,
+                     "too many open reports on " + row.player + " (" +
+                         std::to_string(config_.max_open_reports_per_target) +
+                         "): the moderators have been told");
+  row.id = new_id(ctx, IdSource::Kind::Report);
+  if (row.id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
+  moderation_.open_reports[row.id] = row;
+  if (!address.empty()) moderation_.report_addresses[row.id] = address;
+  ctx.fx.writes.writes.emplace_back(row);
+  tell_nodes(ctx, row);
+  ctx.reply(protocol::Ok{});
+}
 
-  std::visit(
-      [&](const auto& m) {
-        using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, protocol::Mute>) {
-          std::optional<Timestamp> end;
-          if (!reason_ok(m.reason) || !until(m.duration, end) || !target_ok(m.player)) return;
-          SanctionRow row{SanctionKind::Mute, m.player, m.reason, me, now, end};
-          moderation_.sanctions[{row.kind, row.target}] = row;
-          ctx.fx.writes.writes.emplace_back(row);
-          tell_nodes(row);
-          audit("mute", m.player, m.reason, m.duration);
-          ctx.reply(protocol::Ok{});
-        } else if constexpr (std::is_same_v<M, protocol::Unmute>) {
-          if (!reason_ok(m.reason)) return;
-          moderation_.sanctions.erase({SanctionKind::Mute, m.player});
-          ctx.fx.writes.writes.emplace_back(SanctionRemoved{SanctionKind::Mute, m.player});
-          tell_nodes(SanctionRemoved{SanctionKind::Mute, m.player});
-          audit("unmute", m.player, m.reason);
-          ctx.reply(protocol::Ok{});
-        } else if constexpr (std::is_same_v<M, protocol::Kick>) {
-          if (!reason_ok(m.reason) || !target_ok(m.player)) return;
-          if (!online_anywhere(m.player))
-            return ctx.error(ErrorCode::NoSuchPlayer, m.player + " is not online");
-          audit("kick", m.player, m.reason);
-          ctx.reply(protocol::Ok{});
-          // Connected to another node: that node closes the connection.
-          if (const auto s = session_of(m.player)) close_with(*s, kick_error(m.reason));
-          tell_nodes(KickOrder{m.player, m.reason});
-        } else if constexpr (std::is_same_v<M, protocol::Ban>) {
-          std::optional<Timestamp> end;
-          if (m.player.has_value() == m.address.has_value())
-            return ctx.error(ErrorCode::BadField, "ban a player or an address (one of them)");
-          if (!reason_ok(m.reason) || !until(m.duration, end)) return;
-          if (m.player) {
-            if (auto problem = name_problem(*m.player))
-              return ctx.error(ErrorCode::BadField, *problem);
-            if (my_role != Role::Admin && role_of(*m.player) != Role::Player)
-              return ctx.error(ErrorCode::Forbidden,
-                               *m.player + " is a moderator too: ask an admin");
-          } else if (!address_ok(*m.address)) {
-            return ctx.error(ErrorCode::BadField, "address: an IPv4 or IPv6 address");
-          }
-          const SanctionKind kind = m.player ? SanctionKind::BanName : SanctionKind::BanAddress;
-          SanctionRow row{kind, m.player ? *m.player : *m.address, m.reason, me, now, end};
-          moderation_.sanctions[{row.kind, row.target}] = row;
-          ctx.fx.writes.writes.emplace_back(row);
-          audit(m.player ? "ban" : "ban_address", row.target, m.reason, m.duration);
-          ctx.reply(protocol::Ok{});
-          enforce_ban(ctx, row, true);
-          tell_nodes(row);
-        } else if constexpr (std::is_same_v<M, protocol::Unban>) {
-          if (m.player.has_value() == m.address.has_value())
-            return ctx.error(ErrorCode::BadField, "unban a player or an address (one of them)");
-          if (!reason_ok(m.reason)) return;
-          const SanctionKind kind = m.player ? SanctionKind::BanName : SanctionKind::BanAddress;
-          const std::string target = m.player ? *m.player : *m.address;
-          moderation_.sanctions.erase({kind, target});
-          ctx.fx.writes.writes.emplace_back(SanctionRemoved{kind, target});
-          tell_nodes(SanctionRemoved{kind, target});
-          audit(m.player ? "unban" : "unban_address", target, m.reason);
-          ctx.reply(protocol::Ok{});
-        } else if constexpr (std::is_same_v<M, protocol::Adjudicate>) {
-          if (!reason_ok(m.reason)) return;
-          Room* room = find_room(ctx, m.game, std::nullopt, true);
-          if (!room) return;
-          if (room->game.status() != protocol::GameStatus::Active)
-            return ctx.error(ErrorCode::GameNotActive, "the game is not in progress", m.game);
-          audit(m.winner ? "adjudicate" : "abort",
-                "game " + m.game +
-                    (m.winner ? " to " + std::string(color_name(*m.winner)) : std::string()),
-                m.reason);
-          ctx.reply(protocol::Ok{});
-          route(ctx, *room, room->game.adjudicate(m.winner, ctx.now));
-        } else if constexpr (std::is_same_v<M, protocol::RemoveChat>) {
-          if (!reason_ok(m.reason)) return;
-          const auto it = moderation_.chat_lines.find(m.line);
-          if (it == moderation_.chat_lines.end())
-            return ctx.error(ErrorCode::BadField,
-                             "line: no chat line " + std::to_string(m.line) + " (or too old)");
-          const ChatLine line = it->second;
-          moderation_.chat_lines.erase(it);
-          audit("remove_chat", line.from,
-                m.reason + (m.reason.empty() ? "" : " ") + "(line " + std::to_string(m.line) +
-                    " in game " + line.game + ": \"" + line.text + "\")");
-          ctx.reply(protocol::Ok{});
-          if (const auto id = parse_game_id(line.game); id && rooms_.contains(*id)) {
-            const Room& room = rooms_.at(*id);
-            ctx.send_all(audience(room, Audience::Everyone),
-                         protocol::ChatRemoved{line.game, m.line});
-          }
-        } else if constexpr (std::is_same_v<M, protocol::AuditRequest>) {
-          protocol::AuditRequest q = m;
-          q.limit = std::clamp(q.limit, 1, kMaxListLimit);
-          ctx.fx.queries.push_back({ctx.requester, me, ctx.id, q});
-          ctx.id_used = true;
-        } else if constexpr (std::is_same_v<M, protocol::SanctionsRequest>) {
-          protocol::SanctionList list;
-          for (auto it = moderation_.sanctions.begin(); it != moderation_.sanctions.end();) {
-            if (it->second.expires_at && *it->second.expires_at <= now) {
-              it = moderation_.sanctions.erase(it);
-              continue;
-            }
-            list.sanctions.push_back(sanction_info(it->second));
-            ++it;
-          }
-          ctx.reply(list);
-        } else if constexpr (std::is_same_v<M, protocol::ReportsRequest>) {
-          protocol::ReportList list;
-          for (const auto& [id, r] : moderation_.open_reports)
-            list.reports.push_back(report_info(r));
-          ctx.reply(list);
-        } else if constexpr (std::is_same_v<M, protocol::Resolve>) {
-          if (!reason_ok(m.note)) return;
-          const auto it = moderation_.open_reports.find(m.report);
-          if (it == moderation_.open_reports.end())
-            return ctx.error(ErrorCode::BadField,
-                             "report: no open report " + std::to_string(m.report));
-          ReportRow row = it->second;
-          row.resolved_by = me;
-          row.resolved_at = now;
-          row.note = m.note;
-          moderation_.open_reports.erase(it);
-          moderation_.report_addresses.erase(row.id);
-          ctx.fx.writes.writes.emplace_back(row);
-          tell_nodes(row);
-          audit("resolve", "report " + std::to_string(row.id) + " on " + row.player, m.note);
-          ctx.reply(protocol::Ok{});
-        }
-      },
-      message);
+void Lobby::on(Ctx& ctx, const protocol::Mute& m) {
+  std::optional<Timestamp> end;
+  if (!reason_ok(ctx, m.reason) || !sanction_end(ctx, m.duration, end) ||
+      !may_sanction(ctx, m.player))
+    return;
+  SanctionRow row{SanctionKind::Mute, m.player, m.reason, requester_name(ctx), ctx.now.wall, end};
+  moderation_.sanctions[{row.kind, row.target}] = row;
+  ctx.fx.writes.writes.emplace_back(row);
+  tell_nodes(ctx, row);
+  audit(ctx, "mute", m.player, m.reason, m.duration);
+  ctx.reply(protocol::Ok{});
+}
+
+void Lobby::on(Ctx& ctx, const protocol::Unmute& m) {
+  if (!reason_ok(ctx, m.reason)) return;
+  moderation_.sanctions.erase({SanctionKind::Mute, m.player});
+  ctx.fx.writes.writes.emplace_back(SanctionRemoved{SanctionKind::Mute, m.player});
+  tell_nodes(ctx, SanctionRemoved{SanctionKind::Mute, m.player});
+  audit(ctx, "unmute", m.player, m.reason);
+  ctx.reply(protocol::Ok{});
+}
+
+void Lobby::on(Ctx& ctx, const protocol::Kick& m) {
+  if (!reason_ok(ctx, m.reason) || !may_sanction(ctx, m.player)) return;
+  if (!online_anywhere(m.player))
+    return ctx.error(ErrorCode::NoSuchPlayer, m.player + " is not online");
+  audit(ctx, "kick", m.player, m.reason);
+  ctx.reply(protocol::Ok{});
+  // Connected to another node: that node closes the connection.
+  if (const auto s = session_of(m.player)) {
+    ctx.send(*s, kick_error(m.reason));
+    ctx.fx.close.push_back(*s);
+  }
+  tell_nodes(ctx, KickOrder{m.player, m.reason});
+}
+
+void Lobby::on(Ctx& ctx, const protocol::Ban& m) {
+  std::optional<Timestamp> end;
+  if (m.player.has_value() == m.address.has_value())
+    return ctx.error(ErrorCode::BadField, "ban a player or an address (one of them)");
+  if (!reason_ok(ctx, m.reason) || !sanction_end(ctx, m.duration, end)) return;
+  if (m.player) {
+    if (auto problem = name_problem(*m.player)) return ctx.error(ErrorCode::BadField, *problem);
+    if (role_of(requester_name(ctx)) != Role::Admin && role_of(*m.player) != Role::Player)
+      return ctx.error(ErrorCode::Forbidden, *m.player + " is a moderator too: ask an admin");
+  } else if (!address_ok(*m.address)) {
+    return ctx.error(ErrorCode::BadField, "address: an IPv4 or IPv6 address");
+  }
+  const SanctionKind kind = m.player ? SanctionKind::BanName : SanctionKind::BanAddress;
+  SanctionRow row{
+      kind, m.player ? *m.player : *m.address, m.reason, requester_name(ctx), ctx.now.wall, end};
+  moderation_.sanctions[{row.kind, row.target}] = row;
+  ctx.fx.writes.writes.emplace_back(row);
+  audit(ctx, m.player ? "ban" : "ban_address", row.target, m.reason, m.duration);
+  ctx.reply(protocol::Ok{});
+  enforce_ban(ctx, row, true);
+  tell_nodes(ctx, row);
+}
+
+void Lobby::on(Ctx& ctx, const protocol::Unban& m) {
+  if (m.player.has_value() == m.address.has_value())
+    return ctx.error(ErrorCode::BadField, "unban a player or an address (one of them)");
+  if (!reason_ok(ctx, m.reason)) return;
+  const SanctionKind kind = m.player ? SanctionKind::BanName : SanctionKind::BanAddress;
+  const std::string target = m.player ? *m.player : *m.address;
+  moderation_.sanctions.erase({kind, target});
+  ctx.fx.writes.writes.emplace_back(SanctionRemoved{kind, target});
+  tell_nodes(ctx, SanctionRemoved{kind, target});
+  audit(ctx, m.player ? "unban" : "unban_address", target, m.reason);
+  ctx.reply(protocol::Ok{});
+}
+
+void Lobby::on(Ctx& ctx, const protocol::Adjudicate& m) {
+  if (!reason_ok(ctx, m.reason)) return;
+  Room* room = find_room(ctx, m.game, std::nullopt, true);
+  if (!room) return;
+  if (room->game.status() != protocol::GameStatus::Active)
+    return ctx.error(ErrorCode::GameNotActive, "the game is not in progress", m.game);
+  audit(ctx, m.winner ? "adjudicate" : "abort",
+        "game " + m.game + (m.winner ? " to " + std::string(color_name(*m.winner)) : std::string()),
+        m.reason);
+  ctx.reply(protocol::Ok{});
+  route(ctx, *room, room->game.adjudicate(m.winner, ctx.now));
+}
+
+void Lobby::on(Ctx& ctx, const protocol::RemoveChat& m) {
+  if (!reason_ok(ctx, m.reason)) return;
+  const auto it = moderation_.chat_lines.find(m.line);
+  if (it == moderation_.chat_lines.end())
+    return ctx.error(ErrorCode::BadField,
+                     "line: no chat line " + std::to_string(m.line) + " (or too old)");
+  const ChatLine line = it->second;
+  moderation_.chat_lines.erase(it);
+  audit(ctx, "remove_chat", line.from,
+        m.reason + (m.reason.empty() ? "" : " ") + "(line " + std::to_string(m.line) + " in game " +
+            line.game + ": \"" + line.text + "\")");
+  ctx.reply(protocol::Ok{});
+  if (const auto id = parse_game_id(line.game); id && rooms_.contains(*id))
+    ctx.send_all(audience(rooms_.at(*id), Audience::Everyone),
+                 protocol::ChatRemoved{line.game, m.line});
+}
+
+void Lobby::on(Ctx& ctx, const protocol::AuditRequest& m) {
+  protocol::AuditRequest q = m;
+  q.limit = std::clamp(q.limit, 1, kMaxListLimit);
+  ctx.fx.queries.push_back({ctx.requester, requester_name(ctx), ctx.id, q});
+  ctx.id_used = true;
+}
+
+void Lobby::on(Ctx& ctx, const protocol::SanctionsRequest&) {
+  protocol::SanctionList list;
+  for (auto it = moderation_.sanctions.begin(); it != moderation_.sanctions.end();) {
+    if (it->second.expires_at && *it->second.expires_at <= ctx.now.wall) {
+      it = moderation_.sanctions.erase(it);
+      continue;
+    }
+    list.sanctions.push_back(sanction_info(it->second));
+    ++it;
+  }
+  ctx.reply(list);
+}
+
+void Lobby::on(Ctx& ctx, const protocol::ReportsRequest&) {
+  protocol::ReportList list;
+  for (const auto& [id, r] : moderation_.open_reports) list.reports.push_back(report_info(r));
+  ctx.reply(list);
+}
+
+void Lobby::on(Ctx& ctx, const protocol::Resolve& m) {
+  if (!reason_ok(ctx, m.note)) return;
+  const auto it = moderation_.open_reports.find(m.report);
+  if (it == moderation_.open_reports.end())
+    return ctx.error(ErrorCode::BadField, "report: no open report " + std::to_string(m.report));
+  ReportRow row = it->second;
+  row.resolved_by = requester_name(ctx);
+  row.resolved_at = ctx.now.wall;
+  row.note = m.note;
+  moderation_.open_reports.erase(it);
+  moderation_.report_addresses.erase(row.id);
+  ctx.fx.writes.writes.emplace_back(row);
+  tell_nodes(ctx, row);
+  audit(ctx, "resolve", "report " + std::to_string(row.id) + " on " + row.player, m.note);
+  ctx.reply(protocol::Ok{});
 }
 
 Outbound answer_audit(Storage& storage, const ArchiveQuery& query) {

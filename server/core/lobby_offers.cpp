@@ -33,7 +33,7 @@ void Lobby::restore_offer(const OfferRow& row) {
              info_of(player(row.owner)));
     rooms_.emplace(id, Room{std::move(game), {}, row.expires_at});
     player(row.owner).open.insert(id);
-    next_game_id_ = std::max(next_game_id_, id + 1);
+    ids_.used(IdSource::Kind::Game, id);
   } else if (const auto* seek = std::get_if<protocol::Seek>(&decoded->message);
              seek && row.id[0] == 's' && number > 0) {
     seeks_.push_back({row.owner, seek->rules, seek->time, seek->rated, row.id, row.expires_at});
@@ -43,13 +43,13 @@ void Lobby::restore_offer(const OfferRow& row) {
     if (!players_.contains(challenge->player))
       player_entry(challenge->player).row.name = challenge->player;
     challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at, std::nullopt};
-    next_challenge_ = std::max(next_challenge_, number + 1);
+    ids_.used(IdSource::Kind::Challenge, static_cast<std::int64_t>(number));
   } else {
     problem("not an open game, seek or challenge");
   }
 }
 
-void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
+void Lobby::on(Ctx& ctx, const protocol::Seek& m) {
   auto v = variant(m.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
   const std::string me = *sessions_.at(ctx.requester).player;
@@ -90,7 +90,21 @@ void Lobby::on_seek(Ctx& ctx, const protocol::Seek& m) {
              me_white ? other : me, ctx.now);
 }
 
-void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
+void Lobby::on(Ctx& ctx, const protocol::Unseek&) {
+  const std::string& me = *sessions_.at(ctx.requester).player;
+  if (clustered()) {
+    // Wherever they made it: a kept seek outlives the connection it was made through.
+    cluster_seeks_.erase(me);
+    ctx.fx.cluster.unseeks.push_back(me);
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(me)});
+  }
+  const auto it = std::find_if(seeks_.begin(), seeks_.end(),
+                               [&](const SeekEntry& e) { return e.player == me; });
+  if (it != seeks_.end()) remove_seek(ctx, it);
+  ctx.reply(protocol::Ok{});
+}
+
+void Lobby::on(Ctx& ctx, const protocol::ChallengeSend& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
   auto kept = offer_expiry(ctx, m.lifetime, m.time);
   if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
@@ -104,11 +118,9 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   if (const auto it = players_.find(m.player);
       *kept && !clustered() && it != players_.end() && it->second.row.password_hash.empty())
     kept->reset();
-  // A kept challenge may wait for a known player who is away. A cluster node knows only the
-  // players it has seen: there any well-formed name will do (the challenge waits for whoever
-  // logs in with it, on any node, until it expires).
-  const bool known =
-      *kept && (players_.contains(m.player) || (clustered() && !name_problem(m.player)));
+  // A kept challenge may wait for a known player who is away. On a cluster it waits for whoever
+  // logs in with the name, on any node, until it expires.
+  const bool known = *kept && known_player(m.player);
   if (!target && !known)
     return ctx.error(ErrorCode::NoSuchPlayer, "no other player named " + m.player + " is online");
   auto v = variant(m.rules);
@@ -118,10 +130,10 @@ void Lobby::on_challenge(Ctx& ctx, const protocol::ChallengeSend& m) {
   if (*kept)
     if (auto room_for = may_keep_offer(ctx, m.player); !room_for)
       return ctx.error(ErrorCode::RateLimited, room_for.error());
-  const GameId number = clustered() ? new_id(ctx) : static_cast<GameId>(next_challenge_++);
+  const std::int64_t number = new_id(ctx, IdSource::Kind::Challenge);
   if (number == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string id = "c" + std::to_string(number);
-  if (clustered()) ctx.fx.cluster.acquire.push_back(id);
+  ctx.fx.cluster.acquire.push_back(id);
   ChallengeEntry& entry = challenges_[id] = {me, m.player, m, *kept, std::nullopt};
   entry.address = sessions_.at(ctx.requester).group;
   if (*kept)
@@ -178,7 +190,7 @@ protocol::ChallengeReceived Lobby::challenge_received(const std::string& id,
       c.kept_until ? std::optional(format_timestamp(*c.kept_until)) : std::nullopt};
 }
 
-void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
+void Lobby::on(Ctx& ctx, const protocol::Accept& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
   const auto it = challenges_.find(m.challenge);
   if (it == challenges_.end() || it->second.to != me)
@@ -189,7 +201,7 @@ void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
        correspondence_games(c.from) >= config_.max_correspondence_games))
     return ctx.error(ErrorCode::NotAllowed, "too many correspondence games to start another");
   challenges_.erase(it);
-  if (clustered()) ctx.fx.cluster.release.push_back(m.challenge);
+  ctx.fx.cluster.release.push_back(m.challenge);
   if (c.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
   auto v = variant(c.request.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
@@ -200,7 +212,7 @@ void Lobby::on_accept(Ctx& ctx, const protocol::Accept& m) {
              sender_white ? c.from : c.to, sender_white ? c.to : c.from, ctx.now);
 }
 
-void Lobby::on_decline(Ctx& ctx, const protocol::Decline& m) {
+void Lobby::on(Ctx& ctx, const protocol::Decline& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
   const auto it = challenges_.find(m.challenge);
   if (it == challenges_.end() || (it->second.to != me && it->second.from != me))
@@ -208,7 +220,7 @@ void Lobby::on_decline(Ctx& ctx, const protocol::Decline& m) {
   const std::string other = it->second.to == me ? it->second.from : it->second.to;
   if (it->second.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
   challenges_.erase(it);
-  if (clustered()) ctx.fx.cluster.release.push_back(m.challenge);
+  ctx.fx.cluster.release.push_back(m.challenge);
   ctx.reply(protocol::Ok{});
   if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{m.challenge, "declined"});
 }
@@ -221,7 +233,7 @@ void Lobby::drop_challenges_of(Ctx& ctx, const std::string& name) {
     }
     const std::string other = it->second.from == name ? it->second.to : it->second.from;
     if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{it->first, "offline"});
-    if (clustered()) ctx.fx.cluster.release.push_back(it->first);
+    ctx.fx.cluster.release.push_back(it->first);
     it = challenges_.erase(it);
   }
 }
@@ -294,7 +306,7 @@ void Lobby::expire_offers(Ctx& ctx) {
     for (const std::string* who : {&it->second.from, &it->second.to})
       if (auto session = session_of(*who))
         ctx.send(*session, protocol::ChallengeClosed{it->first, "expired"});
-    if (clustered()) ctx.fx.cluster.release.push_back(it->first);
+    ctx.fx.cluster.release.push_back(it->first);
     it = challenges_.erase(it);
   }
 }

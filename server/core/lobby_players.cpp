@@ -15,7 +15,10 @@ using namespace lobby_detail;
 
 // ---- players ----------------------------------------------------------------------------------
 
-void Lobby::on_hello(Ctx& ctx, const protocol::Hello& m) {
+void Lobby::on(Ctx& ctx, const protocol::Hello& m) {
+  const SessionState& s = sessions_.at(ctx.requester);
+  if (s.player || s.hello_pending)
+    return ctx.error(ErrorCode::AlreadyLoggedIn, "this connection has already said hello");
   if (m.protocol != protocol::kVersion)
     return ctx.error(ErrorCode::ProtocolVersion,
                      "this server speaks protocol " + std::to_string(protocol::kVersion));
@@ -265,7 +268,11 @@ std::optional<SessionId> Lobby::session_of(const std::string& name) const {
   return it == players_.end() ? std::nullopt : it->second.session;
 }
 
-void Lobby::on_players(Ctx& ctx) {
+void Lobby::on(Ctx& ctx, const protocol::Turns&) {
+  ctx.reply(your_turn(*sessions_.at(ctx.requester).player, ctx.now));
+}
+
+void Lobby::on(Ctx& ctx, const protocol::Players&) {
   protocol::PlayerList list;
   if (!clustered()) {
     for (const auto& [name, p] : players_)

@@ -62,7 +62,7 @@ void Lobby::restore_tournament(const TournamentRow& row) {
     return;
   }
   const TournamentId id = t->id();
-  next_tournament_id_ = std::max(next_tournament_id_, id + 1);
+  ids_.used(IdSource::Kind::Tournament, id);
   for (const Pairing& p : t->pairings())
     if (p.state == Pairing::State::Playing) tournament_games_[p.game] = id;
   tournaments_.insert_or_assign(id, std::move(*t));
@@ -120,7 +120,7 @@ void Lobby::tournament_changed(Ctx& ctx, const Tournament& t) {
   ctx.send_all(to, tournament_info(t));
 }
 
-void Lobby::on_tournament_create(Ctx& ctx, const protocol::TournamentCreate& m) {
+void Lobby::on(Ctx& ctx, const protocol::TournamentCreate& m) {
   const PlayerState& me = player(*sessions_.at(ctx.requester).player);
   if (!may_create_tournament(me))
     return ctx.error(ErrorCode::Forbidden, "only moderators may create tournaments here");
@@ -141,23 +141,16 @@ void Lobby::on_tournament_create(Ctx& ctx, const protocol::TournamentCreate& m) 
   s.max_players = m.max_players;
   s.bots_allowed = m.bots_allowed;
   if (auto ok = check(s); !ok) return ctx.error(ErrorCode::BadField, ok.error());
-  // On a cluster the id comes from this node's block of game ids (unique on every node), and
-  // this node directs the tournament under its lease.
-  TournamentId id = 0;
-  if (clustered()) {
-    if (!cluster_ready_) return ctx.error(ErrorCode::Unavailable, no_id_reason());
-    id = new_id(ctx);
-    if (id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
-    ctx.fx.cluster.acquire.push_back(tournament_key(id));
-  } else {
-    id = next_tournament_id_++;
-  }
+  // On a cluster, this node directs the tournament under its lease.
+  const TournamentId id = new_id(ctx, IdSource::Kind::Tournament);
+  if (id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
+  ctx.fx.cluster.acquire.push_back(tournament_key(id));
   const Tournament& t = tournaments_.insert_or_assign(id, Tournament(id, s)).first->second;
   tournament_watchers_[id].insert(ctx.requester);
   tournament_changed(ctx, t);  // the requester is a watcher: this is the reply
 }
 
-void Lobby::on_tournaments(Ctx& ctx) {
+void Lobby::on(Ctx& ctx, const protocol::TournamentsRequest&) {
   if (clustered()) {
     // Every node directs some: the shared database has them all, as last stored.
     ArchiveQuery q{ctx.requester, *sessions_.at(ctx.requester).player, ctx.id,
@@ -190,14 +183,14 @@ protocol::TournamentList lobby_detail::tournament_list(std::vector<const Tournam
   return list;
 }
 
-void Lobby::on_tournament_show(Ctx& ctx, const protocol::TournamentShow& m) {
+void Lobby::on(Ctx& ctx, const protocol::TournamentShow& m) {
   Tournament* t = find_tournament(ctx, m.id);
   if (!t) return;
   tournament_watchers_[t->id()].insert(ctx.requester);
   ctx.reply(tournament_info(*t));
 }
 
-void Lobby::on_tournament_join(Ctx& ctx, const protocol::TournamentJoin& m) {
+void Lobby::on(Ctx& ctx, const protocol::TournamentJoin& m) {
   Tournament* t = find_tournament(ctx, m.id);
   if (!t) return;
   const PlayerState& me = player(*sessions_.at(ctx.requester).player);
@@ -207,7 +200,7 @@ void Lobby::on_tournament_join(Ctx& ctx, const protocol::TournamentJoin& m) {
   tournament_changed(ctx, *t);
 }
 
-void Lobby::on_tournament_withdraw(Ctx& ctx, const protocol::TournamentWithdraw& m) {
+void Lobby::on(Ctx& ctx, const protocol::TournamentWithdraw& m) {
   Tournament* t = find_tournament(ctx, m.id);
   if (!t) return;
   if (auto ok = t->withdraw(*sessions_.at(ctx.requester).player); !ok)

@@ -28,7 +28,6 @@ struct ModerationState {
   // The address each open report filed here came from, for the per-address cap (not stored:
   // reports read back after a restart, or filed on another node, count for no address).
   std::map<std::int64_t, std::string> report_addresses;
-  std::int64_t next_report = 1;
   std::map<std::int64_t, ChatLine> chat_lines;
   std::int64_t next_chat_line = 1;
 
