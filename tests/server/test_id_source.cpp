@@ -5,9 +5,9 @@
 #include "server/core/id_source.h"
 
 using amazons::server::IdSource;
-using Kind = IdSource::Kind;
 
 TEST_CASE("id source: one server counts each kind on its own, past what it has stored") {
+  using Kind = IdSource::Kind;
   IdSource ids = IdSource::counting();
   CHECK(ids.take(Kind::Game) == 1);
   CHECK(ids.take(Kind::Game) == 2);
@@ -22,6 +22,7 @@ TEST_CASE("id source: one server counts each kind on its own, past what it has s
 }
 
 TEST_CASE("id source: a node takes every kind from its blocks and asks for the next in time") {
+  using Kind = IdSource::Kind;
   IdSource ids = IdSource::from_blocks(10);
   CHECK(ids.take(Kind::Game) == 0);  // nothing reserved yet
   CHECK(ids.wants_block());
