@@ -50,11 +50,8 @@ Lobby::Lobby(LobbyConfig config, const LoadedState& state, Instant now)
     : config_(std::move(config)),
       ids_(config_.node ? IdSource::from_blocks(kGameIdBlock) : IdSource::counting()),
       rng_(std::random_device{}()),
+      moderation_(state.moderation, state.sanctions, state.open_reports),
       auth_budget_(config_.auth_budget) {
-  moderation_.settings = state.moderation;
-  for (const SanctionRow& row : state.sanctions)
-    moderation_.sanctions[{row.kind, row.target}] = row;
-  for (const ReportRow& row : state.open_reports) moderation_.open_reports[row.id] = row;
   ids_.used(IdSource::Kind::Report, state.last_report_id);
   // A cluster node starts with nothing of its own: the games it runs are the ones it takes over
   // (Lobby::adopt) or starts, and players' rows are read fresh at login, since other nodes

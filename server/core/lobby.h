@@ -426,8 +426,6 @@ class Lobby {
   bool name_in_use(const std::string& name, const PlayerState& p) const;
   // Answers name_taken, naming the look-alike.
   void refuse_look_alike(Ctx& ctx, const std::string& other);
-  // The ban in force on `name` or on a name that looks like it, if any.
-  const SanctionRow* name_ban(const std::string& name, Timestamp now);
   std::optional<SessionId> session_of(const std::string& name) const;
   Color random_color();
 
@@ -473,7 +471,7 @@ class Lobby {
   Millis next_expiry_check_{0};
   std::mt19937_64 rng_;
   std::vector<std::string> restore_problems_;
-  ModerationState moderation_;
+  Moderation moderation_;
   AuthBudget auth_budget_;
   // Password jobs (PasswordJob, or a cluster's LoginJob with a password) not yet completed, by
   // address: their share of the password threads (max_password_checks_per_address).

@@ -227,7 +227,7 @@ Effects Lobby::replaced(SessionId session, Instant now) {
 void Lobby::login_clustered(Ctx& ctx, const protocol::Hello& m) {
   sessions_.at(ctx.requester).hello_pending = true;
   ctx.fx.cluster.logins.push_back(LoginJob{ctx.requester, ctx.id, m.name, m.password, m.token,
-                                           m.bot, !moderation_.settings.registrations_open,
+                                           m.bot, !moderation_.settings().registrations_open,
                                            sessions_.at(ctx.requester).group,
                                            m.password && !m.token});
   ctx.id_used = true;  // complete_login answers

@@ -63,13 +63,10 @@ protocol::ReportInfo report_info(const ReportRow& r) {
 
 }  // namespace
 
-protocol::Role Lobby::role_of(const std::string& name) const {
-  const auto it = moderation_.settings.roles.find(name);
-  return it == moderation_.settings.roles.end() ? Role::Player : it->second;
-}
+protocol::Role Lobby::role_of(const std::string& name) const { return moderation_.role_of(name); }
 
 void Lobby::set_moderation(ModerationSettings settings) {
-  moderation_.settings = std::move(settings);
+  moderation_.set_settings(std::move(settings));
 }
 
 bool Lobby::refuse_address(Ctx& ctx, SessionId session, const std::string& address) {
@@ -81,31 +78,18 @@ bool Lobby::refuse_address(Ctx& ctx, SessionId session, const std::string& addre
   return true;
 }
 
-const SanctionRow* Lobby::name_ban(const std::string& name, Timestamp now) {
-  if (const SanctionRow* ban = moderation_.active(SanctionKind::BanName, name, now)) return ban;
-  // Bans are few; a look-alike of a banned name is the banned name.
-  const std::string canonical = canonical_name(name);
-  std::vector<std::string> look_alikes;
-  for (const auto& [key, row] : moderation_.sanctions)
-    if (key.first == SanctionKind::BanName && canonical_name(key.second) == canonical)
-      look_alikes.push_back(key.second);
-  for (const std::string& target : look_alikes)
-    if (const SanctionRow* ban = moderation_.active(SanctionKind::BanName, target, now)) return ban;
-  return nullptr;
-}
-
 bool Lobby::refuse_hello(Ctx& ctx, const std::string& name) {
   if (refuse_address(ctx, ctx.requester, sessions_.at(ctx.requester).connection.address)) {
     ctx.errored = true;
     return true;
   }
-  if (const SanctionRow* ban = name_ban(name, ctx.now.wall)) {
+  if (const SanctionRow* ban = moderation_.name_ban(name, ctx.now.wall)) {
     ctx.error(sanction_error(ErrorCode::Banned, *ban, "the name " + name + " is banned"));
     ctx.fx.close.push_back(ctx.requester);
     return true;
   }
   // A cluster node does not know every player: its login job asks the database (known_only).
-  if (!moderation_.settings.registrations_open && !clustered() && !players_.contains(name)) {
+  if (!moderation_.settings().registrations_open && !clustered() && !players_.contains(name)) {
     ctx.error(ErrorCode::RegistrationsClosed,
               "this server takes known names only: registrations are closed");
     return true;
@@ -124,14 +108,12 @@ std::optional<std::int64_t> Lobby::admit_chat(Ctx& ctx, const std::string& game,
   }
   // On a cluster the id names its game (kChatLineGameShift), so that it is unique across nodes
   // and a report of it finds the node that keeps it.
-  std::int64_t id = moderation_.next_chat_line++;
+  std::int64_t id = moderation_.next_line_number();
   if (clustered())
     if (const auto g = parse_game_id(game))
       id = (static_cast<std::int64_t>(*g) << kChatLineGameShift) |
            (id & ((std::int64_t{1} << kChatLineGameShift) - 1));
-  moderation_.chat_lines[id] = {game, me, text};
-  while (moderation_.chat_lines.size() > ModerationState::kKeptChatLines)
-    moderation_.chat_lines.erase(moderation_.chat_lines.begin());
+  moderation_.keep_line(id, {game, me, text});
   return id;
 }
 
@@ -168,21 +150,17 @@ Effects Lobby::moderated(const ModerationEvent& event, Instant now) {
       [&](const auto& e) {
         using E = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<E, SanctionRow>) {
-          moderation_.sanctions[{e.kind, e.target}] = e;
+          moderation_.impose(e);
           enforce_ban(ctx, e, false);
         } else if constexpr (std::is_same_v<E, SanctionRemoved>) {
-          moderation_.sanctions.erase({e.kind, e.target});
+          moderation_.lift(e.kind, e.target);
         } else if constexpr (std::is_same_v<E, KickOrder>) {
           if (const auto s = session_of(e.player); s && !is_remote_session(*s)) {
             ctx.send(*s, kick_error(e.reason));
             ctx.fx.close.push_back(*s);
           }
         } else if constexpr (std::is_same_v<E, ReportRow>) {
-          if (e.resolved_by) {
-            moderation_.open_reports.erase(e.id);
-            moderation_.report_addresses.erase(e.id);
-          } else
-            moderation_.open_reports[e.id] = e;
+          moderation_.learn(e);
         }
       },
       event);
@@ -260,14 +238,14 @@ void Lobby::on(Ctx& ctx, const protocol::Report& m) {
   row.reporter = requester_name(ctx);
   row.reason = m.reason;
   if (m.line) {
-    const auto it = moderation_.chat_lines.find(*m.line);
-    if (it == moderation_.chat_lines.end())
+    const ChatLine* line = moderation_.line(*m.line);
+    if (!line)
       return ctx.error(ErrorCode::BadField,
                        "line: no chat line " + std::to_string(*m.line) + " (or too old)");
-    row.player = it->second.from;
+    row.player = line->from;
     row.line = *m.line;
-    row.text = it->second.text;
-    row.game = it->second.game;
+    row.text = line->text;
+    row.game = line->game;
   } else if (m.player) {
     if (!known_player(*m.player))
       return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *m.player);
@@ -275,35 +253,26 @@ void Lobby::on(Ctx& ctx, const protocol::Report& m) {
   } else {
     return ctx.error(ErrorCode::BadField, "report a player or a line");
   }
-  const auto mine = std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
-                                  [&](const auto& r) { return r.second.reporter == row.reporter; });
-  if (static_cast<std::size_t>(mine) >= kMaxOpenReportsPerPlayer)
-    return ctx.error(ErrorCode::NotAllowed, "you have too many open reports");
-  // Throwaway names share their address: the address is capped too, and so is what any number
-  // of addresses may pile on one player. Counted afresh, as the kept offers are.
   const std::string& address = sessions_.at(ctx.requester).group;
-  const auto from_here =
-      address.empty()
-          ? 0
-          : std::count_if(moderation_.report_addresses.begin(), moderation_.report_addresses.end(),
-                          [&](const auto& r) { return r.second == address; });
-  if (static_cast<std::size_t>(from_here) >= config_.max_open_reports_per_address)
-    return ctx.error(ErrorCode::RateLimited,
-                     "too many open reports from your address (" +
-                         std::to_string(config_.max_open_reports_per_address) +
-                         "): wait until the moderators have read them");
-  const auto on_them =
-      std::count_if(moderation_.open_reports.begin(), moderation_.open_reports.end(),
-                    [&](const auto& r) { return r.second.player == row.player; });
-  if (static_cast<std::size_t>(on_them) >= config_.max_open_reports_per_target)
-    return ctx.error(ErrorCode::RateLimited,
-                     "too many open reports on " + row.player + " (" +
-                         std::to_string(config_.max_open_reports_per_target) +
-                         "): the moderators have been told");
+  const ReportLimits limits{kMaxOpenReportsPerPlayer, config_.max_open_reports_per_address,
+                            config_.max_open_reports_per_target};
+  if (const auto cap = moderation_.report_cap(row.reporter, address, row.player, limits)) {
+    switch (cap->which) {
+      case Moderation::Cap::Which::Reporter:
+        return ctx.error(ErrorCode::NotAllowed, "you have too many open reports");
+      case Moderation::Cap::Which::Address:
+        return ctx.error(ErrorCode::RateLimited, "too many open reports from your address (" +
+                                                     std::to_string(cap->limit) +
+                                                     "): wait until the moderators have read them");
+      case Moderation::Cap::Which::Target:
+        return ctx.error(ErrorCode::RateLimited, "too many open reports on " + row.player + " (" +
+                                                     std::to_string(cap->limit) +
+                                                     "): the moderators have been told");
+    }
+  }
   row.id = new_id(ctx, IdSource::Kind::Report);
   if (row.id == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
-  moderation_.open_reports[row.id] = row;
-  if (!address.empty()) moderation_.report_addresses[row.id] = address;
+  moderation_.file(row, address);
   ctx.fx.writes.writes.emplace_back(row);
   tell_nodes(ctx, row);
   ctx.reply(protocol::Ok{});
@@ -315,7 +284,7 @@ void Lobby::on(Ctx& ctx, const protocol::Mute& m) {
       !may_sanction(ctx, m.player))
     return;
   SanctionRow row{SanctionKind::Mute, m.player, m.reason, requester_name(ctx), ctx.now.wall, end};
-  moderation_.sanctions[{row.kind, row.target}] = row;
+  moderation_.impose(row);
   ctx.fx.writes.writes.emplace_back(row);
   tell_nodes(ctx, row);
   audit(ctx, "mute", m.player, m.reason, m.duration);
@@ -324,7 +293,7 @@ void Lobby::on(Ctx& ctx, const protocol::Mute& m) {
 
 void Lobby::on(Ctx& ctx, const protocol::Unmute& m) {
   if (!reason_ok(ctx, m.reason)) return;
-  moderation_.sanctions.erase({SanctionKind::Mute, m.player});
+  moderation_.lift(SanctionKind::Mute, m.player);
   ctx.fx.writes.writes.emplace_back(SanctionRemoved{SanctionKind::Mute, m.player});
   tell_nodes(ctx, SanctionRemoved{SanctionKind::Mute, m.player});
   audit(ctx, "unmute", m.player, m.reason);
@@ -360,7 +329,7 @@ void Lobby::on(Ctx& ctx, const protocol::Ban& m) {
   const SanctionKind kind = m.player ? SanctionKind::BanName : SanctionKind::BanAddress;
   SanctionRow row{
       kind, m.player ? *m.player : *m.address, m.reason, requester_name(ctx), ctx.now.wall, end};
-  moderation_.sanctions[{row.kind, row.target}] = row;
+  moderation_.impose(row);
   ctx.fx.writes.writes.emplace_back(row);
   audit(ctx, m.player ? "ban" : "ban_address", row.target, m.reason, m.duration);
   ctx.reply(protocol::Ok{});
@@ -374,7 +343,7 @@ void Lobby::on(Ctx& ctx, const protocol::Unban& m) {
   if (!reason_ok(ctx, m.reason)) return;
   const SanctionKind kind = m.player ? SanctionKind::BanName : SanctionKind::BanAddress;
   const std::string target = m.player ? *m.player : *m.address;
-  moderation_.sanctions.erase({kind, target});
+  moderation_.lift(kind, target);
   ctx.fx.writes.writes.emplace_back(SanctionRemoved{kind, target});
   tell_nodes(ctx, SanctionRemoved{kind, target});
   audit(ctx, m.player ? "unban" : "unban_address", target, m.reason);
@@ -396,12 +365,11 @@ void Lobby::on(Ctx& ctx, const protocol::Adjudicate& m) {
 
 void Lobby::on(Ctx& ctx, const protocol::RemoveChat& m) {
   if (!reason_ok(ctx, m.reason)) return;
-  const auto it = moderation_.chat_lines.find(m.line);
-  if (it == moderation_.chat_lines.end())
+  const auto removed = moderation_.remove_line(m.line);
+  if (!removed)
     return ctx.error(ErrorCode::BadField,
                      "line: no chat line " + std::to_string(m.line) + " (or too old)");
-  const ChatLine line = it->second;
-  moderation_.chat_lines.erase(it);
+  const ChatLine& line = *removed;
   audit(ctx, "remove_chat", line.from,
         m.reason + (m.reason.empty() ? "" : " ") + "(line " + std::to_string(m.line) + " in game " +
             line.game + ": \"" + line.text + "\")");
@@ -420,37 +388,25 @@ void Lobby::on(Ctx& ctx, const protocol::AuditRequest& m) {
 
 void Lobby::on(Ctx& ctx, const protocol::SanctionsRequest&) {
   protocol::SanctionList list;
-  for (auto it = moderation_.sanctions.begin(); it != moderation_.sanctions.end();) {
-    if (it->second.expires_at && *it->second.expires_at <= ctx.now.wall) {
-      it = moderation_.sanctions.erase(it);
-      continue;
-    }
-    list.sanctions.push_back(sanction_info(it->second));
-    ++it;
-  }
+  for (const SanctionRow& row : moderation_.in_force(ctx.now.wall))
+    list.sanctions.push_back(sanction_info(row));
   ctx.reply(list);
 }
 
 void Lobby::on(Ctx& ctx, const protocol::ReportsRequest&) {
   protocol::ReportList list;
-  for (const auto& [id, r] : moderation_.open_reports) list.reports.push_back(report_info(r));
+  for (const auto& [id, r] : moderation_.open_reports()) list.reports.push_back(report_info(r));
   ctx.reply(list);
 }
 
 void Lobby::on(Ctx& ctx, const protocol::Resolve& m) {
   if (!reason_ok(ctx, m.note)) return;
-  const auto it = moderation_.open_reports.find(m.report);
-  if (it == moderation_.open_reports.end())
+  const auto row = moderation_.resolve(m.report, requester_name(ctx), ctx.now.wall, m.note);
+  if (!row)
     return ctx.error(ErrorCode::BadField, "report: no open report " + std::to_string(m.report));
-  ReportRow row = it->second;
-  row.resolved_by = requester_name(ctx);
-  row.resolved_at = ctx.now.wall;
-  row.note = m.note;
-  moderation_.open_reports.erase(it);
-  moderation_.report_addresses.erase(row.id);
-  ctx.fx.writes.writes.emplace_back(row);
-  tell_nodes(ctx, row);
-  audit(ctx, "resolve", "report " + std::to_string(row.id) + " on " + row.player, m.note);
+  ctx.fx.writes.writes.emplace_back(*row);
+  tell_nodes(ctx, *row);
+  audit(ctx, "resolve", "report " + std::to_string(row->id) + " on " + row->player, m.note);
   ctx.reply(protocol::Ok{});
 }
 
