@@ -121,15 +121,17 @@ Effects Lobby::disconnect(SessionId session, Instant now) {
       if (clustered() && !is_remote_session(session)) {
         ctx.fx.cluster.logouts.emplace_back(name, session);
         // A kept seek (correspondence, or with a lifetime) waits in the queue while they are away.
-        if (const auto seek = cluster_seeks_.find(name);
-            seek != cluster_seeks_.end() && !seek->second.kept_until) {
-          cluster_seeks_.erase(seek);
+        if (const QueuedSeek* seek = offers_.queued_seek(name); seek && !seek->kept_until) {
+          offers_.forget_queued_seek(name);
           ctx.fx.cluster.drop_seeks.push_back(name);
         }
       }
       // Kept offers (correspondence, or with a lifetime) stay while their creator is away.
-      std::erase_if(seeks_, [&](const SeekEntry& s) { return s.player == name && !s.kept_until; });
-      drop_challenges_of(ctx, name);
+      for (const auto& [id, c] : offers_.player_left(name)) {
+        const std::string& other = c.from == name ? c.to : c.from;
+        if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{id, "offline"});
+        ctx.fx.cluster.release.push_back(id);
+      }
       for (GameId g : std::vector<GameId>(p.open.begin(), p.open.end()))
         if (!rooms_.at(g).kept_until) cancel_open_game(ctx, g);
       for (GameId g : p.seats) {

@@ -24,6 +24,7 @@
 #include "server/core/id_source.h"
 #include "server/core/lobby_effects.h"
 #include "server/core/moderation.h"
+#include "server/core/offers.h"
 #include "server/core/rate_limiter.h"
 #include "server/core/session_id.h"
 #include "server/core/storage.h"
@@ -231,23 +232,6 @@ class Lobby {
     std::set<GameId> seats;  // games in progress
     std::set<GameId> open;   // open games created and not yet joined
   };
-  struct SeekEntry {
-    std::string player;
-    std::string rules;
-    TimeControl time;
-    bool rated = false;
-    std::string id;                       // the offer id ("s3") of a kept seek
-    std::optional<Timestamp> kept_until;  // kept across disconnects until then
-    std::string address = {};             // where it came from (empty: unknown or restored)
-  };
-  struct ChallengeEntry {
-    std::string from;
-    std::string to;
-    protocol::ChallengeSend request;
-    std::optional<Timestamp> kept_until;
-    std::optional<RemoteSession> told;  // cluster mode: the connection elsewhere that has it
-    std::string address = {};           // where it came from (empty: unknown or restored)
-  };
   struct Room {
     GameRoom game;
     std::set<SessionId> spectators;
@@ -392,7 +376,8 @@ class Lobby {
       const Ctx& ctx, const std::optional<std::int64_t>& lifetime, const TimeControl& time) const;
   void restore_offer(const OfferRow& row);
   void expire_offers(Ctx& ctx);
-  void remove_seek(Ctx& ctx, std::vector<SeekEntry>::iterator it);
+  // A seek taken out of the list: its row too, if it was kept.
+  void remove_seek_row(Ctx& ctx, const SeekEntry& seek);
   bool holds_offers(const std::string& name) const;
   // Correspondence games `name` plays: here, and in cluster mode on the other nodes as far as
   // this node has been told.
@@ -411,7 +396,6 @@ class Lobby {
   RemotePlayer as_remote(const PlayerState& p) const;
   // The newest remote session of `name` other than `except`, if another node still has one here.
   std::optional<SessionId> other_remote_session(const std::string& name, SessionId except) const;
-  void drop_challenges_of(Ctx& ctx, const std::string& player);
   protocol::ChallengeReceived challenge_received(const std::string& id,
                                                  const ChallengeEntry& c) const;
   PlayerState& player(const std::string& name) { return players_.at(name); }
@@ -463,11 +447,9 @@ class Lobby {
   std::map<GameId, Room> rooms_;
   std::set<GameId> clocked_;                              // running games with a clock
   std::deque<std::pair<Millis, GameId>> finished_order_;  // finished games, oldest first
-  std::vector<SeekEntry> seeks_;
-  std::map<std::string, ChallengeEntry> challenges_;
+  Offers offers_;
   std::map<std::string, RuleVariant> variants_;
   IdSource ids_;
-  std::uint64_t next_seek_ = 1;
   Millis next_expiry_check_{0};
   std::mt19937_64 rng_;
   std::vector<std::string> restore_problems_;
@@ -499,11 +481,6 @@ class Lobby {
   SessionId next_remote_ = kFirstRemoteSession;
   std::map<std::string, PeerView> peers_;
   bool cluster_ready_ = true;
-  struct ClusterSeek {
-    std::string pool;                     // what must match
-    std::optional<Timestamp> kept_until;  // kept across disconnects until then
-  };
-  std::map<std::string, ClusterSeek> cluster_seeks_;  // seeks made here, in the pairing queue
 };
 
 }  // namespace amazons::server

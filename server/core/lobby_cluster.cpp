@@ -30,7 +30,7 @@ bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMess
   if (!k) return false;  // a bad id is refused here, as by one server
   switch (k->kind()) {
     case ClusterKey::Kind::Challenge:
-      if (challenges_.contains(key)) return false;
+      if (offers_.has_challenge(key)) return false;
       break;
     case ClusterKey::Kind::Tournament:
       if (tournaments_.contains(k->id())) return false;
@@ -276,7 +276,7 @@ void Lobby::seek_clustered(Ctx& ctx, const protocol::Seek& m, std::optional<Time
   if (!cluster_ready_) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string& me = *sessions_.at(ctx.requester).player;
   const std::string pool = seek_pool(m);
-  cluster_seeks_[me] = ClusterSeek{pool, kept_until};
+  offers_.queue_seek(me, {pool, kept_until});
   // A kept seek is stored, for the node that puts it back in the queue should this one die; any
   // seek replaces the player's last, kept or not, in the queue and so in the table.
   if (kept_until)
@@ -294,11 +294,10 @@ Effects Lobby::complete_seek(const SeekOutcome& outcome, Instant now) {
   if (!sessions_.contains(job.session)) ctx.requester = 0;  // gone meanwhile
   if (outcome.error) {
     // Not in the queue: nor in the table (unless a newer seek of theirs replaced it there).
-    if (const auto s = cluster_seeks_.find(job.name); s != cluster_seeks_.end()) {
-      if (s->second.kept_until)
-        ctx.fx.writes.writes.emplace_back(
-            OfferRemoved{cluster_seek_id(job.name), s->second.kept_until});
-      cluster_seeks_.erase(s);
+    if (const QueuedSeek* s = offers_.queued_seek(job.name)) {
+      if (s->kept_until)
+        ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(job.name), s->kept_until});
+      offers_.forget_queued_seek(job.name);
     }
     ctx.error(ErrorCode::Unavailable, *outcome.error);
     return std::move(ctx.fx);
@@ -307,9 +306,8 @@ Effects Lobby::complete_seek(const SeekOutcome& outcome, Instant now) {
     ctx.reply(protocol::Seeking{job.request.rules, job.request.time, job.request.rated});
     return std::move(ctx.fx);
   }
-  if (const auto s = cluster_seeks_.find(job.name);
-      s != cluster_seeks_.end() && s->second.pool == job.pool)
-    cluster_seeks_.erase(s);
+  if (const QueuedSeek* s = offers_.queued_seek(job.name); s && s->pool == job.pool)
+    offers_.forget_queued_seek(job.name);
   // Both seeks are out of the queue: so are their rows, wherever they were made.
   for (const std::string* who : {&job.name, &outcome.opponent})
     ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(*who)});
@@ -346,10 +344,10 @@ Effects Lobby::lease_lost(const std::string& key, Instant now) {
   Ctx ctx(0, std::nullopt, now);
   const auto k = ClusterKey::parse(key);
   if (!k) return std::move(ctx.fx);
-  if (const auto c = challenges_.find(key); k->is_challenge() && c != challenges_.end()) {
-    for (const std::string* who : {&c->second.from, &c->second.to})
+  if (k->is_challenge() && offers_.has_challenge(key)) {
+    const ChallengeEntry c = *offers_.take_challenge(key);
+    for (const std::string* who : {&c.from, &c.to})
       if (auto s = session_of(*who)) ctx.send(*s, protocol::ChallengeClosed{key, "expired"});
-    challenges_.erase(c);
   } else if (k->is_tournament()) {
     // Another node directs it now; whoever watches it here asks again to follow it there.
     tournaments_.erase(k->id());
@@ -429,9 +427,8 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
   if (is_cluster_seek_id(offer.id)) {
     const auto decoded = protocol::decode_client(offer.request);
     const auto* seek = decoded ? std::get_if<protocol::Seek>(&decoded->message) : nullptr;
-    const auto here = cluster_seeks_.find(offer.owner);
-    if (!seek || offer.expires_at <= now.wall ||
-        (here != cluster_seeks_.end() && here->second.kept_until == offer.expires_at))
+    const QueuedSeek* here = offers_.queued_seek(offer.owner);
+    if (!seek || offer.expires_at <= now.wall || (here && here->kept_until == offer.expires_at))
       return std::move(ctx.fx);  // expired, or already this node's
     PlayerState& p = player_entry(offer.owner);
     if (p.row.name.empty()) {
@@ -441,7 +438,7 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
     // Into the queue through this node, as a kept seek of this node's: nobody is answered (the
     // player is away), a pairing starts the game with them offline, and it expires here.
     const std::string pool = seek_pool(*seek);
-    cluster_seeks_[offer.owner] = ClusterSeek{pool, offer.expires_at};
+    offers_.queue_seek(offer.owner, {pool, offer.expires_at});
     ctx.fx.cluster.seeks.push_back(SeekJob{0, std::nullopt, offer.owner, pool, *seek});
     return std::move(ctx.fx);
   }
@@ -451,7 +448,7 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
     rooms_.at(key->id()).token = token;
     return std::move(ctx.fx);
   }
-  if (challenges_.contains(offer.id)) return std::move(ctx.fx);
+  if (offers_.has_challenge(offer.id)) return std::move(ctx.fx);
   PlayerState& p = player_entry(offer.owner);
   if (p.row.name.empty()) {
     p.row = owner.value_or(PlayerRow{});
@@ -459,7 +456,7 @@ Effects Lobby::adopt_offer(const OfferRow& offer, const std::optional<PlayerRow>
   }
   const std::size_t problems = restore_problems_.size();
   restore_offer(offer);
-  if (restore_problems_.size() != problems || (!open_game && !challenges_.contains(offer.id))) {
+  if (restore_problems_.size() != problems || (!open_game && !offers_.has_challenge(offer.id))) {
     // Not an offer this node can run: let it go rather than hold it for nothing.
     ctx.fx.cluster.release.push_back(key ? key->text() : offer.id);
     return std::move(ctx.fx);
@@ -473,7 +470,7 @@ void Lobby::add_game_ids(GameId first, int count) { ids_.add_block(first, count)
 std::vector<std::pair<std::string, std::int64_t>> Lobby::held_keys() const {
   std::vector<std::pair<std::string, std::int64_t>> out;
   for (const auto& [id, room] : rooms_) out.emplace_back(ClusterKey::game(id).text(), room.token);
-  for (const auto& [id, c] : challenges_) out.emplace_back(id, 0);
+  for (const auto& [id, c] : offers_.challenges()) out.emplace_back(id, 0);
   for (const auto& [id, t] : tournaments_) out.emplace_back(ClusterKey::tournament(id).text(), 0);
   return out;
 }
@@ -486,7 +483,7 @@ Effects Lobby::set_peer(const std::string& node, PeerView view, Instant now) {
   peers_[node] = std::move(view);
   // Kept challenges held here for a player who is now connected there: they hear of it as if
   // they had logged in here.
-  for (auto& [id, c] : challenges_) {
+  for (const auto& [id, c] : offers_.challenges()) {
     if (!c.kept_until) continue;
     for (const PeerPlayer& p : peers_[node].players) {
       const RemoteSession where{node, p.session};
@@ -494,7 +491,7 @@ Effects Lobby::set_peer(const std::string& node, PeerView view, Instant now) {
       const SessionId s =
           remote_session(ctx, where, RemotePlayer{p.name, p.bot, p.rating, p.rated_games});
       if (s == 0) continue;
-      c.told = where;
+      offers_.told(id, where);
       ctx.send(s, challenge_received(id, c));
     }
   }

@@ -36,13 +36,14 @@ void Lobby::restore_offer(const OfferRow& row) {
     ids_.used(IdSource::Kind::Game, id);
   } else if (const auto* seek = std::get_if<protocol::Seek>(&decoded->message);
              seek && row.id[0] == 's' && number > 0) {
-    seeks_.push_back({row.owner, seek->rules, seek->time, seek->rated, row.id, row.expires_at});
-    next_seek_ = std::max(next_seek_, number + 1);
+    offers_.restore_seek({row.owner, seek->rules, seek->time, seek->rated, row.id, row.expires_at},
+                         number);
   } else if (const auto* challenge = std::get_if<protocol::ChallengeSend>(&decoded->message);
              challenge && row.id[0] == 'c' && number > 0) {
     if (!players_.contains(challenge->player))
       player_entry(challenge->player).row.name = challenge->player;
-    challenges_[row.id] = {row.owner, challenge->player, *challenge, row.expires_at, std::nullopt};
+    offers_.add_challenge(row.id,
+                          {row.owner, challenge->player, *challenge, row.expires_at, std::nullopt});
     ids_.used(IdSource::Kind::Challenge, static_cast<std::int64_t>(number));
   } else {
     problem("not an open game, seek or challenge");
@@ -64,27 +65,24 @@ void Lobby::on(Ctx& ctx, const protocol::Seek& m) {
             correspondence_games(e.player) < config_.max_correspondence_games);
   };
   // Only a seek that stays is capped; one that is answered at once starts a game.
-  if (*kept && std::none_of(seeks_.begin(), seeks_.end(), matches))
+  if (*kept && !offers_.any_seek(matches))
     if (auto room_for = may_keep_offer(ctx, std::nullopt, true); !room_for)
       return ctx.error(ErrorCode::RateLimited, room_for.error());
-  if (const auto mine = std::find_if(seeks_.begin(), seeks_.end(),
-                                     [&](const SeekEntry& e) { return e.player == me; });
-      mine != seeks_.end())
-    remove_seek(ctx, mine);
-  const auto match = std::find_if(seeks_.begin(), seeks_.end(), matches);
-  if (match == seeks_.end()) {
+  if (const auto mine = offers_.take_seek_of(me)) remove_seek_row(ctx, *mine);
+  const auto match = offers_.take_seek(matches);
+  if (!match) {
     SeekEntry entry{me, m.rules, m.time, m.rated, {}, *kept};
     entry.address = sessions_.at(ctx.requester).group;
     if (*kept) {
-      entry.id = "s" + std::to_string(next_seek_++);
+      entry.id = offers_.new_seek_id();
       ctx.fx.writes.writes.emplace_back(
           offer_row(entry.id, me, m, std::nullopt, ctx.now.wall, **kept));
     }
-    seeks_.push_back(std::move(entry));
+    offers_.add_seek(std::move(entry));
     return ctx.reply(protocol::Seeking{m.rules, m.time, m.rated});
   }
   const std::string other = match->player;
-  remove_seek(ctx, match);
+  remove_seek_row(ctx, *match);
   const bool me_white = random_color() == Color::White;
   start_game(ctx, GameSettings{m.rules, *v, m.time, m.rated, std::nullopt}, me_white ? me : other,
              me_white ? other : me, ctx.now);
@@ -94,13 +92,11 @@ void Lobby::on(Ctx& ctx, const protocol::Unseek&) {
   const std::string& me = *sessions_.at(ctx.requester).player;
   if (clustered()) {
     // Wherever they made it: a kept seek outlives the connection it was made through.
-    cluster_seeks_.erase(me);
+    offers_.forget_queued_seek(me);
     ctx.fx.cluster.unseeks.push_back(me);
     ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(me)});
   }
-  const auto it = std::find_if(seeks_.begin(), seeks_.end(),
-                               [&](const SeekEntry& e) { return e.player == me; });
-  if (it != seeks_.end()) remove_seek(ctx, it);
+  if (const auto mine = offers_.take_seek_of(me)) remove_seek_row(ctx, *mine);
   ctx.reply(protocol::Ok{});
 }
 
@@ -134,7 +130,7 @@ void Lobby::on(Ctx& ctx, const protocol::ChallengeSend& m) {
   if (number == 0) return ctx.error(ErrorCode::Unavailable, no_id_reason());
   const std::string id = "c" + std::to_string(number);
   ctx.fx.cluster.acquire.push_back(id);
-  ChallengeEntry& entry = challenges_[id] = {me, m.player, m, *kept, std::nullopt};
+  ChallengeEntry& entry = offers_.add_challenge(id, {me, m.player, m, *kept, std::nullopt});
   entry.address = sessions_.at(ctx.requester).group;
   if (*kept)
     ctx.fx.writes.writes.emplace_back(offer_row(id, me, m, std::nullopt, ctx.now.wall, **kept));
@@ -151,21 +147,13 @@ Expected<void, std::string> Lobby::may_keep_offer(const Ctx& ctx,
   const SessionState& s = sessions_.at(ctx.requester);
   const std::string& address = s.group;
   if (address.empty()) return {};
-  // Counted afresh each time: kept offers end in many ways (taken, withdrawn, expired, declined)
-  // and a count kept alongside would have to follow them all. A few hundred entries per request
-  // that keeps an offer is cheap.
-  std::size_t offers = 0;
-  std::size_t to_them = 0;
+  // Counted afresh each time, as Offers::kept_from counts the seeks and challenges.
+  const Offers::Kept kept = offers_.kept_from(
+      address, challenged, replaces_own_seek ? std::optional(*s.player) : std::nullopt);
+  std::size_t offers = kept.offers;
+  const std::size_t to_them = kept.to_challenged;
   for (const auto& [id, room] : rooms_)
     if (room.kept_until && room.address == address) ++offers;
-  for (const SeekEntry& e : seeks_)
-    if (e.kept_until && e.address == address && !(replaces_own_seek && e.player == *s.player))
-      ++offers;
-  for (const auto& [id, c] : challenges_)
-    if (c.kept_until && c.address == address) {
-      ++offers;
-      if (challenged && c.to == *challenged) ++to_them;
-    }
   if (challenged && to_them >= config_.max_kept_challenges_per_player)
     return Unexpected("too many challenges to " + *challenged + " kept from your address (" +
                       std::to_string(config_.max_kept_challenges_per_player) +
@@ -192,15 +180,15 @@ protocol::ChallengeReceived Lobby::challenge_received(const std::string& id,
 
 void Lobby::on(Ctx& ctx, const protocol::Accept& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
-  const auto it = challenges_.find(m.challenge);
-  if (it == challenges_.end() || it->second.to != me)
+  const ChallengeEntry* found = offers_.challenge(m.challenge);
+  if (!found || found->to != me)
     return ctx.error(ErrorCode::NoSuchChallenge, "no challenge " + m.challenge + " for you");
-  const ChallengeEntry c = it->second;
+  const ChallengeEntry c = *found;
   if (c.request.time.correspondence() &&
       (correspondence_games(me) >= config_.max_correspondence_games ||
        correspondence_games(c.from) >= config_.max_correspondence_games))
     return ctx.error(ErrorCode::NotAllowed, "too many correspondence games to start another");
-  challenges_.erase(it);
+  offers_.take_challenge(m.challenge);
   ctx.fx.cluster.release.push_back(m.challenge);
   if (c.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
   auto v = variant(c.request.rules);
@@ -214,28 +202,15 @@ void Lobby::on(Ctx& ctx, const protocol::Accept& m) {
 
 void Lobby::on(Ctx& ctx, const protocol::Decline& m) {
   const std::string& me = *sessions_.at(ctx.requester).player;
-  const auto it = challenges_.find(m.challenge);
-  if (it == challenges_.end() || (it->second.to != me && it->second.from != me))
+  const ChallengeEntry* c = offers_.challenge(m.challenge);
+  if (!c || (c->to != me && c->from != me))
     return ctx.error(ErrorCode::NoSuchChallenge, "no challenge " + m.challenge + " for you");
-  const std::string other = it->second.to == me ? it->second.from : it->second.to;
-  if (it->second.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
-  challenges_.erase(it);
+  const std::string other = c->to == me ? c->from : c->to;
+  if (c->kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{m.challenge});
+  offers_.take_challenge(m.challenge);
   ctx.fx.cluster.release.push_back(m.challenge);
   ctx.reply(protocol::Ok{});
   if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{m.challenge, "declined"});
-}
-
-void Lobby::drop_challenges_of(Ctx& ctx, const std::string& name) {
-  for (auto it = challenges_.begin(); it != challenges_.end();) {
-    if ((it->second.from != name && it->second.to != name) || it->second.kept_until) {
-      ++it;
-      continue;
-    }
-    const std::string other = it->second.from == name ? it->second.to : it->second.from;
-    if (auto s = session_of(other)) ctx.send(*s, protocol::ChallengeClosed{it->first, "offline"});
-    ctx.fx.cluster.release.push_back(it->first);
-    it = challenges_.erase(it);
-  }
 }
 
 // ---- correspondence: kept offers and whose turn it is ------------------------------------------
@@ -260,9 +235,8 @@ Expected<std::optional<Timestamp>, std::string> Lobby::offer_expiry(
   return std::optional<Timestamp>();
 }
 
-void Lobby::remove_seek(Ctx& ctx, std::vector<SeekEntry>::iterator it) {
-  if (it->kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{it->id});
-  seeks_.erase(it);
+void Lobby::remove_seek_row(Ctx& ctx, const SeekEntry& seek) {
+  if (seek.kept_until) ctx.fx.writes.writes.emplace_back(OfferRemoved{seek.id});
 }
 
 void Lobby::expire_offers(Ctx& ctx) {
@@ -278,47 +252,26 @@ void Lobby::expire_offers(Ctx& ctx) {
     if (room.game.status() == protocol::GameStatus::Open && expired(room.kept_until))
       games.push_back(id);
   for (GameId id : games) cancel_open_game(ctx, id);
-  for (auto it = seeks_.begin(); it != seeks_.end();) {
-    if (!expired(it->kept_until)) {
-      ++it;
-      continue;
-    }
-    ctx.fx.writes.writes.emplace_back(OfferRemoved{it->id});
-    it = seeks_.erase(it);
-  }
+  Offers::Expired gone = offers_.expire(ctx.now.wall);
+  for (const SeekEntry& seek : gone.seeks) ctx.fx.writes.writes.emplace_back(OfferRemoved{seek.id});
   // Cluster mode: a kept seek of this node's in the pairing queue.
-  for (auto it = cluster_seeks_.begin(); it != cluster_seeks_.end();) {
-    if (!expired(it->second.kept_until)) {
-      ++it;
-      continue;
-    }
-    ctx.fx.cluster.drop_seeks.push_back(it->first);
-    ctx.fx.writes.writes.emplace_back(
-        OfferRemoved{cluster_seek_id(it->first), it->second.kept_until});
-    it = cluster_seeks_.erase(it);
+  for (const auto& [player, seek] : gone.queued_seeks) {
+    ctx.fx.cluster.drop_seeks.push_back(player);
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{cluster_seek_id(player), seek.kept_until});
   }
-  for (auto it = challenges_.begin(); it != challenges_.end();) {
-    if (!expired(it->second.kept_until)) {
-      ++it;
-      continue;
-    }
-    ctx.fx.writes.writes.emplace_back(OfferRemoved{it->first});
-    for (const std::string* who : {&it->second.from, &it->second.to})
+  for (const auto& [id, c] : gone.challenges) {
+    ctx.fx.writes.writes.emplace_back(OfferRemoved{id});
+    for (const std::string* who : {&c.from, &c.to})
       if (auto session = session_of(*who))
-        ctx.send(*session, protocol::ChallengeClosed{it->first, "expired"});
-    ctx.fx.cluster.release.push_back(it->first);
-    it = challenges_.erase(it);
+        ctx.send(*session, protocol::ChallengeClosed{id, "expired"});
+    ctx.fx.cluster.release.push_back(id);
   }
 }
 
 bool Lobby::holds_offers(const std::string& name) const {
   const auto it = players_.find(name);
   if (it != players_.end() && !it->second.open.empty()) return true;
-  for (const auto& seek : seeks_)
-    if (seek.player == name) return true;
-  for (const auto& [id, c] : challenges_)
-    if (c.from == name || c.to == name) return true;
-  return false;
+  return offers_.involve(name);
 }
 
 std::size_t Lobby::correspondence_games_here(const std::string& name) const {

@@ -178,7 +178,7 @@ void Lobby::login(Ctx& ctx, const std::string& name, bool bot, std::optional<std
     route(ctx, room, room.game.set_online(c, true, ctx.now));
   }
   // Challenges that waited for this player while they were away.
-  for (const auto& [id, c] : challenges_) {
+  for (const auto& [id, c] : offers_.challenges()) {
     if (c.to != name || !c.kept_until) continue;
     ctx.reply(challenge_received(id, c));
   }
