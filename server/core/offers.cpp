@@ -2,6 +2,21 @@
 
 namespace amazons::server {
 
+namespace {
+// Moves the entries of `from` that `pred` accepts to the end of `to`, in order.
+template <class From, class To, class Pred>
+void move_out_if(From& from, To& to, Pred pred) {
+  for (auto it = from.begin(); it != from.end();) {
+    if (!pred(*it)) {
+      ++it;
+      continue;
+    }
+    to.emplace_back(std::move(*it));
+    it = from.erase(it);
+  }
+}
+}  // namespace
+
 void Offers::restore_seek(SeekEntry seek, std::uint64_t number) {
   seeks_.push_back(std::move(seek));
   next_seek_ = std::max(next_seek_, number + 1);
@@ -36,14 +51,9 @@ const QueuedSeek* Offers::queued_seek(const std::string& player) const {
 std::vector<Offers::Challenge> Offers::player_left(const std::string& player) {
   std::vector<Challenge> left;
   std::erase_if(seeks_, [&](const SeekEntry& s) { return s.player == player && !s.kept_until; });
-  for (auto it = challenges_.begin(); it != challenges_.end();) {
-    if ((it->second.from != player && it->second.to != player) || it->second.kept_until) {
-      ++it;
-      continue;
-    }
-    left.emplace_back(it->first, std::move(it->second));
-    it = challenges_.erase(it);
-  }
+  move_out_if(challenges_, left, [&](const auto& c) {
+    return (c.second.from == player || c.second.to == player) && !c.second.kept_until;
+  });
   return left;
 }
 
@@ -52,30 +62,11 @@ Offers::Expired Offers::expire(Timestamp now) {
   const auto expired = [&](const std::optional<Timestamp>& until) {
     return until && *until <= now;
   };
-  for (auto it = seeks_.begin(); it != seeks_.end();) {
-    if (!expired(it->kept_until)) {
-      ++it;
-      continue;
-    }
-    out.seeks.push_back(std::move(*it));
-    it = seeks_.erase(it);
-  }
-  for (auto it = queued_seeks_.begin(); it != queued_seeks_.end();) {
-    if (!expired(it->second.kept_until)) {
-      ++it;
-      continue;
-    }
-    out.queued_seeks.emplace_back(it->first, std::move(it->second));
-    it = queued_seeks_.erase(it);
-  }
-  for (auto it = challenges_.begin(); it != challenges_.end();) {
-    if (!expired(it->second.kept_until)) {
-      ++it;
-      continue;
-    }
-    out.challenges.emplace_back(it->first, std::move(it->second));
-    it = challenges_.erase(it);
-  }
+  move_out_if(seeks_, out.seeks, [&](const SeekEntry& e) { return expired(e.kept_until); });
+  move_out_if(queued_seeks_, out.queued_seeks,
+              [&](const auto& q) { return expired(q.second.kept_until); });
+  move_out_if(challenges_, out.challenges,
+              [&](const auto& c) { return expired(c.second.kept_until); });
   return out;
 }
 
