@@ -241,6 +241,10 @@ void Lobby::dispatch(Ctx& ctx, const protocol::ClientMessage& message) {
   handle();
 }
 
+const std::string& Lobby::requester_name(const Ctx& ctx) const {
+  return *sessions_.at(ctx.requester).player;
+}
+
 void Lobby::on(Ctx& ctx, const protocol::Ping&) { ctx.reply(protocol::Pong{}); }
 void Lobby::on(Ctx&, const protocol::Pong&) {}
 

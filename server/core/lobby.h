@@ -242,6 +242,8 @@ class Lobby {
   using Ctx = LobbyContext;
 
   void dispatch(Ctx& ctx, const protocol::ClientMessage& m);
+  // The name of the player who asked (a request past dispatch's hello check has one).
+  const std::string& requester_name(const Ctx& ctx) const;
   // Whether the requester's address may keep one more offer (a challenge to `challenged`, if
   // set), under max_kept_offers_per_address and max_kept_challenges_per_player; why not, if
   // not. With `replaces_own_seek` the requester's own seek is not counted (a new seek replaces
@@ -414,8 +416,6 @@ class Lobby {
   Color random_color();
 
   // Moderation (lobby_moderation.cpp).
-  // The name of the player who asked (a request past dispatch's hello check has one).
-  const std::string& requester_name(const Ctx& ctx) const;
   // Writes a line of the audit log: the requester did `action` to `target`.
   void audit(Ctx& ctx, std::string action, std::string target, std::string reason,
              std::optional<std::int64_t> seconds = std::nullopt);

@@ -16,12 +16,12 @@ using namespace lobby_detail;
 
 void Lobby::on(Ctx& ctx, const protocol::HistoryRequest& m) {
   protocol::HistoryRequest q = m;
-  if (!q.player) q.player = *sessions_.at(ctx.requester).player;
+  if (!q.player) q.player = requester_name(ctx);
   // A cluster node does not know every player: the database answers (answer_query).
   if (!known_player(*q.player))
     return ctx.error(ErrorCode::NoSuchPlayer, "no player named " + *q.player);
   q.limit = std::clamp(q.limit, 1, kMaxListLimit);
-  ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, q});
+  ctx.fx.queries.push_back({ctx.requester, requester_name(ctx), ctx.id, q});
   ctx.id_used = true;
 }
 
@@ -39,7 +39,7 @@ void Lobby::on(Ctx& ctx, const protocol::RecordRequest& m) {
   if (!id || (room != rooms_.end() && room->second.game.status() == protocol::GameStatus::Open))
     return ctx.error(ErrorCode::NoSuchGame, no_game_message(m.game), m.game);
   // The archive checks a private game's invite (answer_query), whether it is in memory or not.
-  ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, m});
+  ctx.fx.queries.push_back({ctx.requester, requester_name(ctx), ctx.id, m});
   ctx.id_used = true;
 }
 
@@ -54,7 +54,7 @@ void Lobby::on(Ctx& ctx, const protocol::LeaderboardRequest& m) {
     // Ratings change on every node: the shared database has them all.
     protocol::LeaderboardRequest q = m;
     q.limit = std::clamp(q.limit, 1, kMaxListLimit);
-    ctx.fx.queries.push_back({ctx.requester, *sessions_.at(ctx.requester).player, ctx.id, q});
+    ctx.fx.queries.push_back({ctx.requester, requester_name(ctx), ctx.id, q});
     ctx.id_used = true;
     return;
   }

@@ -51,7 +51,7 @@ bool Lobby::hand_on(Ctx& ctx, const std::string& key, const protocol::ClientMess
   if (const auto r = remote_.find(ctx.requester); r != remote_.end())
     ctx.fx.cluster.bounces.push_back(Bounce{r->second, key, std::move(line)});
   else {
-    const PlayerState& p = player(*sessions_.at(ctx.requester).player);
+    const PlayerState& p = player(requester_name(ctx));
     ctx.fx.cluster.forwards.push_back(
         Forward{ctx.requester, key, std::move(line), as_remote(p), forward_watching(m)});
   }
@@ -274,7 +274,7 @@ std::string seek_pool(const protocol::Seek& m) {
 
 void Lobby::seek_clustered(Ctx& ctx, const protocol::Seek& m, std::optional<Timestamp> kept_until) {
   if (!cluster_ready_) return ctx.error(ErrorCode::Unavailable, no_id_reason());
-  const std::string& me = *sessions_.at(ctx.requester).player;
+  const std::string& me = requester_name(ctx);
   const std::string pool = seek_pool(m);
   offers_.queue_seek(me, {pool, kept_until});
   // A kept seek is stored, for the node that puts it back in the queue should this one die; any

@@ -74,7 +74,7 @@ Lobby::Room* Lobby::find_room(Ctx& ctx, const std::string& game,
 void Lobby::on(Ctx& ctx, const protocol::Create& m) {
   auto v = variant(m.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
-  PlayerState& me = player(*sessions_.at(ctx.requester).player);
+  PlayerState& me = player(requester_name(ctx));
   if (me.open.size() >= config_.max_open_games_per_player)
     return ctx.error(ErrorCode::NotAllowed, "you have too many open games");
   const auto kept = offer_expiry(ctx, m.lifetime, m.time);
@@ -151,7 +151,7 @@ void Lobby::on(Ctx& ctx, const protocol::Join& m) {
   if (!room) return;
   if (room->game.status() != protocol::GameStatus::Open)
     return ctx.error(ErrorCode::GameFull, "both seats are taken", m.game);
-  const std::string& me = *sessions_.at(ctx.requester).player;
+  const std::string& me = requester_name(ctx);
   if (room->game.color_of(me))
     return ctx.error(ErrorCode::NotAllowed, "you created this game", m.game);
   if (room->game.settings().time.correspondence() &&
@@ -257,7 +257,7 @@ void Lobby::cancel_open_game(Ctx& ctx, GameId id) {
 void Lobby::seated_request(Ctx& ctx, const std::string& game, const protocol::ClientMessage& m) {
   Room* room = find_room(ctx, game);
   if (!room) return;
-  const auto seat = room->game.color_of(*sessions_.at(ctx.requester).player);
+  const auto seat = room->game.color_of(requester_name(ctx));
   if (!seat) return ctx.error(ErrorCode::NotAPlayer, "you have no seat in this game", game);
   route(ctx, *room, room->game.handle(*seat, m, ctx.now));
 }
@@ -270,7 +270,7 @@ void Lobby::on(Ctx& ctx, const protocol::Claim& m) { seated_request(ctx, m.game,
 void Lobby::on(Ctx& ctx, const protocol::Rematch& m) {
   Room* room = find_room(ctx, m.game);
   if (!room) return;
-  const std::string& me = *sessions_.at(ctx.requester).player;
+  const std::string& me = requester_name(ctx);
   const auto seat = room->game.color_of(me);
   if (!seat) return ctx.error(ErrorCode::NotAPlayer, "you have no seat in this game", m.game);
   if (room->game.status() != protocol::GameStatus::Finished)

@@ -99,7 +99,7 @@ bool Lobby::refuse_hello(Ctx& ctx, const std::string& name) {
 
 std::optional<std::int64_t> Lobby::admit_chat(Ctx& ctx, const std::string& game,
                                               const std::string& text) {
-  const std::string& me = *sessions_.at(ctx.requester).player;
+  const std::string& me = requester_name(ctx);
   if (const SanctionRow* mute = moderation_.active(SanctionKind::Mute, me, ctx.now.wall)) {
     protocol::Error e = sanction_error(ErrorCode::Muted, *mute, "you are muted");
     e.game = game;
@@ -194,10 +194,6 @@ bool sanction_end(LobbyContext& ctx, const std::optional<std::int64_t>& seconds,
 }
 
 }  // namespace
-
-const std::string& Lobby::requester_name(const Ctx& ctx) const {
-  return *sessions_.at(ctx.requester).player;
-}
 
 void Lobby::audit(Ctx& ctx, std::string action, std::string target, std::string reason,
                   std::optional<std::int64_t> seconds) {

@@ -53,7 +53,7 @@ void Lobby::restore_offer(const OfferRow& row) {
 void Lobby::on(Ctx& ctx, const protocol::Seek& m) {
   auto v = variant(m.rules);
   if (!v) return ctx.error(ErrorCode::BadField, "rules: " + v.error());
-  const std::string me = *sessions_.at(ctx.requester).player;
+  const std::string me = requester_name(ctx);
   const auto kept = offer_expiry(ctx, m.lifetime, m.time);
   if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
   if (m.time.correspondence() && correspondence_games(me) >= config_.max_correspondence_games)
@@ -89,7 +89,7 @@ void Lobby::on(Ctx& ctx, const protocol::Seek& m) {
 }
 
 void Lobby::on(Ctx& ctx, const protocol::Unseek&) {
-  const std::string& me = *sessions_.at(ctx.requester).player;
+  const std::string& me = requester_name(ctx);
   if (clustered()) {
     // Wherever they made it: a kept seek outlives the connection it was made through.
     offers_.forget_queued_seek(me);
@@ -101,7 +101,7 @@ void Lobby::on(Ctx& ctx, const protocol::Unseek&) {
 }
 
 void Lobby::on(Ctx& ctx, const protocol::ChallengeSend& m) {
-  const std::string& me = *sessions_.at(ctx.requester).player;
+  const std::string& me = requester_name(ctx);
   auto kept = offer_expiry(ctx, m.lifetime, m.time);
   if (!kept) return ctx.error(ErrorCode::BadField, kept.error());
   if (m.player == me)
@@ -179,7 +179,7 @@ protocol::ChallengeReceived Lobby::challenge_received(const std::string& id,
 }
 
 void Lobby::on(Ctx& ctx, const protocol::Accept& m) {
-  const std::string& me = *sessions_.at(ctx.requester).player;
+  const std::string& me = requester_name(ctx);
   const ChallengeEntry* found = offers_.challenge(m.challenge);
   if (!found || found->to != me)
     return ctx.error(ErrorCode::NoSuchChallenge, "no challenge " + m.challenge + " for you");
@@ -201,7 +201,7 @@ void Lobby::on(Ctx& ctx, const protocol::Accept& m) {
 }
 
 void Lobby::on(Ctx& ctx, const protocol::Decline& m) {
-  const std::string& me = *sessions_.at(ctx.requester).player;
+  const std::string& me = requester_name(ctx);
   const ChallengeEntry* c = offers_.challenge(m.challenge);
   if (!c || (c->to != me && c->from != me))
     return ctx.error(ErrorCode::NoSuchChallenge, "no challenge " + m.challenge + " for you");
@@ -227,7 +227,7 @@ Expected<std::optional<Timestamp>, std::string> Lobby::offer_expiry(
   // for weeks, nor fill the lobby under throwaway names (issue 35). A session of another node
   // was let in there; its node knows the player, this one may not.
   if (!is_remote_session(ctx.requester))
-    if (const auto me = players_.find(*sessions_.at(ctx.requester).player);
+    if (const auto me = players_.find(requester_name(ctx));
         me == players_.end() || me->second.row.password_hash.empty())
       return std::optional<Timestamp>();
   if (lifetime) return std::optional<Timestamp>(ctx.now.wall + std::chrono::seconds(*lifetime));

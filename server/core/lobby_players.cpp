@@ -269,7 +269,7 @@ std::optional<SessionId> Lobby::session_of(const std::string& name) const {
 }
 
 void Lobby::on(Ctx& ctx, const protocol::Turns&) {
-  ctx.reply(your_turn(*sessions_.at(ctx.requester).player, ctx.now));
+  ctx.reply(your_turn(requester_name(ctx), ctx.now));
 }
 
 void Lobby::on(Ctx& ctx, const protocol::Players&) {

@@ -121,7 +121,7 @@ void Lobby::tournament_changed(Ctx& ctx, const Tournament& t) {
 }
 
 void Lobby::on(Ctx& ctx, const protocol::TournamentCreate& m) {
-  const PlayerState& me = player(*sessions_.at(ctx.requester).player);
+  const PlayerState& me = player(requester_name(ctx));
   if (!may_create_tournament(me))
     return ctx.error(ErrorCode::Forbidden, "only moderators may create tournaments here");
   const auto kind = parse_tournament_kind(m.kind);
@@ -153,8 +153,7 @@ void Lobby::on(Ctx& ctx, const protocol::TournamentCreate& m) {
 void Lobby::on(Ctx& ctx, const protocol::TournamentsRequest&) {
   if (clustered()) {
     // Every node directs some: the shared database has them all, as last stored.
-    ArchiveQuery q{ctx.requester, *sessions_.at(ctx.requester).player, ctx.id,
-                   protocol::TournamentsRequest{}};
+    ArchiveQuery q{ctx.requester, requester_name(ctx), ctx.id, protocol::TournamentsRequest{}};
     q.limit = config_.max_list;
     ctx.fx.queries.push_back(std::move(q));
     ctx.id_used = true;
@@ -193,7 +192,7 @@ void Lobby::on(Ctx& ctx, const protocol::TournamentShow& m) {
 void Lobby::on(Ctx& ctx, const protocol::TournamentJoin& m) {
   Tournament* t = find_tournament(ctx, m.id);
   if (!t) return;
-  const PlayerState& me = player(*sessions_.at(ctx.requester).player);
+  const PlayerState& me = player(requester_name(ctx));
   if (auto ok = t->join(me.row.name, me.row.rating.rating, me.row.bot); !ok)
     return ctx.error(ErrorCode::NotAllowed, ok.error());
   ctx.reply(protocol::Ok{});
@@ -203,7 +202,7 @@ void Lobby::on(Ctx& ctx, const protocol::TournamentJoin& m) {
 void Lobby::on(Ctx& ctx, const protocol::TournamentWithdraw& m) {
   Tournament* t = find_tournament(ctx, m.id);
   if (!t) return;
-  if (auto ok = t->withdraw(*sessions_.at(ctx.requester).player); !ok)
+  if (auto ok = t->withdraw(requester_name(ctx)); !ok)
     return ctx.error(ErrorCode::NotAllowed, ok.error());
   ctx.reply(protocol::Ok{});
   tournament_changed(ctx, *t);
